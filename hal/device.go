@@ -1,0 +1,176 @@
+package hal
+
+import (
+	"context"
+	"time"
+	"unsafe"
+)
+
+// Backend is one opened device backend, owned by one runtime.
+type Backend interface {
+	// DeviceCount is the number of devices; ids are 0..DeviceCount()-1.
+	DeviceCount() int
+	// Props returns a device's chip profile without opening it.
+	Props(id int) (Props, error)
+	// Open brings up device id: its memory, queues and engines. A device is
+	// opened at most once at a time; Device.Close ends it.
+	Open(id int) (Device, error)
+	// Lookup finds the live allocation, device or pinned host, holding addr.
+	Lookup(addr uint64) (Allocation, bool)
+	// MallocHost allocates page-locked host memory, 64-byte aligned.
+	MallocHost(size uint64) (unsafe.Pointer, error)
+	// FreeHost frees memory from MallocHost.
+	FreeHost(p unsafe.Pointer) error
+	// Close releases everything; devices must be closed first.
+	Close() error
+}
+
+// Device is one opened device. Methods may be called from any goroutine.
+type Device interface {
+	ID() int
+	Props() Props
+	// Now is the device clock in nanoseconds, the time base of timestamps.
+	Now() int64
+
+	// Malloc allocates device memory. Never-used memory reads as zero.
+	Malloc(size uint64, p MemPolicy) (Allocation, error)
+	// Free frees the allocation starting at addr.
+	Free(addr uint64) error
+	// Lookup finds the live allocation holding addr.
+	Lookup(addr uint64) (Allocation, bool)
+	// MemInfo reports free and total device memory in bytes.
+	MemInfo() (free, total uint64)
+	// Pointer maps device memory for direct host access, checking bounds.
+	Pointer(addr, n uint64) (unsafe.Pointer, error)
+
+	// NewQueue creates a hardware queue; it counts against StreamLimit.
+	NewQueue(cfg QueueConfig) (Queue, error)
+	// NewEvent creates an event; counted against EventLimit when counted.
+	NewEvent(counted bool) (Event, error)
+	// NewNotify creates a notify; it counts against NotifyLimit.
+	NewNotify() (Notify, error)
+
+	// Run executes a copy or memset task synchronously, outside any queue,
+	// splitting large transfers across CPUs.
+	Run(t Task) error
+	// SetFaultHandler installs the function told of every task fault, on
+	// the goroutine that ran the task. Install it before submitting work.
+	SetFaultHandler(func(Fault))
+	// Close waits for running tasks, then releases the device.
+	Close() error
+}
+
+// QueueConfig configures a hardware queue.
+type QueueConfig struct {
+	Priority int    // Props.GreatestPriority (most urgent) .. Props.LeastPriority
+	Group    uint64 // queues sharing a group stop together on a fault in StopOnFailure mode
+}
+
+// Queue is an in-order hardware queue: tasks start in submission order, one
+// at a time, each after the previous one completed.
+type Queue interface {
+	ID() int32
+	// Submit appends a task and returns its sequence number (1, 2, ...).
+	// It blocks while the queue is full. A stopped queue refuses tasks.
+	Submit(t Task) (seq uint64, err error)
+	// Submitted is the sequence number of the last task submitted.
+	Submitted() uint64
+	// Completed is the sequence number up to which every task is done.
+	Completed() uint64
+	// Wait blocks until every task up to seq is done, the queue is stopped
+	// or aborted, timeout (if > 0) passes, or ctx (if non-nil) ends.
+	Wait(ctx context.Context, seq uint64, timeout time.Duration) error
+	// SetPriority changes the priority used for tasks not yet started.
+	SetPriority(p int)
+	// SetStopOnFailure selects STOP_ON_FAILURE (true) or CONTINUE_ON_FAILURE.
+	SetStopOnFailure(stop bool)
+	// TakeFaults hands each fault of a task up to seq not yet taken to fn,
+	// in task order, and forgets it.
+	TakeFaults(seq uint64, fn func(Fault))
+	// Stopped reports the fault that stopped the queue, if it is stopped.
+	Stopped() (Fault, bool)
+	// Abort drops every task not yet started, waits for the running one,
+	// and clears a stop; waiters see KindStreamAborted.
+	Abort() error
+	// Close releases the queue once its tasks are done or dropped.
+	Close() error
+}
+
+// Event is a device event. Record, wait and reset are tasks; the host side
+// queries and waits here. Records are numbered 1, 2, ... per event.
+type Event interface {
+	// Done is the number of the last completed record (0: none).
+	Done() uint64
+	// Wait blocks until record rec is done (rec 0 returns at once).
+	Wait(ctx context.Context, rec uint64, timeout time.Duration) error
+	// Timestamp returns the device time at which record rec completed.
+	Timestamp(rec uint64) (int64, bool)
+	// Close frees the event once queued tasks no longer use it.
+	Close() error
+}
+
+// Notify is a device notify: a one-shot signal that a wait consumes.
+type Notify interface {
+	ID() uint32
+	Close() error
+}
+
+// Fault is an asynchronous task failure.
+type Fault struct {
+	Kind   Kind // KindAICoreException, KindAICoreTrap, KindTaskFault, KindWaitTimeout
+	Device int
+	Queue  int32
+	Seq    uint64
+	Task   TaskKind
+	Kernel string // kernel name for kernel tasks
+	Site   uintptr
+	Thread uint32
+	Time   int64 // device clock
+	Msg    string
+	Err    error // panic value or cause, if any
+}
+
+// Engine names the part of the device that ran a task.
+type Engine uint8
+
+const (
+	EngineScheduler Engine = iota // sync operations handled by the scheduler itself
+	EngineAICore
+	EngineDMA
+	EngineHost
+)
+
+var engineNames = [...]string{"scheduler", "aicore", "dma", "host"}
+
+func (e Engine) String() string {
+	if int(e) < len(engineNames) {
+		return engineNames[e]
+	}
+	return "unknown"
+}
+
+// Record is one task's entry in the device trace.
+type Record struct {
+	Queue  int32
+	Seq    uint64
+	Kind   TaskKind
+	Engine Engine
+	Submit int64 // device clock at submission
+	Start  int64 // when it started running
+	End    int64 // when it completed
+	Failed bool
+}
+
+// Tracer is implemented by devices that keep a task trace.
+type Tracer interface {
+	// Trace appends the retained records, oldest first, to buf.
+	Trace(buf []Record) []Record
+}
+
+// Sharer is implemented by devices whose memory lives in files another
+// process can map.
+type Sharer interface {
+	// Share returns a path another process can open and the offset of addr
+	// in it.
+	Share(addr uint64) (path string, off int64, err error)
+}

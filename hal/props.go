@@ -1,0 +1,58 @@
+package hal
+
+// Props is a device's chip profile: what the hardware offers, fixed for the
+// device's lifetime.
+type Props struct {
+	SoCName     string
+	AICores     int    // AI cores; a kernel's blocks run on at most this many at once
+	CubeCores   int    // cube units
+	VectorCores int    // vector cores
+	AICPUs      int    // AI CPU cores
+	HBMSize     uint64 // device memory capacity in bytes
+	L2Size      uint64 // L2 cache size in bytes
+	StreamLimit int    // hardware queues per device, default and model streams included
+	EventLimit  int    // events per device
+	NotifyLimit int    // notifies per device
+	QueueDepth  int    // tasks a queue holds before Submit blocks
+	// Priorities: Greatest is the most urgent value, Least the least urgent;
+	// numerically Greatest <= Least (lower number runs first).
+	GreatestPriority int
+	LeastPriority    int
+}
+
+// PagePolicy says which page size device memory should use.
+type PagePolicy uint8
+
+const (
+	PageHugeFirst  PagePolicy = iota // 2 MiB pages for sizes above 1 MiB, else normal pages
+	PageHugeOnly                     // 2 MiB pages or failure
+	PageNormalOnly                   // 4 KiB pages
+	PageHuge1GOnly                   // 1 GiB pages or failure
+)
+
+// Page sizes the policies imply.
+const (
+	PageSizeNormal = 4 << 10
+	PageSizeHuge   = 2 << 20
+	PageSizeHuge1G = 1 << 30
+)
+
+// MemPolicy is an allocation request's page policy and placement hints.
+type MemPolicy struct {
+	Page PagePolicy
+	P2P  bool // memory meant for device-to-device copies
+}
+
+// Allocation describes one live device (or pinned host) allocation.
+type Allocation struct {
+	Device   int    // owning device; -1 for pinned host memory
+	Addr     uint64 // first byte
+	Size     uint64 // bytes requested
+	PageSize uint64 // page size the policy implied, also the alignment of Addr
+	Host     bool   // pinned host memory rather than device memory
+}
+
+// Contains reports whether [addr, addr+n) lies inside a.
+func (a Allocation) Contains(addr, n uint64) bool {
+	return addr >= a.Addr && n <= a.Size && addr-a.Addr <= a.Size-n
+}

@@ -1,0 +1,147 @@
+package hal
+
+import "time"
+
+// MaxArgs is the number of 8-byte argument slots a kernel launch carries.
+const MaxArgs = 32
+
+// TaskKind is the kind of work a task descriptor describes.
+type TaskKind uint8
+
+const (
+	TaskNone         TaskKind = iota
+	TaskKernel                // run Kernel over Blocks blocks
+	TaskCopy                  // copy Size bytes from Src to Dst
+	TaskCopy2D                // copy Height rows of Width bytes between pitched buffers
+	TaskMemset                // set Size bytes at Dst to byte(Value)
+	TaskHostFunc              // call Host on a runtime-owned goroutine
+	TaskEventRecord           // mark Event recorded once earlier tasks are done
+	TaskEventWait             // hold the queue until Event's record Seq is done
+	TaskEventReset            // return Event to its never-recorded state
+	TaskNotifyRecord          // signal Notify once earlier tasks are done
+	TaskNotifyWait            // hold the queue until Notify is signalled, then reset it
+	TaskValueWrite            // store the 64-bit Value at Dst
+	TaskValueWait             // hold the queue until the 64-bit word at Dst matches Value under Flag
+	numTaskKinds
+)
+
+var taskKindNames = [numTaskKinds]string{
+	"none", "kernel", "copy", "copy2d", "memset", "host func", "event record",
+	"event wait", "event reset", "notify record", "notify wait", "value write", "value wait",
+}
+
+func (k TaskKind) String() string {
+	if k < numTaskKinds {
+		return taskKindNames[k]
+	}
+	return "unknown"
+}
+
+// Value-wait compare flags, with the CANN values.
+const (
+	WaitGEQ uint32 = 0 // (int64)(*addr - value) >= 0
+	WaitEQ  uint32 = 1 // *addr == value
+	WaitAND uint32 = 2 // (*addr & value) != 0
+	WaitNOR uint32 = 3 // ^(*addr | value) != 0
+)
+
+// ValueMatches reports whether the word cur satisfies a value wait.
+func ValueMatches(cur, value uint64, flag uint32) bool {
+	switch flag {
+	case WaitGEQ:
+		return int64(cur-value) >= 0
+	case WaitEQ:
+		return cur == value
+	case WaitAND:
+		return cur&value != 0
+	case WaitNOR:
+		return ^(cur | value) != 0
+	}
+	return false
+}
+
+// Task is a task descriptor: everything a backend needs to run one unit of
+// stream work, passed by value so submission allocates nothing. Which fields
+// matter depends on Kind.
+type Task struct {
+	Kind TaskKind
+
+	// TaskKernel.
+	Kernel *Kernel
+	Blocks uint32
+	NArgs  uint32
+	Args   [MaxArgs]uint64
+
+	// TaskCopy, TaskCopy2D, TaskMemset, TaskValueWrite, TaskValueWait.
+	Dst, Src       Loc
+	Size           uint64 // bytes (TaskCopy, TaskMemset)
+	DPitch, SPitch uint64 // TaskCopy2D
+	Width, Height  uint64 // TaskCopy2D: bytes per row, rows
+	Value          uint64 // memset byte, value to write or compare
+	Flag           uint32 // value-wait compare flag
+
+	// Sync objects.
+	Event   Event
+	Notify  Notify
+	Timeout time.Duration // TaskNotifyWait: 0 waits forever
+
+	// TaskHostFunc: Host runs, or HostArg(Arg) when Host is nil.
+	Host    func()
+	HostArg func(arg uintptr)
+	Arg     uintptr
+
+	// Diagnosis.
+	Site   uintptr // program counter of the submitting call, 0 if unknown
+	Thread uint32  // submitting OS thread, 0 if unknown
+}
+
+// Range is a span of device memory a task touches.
+type Range struct {
+	Addr, Size uint64
+	Write      bool
+}
+
+// Accesses reports the device ranges t reads and writes. For kernels every
+// argument slot that points into device memory counts as read and written
+// from that address to the end of its allocation; lookup resolves slots to
+// allocations (it may be nil, then kernels report nothing).
+func (t *Task) Accesses(lookup func(addr uint64) (Allocation, bool), yield func(Range)) {
+	switch t.Kind {
+	case TaskCopy:
+		if !t.Src.IsHost() {
+			yield(Range{Addr: t.Src.Dev, Size: t.Size})
+		}
+		if !t.Dst.IsHost() {
+			yield(Range{Addr: t.Dst.Dev, Size: t.Size, Write: true})
+		}
+	case TaskCopy2D:
+		if t.Height == 0 {
+			return
+		}
+		if !t.Src.IsHost() {
+			yield(Range{Addr: t.Src.Dev, Size: t.SPitch*(t.Height-1) + t.Width})
+		}
+		if !t.Dst.IsHost() {
+			yield(Range{Addr: t.Dst.Dev, Size: t.DPitch*(t.Height-1) + t.Width, Write: true})
+		}
+	case TaskMemset:
+		if !t.Dst.IsHost() {
+			yield(Range{Addr: t.Dst.Dev, Size: t.Size, Write: true})
+		}
+	case TaskValueWrite:
+		yield(Range{Addr: t.Dst.Dev, Size: 8, Write: true})
+	case TaskValueWait:
+		yield(Range{Addr: t.Dst.Dev, Size: 8})
+	case TaskKernel:
+		if lookup == nil {
+			return
+		}
+		for _, a := range t.Args[:t.NArgs] {
+			if al, ok := lookup(a); ok && !al.Host {
+				end := al.Addr + al.Size
+				yield(Range{Addr: a, Size: end - a})
+				yield(Range{Addr: a, Size: end - a, Write: true})
+			}
+		}
+	}
+}
