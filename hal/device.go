@@ -96,16 +96,13 @@ type Queue interface {
 	Close() error
 }
 
-// Event is a device event. Record, wait and reset are tasks; the host side
-// queries and waits here. Records are numbered 1, 2, ... per event.
+// Event is a device event. Record, wait and reset are tasks; hosts wait for
+// an event by waiting for the record task on its queue.
 type Event interface {
-	// Done is the number of the last completed record (0: none).
-	Done() uint64
-	// Wait blocks until record rec is done (rec 0 returns at once).
-	Wait(ctx context.Context, rec uint64, timeout time.Duration) error
-	// Timestamp returns the device time at which record rec completed.
-	Timestamp(rec uint64) (int64, bool)
-	// Close frees the event once queued tasks no longer use it.
+	// Timestamp is the device time at which the most recent completed
+	// record ran; ok is false if no record has completed.
+	Timestamp() (ts int64, ok bool)
+	// Close frees the event; tasks already queued keep working.
 	Close() error
 }
 
@@ -117,7 +114,7 @@ type Notify interface {
 
 // Fault is an asynchronous task failure.
 type Fault struct {
-	Kind   Kind // KindAICoreException, KindAICoreTrap, KindTaskFault, KindWaitTimeout
+	Kind   Kind // KindAICoreException, KindAICoreTrap, KindDMAFault, KindHostFuncFault, KindWaitTimeout
 	Device int
 	Queue  int32
 	Seq    uint64

@@ -5,8 +5,9 @@ import (
 	"fmt"
 )
 
-// Kind classifies what went wrong. Each kind maps to exactly one CANN error
-// code at the API boundary; kinds exist only where the codes differ.
+// Kind classifies what went wrong. The root package maps every kind to one
+// CANN error code; several kinds may share a code where the classification
+// still helps callers (errors.Is sentinels, messages).
 type Kind uint8
 
 const (
@@ -14,13 +15,19 @@ const (
 	KindUninitialized                 // runtime used before Init or after Finalize
 	KindRepeatInit                    // Init twice without Finalize
 	KindRepeatFinalize                // Finalize without Init
-	KindBadConfig                     // unreadable or malformed configuration
+	KindInvalidFile                   // configuration file missing or unreadable
+	KindParseFile                     // configuration file is not valid JSON
+	KindFileAttrInvalid               // a configuration value is out of range
+	KindBadArgument                   // an argument fails the API's own checks (NULL pointer, unsupported kind)
 	KindInvalidParam                  // an argument value is out of its documented range
 	KindInvalidDevice                 // device id out of range
+	KindContextNull                   // no current context
+	KindStreamContext                 // stream used outside its context
 	KindInvalidHandle                 // destroyed, stale or foreign handle
 	KindInvalidAddress                // pointer outside any live allocation, or on the wrong device
 	KindUnaligned                     // address not aligned as required
-	KindContextMismatch               // object used with a context it does not belong to
+	KindEventTimestamp                // event has no usable timestamp
+	KindEventNotComplete              // event's record has not completed
 	KindNotSupported                  // feature not supported by this device or backend
 	KindOutOfMemory                   // device or host memory exhausted
 	KindNoStream                      // stream pool exhausted
@@ -28,28 +35,30 @@ const (
 	KindNoNotify                      // notify pool exhausted
 	KindStreamSyncTimeout             // stream or device synchronize timed out
 	KindEventSyncTimeout              // event synchronize timed out
-	KindWaitTimeout                   // a device-side or callback wait timed out
+	KindWaitTimeout                   // a device-side wait timed out
 	KindAICoreException               // a kernel faulted
 	KindAICoreTrap                    // a kernel raised a trap
-	KindTaskFault                     // a non-kernel task (host function, copy) faulted
-	KindStreamStopped                 // stream stopped by STOP_ON_FAILURE
-	KindStreamAborted                 // tasks dropped by an abort
-	KindNotSubscribed                 // report thread or stream not subscribed
-	KindRepeatSubscribe               // stream already subscribed
-	KindCallbackTimeout               // no callback arrived within the timeout
+	KindDMAFault                      // a copy, memset or value operation faulted
+	KindHostFuncFault                 // a host function panicked
+	KindStreamAborted                 // the stream was aborted while waiting
+	KindNotSubscribed                 // stream has no report thread
+	KindThreadNotSubscribed           // thread is not a report thread
+	KindRepeatSubscribe               // stream already has a report thread
+	KindReportTimeout                 // no callback arrived within the timeout
 	KindNotReady                      // resource busy; try again later
 	numKinds
 )
 
 var kindNames = [numKinds]string{
 	"internal error", "not initialized", "repeated initialization", "repeated finalization",
-	"bad configuration", "invalid parameter", "invalid device", "invalid handle",
-	"invalid address", "unaligned address", "context mismatch", "not supported",
-	"out of memory", "no stream resource", "no event resource", "no notify resource",
-	"stream synchronize timeout", "event synchronize timeout", "wait timeout",
-	"AI core exception", "AI core trap", "task fault", "stream stopped",
-	"stream aborted", "not subscribed", "repeated subscription", "callback timeout",
-	"not ready",
+	"invalid file", "unparsable file", "invalid file attribute", "bad argument",
+	"invalid parameter", "invalid device", "no current context", "stream not in context",
+	"invalid handle", "invalid address", "unaligned address", "invalid event timestamp",
+	"event not complete", "not supported", "out of memory", "no stream resource",
+	"no event resource", "no notify resource", "stream synchronize timeout",
+	"event synchronize timeout", "wait timeout", "AI core exception", "AI core trap",
+	"DMA fault", "host function fault", "stream aborted", "stream not subscribed",
+	"thread not subscribed", "repeated subscription", "report timeout", "not ready",
 }
 
 func (k Kind) String() string {
@@ -58,6 +67,9 @@ func (k Kind) String() string {
 	}
 	return fmt.Sprintf("Kind(%d)", uint8(k))
 }
+
+// NumKinds is the number of kinds, for exhaustive tables.
+const NumKinds = int(numKinds)
 
 // Error is the error type of every layer below the public API.
 type Error struct {
