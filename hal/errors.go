@@ -11,41 +11,41 @@ import (
 type Kind uint8
 
 const (
-	KindInternal          Kind = iota // runtime bug or unexpected OS failure
-	KindUninitialized                 // runtime used before Init or after Finalize
-	KindRepeatInit                    // Init twice without Finalize
-	KindRepeatFinalize                // Finalize without Init
-	KindInvalidFile                   // configuration file missing or unreadable
-	KindParseFile                     // configuration file is not valid JSON
-	KindFileAttrInvalid               // a configuration value is out of range
-	KindBadArgument                   // an argument fails the API's own checks (NULL pointer, unsupported kind)
-	KindInvalidParam                  // an argument value is out of its documented range
-	KindInvalidDevice                 // device id out of range
-	KindContextNull                   // no current context
-	KindStreamContext                 // stream used outside its context
-	KindInvalidHandle                 // destroyed, stale or foreign handle
-	KindInvalidAddress                // pointer outside any live allocation, or on the wrong device
-	KindUnaligned                     // address not aligned as required
-	KindEventTimestamp                // event has no usable timestamp
-	KindEventNotComplete              // event's record has not completed
-	KindNotSupported                  // feature not supported by this device or backend
-	KindOutOfMemory                   // device or host memory exhausted
-	KindNoStream                      // stream pool exhausted
-	KindNoEvent                       // event pool exhausted
-	KindNoNotify                      // notify pool exhausted
-	KindStreamSyncTimeout             // stream or device synchronize timed out
-	KindEventSyncTimeout              // event synchronize timed out
-	KindWaitTimeout                   // a device-side wait timed out
-	KindAICoreException               // a kernel faulted
-	KindAICoreTrap                    // a kernel raised a trap
-	KindDMAFault                      // a copy, memset or value operation faulted
-	KindHostFuncFault                 // a host function panicked
-	KindStreamAborted                 // the stream was aborted while waiting
-	KindNotSubscribed                 // stream has no report thread
-	KindThreadNotSubscribed           // thread is not a report thread
-	KindRepeatSubscribe               // stream already has a report thread
-	KindReportTimeout                 // no callback arrived within the timeout
-	KindNotReady                      // resource busy; try again later
+	KindInternal            Kind = iota // runtime bug or unexpected OS failure
+	KindUninitialized                   // runtime used before Init or after Finalize
+	KindRepeatInit                      // Init twice without Finalize
+	KindRepeatFinalize                  // Finalize without Init
+	KindInvalidFile                     // configuration file missing or unreadable
+	KindParseFile                       // configuration file is not valid JSON
+	KindFileAttrInvalid                 // a configuration value is out of range
+	KindBadArgument                     // an argument fails the API's own checks (NULL pointer, unsupported kind)
+	KindInvalidParam                    // an argument value is out of its documented range
+	KindInvalidDevice                   // device id out of range
+	KindContextNull                     // no current context
+	KindStreamContext                   // stream used outside its context
+	KindInvalidHandle                   // destroyed, stale or foreign handle
+	KindInvalidAddress                  // pointer outside any live allocation, or on the wrong device
+	KindUnaligned                       // address not aligned as required
+	KindEventTimestamp                  // event has no usable timestamp
+	KindEventNotComplete                // event's record has not completed
+	KindNotSupported                    // feature not supported by this device or backend
+	KindOutOfMemory                     // device or host memory exhausted
+	KindNoStream                        // stream pool exhausted
+	KindNoEvent                         // event pool exhausted
+	KindNoNotify                        // notify pool exhausted
+	KindStreamSyncTimeout               // stream or device synchronize timed out
+	KindEventSyncTimeout                // event synchronize timed out
+	KindWaitTimeout                     // a device-side wait timed out
+	KindAICoreException                 // a kernel faulted
+	KindAICoreTrap                      // a kernel raised a trap
+	KindDMAFault                        // a copy, memset or value operation faulted
+	KindHostFuncFault                   // a host function panicked
+	KindStreamAborted                   // the stream was aborted while waiting
+	KindNotSubscribed                   // stream has no report thread
+	KindThreadNotSubscribed             // thread is not a report thread
+	KindRepeatSubscribe                 // stream already has a report thread
+	KindReportTimeout                   // no callback arrived within the timeout
+	KindNotReady                        // resource busy; try again later
 	numKinds
 )
 
