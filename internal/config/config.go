@@ -1,0 +1,238 @@
+// Package config reads the JSON configuration aclInit takes: the CANN keys
+// gocann honours and a "simulator" section of its own describing the
+// simulated devices.
+//
+// Other CANN sections (dump, profiler, err_msg_mode, ...) are accepted and
+// ignored, so an existing configuration file keeps working; unknown keys
+// inside the sections gocann reads are errors.
+//
+// config imports only hal and the standard library.
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/gocann/gocann/hal"
+)
+
+// AI core stack size limits: the default, the granularity it is rounded up
+// to, and the largest value an Atlas A2 device accepts.
+const (
+	DefaultStackSize = 32 << 10
+	stackGranule     = 16 << 10
+	MaxStackSize     = 192 << 10
+)
+
+// Config is a parsed configuration.
+type Config struct {
+	// DefaultDevice is the device calls use when a thread set none; -1 for
+	// none (defaultDevice.default_device).
+	DefaultDevice int
+	// StackSize is the AI core stack reserved per core when a device is set
+	// (StackSize.aicore_stack_size), already rounded as CANN rounds it.
+	StackSize uint64
+	// ErrMsgMode is err_msg_mode: 0 per-thread error messages, 1 per process.
+	ErrMsgMode int
+	// Simulator describes the simulated devices.
+	Simulator Simulator
+}
+
+// Simulator is the "simulator" section. Zero fields take the simulator's
+// defaults.
+type Simulator struct {
+	Devices       int    `json:"devices"`
+	SoCName       string `json:"soc_name"`
+	AICores       int    `json:"aicore_num"`
+	CubeCores     int    `json:"cube_core_num"`
+	VectorCores   int    `json:"vector_core_num"`
+	HBMSize       uint64 `json:"hbm_size"`
+	StreamLimit   int    `json:"stream_limit"`
+	EventLimit    int    `json:"event_limit"`
+	NotifyLimit   int    `json:"notify_limit"`
+	QueueDepth    int    `json:"queue_depth"`
+	DMAWorkers    int    `json:"dma_workers"`
+	LeastPriority int    `json:"least_priority"`
+}
+
+// Default is the configuration of aclInit(NULL).
+func Default() Config {
+	return Config{DefaultDevice: -1, StackSize: DefaultStackSize}
+}
+
+// maxDepth is CANN's nesting limit for "{" and "[" in the file.
+const maxDepth = 10
+
+// Load reads and parses the file at path; an empty path gives Default.
+func Load(path string) (Config, error) {
+	if path == "" {
+		return Default(), nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		reason := "file open failed"
+		if errors.Is(err, fs.ErrNotExist) {
+			reason = "file does not exist"
+		}
+		return Config{}, hal.Wrap(hal.KindInvalidFile, err, "configuration path %s is invalid: %s", path, reason)
+	}
+	c, err := Parse(data)
+	if err != nil {
+		var he *hal.Error
+		if errors.As(err, &he) {
+			he.Msg = "configuration file " + path + ": " + he.Msg
+		}
+		return Config{}, err
+	}
+	return c, nil
+}
+
+// Parse parses configuration JSON. Empty input and {} give Default.
+func Parse(data []byte) (Config, error) {
+	c := Default()
+	if len(bytes.TrimSpace(data)) == 0 {
+		return c, nil
+	}
+	if err := checkDepth(data); err != nil {
+		return c, err
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(data, &top); err != nil {
+		return c, hal.Wrap(hal.KindParseFile, err, "content is not a JSON object")
+	}
+	for key, raw := range top {
+		var err error
+		switch key {
+		case "defaultDevice":
+			err = c.parseDefaultDevice(raw)
+		case "StackSize":
+			err = c.parseStackSize(raw)
+		case "err_msg_mode":
+			c.ErrMsgMode, err = intValue(raw, "err_msg_mode", 0, 1)
+		case "simulator":
+			err = strict(raw, "simulator", &c.Simulator)
+		}
+		if err != nil {
+			return c, err
+		}
+	}
+	return c, nil
+}
+
+func (c *Config) parseDefaultDevice(raw json.RawMessage) error {
+	var dd map[string]json.RawMessage
+	if err := strict(raw, "defaultDevice", &dd); err != nil {
+		return err
+	}
+	for k, v := range dd {
+		if k != "default_device" {
+			return hal.Errorf(hal.KindFileAttrInvalid, "key defaultDevice.%s is unknown, expected default_device", k)
+		}
+		n, err := intValue(v, "defaultDevice.default_device", 0, 1<<20)
+		if err != nil {
+			return err
+		}
+		c.DefaultDevice = n
+	}
+	return nil
+}
+
+func (c *Config) parseStackSize(raw json.RawMessage) error {
+	var ss map[string]json.RawMessage
+	if err := strict(raw, "StackSize", &ss); err != nil {
+		return err
+	}
+	for k, v := range ss {
+		if k != "aicore_stack_size" {
+			return hal.Errorf(hal.KindFileAttrInvalid, "key StackSize.%s is unknown, expected aicore_stack_size", k)
+		}
+		n, err := intValue(v, "StackSize.aicore_stack_size", 0, MaxStackSize)
+		if err != nil {
+			return err
+		}
+		c.StackSize = RoundStack(uint64(n))
+	}
+	return nil
+}
+
+// RoundStack applies CANN's rule: round up to a multiple of 16 KiB, and
+// anything below 32 KiB becomes 32 KiB.
+func RoundStack(n uint64) uint64 {
+	n = (n + stackGranule - 1) / stackGranule * stackGranule
+	return max(n, DefaultStackSize)
+}
+
+// intValue reads a number or a decimal string (CANN's examples use both)
+// and checks it lies in [lo, hi].
+func intValue(raw json.RawMessage, key string, lo, hi int) (int, error) {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return 0, hal.Wrap(hal.KindParseFile, err, "value of %s is not valid JSON", key)
+	}
+	var n int64
+	switch x := v.(type) {
+	case float64:
+		if x != float64(int64(x)) {
+			return 0, hal.Errorf(hal.KindFileAttrInvalid, "value %v of %s is invalid, expected an integer in [%d, %d]", x, key, lo, hi)
+		}
+		n = int64(x)
+	case string:
+		var err error
+		n, err = strconv.ParseInt(strings.TrimSpace(x), 10, 64)
+		if err != nil {
+			return 0, hal.Errorf(hal.KindFileAttrInvalid, "value %q of %s is invalid, expected a decimal integer in [%d, %d]", x, key, lo, hi)
+		}
+	default:
+		return 0, hal.Errorf(hal.KindFileAttrInvalid, "value %s of %s is invalid, expected an integer in [%d, %d]", raw, key, lo, hi)
+	}
+	if n < int64(lo) || n > int64(hi) {
+		return 0, hal.Errorf(hal.KindFileAttrInvalid, "value %d of %s is invalid, expected [%d, %d]", n, key, lo, hi)
+	}
+	return int(n), nil
+}
+
+// strict decodes a section, refusing unknown keys.
+func strict(raw json.RawMessage, section string, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return hal.Wrap(hal.KindFileAttrInvalid, err, "section %s is invalid", section)
+	}
+	return nil
+}
+
+// checkDepth enforces CANN's nesting limit.
+func checkDepth(data []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	depth := 0
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return hal.Wrap(hal.KindParseFile, err, "content is not valid JSON")
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+			if depth > maxDepth {
+				return hal.Errorf(hal.KindParseFile, "nesting depth %d is invalid, expected at most %d", depth, maxDepth)
+			}
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+	}
+}
+
+// String renders c for logs.
+func (c Config) String() string {
+	return fmt.Sprintf("default device %d, stack %d, simulator %+v", c.DefaultDevice, c.StackSize, c.Simulator)
+}
