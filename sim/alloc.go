@@ -98,8 +98,8 @@ func (a *allocator) alloc(size, page uint64) (uint64, error) {
 		a.addLive(span{b.addr, size, reserved, page})
 		return b.addr, nil
 	}
-	free := a.size - a.usedBytes
-	if reserved <= free {
+	avail := a.size - a.usedBytes
+	if reserved <= avail {
 		addr, ok := a.take(reserved, page)
 		if !ok && a.cache.bytes > 0 {
 			// Cached blocks are free memory held back for reuse; give them
@@ -114,7 +114,7 @@ func (a *allocator) alloc(size, page uint64) (uint64, error) {
 	}
 	return 0, hal.Errorf(hal.KindOutOfMemory,
 		"out of memory: requested %d bytes (%d reserved at %d-byte alignment), %d bytes free, largest free extent %d bytes",
-		size, reserved, page, free, a.largestFree())
+		size, reserved, page, avail, a.largestFree())
 }
 
 // free releases the allocation starting at addr into the cache.

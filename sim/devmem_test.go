@@ -191,6 +191,13 @@ func TestDevMemFreeRejectsBadAddresses(t *testing.T) {
 	}
 }
 
+func TestNewDevMemRejectsBadSizes(t *testing.T) {
+	for _, hbm := range []uint64{0, 1 << 62} {
+		_, err := newDevMem(0, hbm)
+		wantKind(t, err, hal.KindInvalidParam, fmt.Sprintf("memory size %d", hbm), "expected 1 to")
+	}
+}
+
 func TestDevMemClose(t *testing.T) {
 	m, err := newDevMem(0, 64<<20)
 	if err != nil {

@@ -24,10 +24,9 @@ type devMem struct {
 
 	// mu guards the allocator and the mapping; lookups and pointer take it
 	// shared so copies and kernels do not serialise on it.
-	mu     sync.RWMutex
-	mem    []byte // the mapping, hbm bytes; nil once closed
-	alloc  *allocator
-	closed bool
+	mu    sync.RWMutex
+	mem   []byte // the mapping, hbm bytes; nil once closed
+	alloc *allocator
 }
 
 // mapAlign aligns the mapping so that 1 GiB (and 2 MiB) pages can be
@@ -39,9 +38,13 @@ func mapAlign(hbm uint64) uint64 {
 	return hal.PageSizeHuge
 }
 
+// maxHBM keeps a device's mapping well inside the 128 TiB of user address
+// space that 4-level page tables give a process.
+const maxHBM = 1 << 46
+
 func newDevMem(dev int, hbm uint64) (*devMem, error) {
-	if hbm == 0 || hbm > 1<<46 {
-		return nil, hal.Errorf(hal.KindInvalidParam, "device %d memory size %d is invalid, expected 1 to %d bytes", dev, hbm, uint64(1)<<46)
+	if hbm == 0 || hbm > maxHBM {
+		return nil, hal.Errorf(hal.KindInvalidParam, "device %d memory size %d is invalid, expected 1 to %d bytes", dev, hbm, uint64(maxHBM))
 	}
 	fd, err := unix.MemfdCreate(fmt.Sprintf("gocann-dev%d", dev), unix.MFD_CLOEXEC)
 	if err != nil {
@@ -72,17 +75,17 @@ func newDevMem(dev int, hbm uint64) (*devMem, error) {
 // align: it reserves align bytes of slack with an inaccessible mapping, maps
 // the file over the aligned part and returns the slack.
 func mapAligned(fd int, size, align uint64) ([]byte, error) {
-	span, _ := roundUp(size, hal.PageSizeNormal)
-	resv, err := unix.MmapPtr(-1, 0, nil, uintptr(span+align), unix.PROT_NONE,
+	length, _ := roundUp(size, hal.PageSizeNormal)
+	resv, err := unix.MmapPtr(-1, 0, nil, uintptr(length+align), unix.PROT_NONE,
 		unix.MAP_PRIVATE|unix.MAP_ANONYMOUS|unix.MAP_NORESERVE)
 	if err != nil {
 		return nil, err
 	}
 	head := uintptr((align - uint64(uintptr(resv))%align) % align)
 	p := unsafe.Add(resv, head)
-	if _, err := unix.MmapPtr(fd, 0, p, uintptr(span), unix.PROT_READ|unix.PROT_WRITE,
+	if _, err := unix.MmapPtr(fd, 0, p, uintptr(length), unix.PROT_READ|unix.PROT_WRITE,
 		unix.MAP_SHARED|unix.MAP_NORESERVE|unix.MAP_FIXED); err != nil {
-		_ = unix.MunmapPtr(resv, uintptr(span+align))
+		_ = unix.MunmapPtr(resv, uintptr(length+align))
 		return nil, err
 	}
 	// Unmapping slack we just mapped cannot fail in a way worth reporting.
@@ -90,7 +93,7 @@ func mapAligned(fd int, size, align uint64) ([]byte, error) {
 		_ = unix.MunmapPtr(resv, head)
 	}
 	if tail := uintptr(align) - head; tail > 0 {
-		_ = unix.MunmapPtr(unsafe.Add(p, span), tail)
+		_ = unix.MunmapPtr(unsafe.Add(p, length), tail)
 	}
 	return unsafe.Slice((*byte)(p), size), nil
 }
@@ -131,7 +134,7 @@ func (m *devMem) malloc(size uint64, p hal.MemPolicy) (hal.Allocation, error) {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.closed {
+	if m.mem == nil {
 		return hal.Allocation{}, m.errClosed()
 	}
 	addr, err := m.alloc.alloc(size, page)
@@ -151,7 +154,7 @@ func (m *devMem) malloc(size uint64, p hal.MemPolicy) (hal.Allocation, error) {
 func (m *devMem) free(addr uint64) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.closed {
+	if m.mem == nil {
 		return m.errClosed()
 	}
 	return m.alloc.free(addr)
@@ -160,7 +163,7 @@ func (m *devMem) free(addr uint64) error {
 func (m *devMem) lookup(addr uint64) (hal.Allocation, bool) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	if m.closed {
+	if m.mem == nil {
 		return hal.Allocation{}, false
 	}
 	s, ok := m.alloc.lookup(addr)
@@ -175,7 +178,7 @@ func (m *devMem) lookup(addr uint64) (hal.Allocation, bool) {
 func (m *devMem) pointer(addr, n uint64) (unsafe.Pointer, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	if m.closed {
+	if m.mem == nil {
 		return nil, m.errClosed()
 	}
 	s, ok := m.alloc.lookup(addr)
@@ -207,7 +210,7 @@ func (m *devMem) info() (free, total uint64) {
 func (m *devMem) contains(addr uint64) bool {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	return !m.closed && addr-m.base < m.hbm
+	return m.mem != nil && addr-m.base < m.hbm
 }
 
 // share returns a path another process can open to map the memory at addr,
@@ -215,7 +218,7 @@ func (m *devMem) contains(addr uint64) bool {
 func (m *devMem) share(addr uint64) (path string, off int64, err error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	if m.closed {
+	if m.mem == nil {
 		return "", 0, m.errClosed()
 	}
 	if _, ok := m.alloc.lookup(addr); !ok {
@@ -230,10 +233,9 @@ func (m *devMem) share(addr uint64) (path string, off int64, err error) {
 func (m *devMem) close() error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.closed {
+	if m.mem == nil {
 		return nil
 	}
-	m.closed = true
 	err := unix.MunmapPtr(unsafe.Pointer(&m.mem[0]), uintptr(len(m.mem)))
 	m.mem = nil
 	if cerr := unix.Close(m.fd); err == nil {

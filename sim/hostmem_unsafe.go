@@ -25,8 +25,9 @@ func (b hostBlock) addr() uint64 { return uint64(uintptr(unsafe.Pointer(&b.mem[0
 // pageable memory and a pointer can be traced back to its allocation. Each
 // allocation is its own anonymous mapping: it is outside the Go heap, so it
 // never moves and the collector never frees it, and it starts on a page,
-// which gives the 64-byte alignment CANN promises. Its zero value is ready
-// to use.
+// which gives the 64-byte alignment CANN promises. It is not mlocked: the
+// simulator's copies do not need resident pages, and RLIMIT_MEMLOCK is too
+// small on most hosts for real workloads. Its zero value is ready to use.
 type hostMem struct {
 	// mu guards live.
 	mu   sync.RWMutex
