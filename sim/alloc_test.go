@@ -377,18 +377,17 @@ func (m *allocModel) check() {
 	}
 }
 
-// Sizes that recur, so the cache gets hits, with neighbours that share a
-// reservation or just miss it.
-var allocPalette = [...]uint64{1, 100, 4064, 4065, 10_000, 30_000, 65_000, 200_000}
-
 // run drives the model with operations decoded from data, three bytes each.
 func (m *allocModel) run(data []byte) {
+	// Sizes that recur, so the cache gets hits, with neighbours that share
+	// a reservation or just miss it.
+	palette := [...]uint64{1, 100, 4064, 4065, 10_000, 30_000, 65_000, 200_000}
 	for ; len(data) >= 3; data = data[3:] {
 		op, x, y := data[0], uint64(data[1]), uint64(data[2])
 		page := uint64(4096) << (op >> 6) // 4, 8, 16 or 32 KiB
 		switch op % 8 {
 		case 0, 1, 2:
-			m.alloc(allocPalette[x%uint64(len(allocPalette))], page)
+			m.alloc(palette[x%uint64(len(palette))], page)
 		case 3:
 			m.alloc(x<<8|y, page) // arbitrary, including 0
 		case 4, 5, 6:

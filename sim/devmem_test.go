@@ -15,7 +15,7 @@ import (
 	"github.com/gocann/gocann/hal"
 )
 
-var normalPages = hal.MemPolicy{Page: hal.PageNormalOnly}
+const normalOnly = hal.PageNormalOnly
 
 func newTestDevMem(t testing.TB, dev int, hbm uint64) *devMem {
 	t.Helper()
@@ -59,7 +59,7 @@ func TestDevMemNeverUsedReadsZero(t *testing.T) {
 
 func TestDevMemPointerReadsWhatWasWritten(t *testing.T) {
 	m := newTestDevMem(t, 0, 64<<20)
-	a := mustMalloc(t, m, 10_000, normalPages)
+	a := mustMalloc(t, m, 10_000, hal.MemPolicy{Page: normalOnly})
 	copy(mustBytes(t, m, a.Addr+100, 5), "hello")
 	if got := mustBytes(t, m, a.Addr+98, 9); string(got) != "\x00\x00hello\x00\x00" {
 		t.Errorf("read back %q", got)
@@ -68,12 +68,12 @@ func TestDevMemPointerReadsWhatWasWritten(t *testing.T) {
 
 func TestDevMemReallocKeepsAddressAndBytes(t *testing.T) {
 	m := newTestDevMem(t, 0, 64<<20)
-	a := mustMalloc(t, m, 5000, normalPages)
+	a := mustMalloc(t, m, 5000, hal.MemPolicy{Page: normalOnly})
 	copy(mustBytes(t, m, a.Addr, 4), "keep")
 	if err := m.free(a.Addr); err != nil {
 		t.Fatal(err)
 	}
-	b := mustMalloc(t, m, 5000, normalPages)
+	b := mustMalloc(t, m, 5000, hal.MemPolicy{Page: normalOnly})
 	if b.Addr != a.Addr {
 		t.Fatalf("realloc at %#x, want %#x", b.Addr, a.Addr)
 	}
@@ -105,7 +105,7 @@ func TestDevMemInfoCountsReservedBytes(t *testing.T) {
 	if free, total := m.info(); free != 64<<20 || total != 64<<20 {
 		t.Fatalf("info() = %d, %d on a fresh device", free, total)
 	}
-	small := mustMalloc(t, m, 100, normalPages)
+	small := mustMalloc(t, m, 100, hal.MemPolicy{Page: normalOnly})
 	if free, _ := m.info(); free != 64<<20-4096 {
 		t.Errorf("after 100 bytes: free %d, want %d", free, 64<<20-4096)
 	}
@@ -152,12 +152,12 @@ func TestDevMemPagePolicies(t *testing.T) {
 func TestDevMemPointerRefusesBadRanges(t *testing.T) {
 	m := newTestDevMem(t, 0, 64<<20)
 	other := newTestDevMem(t, 1, 64<<20)
-	a := mustMalloc(t, m, 1000, normalPages)
-	gone := mustMalloc(t, m, 1000, normalPages)
+	a := mustMalloc(t, m, 1000, hal.MemPolicy{Page: normalOnly})
+	gone := mustMalloc(t, m, 1000, hal.MemPolicy{Page: normalOnly})
 	if err := m.free(gone.Addr); err != nil {
 		t.Fatal(err)
 	}
-	foreign := mustMalloc(t, other, 1000, normalPages)
+	foreign := mustMalloc(t, other, 1000, hal.MemPolicy{Page: normalOnly})
 
 	if _, err := m.pointer(a.Addr, 1000); err != nil {
 		t.Errorf("whole allocation refused: %v", err)
@@ -180,7 +180,7 @@ func TestDevMemPointerRefusesBadRanges(t *testing.T) {
 
 func TestDevMemFreeRejectsBadAddresses(t *testing.T) {
 	m := newTestDevMem(t, 0, 64<<20)
-	a := mustMalloc(t, m, 1000, normalPages)
+	a := mustMalloc(t, m, 1000, hal.MemPolicy{Page: normalOnly})
 	wantKind(t, m.free(a.Addr+64), hal.KindInvalidAddress)
 	if err := m.free(a.Addr); err != nil {
 		t.Fatal(err)
@@ -203,14 +203,14 @@ func TestDevMemClose(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := mustMalloc(t, m, 1000, normalPages)
+	a := mustMalloc(t, m, 1000, hal.MemPolicy{Page: normalOnly})
 	if err := m.close(); err != nil {
 		t.Fatal(err)
 	}
 	if err := m.close(); err != nil {
 		t.Errorf("second close: %v", err)
 	}
-	if _, err := m.malloc(1, normalPages); err == nil {
+	if _, err := m.malloc(1, hal.MemPolicy{Page: normalOnly}); err == nil {
 		t.Error("malloc after close succeeded")
 	}
 	if _, err := m.pointer(a.Addr, 1); err == nil {
@@ -228,7 +228,7 @@ func TestDevMemConcurrentUse(t *testing.T) {
 		wg.Go(func() {
 			for i := range 200 {
 				size := uint64(1000 + 4096*(i%5))
-				a, err := m.malloc(size, normalPages)
+				a, err := m.malloc(size, hal.MemPolicy{Page: normalOnly})
 				if err != nil {
 					t.Error(err)
 					return
@@ -321,7 +321,7 @@ func TestDevMemShareChild(t *testing.T) {
 
 func TestDevMemShareAcrossProcesses(t *testing.T) {
 	m := newTestDevMem(t, 0, 64<<20)
-	a := mustMalloc(t, m, 64, normalPages)
+	a := mustMalloc(t, m, 64, hal.MemPolicy{Page: normalOnly})
 	want := []byte("bytes written by the parent, read by the child process\x01\x02\xff")
 	copy(mustBytes(t, m, a.Addr, a.Size), want)
 
