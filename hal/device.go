@@ -17,6 +17,10 @@ type Backend interface {
 	Open(id int) (Device, error)
 	// Lookup finds the live allocation, device or pinned host, holding addr.
 	Lookup(addr uint64) (Allocation, bool)
+	// Owner reports which open device's address range holds addr, whether
+	// or not it is allocated, so a freed device pointer is still known to
+	// be a device pointer.
+	Owner(addr uint64) (device int, ok bool)
 	// MallocHost allocates page-locked host memory, 64-byte aligned.
 	MallocHost(size uint64) (unsafe.Pointer, error)
 	// FreeHost frees memory from MallocHost.
@@ -78,15 +82,16 @@ type Queue interface {
 	// Completed is the sequence number up to which every task is done.
 	Completed() uint64
 	// Wait blocks until every task up to seq is done, the queue is stopped
-	// or aborted, timeout (if > 0) passes, or ctx (if non-nil) ends.
+	// or aborted, timeout passes (if > 0; < 0 checks once) or ctx (if
+	// non-nil) ends.
 	Wait(ctx context.Context, seq uint64, timeout time.Duration) error
 	// SetPriority changes the priority used for tasks not yet started.
 	SetPriority(p int)
 	// SetStopOnFailure selects STOP_ON_FAILURE (true) or CONTINUE_ON_FAILURE.
 	SetStopOnFailure(stop bool)
-	// TakeFaults hands each fault of a task up to seq not yet taken to fn,
-	// in task order, and forgets it.
-	TakeFaults(seq uint64, fn func(Fault))
+	// TakeFaults returns, and forgets, the faults of tasks up to seq not
+	// taken before, in task order; nil (no allocation) if there are none.
+	TakeFaults(seq uint64) []Fault
 	// Stopped reports the fault that stopped the queue, if it is stopped.
 	Stopped() (Fault, bool)
 	// Abort drops every task not yet started, waits for the running one,

@@ -11,41 +11,44 @@ import (
 type Kind uint8
 
 const (
-	KindInternal            Kind = iota // runtime bug or unexpected OS failure
-	KindUninitialized                   // runtime used before Init or after Finalize
-	KindRepeatInit                      // Init twice without Finalize
-	KindRepeatFinalize                  // Finalize without Init
-	KindInvalidFile                     // configuration file missing or unreadable
-	KindParseFile                       // configuration file is not valid JSON
-	KindFileAttrInvalid                 // a configuration value is out of range
-	KindBadArgument                     // an argument fails the API's own checks (NULL pointer, unsupported kind)
-	KindInvalidParam                    // an argument value is out of its documented range
-	KindInvalidDevice                   // device id out of range
-	KindContextNull                     // no current context
-	KindStreamContext                   // stream used outside its context
-	KindInvalidHandle                   // destroyed, stale or foreign handle
-	KindInvalidAddress                  // pointer outside any live allocation, or on the wrong device
-	KindUnaligned                       // address not aligned as required
-	KindEventTimestamp                  // event has no usable timestamp
-	KindEventNotComplete                // event's record has not completed
-	KindNotSupported                    // feature not supported by this device or backend
-	KindOutOfMemory                     // device or host memory exhausted
-	KindNoStream                        // stream pool exhausted
-	KindNoEvent                         // event pool exhausted
-	KindNoNotify                        // notify pool exhausted
-	KindStreamSyncTimeout               // stream or device synchronize timed out
-	KindEventSyncTimeout                // event synchronize timed out
-	KindWaitTimeout                     // a device-side wait timed out
-	KindAICoreException                 // a kernel faulted
-	KindAICoreTrap                      // a kernel raised a trap
-	KindDMAFault                        // a copy, memset or value operation faulted
-	KindHostFuncFault                   // a host function panicked
-	KindStreamAborted                   // the stream was aborted while waiting
-	KindNotSubscribed                   // stream has no report thread
-	KindThreadNotSubscribed             // thread is not a report thread
-	KindRepeatSubscribe                 // stream already has a report thread
-	KindReportTimeout                   // no callback arrived within the timeout
-	KindNotReady                        // resource busy; try again later
+	KindInternal               Kind = iota // runtime bug or unexpected OS failure
+	KindUninitialized                      // runtime used before Init or after Finalize
+	KindRepeatInit                         // Init twice without Finalize
+	KindRepeatFinalize                     // Finalize without Init
+	KindInvalidFile                        // configuration file missing or unreadable
+	KindParseFile                          // configuration file is not valid JSON
+	KindFileAttrInvalid                    // a configuration value is out of range
+	KindBadArgument                        // an argument fails the API's own checks (NULL pointer, unsupported kind)
+	KindInvalidParam                       // an argument value is out of its documented range
+	KindInvalidDevice                      // device id out of range
+	KindContextNull                        // no current context
+	KindStreamContext                      // stream used outside its context
+	KindInvalidHandle                      // destroyed, stale or foreign handle
+	KindInvalidAddress                     // pointer outside any live allocation, or on the wrong device
+	KindUnaligned                          // address not aligned as required
+	KindEventTimestamp                     // event has no usable timestamp
+	KindEventTimestampReversal             // end event completed before the start event
+	KindEventNotComplete                   // event's record has not completed
+	KindNotSupported                       // feature not supported by this device or backend
+	KindOutOfMemory                        // device or host memory exhausted
+	KindNoStream                           // stream pool exhausted
+	KindNoEvent                            // event pool exhausted
+	KindNoNotify                           // notify pool exhausted
+	KindStreamSyncTimeout                  // stream or device synchronize timed out
+	KindEventSyncTimeout                   // event synchronize timed out
+	KindWaitTimeout                        // a device-side wait timed out
+	KindAICoreException                    // a kernel faulted
+	KindAICoreTrap                         // a kernel raised a trap
+	KindDMAFault                           // a copy, memset or value operation faulted
+	KindHostFuncFault                      // a host function panicked
+	KindStreamAborted                      // the stream was aborted while waiting
+	KindNotSubscribed                      // stream has no report thread
+	KindThreadNotSubscribed                // thread is not a report thread
+	KindRepeatSubscribe                    // stream already has a report thread
+	KindReportTimeout                      // no callback arrived within the timeout
+	KindNotReady                           // resource busy; try again later
+	KindKernelDuplicate                    // kernel name already registered
+	KindKernelNotFound                     // no kernel of that name
 	numKinds
 )
 
@@ -54,11 +57,13 @@ var kindNames = [numKinds]string{
 	"invalid file", "unparsable file", "invalid file attribute", "bad argument",
 	"invalid parameter", "invalid device", "no current context", "stream not in context",
 	"invalid handle", "invalid address", "unaligned address", "invalid event timestamp",
+	"event timestamp reversal",
 	"event not complete", "not supported", "out of memory", "no stream resource",
 	"no event resource", "no notify resource", "stream synchronize timeout",
 	"event synchronize timeout", "wait timeout", "AI core exception", "AI core trap",
 	"DMA fault", "host function fault", "stream aborted", "stream not subscribed",
 	"thread not subscribed", "repeated subscription", "report timeout", "not ready",
+	"kernel already registered", "kernel not found",
 }
 
 func (k Kind) String() string {

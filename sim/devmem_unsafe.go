@@ -255,3 +255,7 @@ func (m *devMem) bytes(addr, n uint64) ([]byte, error) {
 	}
 	return unsafe.Slice((*byte)(p), n), nil
 }
+
+// Pointer is pointer, exported so running kernel blocks see device memory
+// through hal.Memory.
+func (m *devMem) Pointer(addr, n uint64) (unsafe.Pointer, error) { return m.pointer(addr, n) }

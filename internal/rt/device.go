@@ -1,0 +1,246 @@
+package rt
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gocann/gocann/hal"
+)
+
+// Device is one device of the runtime. It is open while aclrtSetDevice
+// references or explicit contexts hold it; closing it frees its memory.
+type Device struct {
+	// Front holds the API layer's object for this one, set once.
+	Front atomic.Value
+
+	r     *Runtime
+	b     hal.Backend
+	id    int
+	props hal.Props
+	stack uint64 // AI core stack bytes per core
+
+	// mu guards the fields below.
+	mu       sync.Mutex
+	hd       hal.Device // nil while closed
+	setRefs  int        // aclrtSetDevice minus aclrtResetDevice calls
+	defCtx   *Context
+	contexts map[*Context]struct{} // explicit contexts
+	dead     bool                  // the runtime was finalized
+}
+
+func (d *Device) ID() int          { return d.id }
+func (d *Device) Props() hal.Props { return d.props }
+
+// open brings the device up if it is closed. d.mu held.
+func (d *Device) open() error {
+	if d.dead {
+		return hal.Errorf(hal.KindInvalidHandle, "device %d belongs to a finalized runtime", d.id)
+	}
+	if d.hd != nil {
+		return nil
+	}
+	hd, err := d.b.Open(d.id)
+	if err != nil {
+		return err
+	}
+	hd.SetFaultHandler(d.r.reportFault)
+	// Each AI core gets its stack in device memory when the device is set.
+	stack := d.stack * uint64(d.props.AICores)
+	if _, err := hd.Malloc(stack, hal.MemPolicy{Page: hal.PageNormalOnly}); err != nil {
+		hd.Close()
+		return hal.Wrap(hal.KindOutOfMemory, err, "device %d: reserving %d bytes of AI core stack", d.id, stack)
+	}
+	d.hd = hd
+	d.contexts = make(map[*Context]struct{})
+	return nil
+}
+
+// closeIfUnused closes the device once nothing references it. d.mu held.
+func (d *Device) closeIfUnused() error {
+	if d.hd == nil || d.setRefs > 0 || len(d.contexts) > 0 {
+		return nil
+	}
+	err := d.hd.Close()
+	d.hd = nil
+	return err
+}
+
+// set is aclrtSetDevice: a reference, and the default context on the first.
+func (d *Device) set() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.open(); err != nil {
+		return err
+	}
+	if d.defCtx == nil {
+		c, err := d.newContext(true)
+		if err != nil {
+			d.closeIfUnused()
+			return err
+		}
+		d.defCtx = c
+	}
+	d.setRefs++
+	return nil
+}
+
+// Reset is aclrtResetDevice: drops a reference; the last one destroys the
+// default context and its streams, after their tasks finish.
+func (d *Device) Reset() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.setRefs == 0 {
+		return hal.Errorf(hal.KindInvalidDevice, "device %d is not set: reset without a matching aclrtSetDevice", d.id)
+	}
+	d.setRefs--
+	if d.setRefs > 0 {
+		return nil
+	}
+	return d.release()
+}
+
+// ResetForce is aclrtResetDeviceForce: drops every reference at once.
+func (d *Device) ResetForce() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.setRefs == 0 {
+		return hal.Errorf(hal.KindInvalidDevice, "device %d is not set: already reset", d.id)
+	}
+	d.setRefs = 0
+	return d.release()
+}
+
+// release destroys the default context and closes the device if unused.
+// d.mu held.
+func (d *Device) release() error {
+	var first error
+	if d.defCtx != nil {
+		first = d.defCtx.teardown(true)
+		d.defCtx = nil
+	}
+	if err := d.closeIfUnused(); err != nil && first == nil {
+		first = err
+	}
+	return first
+}
+
+// shutdown ends everything on the device for Finalize: queued work that has
+// not started is dropped.
+func (d *Device) shutdown() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.defCtx != nil {
+		d.defCtx.teardown(false)
+		d.defCtx = nil
+	}
+	for c := range d.contexts {
+		c.teardown(false)
+	}
+	d.contexts = nil
+	d.setRefs = 0
+	if d.hd != nil {
+		d.hd.Close()
+		d.hd = nil
+	}
+	d.dead = true
+}
+
+// IsSet reports whether aclrtSetDevice references the device.
+func (d *Device) IsSet() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.setRefs > 0
+}
+
+// DefaultContext returns the default context, or an error if the device is
+// not set.
+func (d *Device) DefaultContext() (*Context, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.defCtx == nil {
+		return nil, hal.Errorf(hal.KindContextNull, "device %d is not set, so it has no default context; call aclrtSetDevice", d.id)
+	}
+	return d.defCtx, nil
+}
+
+// NewContext creates an explicit context (aclrtCreateContext); it keeps the
+// device open until destroyed.
+func (d *Device) NewContext() (*Context, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.open(); err != nil {
+		return nil, err
+	}
+	c, err := d.newContext(false)
+	if err != nil {
+		d.closeIfUnused()
+		return nil, err
+	}
+	d.contexts[c] = struct{}{}
+	return c, nil
+}
+
+// forget removes a destroyed explicit context. d.mu held.
+func (d *Device) forget(c *Context) error {
+	delete(d.contexts, c)
+	return d.closeIfUnused()
+}
+
+// contextsLocked lists the device's live contexts. d.mu held.
+func (d *Device) contextsLocked() []*Context {
+	var cs []*Context
+	if d.defCtx != nil {
+		cs = append(cs, d.defCtx)
+	}
+	for c := range d.contexts {
+		cs = append(cs, c)
+	}
+	return cs
+}
+
+// Synchronize waits for every stream on the device (aclrtSynchronizeDevice)
+// and reports the first fault not yet reported.
+func (d *Device) Synchronize(ctx context.Context, timeout time.Duration) error {
+	d.mu.Lock()
+	cs := d.contextsLocked()
+	d.mu.Unlock()
+	if len(cs) == 0 {
+		return hal.Errorf(hal.KindContextNull, "device %d has no context; call aclrtSetDevice", d.id)
+	}
+	var deadline time.Time
+	if timeout > 0 {
+		deadline = time.Now().Add(timeout)
+	}
+	var first error
+	for _, c := range cs {
+		if err := c.syncStreams(ctx, timeout, deadline); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// hal returns the open device, or an error.
+func (d *Device) halDevice() (hal.Device, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.hd == nil {
+		return nil, hal.Errorf(hal.KindInvalidDevice, "device %d is not open; call aclrtSetDevice", d.id)
+	}
+	return d.hd, nil
+}
+
+// MemInfo reports free and total device memory (aclrtGetMemInfo).
+func (d *Device) MemInfo() (free, total uint64, err error) {
+	hd, err := d.halDevice()
+	if err != nil {
+		return 0, 0, err
+	}
+	free, total = hd.MemInfo()
+	return free, total, nil
+}
+
+// HAL returns the open hal device for diagnosis (trace, sharing).
+func (d *Device) HAL() (hal.Device, error) { return d.halDevice() }

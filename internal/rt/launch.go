@@ -1,0 +1,89 @@
+package rt
+
+import "github.com/gocann/gocann/hal"
+
+// MaxBlocks is the largest block count a launch accepts.
+const MaxBlocks = 65535
+
+// Launch queues kernel k over blocks blocks with argument slots args
+// (aclrtLaunchKernel). It allocates nothing.
+func (s *Stream) Launch(k *hal.Kernel, blocks uint32, args []uint64, site uintptr) error {
+	if err := s.check(); err != nil {
+		return err
+	}
+	switch {
+	case k == nil:
+		return hal.Errorf(hal.KindBadArgument, "kernel is nil, expected a registered kernel")
+	case blocks == 0 || blocks > MaxBlocks:
+		return hal.Errorf(hal.KindInvalidParam, "numBlocks %d is invalid, expected 1..%d", blocks, MaxBlocks)
+	case len(args) > hal.MaxArgs:
+		return hal.Errorf(hal.KindInvalidParam, "%d argument slots is invalid, expected at most %d", len(args), hal.MaxArgs)
+	}
+	t := hal.Task{Kind: hal.TaskKernel, Kernel: k, Blocks: blocks, NArgs: uint32(len(args)), Site: site}
+	copy(t.Args[:], args)
+	_, err := s.submit(&t)
+	return err
+}
+
+// LaunchHostFunc queues fn to run on a runtime goroutine once every earlier
+// task of s is done; later tasks wait for it (aclrtLaunchHostFunc).
+func (s *Stream) LaunchHostFunc(fn func(), site uintptr) error {
+	if fn == nil {
+		return hal.Errorf(hal.KindBadArgument, "fn is nil, expected a function")
+	}
+	_, err := s.submit(&hal.Task{Kind: hal.TaskHostFunc, Host: fn, Site: site})
+	return err
+}
+
+// LaunchHostFuncArg is LaunchHostFunc for a function taking one argument,
+// as C callbacks do; it allocates nothing.
+func (s *Stream) LaunchHostFuncArg(fn func(uintptr), arg uintptr, site uintptr) error {
+	if fn == nil {
+		return hal.Errorf(hal.KindBadArgument, "fn is nil, expected a function")
+	}
+	_, err := s.submit(&hal.Task{Kind: hal.TaskHostFunc, HostArg: fn, Arg: arg, Site: site})
+	return err
+}
+
+// checkWord checks a 64-bit word of device memory for value write and wait.
+func (s *Stream) checkWord(addr uint64) error {
+	if err := checkDevice(s.c.d.b, "devAddr", addr, 8, s.c.d.id); err != nil {
+		return err
+	}
+	if addr%8 != 0 {
+		return hal.Errorf(hal.KindUnaligned, "devAddr %#x is invalid, expected 8-byte alignment", addr)
+	}
+	return nil
+}
+
+// ValueWrite queues a store of value to the 64-bit word at addr
+// (aclrtValueWrite); flag is reserved and must be 0.
+func (s *Stream) ValueWrite(addr, value uint64, flag uint32, site uintptr) error {
+	if err := s.check(); err != nil {
+		return err
+	}
+	if flag != 0 {
+		return hal.Errorf(hal.KindInvalidParam, "flag %d is invalid, expected 0", flag)
+	}
+	if err := s.checkWord(addr); err != nil {
+		return err
+	}
+	_, err := s.submit(&hal.Task{Kind: hal.TaskValueWrite, Dst: hal.DevLoc(addr), Value: value, Site: site})
+	return err
+}
+
+// ValueWait holds s until the 64-bit word at addr satisfies flag against
+// value (aclrtValueWait).
+func (s *Stream) ValueWait(addr, value uint64, flag uint32, site uintptr) error {
+	if err := s.check(); err != nil {
+		return err
+	}
+	if flag > hal.WaitNOR {
+		return hal.Errorf(hal.KindInvalidParam, "flag %d is invalid, expected 0 (GEQ), 1 (EQ), 2 (AND) or 3 (NOR)", flag)
+	}
+	if err := s.checkWord(addr); err != nil {
+		return err
+	}
+	_, err := s.submit(&hal.Task{Kind: hal.TaskValueWait, Dst: hal.DevLoc(addr), Value: value, Flag: flag, Site: site})
+	return err
+}

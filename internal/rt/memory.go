@@ -1,0 +1,403 @@
+package rt
+
+import "github.com/gocann/gocann/hal"
+
+// CopyKind is aclrtMemcpyKind, with the CANN values.
+type CopyKind int
+
+const (
+	HostToHost          CopyKind = 0
+	HostToDevice        CopyKind = 1
+	DeviceToHost        CopyKind = 2
+	DeviceToDevice      CopyKind = 3
+	CopyDefault         CopyKind = 4 // direction inferred from the pointers
+	HostToBufToDevice   CopyKind = 5 // host data staged at the call; the source may be reused at once
+	InnerDeviceToDevice CopyKind = 6
+	InterDeviceToDevice CopyKind = 7
+)
+
+var kindNames = [...]string{"ACL_MEMCPY_HOST_TO_HOST", "ACL_MEMCPY_HOST_TO_DEVICE", "ACL_MEMCPY_DEVICE_TO_HOST",
+	"ACL_MEMCPY_DEVICE_TO_DEVICE", "ACL_MEMCPY_DEFAULT", "ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE",
+	"ACL_MEMCPY_INNER_DEVICE_TO_DEVICE", "ACL_MEMCPY_INTER_DEVICE_TO_DEVICE"}
+
+func (k CopyKind) String() string {
+	if k >= 0 && int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "aclrtMemcpyKind(" + itoa(int(k)) + ")"
+}
+
+func itoa(n int) string {
+	if n < 0 {
+		return "-" + itoa(-n)
+	}
+	if n < 10 {
+		return string(rune('0' + n))
+	}
+	return itoa(n/10) + string(rune('0'+n%10))
+}
+
+// kindOf is the direction the pointers imply.
+func kindOf(dst, src hal.Loc) CopyKind {
+	switch {
+	case src.IsHost() && dst.IsHost():
+		return HostToHost
+	case src.IsHost():
+		return HostToDevice
+	case dst.IsHost():
+		return DeviceToHost
+	}
+	return DeviceToDevice
+}
+
+// resolveKind checks the kind a caller gave against the pointers.
+func resolveKind(dst, src hal.Loc, kind CopyKind, allowed ...CopyKind) (CopyKind, error) {
+	ok := false
+	for _, a := range allowed {
+		ok = ok || a == kind
+	}
+	if !ok {
+		return 0, hal.Errorf(hal.KindInvalidParam, "kind %s is invalid here, expected one of %v", kind, allowed)
+	}
+	actual := kindOf(dst, src)
+	switch kind {
+	case CopyDefault:
+		return actual, nil
+	case HostToBufToDevice:
+		kind = HostToDevice
+	case InnerDeviceToDevice, InterDeviceToDevice:
+		kind = DeviceToDevice
+	}
+	if kind != actual {
+		return 0, hal.Errorf(hal.KindInvalidParam, "kind %s is invalid for a %s memory destination and a %s memory source, expected %s",
+			kind, side(dst), side(src), actual)
+	}
+	return actual, nil
+}
+
+func side(l hal.Loc) string {
+	if l.IsHost() {
+		return "host"
+	}
+	return "device"
+}
+
+// checkDevice checks that [addr, addr+n) lies in one live allocation of
+// device dev.
+func checkDevice(b hal.Backend, param string, addr, n uint64, dev int) error {
+	a, ok := b.Lookup(addr)
+	switch {
+	case !ok:
+		return hal.Errorf(hal.KindInvalidAddress, "%s %#x is not in a live device allocation (never allocated, or freed)", param, addr)
+	case a.Host:
+		return hal.Errorf(hal.KindInvalidAddress, "%s %#x is page-locked host memory, expected device memory", param, addr)
+	case a.Device != dev:
+		return hal.Errorf(hal.KindInvalidAddress, "%s %#x is memory of device %d, expected device %d", param, addr, a.Device, dev)
+	case !a.Contains(addr, n):
+		return hal.Errorf(hal.KindInvalidAddress, "%s range [%#x, %#x) runs past its allocation [%#x, %#x)",
+			param, addr, addr+n, a.Addr, a.Addr+a.Size)
+	}
+	return nil
+}
+
+// checkLoc checks a copy end: device memory must be live on dev; host
+// memory is the caller's. pinned reports page-locked host memory.
+func checkLoc(b hal.Backend, param string, l hal.Loc, n uint64, dev int) (pinned bool, err error) {
+	if !l.IsHost() {
+		return false, checkDevice(b, param, l.Dev, n, dev)
+	}
+	a, ok := b.Lookup(l.Addr())
+	if !ok || !a.Host {
+		return false, nil
+	}
+	if !a.Contains(l.Addr(), n) {
+		return false, hal.Errorf(hal.KindInvalidAddress, "%s range [%#x, %#x) runs past its page-locked allocation [%#x, %#x)",
+			param, l.Addr(), l.Addr()+n, a.Addr, a.Addr+a.Size)
+	}
+	return true, nil
+}
+
+func (c *Context) backend() (hal.Backend, error) {
+	if err := c.check(); err != nil {
+		return nil, err
+	}
+	return c.d.b, nil
+}
+
+// Malloc allocates device memory on c's device (aclrtMalloc).
+func (c *Context) Malloc(size uint64, p hal.MemPolicy) (hal.Allocation, error) {
+	if err := c.check(); err != nil {
+		return hal.Allocation{}, err
+	}
+	if size == 0 {
+		return hal.Allocation{}, hal.Errorf(hal.KindInvalidParam, "size 0 is invalid, expected > 0")
+	}
+	return c.hd.Malloc(size, p)
+}
+
+// Free frees device memory (aclrtFree). It does not wait for tasks using it.
+func (r *Runtime) Free(addr uint64) error {
+	b, err := r.live()
+	if err != nil {
+		return err
+	}
+	if addr == 0 {
+		return hal.Errorf(hal.KindBadArgument, "devPtr is NULL, expected memory from aclrtMalloc")
+	}
+	a, ok := b.Lookup(addr)
+	switch {
+	case !ok:
+		return hal.Errorf(hal.KindInvalidAddress, "devPtr %#x is not a live device allocation (never allocated, or already freed)", addr)
+	case a.Host:
+		return hal.Errorf(hal.KindInvalidAddress, "devPtr %#x is page-locked host memory; free it with aclrtFreeHost", addr)
+	case a.Addr != addr:
+		return hal.Errorf(hal.KindInvalidAddress, "devPtr %#x is inside the allocation at %#x, expected its start", addr, a.Addr)
+	}
+	d, err := r.Device(a.Device)
+	if err != nil {
+		return err
+	}
+	hd, err := d.halDevice()
+	if err != nil {
+		return err
+	}
+	return hd.Free(addr)
+}
+
+// Memcpy copies synchronously (aclrtMemcpy).
+func (c *Context) Memcpy(dst hal.Loc, destMax uint64, src hal.Loc, count uint64, kind CopyKind) error {
+	b, err := c.backend()
+	if err != nil {
+		return err
+	}
+	if _, err := resolveKind(dst, src, kind, HostToHost, HostToDevice, DeviceToHost, DeviceToDevice, CopyDefault); err != nil {
+		return err
+	}
+	if err := checkCount(count, destMax); err != nil || count == 0 {
+		return err
+	}
+	dev := c.d.id
+	if _, err := checkLoc(b, "dst", dst, count, dev); err != nil {
+		return err
+	}
+	if _, err := checkLoc(b, "src", src, count, dev); err != nil {
+		return err
+	}
+	return c.hd.Run(hal.Task{Kind: hal.TaskCopy, Dst: dst, Src: src, Size: count})
+}
+
+func checkCount(count, destMax uint64) error {
+	if count > destMax {
+		return hal.Errorf(hal.KindInvalidParam, "count %d is invalid, expected <= destMax %d", count, destMax)
+	}
+	return nil
+}
+
+// MemcpyAsync queues a copy (aclrtMemcpyAsync). With pageable host memory
+// it degrades as the guide allows: a pageable source is staged into
+// page-locked memory before the call returns; a pageable destination makes
+// the call wait for the copy.
+func (s *Stream) MemcpyAsync(dst hal.Loc, destMax uint64, src hal.Loc, count uint64, kind CopyKind, site uintptr) error {
+	b, err := s.c.backend()
+	if err != nil {
+		return err
+	}
+	if err := s.check(); err != nil {
+		return err
+	}
+	if _, err := resolveKind(dst, src, kind, HostToHost, HostToDevice, DeviceToHost, DeviceToDevice, CopyDefault, HostToBufToDevice); err != nil {
+		return err
+	}
+	if err := checkCount(count, destMax); err != nil || count == 0 {
+		return err
+	}
+	dev := s.c.d.id
+	dstPinned, err := checkLoc(b, "dst", dst, count, dev)
+	if err != nil {
+		return err
+	}
+	srcPinned, err := checkLoc(b, "src", src, count, dev)
+	if err != nil {
+		return err
+	}
+	t := hal.Task{Kind: hal.TaskCopy, Dst: dst, Src: src, Size: count, Site: site}
+	var st staged
+	if src.IsHost() && (!srcPinned || kind == HostToBufToDevice) {
+		if st, err = s.stage(b, src, count); err != nil {
+			return err
+		}
+		t.Src = hal.HostLoc(st.p)
+	}
+	seq, err := s.submit(&t)
+	if err != nil {
+		if st.p != nil {
+			s.c.d.r.staging.put(b, st)
+		}
+		return err
+	}
+	if st.p != nil {
+		st.seq = seq
+		s.mu.Lock()
+		s.staged = append(s.staged, st)
+		s.mu.Unlock()
+	}
+	if dst.IsHost() && !dstPinned {
+		return s.q.Wait(nil, seq, 0)
+	}
+	return nil
+}
+
+// Memset sets count bytes at dst to byte(value), synchronously (aclrtMemset).
+func (c *Context) Memset(dst hal.Loc, maxCount uint64, value int32, count uint64) error {
+	b, err := c.backend()
+	if err != nil {
+		return err
+	}
+	if err := c.checkMemset(b, dst, maxCount, count); err != nil || count == 0 {
+		return err
+	}
+	return c.hd.Run(hal.Task{Kind: hal.TaskMemset, Dst: dst, Size: count, Value: uint64(byte(value))})
+}
+
+func (c *Context) checkMemset(b hal.Backend, dst hal.Loc, maxCount, count uint64) error {
+	if count > maxCount {
+		return hal.Errorf(hal.KindInvalidParam, "count %d is invalid, expected <= maxCount %d", count, maxCount)
+	}
+	pinned, err := checkLoc(b, "devPtr", dst, count, c.d.id)
+	if err != nil {
+		return err
+	}
+	if dst.IsHost() && !pinned {
+		return hal.Errorf(hal.KindInvalidAddress, "devPtr %#x is pageable host memory, expected device memory or memory from aclrtMallocHost", dst.Addr())
+	}
+	return nil
+}
+
+// MemsetAsync queues a memset (aclrtMemsetAsync).
+func (s *Stream) MemsetAsync(dst hal.Loc, maxCount uint64, value int32, count uint64, site uintptr) error {
+	b, err := s.c.backend()
+	if err != nil {
+		return err
+	}
+	if err := s.check(); err != nil {
+		return err
+	}
+	if err := s.c.checkMemset(b, dst, maxCount, count); err != nil || count == 0 {
+		return err
+	}
+	_, err = s.submit(&hal.Task{Kind: hal.TaskMemset, Dst: dst, Size: count, Value: uint64(byte(value)), Site: site})
+	return err
+}
+
+// 2-D copy limits from the CANN reference.
+const (
+	maxWidth2D  = 5000000
+	maxHeight2D = 5 * 1024 * 1024
+)
+
+// Copy2D describes a pitched copy of height rows of width bytes.
+type Copy2D struct {
+	Dst           hal.Loc
+	DPitch        uint64
+	Src           hal.Loc
+	SPitch        uint64
+	Width, Height uint64
+	Kind          CopyKind
+}
+
+func (c *Context) check2D(b hal.Backend, p *Copy2D, kinds ...CopyKind) (dstPinned, srcPinned bool, err error) {
+	ok := false
+	for _, k := range kinds {
+		ok = ok || k == p.Kind
+	}
+	if !ok {
+		return false, false, hal.Errorf(hal.KindBadArgument, "kind %s is not supported for a 2-D copy, expected one of %v", p.Kind, kinds)
+	}
+	if _, err := resolveKind(p.Dst, p.Src, p.Kind, p.Kind); err != nil {
+		return false, false, err
+	}
+	switch {
+	case p.Width > p.DPitch:
+		return false, false, hal.Errorf(hal.KindInvalidParam, "width %d is invalid, expected <= dpitch %d", p.Width, p.DPitch)
+	case p.Width > p.SPitch:
+		return false, false, hal.Errorf(hal.KindInvalidParam, "width %d is invalid, expected <= spitch %d", p.Width, p.SPitch)
+	case p.Width > maxWidth2D:
+		return false, false, hal.Errorf(hal.KindInvalidParam, "width %d is invalid, expected <= %d", p.Width, maxWidth2D)
+	case p.Height > maxHeight2D:
+		return false, false, hal.Errorf(hal.KindInvalidParam, "height %d is invalid, expected <= %d", p.Height, maxHeight2D)
+	}
+	if p.Width == 0 || p.Height == 0 {
+		return false, false, nil
+	}
+	dev := c.d.id
+	if dstPinned, err = checkLoc(b, "dst", p.Dst, p.DPitch*(p.Height-1)+p.Width, dev); err != nil {
+		return
+	}
+	srcPinned, err = checkLoc(b, "src", p.Src, p.SPitch*(p.Height-1)+p.Width, dev)
+	return
+}
+
+func (p *Copy2D) task(site uintptr) hal.Task {
+	return hal.Task{Kind: hal.TaskCopy2D, Dst: p.Dst, Src: p.Src, DPitch: p.DPitch, SPitch: p.SPitch,
+		Width: p.Width, Height: p.Height, Site: site}
+}
+
+// Memcpy2D copies a pitched region synchronously (aclrtMemcpy2d).
+func (c *Context) Memcpy2D(p Copy2D) error {
+	b, err := c.backend()
+	if err != nil {
+		return err
+	}
+	if _, _, err := c.check2D(b, &p, HostToDevice, DeviceToHost); err != nil || p.Width == 0 || p.Height == 0 {
+		return err
+	}
+	return c.hd.Run(p.task(0))
+}
+
+// Memcpy2DAsync queues a pitched copy (aclrtMemcpy2dAsync). A pageable host
+// end makes the call wait for the copy.
+func (s *Stream) Memcpy2DAsync(p Copy2D, site uintptr) error {
+	b, err := s.c.backend()
+	if err != nil {
+		return err
+	}
+	if err := s.check(); err != nil {
+		return err
+	}
+	dstPinned, srcPinned, err := s.c.check2D(b, &p, HostToDevice, DeviceToHost, DeviceToDevice)
+	if err != nil || p.Width == 0 || p.Height == 0 {
+		return err
+	}
+	t := p.task(site)
+	seq, err := s.submit(&t)
+	if err != nil {
+		return err
+	}
+	if (p.Dst.IsHost() && !dstPinned) || (p.Src.IsHost() && !srcPinned) {
+		return s.q.Wait(nil, seq, 0)
+	}
+	return nil
+}
+
+// Location types of aclrtPointerGetAttributes, with the CANN values.
+const (
+	LocationHost         = 0
+	LocationDevice       = 1
+	LocationUnregistered = 2
+)
+
+// PointerAttributes describes where addr lives (aclrtPointerGetAttributes).
+func (r *Runtime) PointerAttributes(addr uint64) (loc int, id int, pageSize uint64, err error) {
+	b, err := r.live()
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	a, ok := b.Lookup(addr)
+	switch {
+	case !ok:
+		return LocationUnregistered, 0, hal.PageSizeNormal, nil
+	case a.Host:
+		return LocationHost, 0, a.PageSize, nil
+	}
+	return LocationDevice, a.Device, a.PageSize, nil
+}

@@ -1,0 +1,92 @@
+package rt
+
+import (
+	"sync/atomic"
+	"time"
+
+	"github.com/gocann/gocann/hal"
+)
+
+// Notify is a CANN notify: one record releases exactly one wait.
+type Notify struct {
+	// Front holds the API layer's object for this one, set once.
+	Front atomic.Value
+
+	c    *Context
+	h    hal.Notify
+	dead atomic.Bool
+}
+
+// NewNotify creates a notify in c (aclrtCreateNotify).
+func (c *Context) NewNotify() (*Notify, error) {
+	if err := c.check(); err != nil {
+		return nil, err
+	}
+	h, err := c.hd.NewNotify()
+	if err != nil {
+		return nil, err
+	}
+	n := &Notify{c: c, h: h}
+	c.mu.Lock()
+	if c.notifies == nil {
+		c.mu.Unlock()
+		h.Close()
+		return nil, hal.Errorf(hal.KindInvalidHandle, "context %d was destroyed", c.id)
+	}
+	c.notifies[n] = struct{}{}
+	c.mu.Unlock()
+	return n, nil
+}
+
+func (n *Notify) ID() uint32 { return n.h.ID() }
+
+func (n *Notify) check() error {
+	if n.dead.Load() {
+		return hal.Errorf(hal.KindInvalidHandle, "notify was destroyed")
+	}
+	return nil
+}
+
+// Destroy destroys the notify (aclrtDestroyNotify); queued tasks using it
+// still run.
+func (n *Notify) Destroy() error {
+	c := n.c
+	c.mu.Lock()
+	if _, ok := c.notifies[n]; !ok {
+		c.mu.Unlock()
+		return hal.Errorf(hal.KindInvalidHandle, "notify was already destroyed")
+	}
+	delete(c.notifies, n)
+	c.mu.Unlock()
+	n.release()
+	return nil
+}
+
+func (n *Notify) release() {
+	if !n.dead.Swap(true) {
+		n.h.Close()
+	}
+}
+
+// RecordNotify queues a record of n (aclrtRecordNotify).
+func (s *Stream) RecordNotify(n *Notify, site uintptr) error {
+	if err := n.check(); err != nil {
+		return err
+	}
+	_, err := s.submit(&hal.Task{Kind: hal.TaskNotifyRecord, Notify: n.h, Site: site})
+	return err
+}
+
+// WaitNotify makes s wait for a record of n, then resets n
+// (aclrtWaitAndResetNotify). timeout 0 waits forever; a wait that times out
+// is a task fault reported at the next synchronizing call.
+func (s *Stream) WaitNotify(n *Notify, timeout time.Duration, site uintptr) error {
+	if err := n.check(); err != nil {
+		return err
+	}
+	if timeout < 0 {
+		return hal.Errorf(hal.KindInvalidParam, "timeout %v is invalid, expected >= 0", timeout)
+	}
+	_, err := s.submit(&hal.Task{Kind: hal.TaskNotifyWait, Notify: n.h, Timeout: timeout, Site: site})
+	return err
+}

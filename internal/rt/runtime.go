@@ -1,0 +1,227 @@
+package rt
+
+import (
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/internal/config"
+)
+
+// BackendFactory opens the device backend for a configuration.
+type BackendFactory func(cfg config.Config) (hal.Backend, error)
+
+// Runtime is one CANN runtime instance: what aclInit creates and aclFinalize
+// ends. It may be initialized again after Finalize.
+type Runtime struct {
+	newBackend BackendFactory
+	log        *slog.Logger
+	faultHook  atomic.Pointer[func(hal.Fault)]
+	nextCtxID  atomic.Uint64
+	staging    stagingPool
+
+	// mu guards the fields below.
+	mu      sync.Mutex
+	inited  bool
+	cfg     config.Config
+	backend hal.Backend
+	devices []*Device
+	kernels map[string]*hal.Kernel
+}
+
+// New returns an uninitialized runtime.
+func New(newBackend BackendFactory, log *slog.Logger) *Runtime {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Runtime{newBackend: newBackend, log: log, kernels: make(map[string]*hal.Kernel)}
+}
+
+// SetFaultHook installs the function told of every asynchronous fault, on
+// the goroutine that ran the failing task.
+func (r *Runtime) SetFaultHook(fn func(hal.Fault)) {
+	if fn == nil {
+		r.faultHook.Store(nil)
+		return
+	}
+	r.faultHook.Store(&fn)
+}
+
+func (r *Runtime) reportFault(f hal.Fault) {
+	if h := r.faultHook.Load(); h != nil {
+		(*h)(f)
+	}
+}
+
+// Init initializes the runtime with cfg (aclInit).
+func (r *Runtime) Init(cfg config.Config) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.inited {
+		return hal.Errorf(hal.KindRepeatInit, "runtime is already initialized; call aclFinalize before initializing again")
+	}
+	b, err := r.newBackend(cfg)
+	if err != nil {
+		return err
+	}
+	n := b.DeviceCount()
+	if cfg.DefaultDevice >= n {
+		b.Close()
+		return hal.Errorf(hal.KindFileAttrInvalid, "defaultDevice.default_device %d is invalid, expected 0..%d", cfg.DefaultDevice, n-1)
+	}
+	r.cfg, r.backend, r.inited = cfg, b, true
+	r.devices = make([]*Device, n)
+	for i := range r.devices {
+		props, err := b.Props(i)
+		if err != nil {
+			b.Close()
+			r.inited = false
+			return err
+		}
+		r.devices[i] = &Device{r: r, b: b, id: i, props: props, stack: cfg.StackSize}
+	}
+	r.log.Debug("runtime initialized", "config", cfg.String(), "devices", n)
+	return nil
+}
+
+// Finalize releases every device and the backend (aclFinalize). Work not yet
+// started is dropped; running tasks are waited for.
+func (r *Runtime) Finalize() error {
+	r.mu.Lock()
+	if !r.inited {
+		r.mu.Unlock()
+		return hal.Errorf(hal.KindRepeatFinalize, "runtime is not initialized; aclFinalize called without a matching aclInit")
+	}
+	devices, b := r.devices, r.backend
+	r.inited, r.backend, r.devices = false, nil, nil
+	r.mu.Unlock()
+	for _, d := range devices {
+		d.shutdown()
+	}
+	r.staging.drain(b)
+	return b.Close()
+}
+
+// Initialized reports whether Init has been called without Finalize.
+func (r *Runtime) Initialized() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.inited
+}
+
+// Config returns the configuration of the current initialization.
+func (r *Runtime) Config() config.Config {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.cfg
+}
+
+func errUninit() error {
+	return hal.Errorf(hal.KindUninitialized, "runtime is not initialized; call aclInit first")
+}
+
+// live returns the backend, or an error if the runtime is not initialized.
+func (r *Runtime) live() (hal.Backend, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.inited {
+		return nil, errUninit()
+	}
+	return r.backend, nil
+}
+
+// DeviceCount is the number of devices (aclrtGetDeviceCount).
+func (r *Runtime) DeviceCount() (int, error) {
+	b, err := r.live()
+	if err != nil {
+		return 0, err
+	}
+	return b.DeviceCount(), nil
+}
+
+// Device returns device id's handle without setting it.
+func (r *Runtime) Device(id int) (*Device, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.inited {
+		return nil, errUninit()
+	}
+	if id < 0 || id >= len(r.devices) {
+		return nil, hal.Errorf(hal.KindInvalidDevice, "device id %d is invalid, expected 0..%d", id, len(r.devices)-1)
+	}
+	return r.devices[id], nil
+}
+
+// SetDevice takes a reference on device id, opening it and creating its
+// default context on the first (aclrtSetDevice).
+func (r *Runtime) SetDevice(id int) (*Device, error) {
+	d, err := r.Device(id)
+	if err != nil {
+		return nil, err
+	}
+	return d, d.set()
+}
+
+// RegisterKernel adds a Go kernel under name.
+func (r *Runtime) RegisterKernel(name string, fn func(*hal.Block)) (*hal.Kernel, error) {
+	if name == "" {
+		return nil, hal.Errorf(hal.KindInvalidParam, "kernel name is empty, expected a name")
+	}
+	if fn == nil {
+		return nil, hal.Errorf(hal.KindInvalidParam, "kernel %q function is nil, expected a function", name)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, dup := r.kernels[name]; dup {
+		return nil, hal.Errorf(hal.KindKernelDuplicate, "kernel %q is already registered", name)
+	}
+	k := &hal.Kernel{Name: name, Fn: fn}
+	r.kernels[name] = k
+	return k, nil
+}
+
+// Kernel finds a registered kernel.
+func (r *Runtime) Kernel(name string) (*hal.Kernel, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	k, ok := r.kernels[name]
+	if !ok {
+		return nil, hal.Errorf(hal.KindKernelNotFound, "kernel %q is not registered", name)
+	}
+	return k, nil
+}
+
+// MallocHost allocates page-locked host memory (aclrtMallocHost).
+func (r *Runtime) MallocHost(size uint64) (unsafe.Pointer, error) {
+	b, err := r.live()
+	if err != nil {
+		return nil, err
+	}
+	if size == 0 {
+		return nil, hal.Errorf(hal.KindInvalidParam, "size 0 is invalid, expected > 0")
+	}
+	return b.MallocHost(size)
+}
+
+// FreeHost frees page-locked host memory (aclrtFreeHost).
+func (r *Runtime) FreeHost(p unsafe.Pointer) error {
+	b, err := r.live()
+	if err != nil {
+		return err
+	}
+	if p == nil {
+		return hal.Errorf(hal.KindBadArgument, "hostPtr is NULL, expected memory from aclrtMallocHost")
+	}
+	return b.FreeHost(p)
+}
+
+// Lookup finds the allocation holding addr, device or pinned host.
+func (r *Runtime) Lookup(addr uint64) (hal.Allocation, bool) {
+	b, err := r.live()
+	if err != nil {
+		return hal.Allocation{}, false
+	}
+	return b.Lookup(addr)
+}

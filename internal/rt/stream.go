@@ -1,0 +1,329 @@
+package rt
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/internal/callsite"
+)
+
+// Stream flags, with the CANN values.
+const (
+	StreamFastLaunch   uint32 = 0x01
+	StreamFastSync     uint32 = 0x02
+	StreamPersistent   uint32 = 0x04
+	StreamHuge         uint32 = 0x08
+	StreamCPUSchedule  uint32 = 0x10
+	StreamDeviceOnly   uint32 = 0x20
+	streamFlagsKnown          = StreamFastLaunch | StreamFastSync | StreamPersistent | StreamHuge | StreamCPUSchedule | StreamDeviceOnly
+	streamFlagsHandled        = StreamFastLaunch | StreamFastSync | StreamHuge
+)
+
+// StreamConfig configures a new stream.
+type StreamConfig struct {
+	Priority int    // clamped to the device's range, as CANN does
+	Flags    uint32 // ACL_STREAM_* flags
+}
+
+// Stream is a CANN stream: an in-order task queue on a device.
+type Stream struct {
+	// Front holds the API layer's object for this one, set once.
+	Front atomic.Value
+
+	c         *Context
+	q         hal.Queue
+	id        int32
+	flags     uint32
+	isDefault bool
+	dead      atomic.Bool
+
+	// mu guards the fields below.
+	mu        sync.Mutex
+	prio      int
+	customTag uint32
+	overflow  uint32
+	cacheInfo uint32
+	staged    []staged // pageable-memory staging buffers in flight
+}
+
+// NewStream creates an explicit stream in c (aclrtCreateStreamWithConfig).
+func (c *Context) NewStream(cfg StreamConfig) (*Stream, error) {
+	if err := c.check(); err != nil {
+		return nil, err
+	}
+	if cfg.Flags&^streamFlagsKnown != 0 {
+		// CANN treats unknown flag values as no flags.
+		cfg.Flags &= streamFlagsKnown
+	}
+	if unsupported := cfg.Flags &^ streamFlagsHandled; unsupported != 0 {
+		return nil, hal.Errorf(hal.KindNotSupported, "stream flag %#x is not supported by this runtime yet", unsupported)
+	}
+	p := c.d.props
+	cfg.Priority = max(p.GreatestPriority, min(p.LeastPriority, cfg.Priority))
+	s, err := c.newStream(cfg, false)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	if c.streams == nil {
+		c.mu.Unlock()
+		s.release(false)
+		return nil, hal.Errorf(hal.KindInvalidHandle, "context %d was destroyed", c.id)
+	}
+	c.streams[s] = struct{}{}
+	c.mu.Unlock()
+	return s, nil
+}
+
+func (c *Context) newStream(cfg StreamConfig, isDefault bool) (*Stream, error) {
+	q, err := c.hd.NewQueue(hal.QueueConfig{Priority: cfg.Priority, Group: c.id})
+	if err != nil {
+		return nil, err
+	}
+	s := &Stream{c: c, q: q, id: q.ID(), flags: cfg.Flags, prio: cfg.Priority, isDefault: isDefault}
+	if c.stopMode {
+		q.SetStopOnFailure(true)
+	}
+	return s, nil
+}
+
+func (s *Stream) Context() *Context { return s.c }
+func (s *Stream) ID() int32         { return s.id }
+func (s *Stream) Flags() uint32     { return s.flags }
+func (s *Stream) IsDefault() bool   { return s.isDefault }
+
+func (s *Stream) check() error {
+	if s.dead.Load() {
+		return hal.Errorf(hal.KindInvalidHandle, "stream %d was destroyed", s.id)
+	}
+	return nil
+}
+
+// submit is the one point where every task enters a device queue.
+func (s *Stream) submit(t *hal.Task) (uint64, error) {
+	if s.dead.Load() {
+		return 0, s.check()
+	}
+	return s.q.Submit(*t)
+}
+
+// Synchronize waits for every task submitted so far and reports the first
+// fault among them not reported before (aclrtSynchronizeStream). timeout > 0
+// bounds the wait, < 0 checks once.
+func (s *Stream) Synchronize(ctx context.Context, timeout time.Duration) error {
+	if err := s.check(); err != nil {
+		return err
+	}
+	seq := s.q.Submitted()
+	if err := s.q.Wait(ctx, seq, timeout); err != nil {
+		return err
+	}
+	s.reclaim()
+	return s.takeFault(seq)
+}
+
+// takeFault reports, once, the faults of tasks up to seq.
+func (s *Stream) takeFault(seq uint64) error {
+	faults := s.q.TakeFaults(seq)
+	if len(faults) == 0 {
+		return nil
+	}
+	return faultError(faults)
+}
+
+// faultError turns reported faults into the error a synchronizing call
+// returns: the first one, noting how many more there were.
+func faultError(faults []hal.Fault) error {
+	f := faults[0]
+	msg := fmt.Sprintf("%s on device %d stream %d task %d", f.Kind, f.Device, f.Queue, f.Seq)
+	if f.Kernel != "" {
+		msg += fmt.Sprintf(" (kernel %q", f.Kernel)
+		if site := callsite.Format(f.Site); site != "" {
+			msg += " launched at " + site
+		}
+		msg += ")"
+	}
+	msg += ": " + f.Msg
+	if len(faults) > 1 {
+		msg += fmt.Sprintf(" (and %d more faults)", len(faults)-1)
+	}
+	return &hal.Error{Kind: f.Kind, Msg: msg, Err: f.Err}
+}
+
+// Query reports whether every submitted task is done (aclrtStreamQuery); a
+// fault among them is reported as an error, once.
+func (s *Stream) Query() (bool, error) {
+	if err := s.check(); err != nil {
+		return false, err
+	}
+	seq := s.q.Submitted()
+	if s.q.Completed() < seq {
+		if f, stopped := s.q.Stopped(); stopped {
+			return false, faultError([]hal.Fault{f})
+		}
+		return false, nil
+	}
+	return true, s.takeFault(seq)
+}
+
+// Destroy waits for the stream's tasks, then destroys it (aclrtDestroyStream).
+func (s *Stream) Destroy() error { return s.destroy(true) }
+
+// DestroyForce drops tasks not started, waits for the running one, then
+// destroys the stream (aclrtDestroyStreamForce).
+func (s *Stream) DestroyForce() error { return s.destroy(false) }
+
+func (s *Stream) destroy(wait bool) error {
+	if s.isDefault {
+		return hal.Errorf(hal.KindInvalidParam, "stream %d is a default stream; it ends with its context or device reset", s.id)
+	}
+	c := s.c
+	c.mu.Lock()
+	if _, ok := c.streams[s]; !ok {
+		c.mu.Unlock()
+		return hal.Errorf(hal.KindInvalidHandle, "stream %d was already destroyed", s.id)
+	}
+	delete(c.streams, s)
+	c.mu.Unlock()
+	return s.release(wait)
+}
+
+// release ends the stream: with wait its tasks finish first, otherwise tasks
+// not started are dropped. A stream stopped by a fault is always dropped.
+func (s *Stream) release(wait bool) error {
+	if s.dead.Swap(true) {
+		return nil
+	}
+	if wait {
+		if _, stopped := s.q.Stopped(); !stopped {
+			s.q.Wait(nil, s.q.Submitted(), 0)
+		}
+	}
+	s.q.Abort()
+	s.reclaimAll()
+	return s.q.Close()
+}
+
+// Abort drops the stream's tasks not yet started and clears a stop
+// (aclrtStreamAbort).
+func (s *Stream) Abort() error {
+	if err := s.check(); err != nil {
+		return err
+	}
+	return s.q.Abort()
+}
+
+// SetStopOnFailure sets the failure mode, which applies to the whole context.
+func (s *Stream) SetStopOnFailure(stop bool) error {
+	if err := s.check(); err != nil {
+		return err
+	}
+	s.c.setStopMode(stop)
+	return nil
+}
+
+// StopOnFailure reports the failure mode.
+func (s *Stream) StopOnFailure() bool { return s.c.StopOnFailure() }
+
+// Priority reports the stream's priority.
+func (s *Stream) Priority() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.prio
+}
+
+// SetPriority changes the priority of tasks not yet started.
+func (s *Stream) SetPriority(p int) error {
+	if err := s.check(); err != nil {
+		return err
+	}
+	props := s.c.d.props
+	if p < props.GreatestPriority || p > props.LeastPriority {
+		return hal.Errorf(hal.KindInvalidParam, "priority %d is invalid, expected %d..%d", p, props.GreatestPriority, props.LeastPriority)
+	}
+	s.mu.Lock()
+	s.prio = p
+	s.mu.Unlock()
+	s.q.SetPriority(p)
+	return nil
+}
+
+// Attr names the stream attributes with the CANN values.
+type Attr int
+
+const (
+	AttrFailureMode   Attr = 1
+	AttrOverflowCheck Attr = 2
+	AttrUserTag       Attr = 3
+	AttrCacheOpInfo   Attr = 4
+	AttrPriority      Attr = 5
+)
+
+// SetAttr sets a stream attribute (aclrtSetStreamAttribute).
+func (s *Stream) SetAttr(a Attr, v uint64) error {
+	if err := s.check(); err != nil {
+		return err
+	}
+	switch a {
+	case AttrFailureMode:
+		if v > 1 {
+			return hal.Errorf(hal.KindInvalidParam, "failure mode %d is invalid, expected 0 (ACL_CONTINUE_ON_FAILURE) or 1 (ACL_STOP_ON_FAILURE)", v)
+		}
+		return s.SetStopOnFailure(v == 1)
+	case AttrPriority:
+		if v > uint64(s.c.d.props.LeastPriority) {
+			return hal.Errorf(hal.KindInvalidParam, "priority %d is invalid, expected %d..%d", v, s.c.d.props.GreatestPriority, s.c.d.props.LeastPriority)
+		}
+		return s.SetPriority(int(v))
+	case AttrOverflowCheck, AttrCacheOpInfo:
+		if v > 1 {
+			return hal.Errorf(hal.KindInvalidParam, "attribute %d value %d is invalid, expected 0 or 1", a, v)
+		}
+	case AttrUserTag:
+		if v > 0xFFFFFFFF {
+			return hal.Errorf(hal.KindInvalidParam, "user tag %d is invalid, expected a 32-bit value", v)
+		}
+	default:
+		return hal.Errorf(hal.KindInvalidParam, "stream attribute %d is invalid, expected 1..5", a)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch a {
+	case AttrOverflowCheck:
+		s.overflow = uint32(v)
+	case AttrCacheOpInfo:
+		s.cacheInfo = uint32(v)
+	case AttrUserTag:
+		s.customTag = uint32(v)
+	}
+	return nil
+}
+
+// Attr reads a stream attribute (aclrtGetStreamAttribute).
+func (s *Stream) Attr(a Attr) (uint64, error) {
+	if err := s.check(); err != nil {
+		return 0, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch a {
+	case AttrFailureMode:
+		if s.c.StopOnFailure() {
+			return 1, nil
+		}
+		return 0, nil
+	case AttrPriority:
+		return uint64(s.prio), nil
+	case AttrOverflowCheck:
+		return uint64(s.overflow), nil
+	case AttrCacheOpInfo:
+		return uint64(s.cacheInfo), nil
+	case AttrUserTag:
+		return uint64(s.customTag), nil
+	}
+	return 0, hal.Errorf(hal.KindInvalidParam, "stream attribute %d is invalid, expected 1..5", a)
+}

@@ -1,0 +1,108 @@
+package sim
+
+import (
+	"log/slog"
+	"runtime"
+	"time"
+
+	"github.com/gocann/gocann/hal"
+)
+
+// Config configures a simulated backend. Zero fields take defaults.
+type Config struct {
+	Devices int       // number of devices; default 2
+	Profile hal.Props // chip profile of every device; zero fields default to DefaultProfile
+	// Clock returns the device clock in nanoseconds; default: monotonic time
+	// since the backend was created.
+	Clock func() int64
+	// Logger receives diagnostics; default: discard.
+	Logger *slog.Logger
+	// DMAWorkers is the number of copy workers per device; default: the
+	// number of CPUs, at least 2.
+	DMAWorkers int
+}
+
+// DefaultProfile is a chip close to an Ascend 910B: 24 AI cores (each one
+// cube unit and two vector cores), 64 GiB of HBM, 2048 streams.
+func DefaultProfile() hal.Props {
+	return hal.Props{
+		SoCName:          "Ascend910B1",
+		AICores:          24,
+		CubeCores:        24,
+		VectorCores:      48,
+		AICPUs:           6,
+		HBMSize:          64 << 30,
+		L2Size:           192 << 20,
+		StreamLimit:      2048,
+		EventLimit:       65536,
+		NotifyLimit:      8192,
+		QueueDepth:       1024,
+		GreatestPriority: 0,
+		LeastPriority:    7,
+	}
+}
+
+// withDefaults fills zero fields and checks the result.
+func (c Config) withDefaults() (Config, error) {
+	if c.Devices == 0 {
+		c.Devices = 2
+	}
+	if c.Devices < 1 || c.Devices > 64 {
+		return c, hal.Errorf(hal.KindFileAttrInvalid, "device count %d is invalid, expected 1..64", c.Devices)
+	}
+	d := DefaultProfile()
+	p := &c.Profile
+	if p.SoCName == "" {
+		p.SoCName = d.SoCName
+	}
+	fill := func(v *int, def int) {
+		if *v == 0 {
+			*v = def
+		}
+	}
+	fill(&p.AICores, d.AICores)
+	fill(&p.CubeCores, d.CubeCores)
+	fill(&p.VectorCores, d.VectorCores)
+	fill(&p.AICPUs, d.AICPUs)
+	fill(&p.StreamLimit, d.StreamLimit)
+	fill(&p.EventLimit, d.EventLimit)
+	fill(&p.NotifyLimit, d.NotifyLimit)
+	fill(&p.QueueDepth, d.QueueDepth)
+	if p.HBMSize == 0 {
+		p.HBMSize = d.HBMSize
+	}
+	if p.L2Size == 0 {
+		p.L2Size = d.L2Size
+	}
+	if p.GreatestPriority == 0 && p.LeastPriority == 0 {
+		p.GreatestPriority, p.LeastPriority = d.GreatestPriority, d.LeastPriority
+	}
+	switch {
+	case p.AICores < 1 || p.AICores > 4096:
+		return c, hal.Errorf(hal.KindFileAttrInvalid, "AI core count %d is invalid, expected 1..4096", p.AICores)
+	case p.HBMSize < 64<<20 || p.HBMSize > 1<<40:
+		return c, hal.Errorf(hal.KindFileAttrInvalid, "HBM size %d is invalid, expected 64 MiB..1 TiB", p.HBMSize)
+	case p.StreamLimit < 2:
+		return c, hal.Errorf(hal.KindFileAttrInvalid, "stream limit %d is invalid, expected >= 2", p.StreamLimit)
+	case p.QueueDepth < 2 || p.QueueDepth&(p.QueueDepth-1) != 0:
+		return c, hal.Errorf(hal.KindFileAttrInvalid, "queue depth %d is invalid, expected a power of two >= 2", p.QueueDepth)
+	case p.GreatestPriority > p.LeastPriority:
+		return c, hal.Errorf(hal.KindFileAttrInvalid, "priority range [%d, %d] is invalid, expected greatest <= least", p.GreatestPriority, p.LeastPriority)
+	case p.CubeCores < 0 || p.VectorCores < 0 || p.AICPUs < 0 || p.EventLimit < 1 || p.NotifyLimit < 1:
+		return c, hal.Errorf(hal.KindFileAttrInvalid, "profile %+v has a negative or zero limit", *p)
+	}
+	if c.Clock == nil {
+		start := time.Now()
+		c.Clock = func() int64 { return int64(time.Since(start)) }
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	if c.DMAWorkers == 0 {
+		c.DMAWorkers = max(2, runtime.GOMAXPROCS(0))
+	}
+	if c.DMAWorkers < 1 || c.DMAWorkers > 256 {
+		return c, hal.Errorf(hal.KindFileAttrInvalid, "DMA worker count %d is invalid, expected 1..256", c.DMAWorkers)
+	}
+	return c, nil
+}

@@ -1,0 +1,149 @@
+package sim
+
+import (
+	"fmt"
+	"sync/atomic"
+	"time"
+	"unsafe"
+
+	"github.com/gocann/gocann/hal"
+)
+
+// device is one opened simulated device.
+type device struct {
+	b            *Backend
+	id           int
+	props        hal.Props
+	clock        func() int64
+	mem          *devMem
+	s            *scheduler
+	faultHandler atomic.Pointer[func(hal.Fault)]
+	closed       atomic.Bool
+}
+
+var (
+	_ hal.Device = (*device)(nil)
+	_ hal.Tracer = (*device)(nil)
+	_ hal.Sharer = (*device)(nil)
+)
+
+func (d *device) ID() int          { return d.id }
+func (d *device) Props() hal.Props { return d.props }
+func (d *device) Now() int64       { return d.clock() }
+
+func (d *device) Malloc(size uint64, p hal.MemPolicy) (hal.Allocation, error) {
+	return d.mem.malloc(size, p)
+}
+
+func (d *device) Free(addr uint64) error                    { return d.mem.free(addr) }
+func (d *device) Lookup(addr uint64) (hal.Allocation, bool) { return d.mem.lookup(addr) }
+func (d *device) MemInfo() (free, total uint64)             { return d.mem.info() }
+
+func (d *device) Pointer(addr, n uint64) (unsafe.Pointer, error) { return d.mem.pointer(addr, n) }
+
+func (d *device) Share(addr uint64) (string, int64, error) { return d.mem.share(addr) }
+
+func (d *device) NewQueue(cfg hal.QueueConfig) (hal.Queue, error) { return d.s.newQueue(cfg) }
+
+func (d *device) NewEvent(counted bool) (hal.Event, error) { return d.s.newEvent(counted) }
+
+func (d *device) NewNotify() (hal.Notify, error) { return d.s.newNotify() }
+
+func (d *device) SetFaultHandler(fn func(hal.Fault)) {
+	if fn == nil {
+		d.faultHandler.Store(nil)
+		return
+	}
+	d.faultHandler.Store(&fn)
+}
+
+func (d *device) Trace(buf []hal.Record) []hal.Record {
+	d.s.mu.Lock()
+	defer d.s.mu.Unlock()
+	return d.s.trace.appendTo(buf)
+}
+
+// Run executes a transfer synchronously. Small ones run on the caller; large
+// ones are split, the caller taking parts alongside the DMA workers.
+func (d *device) Run(t hal.Task) error {
+	switch t.Kind {
+	case hal.TaskCopy, hal.TaskCopy2D, hal.TaskMemset:
+	default:
+		return hal.Errorf(hal.KindInvalidParam, "task kind %s cannot run synchronously", t.Kind)
+	}
+	e := d.s.engines[hal.EngineDMA]
+	parts := partsOf(&t, e.maxWorkers)
+	if parts <= 1 {
+		return d.b.transfer(&t, 0, 1)
+	}
+	it := &item{t: &t, prio: -1 << 30, parts: parts, wake: make(chan struct{}), hidx: -1}
+	s := d.s
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return hal.Errorf(hal.KindInvalidDevice, "device %d is closed", d.id)
+	}
+	it.ticket = s.ticket
+	s.ticket++
+	e.push(it)
+	var err error
+	for {
+		if it.next == it.parts {
+			s.mu.Unlock()
+			break
+		}
+		p := e.takeFrom(it)
+		s.mu.Unlock()
+		if perr := d.b.transfer(&t, p, parts); perr != nil && err == nil {
+			err = perr
+		}
+		if it.done.Add(1) == it.parts {
+			close(it.wake)
+		}
+		s.mu.Lock()
+	}
+	<-it.wake
+	if err == nil {
+		if f := it.fault.Load(); f != nil {
+			err = &hal.Error{Kind: f.Kind, Msg: f.Msg, Err: f.Err}
+		}
+	}
+	return err
+}
+
+// Close stops the engines and releases memory. Queues should be closed
+// first; tasks still queued are dropped.
+func (d *device) Close() error {
+	if d.closed.Swap(true) {
+		return hal.Errorf(hal.KindInvalidDevice, "device %d is already closed", d.id)
+	}
+	s := d.s
+	s.closing.Store(true)
+	s.mu.Lock()
+	s.closed = true
+	for _, e := range s.engines[1:] {
+		for _, w := range e.idle {
+			w.wake <- struct{}{}
+		}
+		e.idle = nil
+	}
+	s.mu.Unlock()
+	s.wakePoller()
+	d.b.detach(d)
+	done := make(chan struct{})
+	go func() { s.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return d.mem.close()
+	case <-time.After(closeGrace):
+		// A kernel or host function never returned. Its memory stays mapped
+		// so it cannot crash the process; the mapping leaks.
+		d.b.cfg.Logger.Warn("device closed with tasks still running; device memory left mapped", "device", d.id)
+		return hal.Errorf(hal.KindNotReady, "device %d: tasks still running %v after close", d.id, closeGrace)
+	}
+}
+
+// closeGrace bounds how long Close waits for running tasks.
+const closeGrace = 5 * time.Second
+
+func (d *device) String() string { return fmt.Sprintf("device %d (%s)", d.id, d.props.SoCName) }

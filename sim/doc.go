@@ -1,0 +1,16 @@
+// Package sim is the simulated NPU: a hal backend that runs on the host CPU.
+//
+// A device has a chip profile (hal.Props), device memory in a sparse shared
+// memory file mapped into the process, and one scheduler. The scheduler keeps
+// an in-order queue per stream, picks ready queue heads by priority and hands
+// them to engines: an AI-core pool (one goroutine per core, a kernel's blocks
+// spread over the free cores), DMA workers (large copies split across CPUs)
+// and host-function workers. Synchronization tasks (events, notifies, value
+// write/wait) are handled inside the scheduler itself.
+//
+// Idle workers and waiting hosts spin a few microseconds before they park, so
+// a submit-run-complete round trip costs about a goroutine hand-off.
+//
+// sim imports only hal, the standard library and golang.org/x/sys; never the
+// gocann root package or internal/.
+package sim

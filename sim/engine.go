@@ -1,0 +1,231 @@
+package sim
+
+import (
+	"sync/atomic"
+
+	"github.com/gocann/gocann/hal"
+)
+
+// item is one task on an engine: parts are handed to workers one at a time
+// (a kernel's blocks, a large copy's chunks) and the worker that finishes the
+// last part completes the task. Each queue embeds the item of its head task,
+// so dispatch allocates nothing.
+type item struct {
+	q      *queue    // nil for a synchronous Device.Run
+	seq    uint64    // the task's sequence number on q
+	t      *hal.Task // the descriptor, in q's ring (or the Run caller's copy)
+	prio   int
+	ticket uint64 // submission order, breaks priority ties
+	start  int64
+
+	// Guarded by the scheduler's mu.
+	parts int32
+	next  int32 // next part to hand out
+	hidx  int   // index in the engine heap, -1 when not in it
+
+	done  atomic.Int32 // parts finished
+	fault atomic.Pointer[hal.Fault]
+	wake  chan struct{} // Run only: closed when the last part finishes
+}
+
+func (it *item) before(o *item) bool {
+	if it.prio != o.prio {
+		return it.prio < o.prio
+	}
+	return it.ticket < o.ticket
+}
+
+// engine is a pool of workers of one kind pulling parts of ready items in
+// priority order. Its fields are guarded by the scheduler's mu except the
+// atomics, which spinning workers read without the lock.
+type engine struct {
+	s    *scheduler
+	kind hal.Engine
+
+	heap       []*item // ready and partly dispatched items, most urgent first
+	idle       []*worker
+	workers    int
+	maxWorkers int // workers are started on demand up to this many
+
+	avail    atomic.Int32 // len(heap), for spinners
+	spinning atomic.Int32 // workers spinning for work (at most one)
+}
+
+func newEngine(s *scheduler, kind hal.Engine, start, max int) *engine {
+	e := &engine{s: s, kind: kind, maxWorkers: max}
+	for range start {
+		e.spawn()
+	}
+	return e
+}
+
+// spawn starts a worker. s.mu held, or before the scheduler is shared.
+func (e *engine) spawn() {
+	w := &worker{e: e, wake: make(chan struct{}, 1)}
+	e.workers++
+	e.s.wg.Add(1)
+	go w.run()
+}
+
+// push makes it available to workers. s.mu held.
+func (e *engine) push(it *item) {
+	it.hidx = len(e.heap)
+	e.heap = append(e.heap, it)
+	e.up(it.hidx)
+	e.avail.Store(int32(len(e.heap)))
+	e.wakeOne()
+}
+
+// wakeOne gets a worker looking for work unless one already is. s.mu held.
+func (e *engine) wakeOne() {
+	if e.spinning.Load() > 0 {
+		return
+	}
+	if n := len(e.idle); n > 0 {
+		w := e.idle[n-1]
+		e.idle[n-1] = nil
+		e.idle = e.idle[:n-1]
+		w.wake <- struct{}{}
+		return
+	}
+	if e.workers < e.maxWorkers {
+		e.spawn()
+	}
+}
+
+// take hands out the next part of the most urgent item. s.mu held.
+func (e *engine) take() (*item, int32) {
+	if len(e.heap) == 0 {
+		return nil, 0
+	}
+	it := e.heap[0]
+	p := e.takeFrom(it)
+	if len(e.heap) > 0 {
+		e.wakeOne()
+	}
+	return it, p
+}
+
+// takeFrom hands out the next part of it, which must be in the heap. s.mu held.
+func (e *engine) takeFrom(it *item) int32 {
+	p := it.next
+	it.next++
+	if it.next == it.parts {
+		e.remove(it)
+	}
+	if p == 0 {
+		it.start = e.s.clock()
+		if it.q != nil {
+			it.q.state = qRunning
+		}
+	}
+	return p
+}
+
+// remove takes it out of the heap. s.mu held.
+func (e *engine) remove(it *item) {
+	i := it.hidx
+	last := len(e.heap) - 1
+	if i != last {
+		e.swap(i, last)
+	}
+	e.heap[last] = nil
+	e.heap = e.heap[:last]
+	if i != last {
+		e.down(i)
+		e.up(i)
+	}
+	it.hidx = -1
+	e.avail.Store(int32(len(e.heap)))
+}
+
+func (e *engine) swap(i, j int) {
+	e.heap[i], e.heap[j] = e.heap[j], e.heap[i]
+	e.heap[i].hidx = i
+	e.heap[j].hidx = j
+}
+
+func (e *engine) up(i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !e.heap[i].before(e.heap[p]) {
+			return
+		}
+		e.swap(i, p)
+		i = p
+	}
+}
+
+func (e *engine) down(i int) {
+	n := len(e.heap)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		m := l
+		if r := l + 1; r < n && e.heap[r].before(e.heap[l]) {
+			m = r
+		}
+		if !e.heap[m].before(e.heap[i]) {
+			return
+		}
+		e.swap(i, m)
+		i = m
+	}
+}
+
+// worker is one engine goroutine: an AI core, a DMA channel or a host
+// function thread.
+type worker struct {
+	e     *engine
+	wake  chan struct{}
+	block hal.Block // reused for every kernel block this worker runs
+}
+
+func (w *worker) run() {
+	defer w.e.s.wg.Done()
+	for {
+		it, part := w.next()
+		if it == nil {
+			return
+		}
+		w.exec(it, part)
+		if it.done.Add(1) == it.parts {
+			w.e.s.complete(it)
+		}
+	}
+}
+
+// next returns the next part to run, spinning and then parking while there
+// is none; nil when the scheduler closes.
+func (w *worker) next() (*item, int32) {
+	e, s := w.e, w.e.s
+	for {
+		s.mu.Lock()
+		if it, p := e.take(); it != nil {
+			s.mu.Unlock()
+			return it, p
+		}
+		if s.closed {
+			s.mu.Unlock()
+			return nil, 0
+		}
+		s.mu.Unlock()
+		if e.spinning.CompareAndSwap(0, 1) {
+			found := spinUntil(workerSpin, func() bool { return e.avail.Load() > 0 || s.closing.Load() })
+			e.spinning.Store(0)
+			if found {
+				continue
+			}
+		}
+		s.mu.Lock()
+		if len(e.heap) > 0 || s.closed {
+			s.mu.Unlock()
+			continue
+		}
+		e.idle = append(e.idle, w)
+		s.mu.Unlock()
+		<-w.wake
+	}
+}

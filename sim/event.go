@@ -1,0 +1,64 @@
+package sim
+
+import "github.com/gocann/gocann/hal"
+
+// event is a device event. Records are numbered in submission order; a wait
+// waits for the record that was the latest when the wait was submitted.
+// Fields are guarded by the owning scheduler's mu.
+type event struct {
+	s         *scheduler
+	counted   bool
+	closed    bool
+	submitted uint64   // number of the last record submitted
+	resetAt   uint64   // submitted as of the last reset: waits ignore records up to it
+	done      uint64   // highest record number completed
+	ts        int64    // device clock when record done completed
+	waiters   []*queue // queues whose head waits on this event
+}
+
+func (s *scheduler) newEvent(counted bool) (*event, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, hal.Errorf(hal.KindInvalidDevice, "device %d is closed", s.dev.id)
+	}
+	if counted {
+		if s.events >= s.dev.props.EventLimit {
+			return nil, hal.Errorf(hal.KindNoEvent, "device %d has all %d events in use", s.dev.id, s.dev.props.EventLimit)
+		}
+		s.events++
+	}
+	return &event{s: s, counted: counted}, nil
+}
+
+func (e *event) Timestamp() (int64, bool) {
+	e.s.mu.Lock()
+	defer e.s.mu.Unlock()
+	return e.ts, e.done > 0
+}
+
+func (e *event) Close() error {
+	e.s.mu.Lock()
+	defer e.s.mu.Unlock()
+	if e.closed {
+		return hal.Errorf(hal.KindInvalidHandle, "event is already closed")
+	}
+	e.closed = true
+	if e.counted {
+		e.s.events--
+	}
+	return nil
+}
+
+// record completes record rec at time now and releases its waiters. s.mu held.
+func (e *event) record(rec uint64, now int64) {
+	if rec > e.done {
+		e.done = rec
+		e.ts = now
+	}
+	for i, q := range e.waiters {
+		e.s.advance(q)
+		e.waiters[i] = nil
+	}
+	e.waiters = e.waiters[:0]
+}

@@ -1,0 +1,182 @@
+package sim
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/gocann/gocann/hal"
+)
+
+// Copies and memsets below splitMin bytes run as one part; larger ones are
+// split into chunks of at least chunkMin bytes, one per DMA worker at most,
+// so they use every CPU.
+const (
+	splitMin = 512 << 10
+	chunkMin = 256 << 10
+)
+
+// partsOf is the number of parts a task is split into on an engine with
+// workers workers.
+func partsOf(t *hal.Task, workers int) int32 {
+	switch t.Kind {
+	case hal.TaskKernel:
+		return int32(t.Blocks)
+	case hal.TaskCopy, hal.TaskMemset:
+		if t.Kind == hal.TaskCopy && overlaps(t) {
+			return 1
+		}
+		return splitCount(t.Size, workers)
+	case hal.TaskCopy2D:
+		if t.Height == 0 {
+			return 1
+		}
+		return min(splitCount(t.Width*t.Height, workers), int32(min(t.Height, 1<<30)))
+	}
+	return 1
+}
+
+func splitCount(n uint64, workers int) int32 {
+	if n < splitMin || workers < 2 {
+		return 1
+	}
+	return int32(min(uint64(workers), n/chunkMin))
+}
+
+// share returns part p's slice [lo, hi) of n items split into parts parts,
+// in multiples of align where possible.
+func share(n uint64, p, parts int32, align uint64) (lo, hi uint64) {
+	per := (n/uint64(parts) + align - 1) / align * align
+	lo = min(n, uint64(p)*per)
+	hi = min(n, lo+per)
+	if p == parts-1 {
+		hi = n
+	}
+	return lo, hi
+}
+
+func overlaps(t *hal.Task) bool {
+	a, b := t.Dst.Addr(), t.Src.Addr()
+	return a < b+t.Size && b < a+t.Size
+}
+
+// resolve maps a copy end of n bytes to host memory.
+func (b *Backend) resolve(l hal.Loc, n uint64) (unsafe.Pointer, error) {
+	if l.Host != nil {
+		return l.Host, nil
+	}
+	for _, d := range *b.open.Load() {
+		if d.mem.contains(l.Dev) {
+			return d.mem.pointer(l.Dev, n)
+		}
+	}
+	return nil, hal.Errorf(hal.KindInvalidAddress, "address %#x is not device memory of any open device", l.Dev)
+}
+
+// exec runs part p of it on this worker, turning a panic into a fault.
+func (w *worker) exec(it *item, p int32) {
+	defer func() {
+		if v := recover(); v != nil {
+			w.fail(it, p, v)
+		}
+	}()
+	t := it.t
+	s := w.e.s
+	switch t.Kind {
+	case hal.TaskKernel:
+		w.block.Reset(uint32(p), t.Blocks, t.Args[:t.NArgs], s.dev.mem)
+		t.Kernel.Fn(&w.block)
+	case hal.TaskHostFunc:
+		if t.Host != nil {
+			t.Host()
+		} else {
+			t.HostArg(t.Arg)
+		}
+	default:
+		if err := s.dev.b.transfer(t, p, it.parts); err != nil {
+			it.fault.CompareAndSwap(nil, s.newFault(it.q, it.seq, t, hal.KindDMAFault, t.Kind.String()+" failed", err))
+		}
+	}
+}
+
+func (w *worker) fail(it *item, p int32, v any) {
+	t := it.t
+	s := w.e.s
+	var f *hal.Fault
+	switch t.Kind {
+	case hal.TaskKernel:
+		k := hal.KindAICoreException
+		err, _ := v.(error)
+		if te, ok := v.(*hal.TrapError); ok {
+			k = hal.KindAICoreTrap
+			err = te
+		}
+		f = s.newFault(it.q, it.seq, t, k, fmt.Sprintf("kernel %q block %d of %d: %v", t.Kernel.Name, p, t.Blocks, v), err)
+	case hal.TaskHostFunc:
+		err, _ := v.(error)
+		f = s.newFault(it.q, it.seq, t, hal.KindHostFuncFault, fmt.Sprintf("host function panicked: %v", v), err)
+	default:
+		f = s.newFault(it.q, it.seq, t, hal.KindDMAFault, fmt.Sprintf("%s failed: %v", t.Kind, v), nil)
+	}
+	it.fault.CompareAndSwap(nil, f)
+}
+
+// transfer runs part p of parts of a copy, 2-D copy or memset.
+func (b *Backend) transfer(t *hal.Task, p, parts int32) error {
+	switch t.Kind {
+	case hal.TaskCopy:
+		dst, err := b.resolve(t.Dst, t.Size)
+		if err != nil {
+			return err
+		}
+		src, err := b.resolve(t.Src, t.Size)
+		if err != nil {
+			return err
+		}
+		lo, hi := share(t.Size, p, parts, 4096)
+		if hi > lo {
+			copy(unsafe.Slice((*byte)(unsafe.Add(dst, lo)), hi-lo), unsafe.Slice((*byte)(unsafe.Add(src, lo)), hi-lo))
+		}
+	case hal.TaskMemset:
+		dst, err := b.resolve(t.Dst, t.Size)
+		if err != nil {
+			return err
+		}
+		lo, hi := share(t.Size, p, parts, 4096)
+		fill(unsafe.Slice((*byte)(unsafe.Add(dst, lo)), hi-lo), byte(t.Value))
+	case hal.TaskCopy2D:
+		if t.Height == 0 || t.Width == 0 {
+			return nil
+		}
+		dst, err := b.resolve(t.Dst, t.DPitch*(t.Height-1)+t.Width)
+		if err != nil {
+			return err
+		}
+		src, err := b.resolve(t.Src, t.SPitch*(t.Height-1)+t.Width)
+		if err != nil {
+			return err
+		}
+		lo, hi := share(t.Height, p, parts, 1)
+		for r := lo; r < hi; r++ {
+			copy(unsafe.Slice((*byte)(unsafe.Add(dst, r*t.DPitch)), t.Width),
+				unsafe.Slice((*byte)(unsafe.Add(src, r*t.SPitch)), t.Width))
+		}
+	default:
+		return hal.Errorf(hal.KindInvalidParam, "task kind %s is not a transfer", t.Kind)
+	}
+	return nil
+}
+
+// fill sets every byte of b to v, doubling copies so it runs at memmove speed.
+func fill(b []byte, v byte) {
+	if v == 0 {
+		clear(b)
+		return
+	}
+	if len(b) == 0 {
+		return
+	}
+	b[0] = v
+	for n := 1; n < len(b); n *= 2 {
+		copy(b[n:], b[:n])
+	}
+}

@@ -1,0 +1,272 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/gocann/gocann/hal"
+)
+
+type qstate uint8
+
+const (
+	qIdle    qstate = iota // nothing pending, or the head is not examined yet
+	qQueued                // the head is an item on an engine, not started
+	qRunning               // the head item has started
+	qBlocked               // the head is a wait that is not satisfied yet
+)
+
+// slot is one ring entry: a task and what the scheduler learned at submission.
+type slot struct {
+	t        hal.Task
+	submit   int64  // device clock at submission
+	rec      uint64 // event record: its number; event wait: the record waited for
+	deadline int64  // notify wait: device clock at which it times out, 0 for never
+}
+
+// queue is a hardware queue (a stream's SQ). Tasks sit in a ring until done.
+type queue struct {
+	s         *scheduler
+	id        int32
+	depth     int
+	completed signal // sequence number up to which every task is done
+
+	stop     atomic.Pointer[hal.Fault] // set while stopped by STOP_ON_FAILURE
+	abortGen atomic.Uint64             // bumped by each Abort
+
+	// Guarded by s.mu.
+	prio          int
+	group         uint64
+	stopOnFailure bool
+	ring          []slot // len is a power of two; seq maps to ring[seq&(len-1)]
+	done, tail    uint64 // tasks done+1..tail are pending
+	state         qstate
+	cur           item // the head's engine item while queued or running
+	faults        []hal.Fault
+	dropping      bool // an abort drops everything after the running task
+	closed        bool
+}
+
+func (q *queue) slot(seq uint64) *slot { return &q.ring[seq&uint64(len(q.ring)-1)] }
+
+func (q *queue) ID() int32 { return q.id }
+
+func (q *queue) Submitted() uint64 {
+	q.s.mu.Lock()
+	defer q.s.mu.Unlock()
+	return q.tail
+}
+
+func (q *queue) Completed() uint64 { return q.completed.v.Load() }
+
+// Submit appends t. It blocks while the ring is full at the queue depth.
+func (q *queue) Submit(t hal.Task) (uint64, error) {
+	s := q.s
+	now := s.clock()
+	s.mu.Lock()
+	for {
+		if err := q.refuse(); err != nil {
+			s.mu.Unlock()
+			return 0, err
+		}
+		if q.tail-q.done < uint64(len(q.ring)) {
+			break
+		}
+		if len(q.ring) < q.depth {
+			q.grow()
+			break
+		}
+		target := q.tail - uint64(len(q.ring)) + 1
+		s.mu.Unlock()
+		err := q.completed.wait(nil, target, 0, q, q.abortGen.Load())
+		if err != nil {
+			return 0, err
+		}
+		s.mu.Lock()
+	}
+	seq := q.tail + 1
+	sl := q.slot(seq)
+	sl.t = t
+	sl.submit = now
+	if err := s.admit(q, sl, now); err != nil {
+		sl.t = hal.Task{}
+		s.mu.Unlock()
+		return 0, err
+	}
+	q.tail = seq
+	if q.state == qIdle && q.done+1 == seq {
+		s.advance(q)
+	}
+	faults := s.takeFaults()
+	s.mu.Unlock()
+	s.report(faults)
+	return seq, nil
+}
+
+// refuse returns why q takes no tasks now, or nil. s.mu held.
+func (q *queue) refuse() error {
+	if q.closed {
+		return hal.Errorf(hal.KindInvalidHandle, "queue %d is closed", q.id)
+	}
+	if f := q.stop.Load(); f != nil {
+		return stoppedError(q, f)
+	}
+	return nil
+}
+
+func stoppedError(q *queue, f *hal.Fault) error {
+	return &hal.Error{Kind: f.Kind, Err: f.Err, Msg: fmt.Sprintf(
+		"stream %d is stopped (STOP_ON_FAILURE) since %s in task %d on stream %d: %s; abort the stream or reset the device to recover",
+		q.id, f.Kind, f.Seq, f.Queue, f.Msg)}
+}
+
+// grow doubles the ring, keeping every pending task at its sequence number.
+// Running items keep pointing into the old ring, which nothing writes again.
+func (q *queue) grow() {
+	old := q.ring
+	q.ring = make([]slot, 2*len(old))
+	for seq := q.done + 1; seq <= q.tail; seq++ {
+		*q.slot(seq) = old[seq&uint64(len(old)-1)]
+	}
+}
+
+// brokenSince returns why a wait that began at abort generation gen must
+// end early: an abort since then, or a stop.
+func (q *queue) brokenSince(gen uint64) error {
+	if q.abortGen.Load() != gen {
+		return hal.Errorf(hal.KindStreamAborted, "stream %d was aborted while waiting", q.id)
+	}
+	if f := q.stop.Load(); f != nil {
+		return stoppedError(q, f)
+	}
+	return nil
+}
+
+func (q *queue) timeoutError(cause error, seq uint64, timeout time.Duration) error {
+	return hal.Wrap(hal.KindStreamSyncTimeout, cause,
+		"stream %d: task %d not done within %v (done up to %d)", q.id, seq, timeout, q.completed.v.Load())
+}
+
+func (q *queue) Wait(ctx context.Context, seq uint64, timeout time.Duration) error {
+	if q.completed.v.Load() >= seq {
+		return nil
+	}
+	return q.completed.wait(ctx, seq, timeout, q, q.abortGen.Load())
+}
+
+func (q *queue) SetPriority(p int) {
+	q.s.mu.Lock()
+	q.prio = p
+	q.s.mu.Unlock()
+}
+
+func (q *queue) SetStopOnFailure(stop bool) {
+	q.s.mu.Lock()
+	q.stopOnFailure = stop
+	q.s.mu.Unlock()
+}
+
+func (q *queue) TakeFaults(seq uint64) []hal.Fault {
+	q.s.mu.Lock()
+	defer q.s.mu.Unlock()
+	n := 0
+	for n < len(q.faults) && q.faults[n].Seq <= seq {
+		n++
+	}
+	if n == 0 {
+		return nil
+	}
+	taken := make([]hal.Fault, n)
+	copy(taken, q.faults[:n])
+	q.faults = append(q.faults[:0], q.faults[n:]...)
+	return taken
+}
+
+func (q *queue) Stopped() (hal.Fault, bool) {
+	if f := q.stop.Load(); f != nil {
+		return *f, true
+	}
+	return hal.Fault{}, false
+}
+
+// unqueue takes a head that has not started off its engine. s.mu held.
+func (q *queue) unqueue() {
+	if q.state == qQueued && q.cur.next == 0 {
+		q.s.engines[engineOf(q.cur.t.Kind)].remove(&q.cur)
+		q.state = qIdle
+	}
+}
+
+func (q *queue) Abort() error {
+	s := q.s
+	s.mu.Lock()
+	if q.closed {
+		s.mu.Unlock()
+		return hal.Errorf(hal.KindInvalidHandle, "queue %d is closed", q.id)
+	}
+	q.abortGen.Add(1)
+	q.unqueue()
+	var running uint64
+	if q.state == qQueued || q.state == qRunning {
+		running = q.done + 1
+		q.dropping = true
+	} else {
+		q.done = q.tail
+		q.state = qIdle
+	}
+	q.stop.Store(nil)
+	q.completed.interrupt()
+	q.completed.advance(q.done)
+	s.mu.Unlock()
+	if running != 0 {
+		// The running task cannot be taken back; wait for it.
+		return q.completed.wait(nil, running, 0, q, q.abortGen.Load())
+	}
+	return nil
+}
+
+func (q *queue) Close() error {
+	s := q.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if q.closed {
+		return hal.Errorf(hal.KindInvalidHandle, "queue %d is already closed", q.id)
+	}
+	if q.done != q.tail {
+		return hal.Errorf(hal.KindNotReady, "queue %d still has %d tasks pending", q.id, q.tail-q.done)
+	}
+	q.closed = true
+	delete(s.queues, q.id)
+	return nil
+}
+
+// newQueue creates a queue, counting it against the stream limit.
+func (s *scheduler) newQueue(cfg hal.QueueConfig) (*queue, error) {
+	p := s.dev.props
+	if cfg.Priority < p.GreatestPriority || cfg.Priority > p.LeastPriority {
+		return nil, hal.Errorf(hal.KindInvalidParam, "priority %d is invalid, expected %d..%d",
+			cfg.Priority, p.GreatestPriority, p.LeastPriority)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, hal.Errorf(hal.KindInvalidDevice, "device %d is closed", s.dev.id)
+	}
+	if len(s.queues) >= p.StreamLimit {
+		return nil, hal.Errorf(hal.KindNoStream, "device %d has all %d streams in use", s.dev.id, p.StreamLimit)
+	}
+	for s.queues[s.nextID] != nil || s.nextID <= 0 {
+		s.nextID++
+		if s.nextID <= 0 {
+			s.nextID = 1
+		}
+	}
+	q := &queue{s: s, id: s.nextID, depth: p.QueueDepth, prio: cfg.Priority, group: cfg.Group,
+		ring: make([]slot, min(16, p.QueueDepth))}
+	q.cur.hidx = -1
+	s.nextID++
+	s.queues[q.id] = q
+	return q, nil
+}

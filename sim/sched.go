@@ -1,0 +1,211 @@
+package sim
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/gocann/gocann/hal"
+)
+
+// scheduler is a device's task scheduler: it owns the device's queues,
+// engines, events and the trace, all under one mutex.
+type scheduler struct {
+	dev   *device
+	clock func() int64
+	wg    sync.WaitGroup // engine workers and the poller
+
+	closing atomic.Bool // set first on close, read by spinners
+	poke    chan struct{}
+
+	// mu guards every field below and the scheduler-owned fields of queues,
+	// engines, items and events.
+	mu       sync.Mutex
+	closed   bool
+	engines  [4]*engine // indexed by hal.Engine; [EngineScheduler] unused
+	queues   map[int32]*queue
+	nextID   int32
+	ticket   uint64
+	polled   []*queue // heads blocked on a notify or a value, rechecked by the poller
+	kicks    []*queue // queues whose heads may progress; drained by advance
+	running  bool     // advance is draining kicks
+	events   int      // live counted events
+	notifies int      // live notifies
+	notifyID uint32   // last notify id handed out
+	trace    traceRing
+	faults   []hal.Fault // faults to report once mu is released
+}
+
+func newScheduler(d *device, dmaWorkers int) *scheduler {
+	s := &scheduler{
+		dev:    d,
+		clock:  d.clock,
+		poke:   make(chan struct{}, 1),
+		queues: make(map[int32]*queue),
+		nextID: 1,
+	}
+	s.trace.init(1 << 13)
+	s.engines[hal.EngineAICore] = newEngine(s, hal.EngineAICore, d.props.AICores, d.props.AICores)
+	s.engines[hal.EngineDMA] = newEngine(s, hal.EngineDMA, dmaWorkers, dmaWorkers)
+	s.engines[hal.EngineHost] = newEngine(s, hal.EngineHost, 1, maxHostWorkers)
+	s.wg.Add(1)
+	go s.poller()
+	return s
+}
+
+// maxHostWorkers bounds the goroutines running host functions at once; each
+// blocked host function holds one.
+const maxHostWorkers = 256
+
+// engineOf says which engine runs a task kind.
+func engineOf(k hal.TaskKind) hal.Engine {
+	switch k {
+	case hal.TaskKernel:
+		return hal.EngineAICore
+	case hal.TaskCopy, hal.TaskCopy2D, hal.TaskMemset:
+		return hal.EngineDMA
+	case hal.TaskHostFunc:
+		return hal.EngineHost
+	}
+	return hal.EngineScheduler
+}
+
+// advance lets q's head make progress, and every queue that progress
+// unblocks in turn. s.mu held.
+func (s *scheduler) advance(q *queue) {
+	s.kicks = append(s.kicks, q)
+	if s.running {
+		return
+	}
+	s.running = true
+	for len(s.kicks) > 0 {
+		n := len(s.kicks) - 1
+		k := s.kicks[n]
+		s.kicks[n] = nil
+		s.kicks = s.kicks[:n]
+		s.step(k)
+	}
+	s.running = false
+}
+
+// step runs q's head as far as it goes: synchronization tasks complete in
+// place, the first engine task is handed to its engine. s.mu held.
+func (s *scheduler) step(q *queue) {
+	if q.state == qQueued || q.state == qRunning || q.stop.Load() != nil {
+		return
+	}
+	start := q.done
+	for q.done < q.tail {
+		seq := q.done + 1
+		sl := q.slot(seq)
+		eng := engineOf(sl.t.Kind)
+		if eng != hal.EngineScheduler {
+			it := &q.cur
+			*it = item{q: q, seq: seq, t: &sl.t, prio: q.prio, ticket: s.ticket, parts: partsOf(&sl.t, s.engines[eng].maxWorkers)}
+			s.ticket++
+			q.state = qQueued
+			s.engines[eng].push(it)
+			break
+		}
+		now := s.clock()
+		ok, f := s.runSync(q, sl, now)
+		if !ok {
+			q.state = qBlocked
+			break
+		}
+		s.finish(q, seq, sl, hal.EngineScheduler, now, now, f)
+	}
+	if q.done == q.tail {
+		q.state = qIdle
+	}
+	if q.done != start {
+		q.completed.advance(q.done)
+	}
+}
+
+// finish records the completion of task seq of q. s.mu held.
+func (s *scheduler) finish(q *queue, seq uint64, sl *slot, eng hal.Engine, start, end int64, f *hal.Fault) {
+	s.trace.add(hal.Record{Queue: q.id, Seq: seq, Kind: sl.t.Kind, Engine: eng,
+		Submit: sl.submit, Start: start, End: end, Failed: f != nil})
+	q.done = seq
+	if f != nil {
+		q.faults = append(q.faults, *f)
+		s.faults = append(s.faults, *f)
+		if q.stopOnFailure {
+			s.stopGroup(q.group, f)
+		}
+	}
+	if q.dropping {
+		// An abort is waiting for this task; drop what follows it.
+		q.dropping = false
+		q.done = q.tail
+	}
+	sl.t.Event, sl.t.Notify, sl.t.Kernel, sl.t.Host, sl.t.HostArg = nil, nil, nil, nil, nil
+	sl.t.Dst, sl.t.Src = hal.Loc{}, hal.Loc{}
+}
+
+// complete is called by the worker that finished the last part of it.
+func (s *scheduler) complete(it *item) {
+	if it.q == nil {
+		close(it.wake)
+		return
+	}
+	end := s.clock()
+	s.mu.Lock()
+	q := it.q
+	sl := q.slot(it.seq)
+	s.finish(q, it.seq, sl, engineOf(sl.t.Kind), it.start, end, it.fault.Load())
+	q.state = qIdle
+	s.advance(q)
+	q.completed.advance(q.done)
+	faults := s.takeFaults()
+	s.mu.Unlock()
+	s.report(faults)
+}
+
+// takeFaults returns the faults to report and clears the list. s.mu held.
+func (s *scheduler) takeFaults() []hal.Fault {
+	if len(s.faults) == 0 {
+		return nil
+	}
+	f := s.faults
+	s.faults = nil
+	return f
+}
+
+// report hands faults to the device's fault handler. s.mu not held.
+func (s *scheduler) report(faults []hal.Fault) {
+	if len(faults) == 0 {
+		return
+	}
+	if h := s.dev.faultHandler.Load(); h != nil {
+		for _, f := range faults {
+			(*h)(f)
+		}
+	}
+}
+
+// stopGroup stops every queue of group g after fault f. s.mu held.
+func (s *scheduler) stopGroup(g uint64, f *hal.Fault) {
+	for _, q := range s.queues {
+		if q.group != g || q.stop.Load() != nil {
+			continue
+		}
+		fc := *f
+		q.stop.Store(&fc)
+		q.unqueue()
+		q.completed.interrupt()
+	}
+}
+
+// newFault describes a failure of task seq of q.
+func (s *scheduler) newFault(q *queue, seq uint64, t *hal.Task, k hal.Kind, msg string, err error) *hal.Fault {
+	f := &hal.Fault{Kind: k, Device: s.dev.id, Seq: seq, Task: t.Kind, Site: t.Site,
+		Thread: t.Thread, Time: s.clock(), Msg: msg, Err: err}
+	if q != nil {
+		f.Queue = q.id
+	}
+	if t.Kind == hal.TaskKernel && t.Kernel != nil {
+		f.Kernel = t.Kernel.Name
+	}
+	return f
+}

@@ -1,0 +1,124 @@
+package sim
+
+import (
+	"fmt"
+	"sync/atomic"
+
+	"github.com/gocann/gocann/hal"
+)
+
+// admit checks a task at submission and notes what the scheduler must know
+// about it then: event record numbers, notify wait deadlines. s.mu held.
+func (s *scheduler) admit(q *queue, sl *slot, now int64) error {
+	t := &sl.t
+	switch t.Kind {
+	case hal.TaskKernel:
+		switch {
+		case t.Kernel == nil || t.Kernel.Fn == nil:
+			return hal.Errorf(hal.KindInvalidParam, "kernel launch without a kernel function")
+		case t.Blocks == 0:
+			return hal.Errorf(hal.KindInvalidParam, "block count 0 is invalid, expected >= 1")
+		case t.NArgs > hal.MaxArgs:
+			return hal.Errorf(hal.KindInvalidParam, "%d argument slots is invalid, expected <= %d", t.NArgs, hal.MaxArgs)
+		}
+	case hal.TaskCopy, hal.TaskMemset, hal.TaskCopy2D:
+	case hal.TaskHostFunc:
+		if t.Host == nil && t.HostArg == nil {
+			return hal.Errorf(hal.KindInvalidParam, "host function task without a function")
+		}
+	case hal.TaskEventRecord, hal.TaskEventWait, hal.TaskEventReset:
+		e, err := s.ownEvent(t.Event)
+		if err != nil {
+			return err
+		}
+		switch t.Kind {
+		case hal.TaskEventRecord:
+			e.submitted++
+			sl.rec = e.submitted
+		case hal.TaskEventWait:
+			sl.rec = 0
+			if e.submitted > e.resetAt {
+				sl.rec = e.submitted
+			}
+		case hal.TaskEventReset:
+			e.resetAt = e.submitted
+		}
+	case hal.TaskNotifyRecord, hal.TaskNotifyWait:
+		n, ok := t.Notify.(*notify)
+		if !ok || n == nil {
+			return hal.Errorf(hal.KindInvalidHandle, "notify %v does not belong to this backend", t.Notify)
+		}
+		sl.deadline = 0
+		if t.Kind == hal.TaskNotifyWait && t.Timeout > 0 {
+			sl.deadline = now + int64(t.Timeout)
+		}
+	case hal.TaskValueWrite, hal.TaskValueWait:
+		if t.Dst.IsHost() || t.Dst.Dev%8 != 0 {
+			return hal.Errorf(hal.KindUnaligned, "value address %#x is invalid, expected 8-byte aligned device memory", t.Dst.Addr())
+		}
+		if t.Kind == hal.TaskValueWait && t.Flag > hal.WaitNOR {
+			return hal.Errorf(hal.KindInvalidParam, "value wait flag %d is invalid, expected 0..3", t.Flag)
+		}
+	default:
+		return hal.Errorf(hal.KindInvalidParam, "task kind %d is invalid", t.Kind)
+	}
+	return nil
+}
+
+func (s *scheduler) ownEvent(ev hal.Event) (*event, error) {
+	e, ok := ev.(*event)
+	if !ok || e == nil {
+		return nil, hal.Errorf(hal.KindInvalidHandle, "event %v does not belong to this backend", ev)
+	}
+	if e.s != s {
+		return nil, hal.Errorf(hal.KindInvalidParam, "event belongs to device %d, the stream to device %d", e.s.dev.id, s.dev.id)
+	}
+	return e, nil
+}
+
+// runSync runs a synchronization task at the head of q. It reports false if
+// the task must wait; otherwise the task is done, with fault f if it failed.
+// s.mu held.
+func (s *scheduler) runSync(q *queue, sl *slot, now int64) (ok bool, f *hal.Fault) {
+	t := &sl.t
+	switch t.Kind {
+	case hal.TaskEventRecord:
+		t.Event.(*event).record(sl.rec, now)
+	case hal.TaskEventWait:
+		e := t.Event.(*event)
+		if e.done < sl.rec {
+			e.waiters = append(e.waiters, q)
+			return false, nil
+		}
+	case hal.TaskEventReset:
+	case hal.TaskNotifyRecord:
+		t.Notify.(*notify).signal(s)
+	case hal.TaskNotifyWait:
+		if !t.Notify.(*notify).consume(s) {
+			if sl.deadline != 0 && now >= sl.deadline {
+				return true, s.newFault(q, q.done+1, t, hal.KindWaitTimeout,
+					fmt.Sprintf("notify %d wait timed out after %v", t.Notify.ID(), t.Timeout), nil)
+			}
+			s.polled = append(s.polled, q)
+			s.wakePoller()
+			return false, nil
+		}
+	case hal.TaskValueWrite, hal.TaskValueWait:
+		p, err := s.dev.mem.pointer(t.Dst.Dev, 8)
+		if err != nil {
+			return true, s.newFault(q, q.done+1, t, hal.KindDMAFault, t.Kind.String()+" failed", err)
+		}
+		w := (*uint64)(p)
+		if t.Kind == hal.TaskValueWrite {
+			atomic.StoreUint64(w, t.Value)
+			s.recheckPolled()
+			break
+		}
+		if !hal.ValueMatches(atomic.LoadUint64(w), t.Value, t.Flag) {
+			s.polled = append(s.polled, q)
+			s.wakePoller()
+			return false, nil
+		}
+	}
+	return true, nil
+}
