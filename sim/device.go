@@ -97,7 +97,7 @@ func (d *device) Run(t hal.Task) error {
 		if perr := d.b.transfer(&t, p, parts); perr != nil && err == nil {
 			err = perr
 		}
-		if it.done.Add(1) == it.parts {
+		if it.done.Add(1) == parts {
 			close(it.wake)
 		}
 		s.mu.Lock()

@@ -190,8 +190,11 @@ func (w *worker) run() {
 		if it == nil {
 			return
 		}
+		// Read parts before counting this one done: once the last part is
+		// counted, the item may be reused for the queue's next task.
+		parts := it.parts
 		w.exec(it, part)
-		if it.done.Add(1) == it.parts {
+		if it.done.Add(1) == parts {
 			w.e.s.complete(it)
 		}
 	}
