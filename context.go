@@ -1,0 +1,102 @@
+package gocann
+
+import (
+	"context"
+	"time"
+
+	"github.com/gocann/gocann/internal/rt"
+)
+
+// Context is a CANN context: a set of streams, events and notifies on one
+// device. The Go API passes contexts explicitly; there is no current
+// context. Keep the *Context where C code would call aclrtSetCurrentContext.
+type Context struct {
+	r *Runtime
+	c *rt.Context
+}
+
+// context returns the one *Context for c.
+func (r *Runtime) context(c *rt.Context) *Context {
+	if f, ok := c.Front.Load().(*Context); ok {
+		return f
+	}
+	c.Front.CompareAndSwap(nil, &Context{r: r, c: c})
+	return c.Front.Load().(*Context)
+}
+
+// Device is the context's device.
+func (c *Context) Device() *Device {
+	d, _ := c.r.device(c.c.Device().ID())
+	return d
+}
+
+// IsDefault reports whether this is a device's default context.
+func (c *Context) IsDefault() bool { return c.c.IsDefault() }
+
+// DefaultStream returns the context's default stream, which C code reaches
+// by passing a NULL stream.
+//
+// CANN: aclrtCtxGetCurrentDefaultStream.
+func (c *Context) DefaultStream() (*Stream, error) {
+	s, err := c.c.DefaultStream()
+	if err != nil {
+		return nil, wrap("Context.DefaultStream (aclrtCtxGetCurrentDefaultStream)", err)
+	}
+	return c.r.stream(s), nil
+}
+
+// Close destroys an explicit context after its streams' tasks finish,
+// with its streams, events and notifies.
+//
+// CANN: aclrtDestroyContext.
+func (c *Context) Close() error {
+	return wrap("Context.Close (aclrtDestroyContext)", c.c.Destroy())
+}
+
+// Synchronize waits for every stream of the context and reports the first
+// task fault not reported before.
+func (c *Context) Synchronize(ctx context.Context) error {
+	return wrap("Context.Synchronize", c.c.Synchronize(ctx, 0))
+}
+
+// SynchronizeTimeout is Synchronize bounded by timeout (0: no bound).
+func (c *Context) SynchronizeTimeout(timeout time.Duration) error {
+	return wrap("Context.SynchronizeTimeout", c.c.Synchronize(nil, timeout))
+}
+
+// StreamOption configures NewStream.
+type StreamOption func(*rt.StreamConfig)
+
+// WithPriority sets a stream's priority; out-of-range values are clamped
+// to Device.StreamPriorityRange, as CANN does.
+func WithPriority(p int) StreamOption { return func(c *rt.StreamConfig) { c.Priority = p } }
+
+// StreamFlags are stream creation flags (ACL_STREAM_*).
+type StreamFlags uint32
+
+const (
+	StreamFastLaunch StreamFlags = StreamFlags(rt.StreamFastLaunch) // ACL_STREAM_FAST_LAUNCH
+	StreamFastSync   StreamFlags = StreamFlags(rt.StreamFastSync)   // ACL_STREAM_FAST_SYNC
+	StreamHuge       StreamFlags = StreamFlags(rt.StreamHuge)       // ACL_STREAM_HUGE
+)
+
+// WithStreamFlags sets stream creation flags.
+func WithStreamFlags(f StreamFlags) StreamOption {
+	return func(c *rt.StreamConfig) { c.Flags = uint32(f) }
+}
+
+// NewStream creates a stream in the context. The default priority is the
+// greatest (most urgent), as for aclrtCreateStream.
+//
+// CANN: aclrtCreateStreamWithConfig.
+func (c *Context) NewStream(opts ...StreamOption) (*Stream, error) {
+	cfg := rt.StreamConfig{Priority: c.c.Device().Props().GreatestPriority}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	s, err := c.c.NewStream(cfg)
+	if err != nil {
+		return nil, wrap("Context.NewStream (aclrtCreateStreamWithConfig)", err)
+	}
+	return c.r.stream(s), nil
+}

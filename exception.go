@@ -1,0 +1,73 @@
+package gocann
+
+import (
+	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/internal/callsite"
+)
+
+// ExceptionInfo describes an asynchronous task fault, as the exception
+// callbacks receive it.
+type ExceptionInfo struct {
+	Code     Code   // the CANN code the fault is reported with
+	DeviceID int    // device of the failing task
+	StreamID int32  // stream of the failing task
+	TaskID   uint64 // the task's sequence number on its stream
+	ThreadID uint32 // submitting OS thread, when known
+	Kernel   string // kernel name, for kernel faults
+	Site     string // "file:line (function)" of the launching call, when known
+	Msg      string
+	Err      error // the panic value or cause
+}
+
+func exceptionInfo(f hal.Fault) ExceptionInfo {
+	return ExceptionInfo{Code: codeFor(f.Kind), DeviceID: f.Device, StreamID: f.Queue, TaskID: f.Seq,
+		ThreadID: f.Thread, Kernel: f.Kernel, Site: callsite.Format(f.Site), Msg: f.Msg, Err: f.Err}
+}
+
+// SetExceptionCallback installs the process-level exception callback,
+// replacing the previous one; nil removes it. It runs on the goroutine that
+// ran the failing task and must not call the runtime.
+//
+// CANN: aclrtSetExceptionInfoCallback.
+func (r *Runtime) SetExceptionCallback(fn func(ExceptionInfo)) {
+	r.mu.Lock()
+	r.excSet = fn
+	r.mu.Unlock()
+}
+
+// AddExceptionCallback adds an exception callback alongside the others and
+// returns a function that removes it.
+//
+// CANN: aclrtExceptionInfoCallbackRegister / aclrtExceptionInfoCallbackUnregister.
+func (r *Runtime) AddExceptionCallback(fn func(ExceptionInfo)) (remove func()) {
+	r.mu.Lock()
+	id := r.excNext
+	r.excNext++
+	r.excHooks[id] = fn
+	r.mu.Unlock()
+	return func() {
+		r.mu.Lock()
+		delete(r.excHooks, id)
+		r.mu.Unlock()
+	}
+}
+
+// onFault runs every exception callback for f.
+func (r *Runtime) onFault(f hal.Fault) {
+	r.mu.Lock()
+	fns := make([]func(ExceptionInfo), 0, len(r.excHooks)+1)
+	if r.excSet != nil {
+		fns = append(fns, r.excSet)
+	}
+	for _, fn := range r.excHooks {
+		fns = append(fns, fn)
+	}
+	r.mu.Unlock()
+	if len(fns) == 0 {
+		return
+	}
+	info := exceptionInfo(f)
+	for _, fn := range fns {
+		fn(info)
+	}
+}

@@ -1,0 +1,114 @@
+package gocann
+
+import (
+	"fmt"
+	"math"
+	"unsafe"
+
+	"github.com/gocann/gocann/hal"
+)
+
+// Kernel is device code registered with Runtime.RegisterKernel.
+type Kernel struct{ k *hal.Kernel }
+
+// Name is the kernel's registered name.
+func (k *Kernel) Name() string { return k.k.Name }
+
+// KernelFunc is a kernel body, run once per block, concurrently on up to
+// the chip's AI core count.
+type KernelFunc func(b *Block)
+
+// Block is what a kernel body sees: its block index and count, the launch's
+// argument slots and device memory.
+type Block struct{ b hal.Block }
+
+// adaptKernel lets the simulator call fn with its own block type: Block
+// wraps hal.Block with the same memory layout, so this is a conversion.
+func adaptKernel(fn KernelFunc) func(*hal.Block) {
+	return func(hb *hal.Block) { fn((*Block)(unsafe.Pointer(hb))) }
+}
+
+// Idx is this block's index in [0, Num()).
+//
+// CANN: GetBlockIdx (Ascend C).
+func (b *Block) Idx() int { return b.b.Idx() }
+
+// Num is the launch's block count.
+//
+// CANN: GetBlockNum (Ascend C).
+func (b *Block) Num() int { return b.b.Num() }
+
+// NArgs is the number of argument slots passed.
+func (b *Block) NArgs() int { return b.b.NArgs() }
+
+// Arg returns argument slot i.
+func (b *Block) Arg(i int) Arg { return Arg(b.b.Arg(i)) }
+
+// Span returns this block's even share [lo, hi) of n items.
+func (b *Block) Span(n int) (lo, hi int) { return b.b.Span(n) }
+
+// Load64 atomically loads the 64-bit word at p, so a block polling memory
+// sees stores by other blocks, streams and value writes.
+func (b *Block) Load64(p DevPtr) uint64 { return b.b.Load64(uint64(p)) }
+
+// Store64 atomically stores v to the 64-bit word at p.
+func (b *Block) Store64(p DevPtr, v uint64) { b.b.Store64(uint64(p), v) }
+
+// Add64 atomically adds d to the 64-bit word at p and returns the new value.
+func (b *Block) Add64(p DevPtr, d uint64) uint64 { return b.b.Add64(uint64(p), d) }
+
+// Trap stops the block and raises an AI core trap exception for the task.
+//
+// CANN: trap (Ascend C).
+func (b *Block) Trap(msg string) { b.b.Trap(msg) }
+
+// View returns n elements of T at device address p, checked against p's
+// allocation. An out-of-bounds, freed or misaligned view is a kernel fault,
+// reported as an AI core exception.
+func View[T Elem](b *Block, p DevPtr, n int) []T {
+	var z T
+	size := unsafe.Sizeof(z)
+	if n < 0 {
+		panic(fmt.Sprintf("view of %d elements", n))
+	}
+	if uintptr(p)%unsafe.Alignof(z) != 0 {
+		panic(fmt.Sprintf("view at %#x is not aligned for %T", uint64(p), z))
+	}
+	if n == 0 {
+		return nil
+	}
+	return unsafe.Slice((*T)(b.b.Pointer(uint64(p), uint64(n)*uint64(size))), n)
+}
+
+// Arg is one 8-byte kernel argument slot: a device pointer or a number.
+type Arg uint64
+
+// Ptr makes a slot of a device pointer.
+func Ptr(p DevPtr) Arg { return Arg(p) }
+
+// U64 makes a slot of an unsigned integer.
+func U64(v uint64) Arg { return Arg(v) }
+
+// I64 makes a slot of a signed integer.
+func I64(v int64) Arg { return Arg(v) }
+
+// F32 makes a slot of a float32 (in the low 32 bits).
+func F32(v float32) Arg { return Arg(math.Float32bits(v)) }
+
+// F64 makes a slot of a float64.
+func F64(v float64) Arg { return Arg(math.Float64bits(v)) }
+
+// Ptr reads the slot as a device pointer.
+func (a Arg) Ptr() DevPtr { return DevPtr(a) }
+
+// U64 reads the slot as an unsigned integer.
+func (a Arg) U64() uint64 { return uint64(a) }
+
+// I64 reads the slot as a signed integer.
+func (a Arg) I64() int64 { return int64(a) }
+
+// F32 reads the slot as a float32.
+func (a Arg) F32() float32 { return math.Float32frombits(uint32(a)) }
+
+// F64 reads the slot as a float64.
+func (a Arg) F64() float64 { return math.Float64frombits(uint64(a)) }

@@ -1,0 +1,251 @@
+package gocann
+
+import (
+	"log/slog"
+	"sync"
+
+	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/internal/config"
+	"github.com/gocann/gocann/internal/rt"
+	"github.com/gocann/gocann/sim"
+)
+
+// Config is the configuration aclInit reads from its JSON file: the CANN
+// keys gocann honours (defaultDevice.default_device,
+// StackSize.aicore_stack_size, err_msg_mode) and a "simulator" section
+// describing the simulated devices. See SimConfig for that section's keys.
+type Config = config.Config
+
+// SimConfig is the "simulator" section of the configuration: devices,
+// soc_name, aicore_num, cube_core_num, vector_core_num, hbm_size,
+// stream_limit, event_limit, notify_limit, queue_depth, dma_workers,
+// least_priority. Zero fields keep the defaults of an Ascend 910B-like chip.
+type SimConfig = config.Simulator
+
+// DefaultConfig is the configuration of aclInit(NULL).
+func DefaultConfig() Config { return config.Default() }
+
+// ParseConfig parses configuration JSON as aclInit does.
+func ParseConfig(data []byte) (Config, error) {
+	c, err := config.Parse(data)
+	return c, wrap("ParseConfig (aclInit)", err)
+}
+
+// Runtime is a CANN runtime instance. New makes one; Init and Finalize (or
+// Open and Close) bracket its use, and it may be initialized again after
+// Finalize. Everything else hangs off it: there is no package-level state.
+type Runtime struct {
+	rt   *rt.Runtime
+	opts options
+
+	// mu guards the fields below.
+	mu       sync.Mutex
+	excSet   func(ExceptionInfo)
+	excHooks map[int]func(ExceptionInfo)
+	excNext  int
+}
+
+// Option configures a Runtime.
+type Option func(*options)
+
+type options struct {
+	configPath string
+	configJSON []byte
+	logger     *slog.Logger
+	clock      func() int64
+	backend    func(Config) (hal.Backend, error)
+}
+
+// WithConfigFile makes Open initialize from a JSON file, as aclInit(path).
+func WithConfigFile(path string) Option { return func(o *options) { o.configPath = path } }
+
+// WithConfigJSON makes Open initialize from JSON text.
+func WithConfigJSON(data []byte) Option { return func(o *options) { o.configJSON = data } }
+
+// WithLogger sends the runtime's diagnostics to l.
+func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
+
+// WithClock sets the simulated devices' clock, in nanoseconds; event
+// timestamps and the trace read it.
+func WithClock(now func() int64) Option { return func(o *options) { o.clock = now } }
+
+// WithBackend replaces the simulated NPU with another hal backend.
+func WithBackend(open func(Config) (hal.Backend, error)) Option {
+	return func(o *options) { o.backend = open }
+}
+
+// New returns a runtime that is not initialized yet.
+func New(opts ...Option) *Runtime {
+	r := &Runtime{excHooks: make(map[int]func(ExceptionInfo))}
+	for _, o := range opts {
+		o(&r.opts)
+	}
+	open := r.opts.backend
+	if open == nil {
+		open = r.simBackend
+	}
+	r.rt = rt.New(func(c config.Config) (hal.Backend, error) { return open(c) }, r.opts.logger)
+	r.rt.SetFaultHook(r.onFault)
+	return r
+}
+
+// simBackend opens the simulated NPU the configuration describes.
+func (r *Runtime) simBackend(c Config) (hal.Backend, error) {
+	s := c.Simulator
+	cfg := sim.Config{
+		Devices: s.Devices,
+		Profile: hal.Props{SoCName: s.SoCName, AICores: s.AICores, CubeCores: s.CubeCores,
+			VectorCores: s.VectorCores, HBMSize: s.HBMSize, StreamLimit: s.StreamLimit,
+			EventLimit: s.EventLimit, NotifyLimit: s.NotifyLimit, QueueDepth: s.QueueDepth,
+			LeastPriority: s.LeastPriority},
+		Clock:      r.opts.clock,
+		Logger:     r.opts.logger,
+		DMAWorkers: s.DMAWorkers,
+	}
+	return sim.New(cfg)
+}
+
+// Open creates and initializes a runtime: New followed by Init with the
+// configuration WithConfigFile or WithConfigJSON gave (default otherwise).
+//
+// CANN: aclInit.
+func Open(opts ...Option) (*Runtime, error) {
+	r := New(opts...)
+	var err error
+	switch {
+	case r.opts.configJSON != nil:
+		var c Config
+		if c, err = ParseConfig(r.opts.configJSON); err == nil {
+			err = r.InitConfig(c)
+		}
+	default:
+		err = r.Init(r.opts.configPath)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Init initializes the runtime from the JSON file at configPath ("" for the
+// defaults). Initializing twice without Finalize fails with
+// ACL_ERROR_REPEAT_INITIALIZE.
+//
+// CANN: aclInit.
+func (r *Runtime) Init(configPath string) error {
+	c, err := config.Load(configPath)
+	if err != nil {
+		return wrap("Runtime.Init (aclInit)", err)
+	}
+	return r.InitConfig(c)
+}
+
+// InitConfig initializes the runtime from a parsed configuration.
+//
+// CANN: aclInit.
+func (r *Runtime) InitConfig(c Config) error {
+	const op = "Runtime.Init (aclInit)"
+	return wrap(op, r.rt.Init(c))
+}
+
+// Finalize releases every device, context, stream and allocation. Queued
+// work that has not started is dropped. Finalizing a runtime that is not
+// initialized fails with ACL_ERROR_REPEAT_FINALIZE.
+//
+// CANN: aclFinalize.
+func (r *Runtime) Finalize() error {
+	return wrap("Runtime.Finalize (aclFinalize)", r.rt.Finalize())
+}
+
+// Close finalizes the runtime if it is initialized; it is idempotent.
+//
+// CANN: aclFinalize.
+func (r *Runtime) Close() error {
+	if !r.rt.Initialized() {
+		return nil
+	}
+	return r.Finalize()
+}
+
+// Config returns the configuration the runtime was initialized with.
+func (r *Runtime) Config() Config { return r.rt.Config() }
+
+// DeviceCount is the number of devices.
+//
+// CANN: aclrtGetDeviceCount.
+func (r *Runtime) DeviceCount() (int, error) {
+	n, err := r.rt.DeviceCount()
+	return n, wrap("Runtime.DeviceCount (aclrtGetDeviceCount)", err)
+}
+
+// Device returns device id without taking a reference on it.
+func (r *Runtime) Device(id int) (*Device, error) {
+	d, err := r.device(id)
+	return d, wrap("Runtime.Device", err)
+}
+
+func (r *Runtime) device(id int) (*Device, error) {
+	rd, err := r.rt.Device(id)
+	if err != nil {
+		return nil, err
+	}
+	if f, ok := rd.Front.Load().(*Device); ok {
+		return f, nil
+	}
+	rd.Front.CompareAndSwap(nil, &Device{r: r, d: rd})
+	return rd.Front.Load().(*Device), nil
+}
+
+// SetDevice takes a reference on device id, bringing it up and creating its
+// default context and default stream on the first reference. Each
+// SetDevice is balanced by a Device.Reset.
+//
+// CANN: aclrtSetDevice.
+func (r *Runtime) SetDevice(id int) (*Device, error) {
+	const op = "Runtime.SetDevice (aclrtSetDevice)"
+	d, err := r.device(id)
+	if err != nil {
+		return nil, wrap(op, err)
+	}
+	if _, err := r.rt.SetDevice(id); err != nil {
+		return nil, wrap(op, err)
+	}
+	return d, nil
+}
+
+// RegisterKernel registers a Go kernel under name, for Stream.Launch and
+// for C programs that look it up by name.
+//
+// CANN: aclrtBinaryGetFunction (the simulator's kernels are registered
+// rather than loaded).
+func (r *Runtime) RegisterKernel(name string, fn KernelFunc) (*Kernel, error) {
+	if fn == nil {
+		return nil, wrap("Runtime.RegisterKernel", hal.Errorf(hal.KindInvalidParam, "kernel %q function is nil, expected a function", name))
+	}
+	k, err := r.rt.RegisterKernel(name, adaptKernel(fn))
+	if err != nil {
+		return nil, wrap("Runtime.RegisterKernel", err)
+	}
+	return &Kernel{k: k}, nil
+}
+
+// Kernel finds a registered kernel by name.
+//
+// CANN: aclrtBinaryGetFunction.
+func (r *Runtime) Kernel(name string) (*Kernel, error) {
+	k, err := r.rt.Kernel(name)
+	if err != nil {
+		return nil, wrap("Runtime.Kernel (aclrtBinaryGetFunction)", err)
+	}
+	return &Kernel{k: k}, nil
+}
+
+// RegisterHALKernel registers a kernel whose body works on a *hal.Block, as
+// the C-kernel loader does.
+func (r *Runtime) RegisterHALKernel(name string, fn func(*hal.Block)) (*Kernel, error) {
+	k, err := r.rt.RegisterKernel(name, fn)
+	if err != nil {
+		return nil, wrap("Runtime.RegisterKernel", err)
+	}
+	return &Kernel{k: k}, nil
+}
