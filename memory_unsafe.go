@@ -20,14 +20,14 @@ func (p DevPtr) Add(off int64) DevPtr { return DevPtr(int64(p) + off) }
 type MallocPolicy uint32
 
 const (
-	HugeFirst       MallocPolicy = 0 // ACL_MEM_MALLOC_HUGE_FIRST: 2 MiB pages above 1 MiB
-	HugeOnly        MallocPolicy = 1 // ACL_MEM_MALLOC_HUGE_ONLY
-	NormalOnly      MallocPolicy = 2 // ACL_MEM_MALLOC_NORMAL_ONLY
-	HugeFirstP2P    MallocPolicy = 3 // ACL_MEM_MALLOC_HUGE_FIRST_P2P
-	HugeOnlyP2P     MallocPolicy = 4 // ACL_MEM_MALLOC_HUGE_ONLY_P2P
-	NormalOnlyP2P   MallocPolicy = 5 // ACL_MEM_MALLOC_NORMAL_ONLY_P2P
-	Huge1GOnly      MallocPolicy = 6 // ACL_MEM_MALLOC_HUGE1G_ONLY
-	Huge1GOnlyP2P   MallocPolicy = 7 // ACL_MEM_MALLOC_HUGE1G_ONLY_P2P
+	HugeFirst       MallocPolicy = 0        // ACL_MEM_MALLOC_HUGE_FIRST: 2 MiB pages above 1 MiB
+	HugeOnly        MallocPolicy = 1        // ACL_MEM_MALLOC_HUGE_ONLY
+	NormalOnly      MallocPolicy = 2        // ACL_MEM_MALLOC_NORMAL_ONLY
+	HugeFirstP2P    MallocPolicy = 3        // ACL_MEM_MALLOC_HUGE_FIRST_P2P
+	HugeOnlyP2P     MallocPolicy = 4        // ACL_MEM_MALLOC_HUGE_ONLY_P2P
+	NormalOnlyP2P   MallocPolicy = 5        // ACL_MEM_MALLOC_NORMAL_ONLY_P2P
+	Huge1GOnly      MallocPolicy = 6        // ACL_MEM_MALLOC_HUGE1G_ONLY
+	Huge1GOnlyP2P   MallocPolicy = 7        // ACL_MEM_MALLOC_HUGE1G_ONLY_P2P
 	LowBandwidth    MallocPolicy = 0x100    // ACL_MEM_TYPE_LOW_BAND_WIDTH, a hint
 	HighBandwidth   MallocPolicy = 0x1000   // ACL_MEM_TYPE_HIGH_BAND_WIDTH, a hint
 	UserReadOnly    MallocPolicy = 0x100000 // ACL_MEM_ACCESS_USER_SPACE_READONLY
@@ -82,7 +82,9 @@ func (c *Context) Malloc(n int64, policy MallocPolicy) (DevPtr, error) {
 // keep running without crashing, on memory that may be reused.
 //
 // CANN: aclrtFree.
-func (c *Context) Free(p DevPtr) error { return wrap("Context.Free (aclrtFree)", c.r.rt.Free(uint64(p))) }
+func (c *Context) Free(p DevPtr) error {
+	return wrap("Context.Free (aclrtFree)", c.r.rt.Free(uint64(p)))
+}
 
 // HostBuffer is page-locked host memory: the only host memory the Go API's
 // asynchronous copies accept, since the copy reads or writes it after the
