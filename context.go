@@ -61,7 +61,7 @@ func (c *Context) Synchronize(ctx context.Context) error {
 
 // SynchronizeTimeout is Synchronize bounded by timeout (0: no bound).
 func (c *Context) SynchronizeTimeout(timeout time.Duration) error {
-	return wrap("Context.SynchronizeTimeout", c.c.Synchronize(nil, timeout))
+	return wrap("Context.SynchronizeTimeout", c.c.Synchronize(context.Background(), timeout))
 }
 
 // StreamOption configures NewStream.

@@ -73,7 +73,7 @@ func (d *Device) Synchronize(ctx context.Context) error {
 //
 // CANN: aclrtSynchronizeDeviceWithTimeout.
 func (d *Device) SynchronizeTimeout(timeout time.Duration) error {
-	return wrap("Device.SynchronizeTimeout (aclrtSynchronizeDeviceWithTimeout)", d.d.Synchronize(nil, timeout))
+	return wrap("Device.SynchronizeTimeout (aclrtSynchronizeDeviceWithTimeout)", d.d.Synchronize(context.Background(), timeout))
 }
 
 // MemInfo reports free and total device memory in bytes. The AI core

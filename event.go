@@ -90,7 +90,7 @@ func (e *Event) Synchronize(ctx context.Context) error {
 //
 // CANN: aclrtSynchronizeEventWithTimeout.
 func (e *Event) SynchronizeTimeout(timeout time.Duration) error {
-	return wrap("Event.SynchronizeTimeout (aclrtSynchronizeEventWithTimeout)", e.e.Synchronize(nil, timeout))
+	return wrap("Event.SynchronizeTimeout (aclrtSynchronizeEventWithTimeout)", e.e.Synchronize(context.Background(), timeout))
 }
 
 // Query reports whether the latest record is done. An event never recorded

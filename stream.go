@@ -55,7 +55,7 @@ func (s *Stream) Synchronize(ctx context.Context) error {
 //
 // CANN: aclrtSynchronizeStreamWithTimeout.
 func (s *Stream) SynchronizeTimeout(timeout time.Duration) error {
-	return wrap("Stream.SynchronizeTimeout (aclrtSynchronizeStreamWithTimeout)", s.s.Synchronize(nil, timeout))
+	return wrap("Stream.SynchronizeTimeout (aclrtSynchronizeStreamWithTimeout)", s.s.Synchronize(context.Background(), timeout))
 }
 
 // Query reports whether every queued task is done, and the first fault

@@ -80,7 +80,7 @@ func (q *queue) Submit(t hal.Task) (uint64, error) {
 		}
 		target := q.tail - uint64(len(q.ring)) + 1
 		s.mu.Unlock()
-		err := q.completed.wait(nil, target, 0, q, q.abortGen.Load())
+		err := q.completed.wait(context.Background(), target, 0, q, q.abortGen.Load())
 		if err != nil {
 			return 0, err
 		}
@@ -222,7 +222,7 @@ func (q *queue) Abort() error {
 	s.mu.Unlock()
 	if running != 0 {
 		// The running task cannot be taken back; wait for it.
-		return q.completed.wait(nil, running, 0, q, q.abortGen.Load())
+		return q.completed.wait(context.Background(), running, 0, q, q.abortGen.Load())
 	}
 	return nil
 }

@@ -1,6 +1,10 @@
 package rt
 
-import "github.com/gocann/gocann/hal"
+import (
+	"context"
+
+	"github.com/gocann/gocann/hal"
+)
 
 // CopyKind is aclrtMemcpyKind, with the CANN values.
 type CopyKind int
@@ -242,7 +246,7 @@ func (s *Stream) MemcpyAsync(dst hal.Loc, destMax uint64, src hal.Loc, count uin
 		s.mu.Unlock()
 	}
 	if dst.IsHost() && !dstPinned {
-		return s.q.Wait(nil, seq, 0)
+		return s.q.Wait(context.Background(), seq, 0)
 	}
 	return nil
 }
@@ -374,7 +378,7 @@ func (s *Stream) Memcpy2DAsync(p Copy2D, site uintptr) error {
 		return err
 	}
 	if (p.Dst.IsHost() && !dstPinned) || (p.Src.IsHost() && !srcPinned) {
-		return s.q.Wait(nil, seq, 0)
+		return s.q.Wait(context.Background(), seq, 0)
 	}
 	return nil
 }

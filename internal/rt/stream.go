@@ -200,7 +200,7 @@ func (s *Stream) release(wait bool) error {
 	}
 	if wait {
 		if _, stopped := s.q.Stopped(); !stopped {
-			s.q.Wait(nil, s.q.Submitted(), 0)
+			s.q.Wait(context.Background(), s.q.Submitted(), 0)
 		}
 	}
 	s.q.Abort()
