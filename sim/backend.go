@@ -14,10 +14,11 @@ type Backend struct {
 	host hostMem
 	open atomic.Pointer[[]*device] // open devices, for address lookups
 
-	// mu guards devs and closed.
-	mu     sync.Mutex
-	devs   []*device // by id; nil when not open
-	closed bool
+	// mu guards the fields below.
+	mu         sync.Mutex
+	devs       []*device // by id; nil when not open
+	closed     bool
+	quarantine []quarantined // freed host memory queued tasks may still use
 }
 
 var _ hal.Backend = (*Backend)(nil)
@@ -108,9 +109,10 @@ func (b *Backend) Owner(addr uint64) (int, bool) {
 	return 0, false
 }
 
-func (b *Backend) MallocHost(size uint64) (unsafe.Pointer, error) { return b.host.alloc(size) }
-
-func (b *Backend) FreeHost(p unsafe.Pointer) error { return b.host.free(p) }
+func (b *Backend) MallocHost(size uint64) (unsafe.Pointer, error) {
+	b.reclaimHost(false)
+	return b.host.alloc(size)
+}
 
 func (b *Backend) Close() error {
 	b.mu.Lock()
@@ -132,6 +134,7 @@ func (b *Backend) Close() error {
 			first = err
 		}
 	}
+	b.reclaimHost(true)
 	b.host.close()
 	return first
 }

@@ -55,17 +55,31 @@ func (h *hostMem) alloc(size uint64) (unsafe.Pointer, error) {
 }
 
 func (h *hostMem) free(p unsafe.Pointer) error {
+	mem, err := h.detach(p)
+	if err != nil {
+		return err
+	}
+	return unmapHost(mem)
+}
+
+// detach forgets the allocation at p but leaves it mapped: the caller
+// unmaps it once no queued task can touch it.
+func (h *hostMem) detach(p unsafe.Pointer) ([]byte, error) {
 	addr := uint64(uintptr(p))
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	i, found := h.find(addr)
 	if !found {
-		return hal.Errorf(hal.KindInvalidAddress, "host pointer %#x is not the start of a live host allocation", addr)
+		return nil, hal.Errorf(hal.KindInvalidAddress, "host pointer %#x is not the start of a live host allocation", addr)
 	}
 	b := h.live[i]
 	h.live = slices.Delete(h.live, i, i+1)
-	if err := unix.Munmap(b.mem); err != nil {
-		return hal.Wrap(hal.KindInternal, err, "unmapping host memory at %#x", addr)
+	return b.mem, nil
+}
+
+func unmapHost(mem []byte) error {
+	if err := unix.Munmap(mem); err != nil {
+		return hal.Wrap(hal.KindInternal, err, "unmapping host memory at %p", &mem[0])
 	}
 	return nil
 }

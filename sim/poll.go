@@ -1,6 +1,10 @@
 package sim
 
-import "time"
+import (
+	"time"
+
+	"github.com/gocann/gocann/hal"
+)
 
 // Heads blocked on a notify or on device memory cannot be woken by the
 // scheduler alone (a kernel may write the memory, another device may record
@@ -17,13 +21,38 @@ func (s *scheduler) recheckPolled() {
 	if len(s.polled) == 0 {
 		return
 	}
+	// Swap in the spare list: heads still blocked re-register into it.
 	qs := s.polled
-	s.polled = nil
+	s.polled, s.pollSpare = s.pollSpare[:0], nil
 	for _, q := range qs {
 		if q.state == qBlocked {
 			q.state = qIdle
 			s.advance(q)
 		}
+	}
+	clear(qs)
+	s.pollSpare = qs[:0]
+}
+
+// needsTimer reports whether a polled head can be released by something
+// the scheduler is not told about: a value wait (kernels write memory
+// directly) or a notify wait's deadline. s.mu held.
+func (s *scheduler) needsTimer() bool {
+	for _, q := range s.polled {
+		sl := q.slot(q.done + 1)
+		if sl.t.Kind == hal.TaskValueWait || sl.deadline != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// poll registers q, whose head sl is blocked, for rechecks, and starts the
+// poller if the head needs timed polling. s.mu held.
+func (s *scheduler) poll(q *queue, sl *slot) {
+	s.polled = append(s.polled, q)
+	if !s.polling && (sl.t.Kind == hal.TaskValueWait || sl.deadline != 0) {
+		s.wakePoller()
 	}
 }
 
@@ -46,8 +75,10 @@ func (s *scheduler) poller() {
 			s.mu.Unlock()
 			return
 		}
+		s.polling = true
 		s.recheckPolled()
-		waiting := len(s.polled) > 0
+		s.polling = false
+		waiting := s.needsTimer()
 		faults := s.takeFaults()
 		s.mu.Unlock()
 		s.report(faults)

@@ -61,6 +61,13 @@ func (q *queue) Submitted() uint64 {
 
 func (q *queue) Completed() uint64 { return q.completed.v.Load() }
 
+// dropped reports whether task seq can no longer run: the queue is closed.
+func (q *queue) dropped(seq uint64) bool {
+	q.s.mu.Lock()
+	defer q.s.mu.Unlock()
+	return q.closed || q.s.closed
+}
+
 // Submit appends t. It blocks while the ring is full at the queue depth.
 func (q *queue) Submit(t hal.Task) (uint64, error) {
 	s := q.s

@@ -19,20 +19,22 @@ type scheduler struct {
 
 	// mu guards every field below and the scheduler-owned fields of queues,
 	// engines, items and events.
-	mu       sync.Mutex
-	closed   bool
-	engines  [4]*engine // indexed by hal.Engine; [EngineScheduler] unused
-	queues   map[int32]*queue
-	nextID   int32
-	ticket   uint64
-	polled   []*queue // heads blocked on a notify or a value, rechecked by the poller
-	kicks    []*queue // queues whose heads may progress; drained by advance
-	running  bool     // advance is draining kicks
-	events   int      // live counted events
-	notifies int      // live notifies
-	notifyID uint32   // last notify id handed out
-	trace    traceRing
-	faults   []hal.Fault // faults to report once mu is released
+	mu        sync.Mutex
+	closed    bool
+	engines   [4]*engine // indexed by hal.Engine; [EngineScheduler] unused
+	queues    map[int32]*queue
+	nextID    int32
+	ticket    uint64
+	polled    []*queue // heads blocked on a notify or a value, rechecked by the poller
+	pollSpare []*queue // the other buffer of polled, so rechecks allocate nothing
+	polling   bool     // the poller is rechecking polled heads
+	kicks     []*queue // queues whose heads may progress; drained by advance
+	running   bool     // advance is draining kicks
+	events    int      // live counted events
+	notifies  int      // live notifies
+	notifyID  uint32   // last notify id handed out
+	trace     traceRing
+	faults    []hal.Fault // faults to report once mu is released
 }
 
 func newScheduler(d *device, dmaWorkers int) *scheduler {

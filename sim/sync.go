@@ -99,8 +99,7 @@ func (s *scheduler) runSync(q *queue, sl *slot, now int64) (ok bool, f *hal.Faul
 				return true, s.newFault(q, q.done+1, t, hal.KindWaitTimeout,
 					fmt.Sprintf("notify %d wait timed out after %v", t.Notify.ID(), t.Timeout), nil)
 			}
-			s.polled = append(s.polled, q)
-			s.wakePoller()
+			s.poll(q, sl)
 			return false, nil
 		}
 	case hal.TaskValueWrite, hal.TaskValueWait:
@@ -115,8 +114,7 @@ func (s *scheduler) runSync(q *queue, sl *slot, now int64) (ok bool, f *hal.Faul
 			break
 		}
 		if !hal.ValueMatches(atomic.LoadUint64(w), t.Value, t.Flag) {
-			s.polled = append(s.polled, q)
-			s.wakePoller()
+			s.poll(q, sl)
 			return false, nil
 		}
 	}
