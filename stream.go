@@ -310,3 +310,28 @@ func (s *Stream) WriteValue(p DevPtr, v uint64) error {
 func (s *Stream) WaitValue(p DevPtr, v uint64, cmp WaitCompare) error {
 	return wrap("Stream.WaitValue (aclrtValueWait)", s.s.ValueWait(uint64(p), v, uint32(cmp), callsite.Caller()))
 }
+
+// CopyToDevice queues a copy of src to device memory at dst. src is
+// pageable memory, so it is staged into page-locked memory before the call
+// returns and may be reused at once; the device copy runs asynchronously.
+//
+// CANN: aclrtMemcpyAsync (ACL_MEMCPY_HOST_TO_DEVICE, pageable source).
+//
+//go:noinline
+func (s *Stream) CopyToDevice(dst DevPtr, src []byte) error {
+	n := uint64(len(src))
+	return wrap("Stream.CopyToDevice (aclrtMemcpyAsync)", s.s.MemcpyAsync(hal.DevLoc(uint64(dst)), n, bytesLoc(src), n, rt.HostToDevice, callsite.Caller()))
+}
+
+// CopyFromDevice copies len(dst) bytes from device memory at src into dst
+// after every earlier task of the stream. dst is pageable memory, so the
+// call waits for the copy, as CANN's asynchronous copy does with pageable
+// memory.
+//
+// CANN: aclrtMemcpyAsync (ACL_MEMCPY_DEVICE_TO_HOST, pageable destination).
+//
+//go:noinline
+func (s *Stream) CopyFromDevice(dst []byte, src DevPtr) error {
+	n := uint64(len(dst))
+	return wrap("Stream.CopyFromDevice (aclrtMemcpyAsync)", s.s.MemcpyAsync(bytesLoc(dst), n, hal.DevLoc(uint64(src)), n, rt.DeviceToHost, callsite.Caller()))
+}
