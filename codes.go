@@ -443,6 +443,8 @@ var codeNames = map[Code]string{
 }
 
 // Name is the CANN name of the code, such as ACL_ERROR_RT_STREAM_SYNC_TIMEOUT.
+//
+// CANN: none.
 func (c Code) Name() string {
 	if n, ok := codeNames[c]; ok {
 		return n

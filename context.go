@@ -25,12 +25,16 @@ func (r *Runtime) context(c *rt.Context) *Context {
 }
 
 // Device is the context's device.
+//
+// CANN: none.
 func (c *Context) Device() *Device {
 	d, _ := c.r.device(c.c.Device().ID())
 	return d
 }
 
 // IsDefault reports whether this is a device's default context.
+//
+// CANN: none.
 func (c *Context) IsDefault() bool { return c.c.IsDefault() }
 
 // DefaultStream returns the context's default stream, which C code reaches
@@ -55,11 +59,15 @@ func (c *Context) Close() error {
 
 // Synchronize waits for every stream of the context and reports the first
 // task fault not reported before.
+//
+// CANN: aclrtSynchronizeDevice (streams of one context).
 func (c *Context) Synchronize(ctx context.Context) error {
 	return wrap("Context.Synchronize", c.c.Synchronize(ctx, 0))
 }
 
 // SynchronizeTimeout is Synchronize bounded by timeout (0: no bound).
+//
+// CANN: aclrtSynchronizeDeviceWithTimeout (streams of one context).
 func (c *Context) SynchronizeTimeout(timeout time.Duration) error {
 	return wrap("Context.SynchronizeTimeout", c.c.Synchronize(context.Background(), timeout))
 }
@@ -69,6 +77,8 @@ type StreamOption func(*rt.StreamConfig)
 
 // WithPriority sets a stream's priority; out-of-range values are clamped
 // to Device.StreamPriorityRange, as CANN does.
+//
+// CANN: aclrtCreateStreamWithConfig (priority).
 func WithPriority(p int) StreamOption { return func(c *rt.StreamConfig) { c.Priority = p } }
 
 // StreamFlags are stream creation flags (ACL_STREAM_*).
@@ -81,6 +91,8 @@ const (
 )
 
 // WithStreamFlags sets stream creation flags.
+//
+// CANN: aclrtCreateStreamWithConfig (flag).
 func WithStreamFlags(f StreamFlags) StreamOption {
 	return func(c *rt.StreamConfig) { c.Flags = uint32(f) }
 }

@@ -16,6 +16,8 @@ type Device struct {
 }
 
 // ID is the device id.
+//
+// CANN: aclrtGetDevice.
 func (d *Device) ID() int { return d.d.ID() }
 
 // Reset drops one SetDevice reference. The last one waits for the default
@@ -34,6 +36,8 @@ func (d *Device) ResetForce() error {
 }
 
 // IsSet reports whether SetDevice references the device.
+//
+// CANN: none.
 func (d *Device) IsSet() bool { return d.d.IsSet() }
 
 // Context returns the device's default context; the device must be set.
@@ -91,6 +95,8 @@ func (d *Device) MemInfo() (free, total int64, err error) {
 func (d *Device) SoCName() string { return d.d.Props().SoCName }
 
 // Props is the device's chip profile.
+//
+// CANN: none.
 func (d *Device) Props() hal.Props { return d.d.Props() }
 
 // DeviceAttr names a device attribute (aclrtDevAttr), with the CANN values.
@@ -167,6 +173,8 @@ func (d *Device) StreamPriorityRange() (least, greatest int) {
 type TaskRecord = hal.Record
 
 // Trace returns the device's retained task records, oldest first.
+//
+// CANN: none.
 func (d *Device) Trace() ([]TaskRecord, error) {
 	hd, err := d.d.HAL()
 	if err != nil {
@@ -181,6 +189,8 @@ func (d *Device) Trace() ([]TaskRecord, error) {
 
 // ShareMemory returns a file another process can map to see the device
 // memory at p, and p's offset in it.
+//
+// CANN: none.
 func (d *Device) ShareMemory(p DevPtr) (path string, off int64, err error) {
 	hd, err := d.d.HAL()
 	if err != nil {
@@ -196,6 +206,8 @@ func (d *Device) ShareMemory(p DevPtr) (path string, off int64, err error) {
 
 // Now reads the device clock, the time base of event timestamps and the
 // trace, in nanoseconds.
+//
+// CANN: none.
 func (d *Device) Now() (int64, error) {
 	hd, err := d.d.HAL()
 	if err != nil {

@@ -174,6 +174,8 @@ func wrap(op string, err error) error {
 
 // CodeOf returns err's CANN code: 0 for nil, ACL_ERROR_RT_INTERNAL_ERROR's
 // value for errors that are not gocann errors.
+//
+// CANN: none.
 func CodeOf(err error) Code {
 	if err == nil {
 		return CodeSuccess

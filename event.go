@@ -69,6 +69,8 @@ func (c *Context) NewDefaultEvent() (*Event, error) {
 }
 
 // Flags are the creation flags.
+//
+// CANN: none.
 func (e *Event) Flags() EventFlags { return EventFlags(e.e.Flags()) }
 
 // Close destroys the event. Tasks already queued that use it still run.

@@ -12,6 +12,8 @@ import (
 type Kernel struct{ k *hal.Kernel }
 
 // Name is the kernel's registered name.
+//
+// CANN: aclrtGetFunctionName.
 func (k *Kernel) Name() string { return k.k.Name }
 
 // KernelFunc is a kernel body, run once per block, concurrently on up to
@@ -39,22 +41,34 @@ func (b *Block) Idx() int { return b.b.Idx() }
 func (b *Block) Num() int { return b.b.Num() }
 
 // NArgs is the number of argument slots passed.
+//
+// CANN: none.
 func (b *Block) NArgs() int { return b.b.NArgs() }
 
 // Arg returns argument slot i.
+//
+// CANN: none.
 func (b *Block) Arg(i int) Arg { return Arg(b.b.Arg(i)) }
 
 // Span returns this block's even share [lo, hi) of n items.
+//
+// CANN: none.
 func (b *Block) Span(n int) (lo, hi int) { return b.b.Span(n) }
 
 // Load64 atomically loads the 64-bit word at p, so a block polling memory
 // sees stores by other blocks, streams and value writes.
+//
+// CANN: none.
 func (b *Block) Load64(p DevPtr) uint64 { return b.b.Load64(uint64(p)) }
 
 // Store64 atomically stores v to the 64-bit word at p.
+//
+// CANN: none.
 func (b *Block) Store64(p DevPtr, v uint64) { b.b.Store64(uint64(p), v) }
 
 // Add64 atomically adds d to the 64-bit word at p and returns the new value.
+//
+// CANN: none.
 func (b *Block) Add64(p DevPtr, d uint64) uint64 { return b.b.Add64(uint64(p), d) }
 
 // Trap stops the block and raises an AI core trap exception for the task.
@@ -65,6 +79,8 @@ func (b *Block) Trap(msg string) { b.b.Trap(msg) }
 // View returns n elements of T at device address p, checked against p's
 // allocation. An out-of-bounds, freed or misaligned view is a kernel fault,
 // reported as an AI core exception.
+//
+// CANN: none.
 func View[T Elem](b *Block, p DevPtr, n int) []T {
 	var z T
 	size := unsafe.Sizeof(z)
@@ -84,31 +100,51 @@ func View[T Elem](b *Block, p DevPtr, n int) []T {
 type Arg uint64
 
 // Ptr makes a slot of a device pointer.
+//
+// CANN: none.
 func Ptr(p DevPtr) Arg { return Arg(p) }
 
 // U64 makes a slot of an unsigned integer.
+//
+// CANN: none.
 func U64(v uint64) Arg { return Arg(v) }
 
 // I64 makes a slot of a signed integer.
+//
+// CANN: none.
 func I64(v int64) Arg { return Arg(v) }
 
 // F32 makes a slot of a float32 (in the low 32 bits).
+//
+// CANN: none.
 func F32(v float32) Arg { return Arg(math.Float32bits(v)) }
 
 // F64 makes a slot of a float64.
+//
+// CANN: none.
 func F64(v float64) Arg { return Arg(math.Float64bits(v)) }
 
 // Ptr reads the slot as a device pointer.
+//
+// CANN: none.
 func (a Arg) Ptr() DevPtr { return DevPtr(a) }
 
 // U64 reads the slot as an unsigned integer.
+//
+// CANN: none.
 func (a Arg) U64() uint64 { return uint64(a) }
 
 // I64 reads the slot as a signed integer.
+//
+// CANN: none.
 func (a Arg) I64() int64 { return int64(a) }
 
 // F32 reads the slot as a float32.
+//
+// CANN: none.
 func (a Arg) F32() float32 { return math.Float32frombits(uint32(a)) }
 
 // F64 reads the slot as a float64.
+//
+// CANN: none.
 func (a Arg) F64() float64 { return math.Float64frombits(uint64(a)) }

@@ -14,6 +14,8 @@ import (
 type DevPtr uint64
 
 // Add returns p offset by off bytes.
+//
+// CANN: none.
 func (p DevPtr) Add(off int64) DevPtr { return DevPtr(int64(p) + off) }
 
 // MallocPolicy is aclrtMemMallocPolicy, with the CANN values.
@@ -112,12 +114,18 @@ func (r *Runtime) MallocHost(n int) (*HostBuffer, error) {
 }
 
 // Bytes is the buffer's memory. Do not use it after Close.
+//
+// CANN: none.
 func (h *HostBuffer) Bytes() []byte { return unsafe.Slice((*byte)(h.p), h.n) }
 
 // Len is the buffer's size in bytes.
+//
+// CANN: none.
 func (h *HostBuffer) Len() int { return h.n }
 
 // Pointer is the buffer's address.
+//
+// CANN: none.
 func (h *HostBuffer) Pointer() unsafe.Pointer { return h.p }
 
 // Close frees the buffer; closing twice is a no-op.
@@ -136,12 +144,16 @@ type Elem interface {
 }
 
 // HostView returns the buffer as a slice of T (length Len()/sizeof(T)).
+//
+// CANN: none.
 func HostView[T Elem](h *HostBuffer) []T {
 	var z T
 	return unsafe.Slice((*T)(h.p), h.n/int(unsafe.Sizeof(z)))
 }
 
 // Float32s is HostView[float32].
+//
+// CANN: none.
 func Float32s(h *HostBuffer) []float32 { return HostView[float32](h) }
 
 func bytesLoc(b []byte) hal.Loc {

@@ -23,9 +23,13 @@ type Config = config.Config
 type SimConfig = config.Simulator
 
 // DefaultConfig is the configuration of aclInit(NULL).
+//
+// CANN: aclInit (NULL configuration).
 func DefaultConfig() Config { return config.Default() }
 
 // ParseConfig parses configuration JSON as aclInit does.
+//
+// CANN: aclInit (configuration parsing).
 func ParseConfig(data []byte) (Config, error) {
 	c, err := config.Parse(data)
 	return c, wrap("ParseConfig (aclInit)", err)
@@ -57,24 +61,36 @@ type options struct {
 }
 
 // WithConfigFile makes Open initialize from a JSON file, as aclInit(path).
+//
+// CANN: aclInit (configPath).
 func WithConfigFile(path string) Option { return func(o *options) { o.configPath = path } }
 
 // WithConfigJSON makes Open initialize from JSON text.
+//
+// CANN: none.
 func WithConfigJSON(data []byte) Option { return func(o *options) { o.configJSON = data } }
 
 // WithLogger sends the runtime's diagnostics to l.
+//
+// CANN: none.
 func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
 
 // WithClock sets the simulated devices' clock, in nanoseconds; event
 // timestamps and the trace read it.
+//
+// CANN: none.
 func WithClock(now func() int64) Option { return func(o *options) { o.clock = now } }
 
 // WithBackend replaces the simulated NPU with another hal backend.
+//
+// CANN: none.
 func WithBackend(open func(Config) (hal.Backend, error)) Option {
 	return func(o *options) { o.backend = open }
 }
 
 // New returns a runtime that is not initialized yet.
+//
+// CANN: none.
 func New(opts ...Option) *Runtime {
 	r := &Runtime{excHooks: make(map[int]func(ExceptionInfo))}
 	for _, o := range opts {
@@ -108,7 +124,7 @@ func (r *Runtime) simBackend(c Config) (hal.Backend, error) {
 // Open creates and initializes a runtime: New followed by Init with the
 // configuration WithConfigFile or WithConfigJSON gave (default otherwise).
 //
-// CANN: aclInit.
+// CANN: aclInit (New, then Init).
 func Open(opts ...Option) (*Runtime, error) {
 	r := New(opts...)
 	var err error
@@ -142,7 +158,7 @@ func (r *Runtime) Init(configPath string) error {
 
 // InitConfig initializes the runtime from a parsed configuration.
 //
-// CANN: aclInit.
+// CANN: aclInit (parsed configuration).
 func (r *Runtime) InitConfig(c Config) error {
 	const op = "Runtime.Init (aclInit)"
 	return wrap(op, r.rt.Init(c))
@@ -159,7 +175,7 @@ func (r *Runtime) Finalize() error {
 
 // Close finalizes the runtime if it is initialized; it is idempotent.
 //
-// CANN: aclFinalize.
+// CANN: aclFinalize (idempotent).
 func (r *Runtime) Close() error {
 	if !r.rt.Initialized() {
 		return nil
@@ -168,6 +184,8 @@ func (r *Runtime) Close() error {
 }
 
 // Config returns the configuration the runtime was initialized with.
+//
+// CANN: none.
 func (r *Runtime) Config() Config { return r.rt.Config() }
 
 // DeviceCount is the number of devices.
@@ -179,6 +197,8 @@ func (r *Runtime) DeviceCount() (int, error) {
 }
 
 // Device returns device id without taking a reference on it.
+//
+// CANN: none.
 func (r *Runtime) Device(id int) (*Device, error) {
 	d, err := r.device(id)
 	return d, wrap("Runtime.Device", err)
@@ -216,8 +236,9 @@ func (r *Runtime) SetDevice(id int) (*Device, error) {
 // RegisterKernel registers a Go kernel under name, for Stream.Launch and
 // for C programs that look it up by name.
 //
-// CANN: aclrtBinaryGetFunction (the simulator's kernels are registered
-// rather than loaded).
+// C programs load kernel binaries instead (aclrtBinaryLoadFromFile).
+//
+// CANN: none.
 func (r *Runtime) RegisterKernel(name string, fn KernelFunc) (*Kernel, error) {
 	if fn == nil {
 		return nil, wrap("Runtime.RegisterKernel", hal.Errorf(hal.KindInvalidParam, "kernel %q function is nil, expected a function", name))
@@ -242,6 +263,8 @@ func (r *Runtime) Kernel(name string) (*Kernel, error) {
 
 // RegisterHALKernel registers a kernel whose body works on a *hal.Block, as
 // the C-kernel loader does.
+//
+// CANN: none.
 func (r *Runtime) RegisterHALKernel(name string, fn func(*hal.Block)) (*Kernel, error) {
 	k, err := r.rt.RegisterKernel(name, fn)
 	if err != nil {

@@ -31,9 +31,13 @@ func (r *Runtime) stream(s *rt.Stream) *Stream {
 func (s *Stream) ID() int32 { return s.s.ID() }
 
 // Context is the stream's context.
+//
+// CANN: none.
 func (s *Stream) Context() *Context { return s.r.context(s.s.Context()) }
 
 // IsDefault reports whether this is a context's default stream.
+//
+// CANN: none.
 func (s *Stream) IsDefault() bool { return s.s.IsDefault() }
 
 // Flags are the creation flags.

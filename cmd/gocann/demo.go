@@ -98,7 +98,9 @@ func demo(r *gocann.Runtime, w io.Writer) error {
 		func() error { return copyStream.CopyHostToDevice(y, hy, 0, bytes) },
 		func() error { return copyStream.Record(copied) },
 		func() error { return computeStream.WaitEvent(copied) },
-		func() error { return computeStream.Launch(vadd, 8, gocann.Ptr(x), gocann.Ptr(y), gocann.Ptr(z), gocann.U64(n)) },
+		func() error {
+			return computeStream.Launch(vadd, 8, gocann.Ptr(x), gocann.Ptr(y), gocann.Ptr(z), gocann.U64(n))
+		},
 		func() error { return computeStream.Record(computed) },
 		func() error { return computeStream.LaunchHostFunc(func() { callbackAt <- time.Now() }) },
 		func() error { return computeStream.CopyDeviceToHost(hz, 0, z, bytes) },
