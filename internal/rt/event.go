@@ -233,7 +233,7 @@ func (e *Event) Synchronize(ctx context.Context, timeout time.Duration) error {
 		if he, ok := err.(*hal.Error); ok && he.Kind == hal.KindStreamSyncTimeout {
 			return &hal.Error{Kind: hal.KindEventSyncTimeout, Msg: "event: " + he.Msg, Err: he.Err}
 		}
-		return err
+		return s.stopFault(err)
 	}
 	return s.takeFault(seq)
 }

@@ -120,10 +120,24 @@ func (s *Stream) Synchronize(ctx context.Context, timeout time.Duration) error {
 	}
 	seq := s.q.Submitted()
 	if err := s.q.Wait(ctx, seq, timeout); err != nil {
-		return err
+		return s.stopFault(err)
 	}
 	s.reclaim()
 	return s.takeFault(seq)
+}
+
+// stopFault is what a wait that failed with err reports. If the stream is
+// stopped by STOP_ON_FAILURE and a fault of its own stopped it, that fault
+// is reported, and taken so that no later call reports it again (after an
+// abort, say); otherwise err, which names the fault that stopped it.
+func (s *Stream) stopFault(err error) error {
+	if _, stopped := s.q.Stopped(); !stopped {
+		return err
+	}
+	if ferr := s.takeFault(s.q.Completed()); ferr != nil {
+		return ferr
+	}
+	return err
 }
 
 // takeFault reports, once, the faults of tasks up to seq.
@@ -163,7 +177,7 @@ func (s *Stream) Query() (bool, error) {
 	seq := s.q.Submitted()
 	if s.q.Completed() < seq {
 		if f, stopped := s.q.Stopped(); stopped {
-			return false, faultError([]hal.Fault{f})
+			return false, s.stopFault(faultError([]hal.Fault{f}))
 		}
 		return false, nil
 	}
