@@ -164,9 +164,18 @@ func (q *queue) Wait(ctx context.Context, seq uint64, timeout time.Duration) err
 }
 
 func (q *queue) SetPriority(p int) {
-	q.s.mu.Lock()
+	s := q.s
+	s.mu.Lock()
 	q.prio = p
-	q.s.mu.Unlock()
+	// A head waiting for an engine has not started: it takes the new
+	// priority too, and moves to its place in the engine's heap.
+	if q.state == qQueued && q.cur.hidx >= 0 && q.cur.prio != p {
+		q.cur.prio = p
+		e := s.engines[engineOf(q.cur.t.Kind)]
+		e.up(q.cur.hidx)
+		e.down(q.cur.hidx)
+	}
+	s.mu.Unlock()
 }
 
 func (q *queue) SetStopOnFailure(stop bool) {
