@@ -33,6 +33,10 @@ type Device struct {
 func (d *Device) ID() int          { return d.id }
 func (d *Device) Props() hal.Props { return d.props }
 
+// mallocPad is the tail CANN adds to every aclrtMalloc allocation ("aligned
+// to 32 bytes and padded with 32 bytes").
+const mallocPad = 32
+
 // open brings the device up if it is closed. d.mu held.
 func (d *Device) open() error {
 	if d.dead {
@@ -46,9 +50,12 @@ func (d *Device) open() error {
 		return err
 	}
 	hd.SetFaultHandler(d.r.reportFault)
-	// Each AI core gets its stack in device memory when the device is set.
+	// Each AI core gets its stack in device memory when the device is set:
+	// exactly stack × cores, which aclrtGetMemInfo shows as used. Device
+	// allocations carry aclrtMalloc's 32-byte tail pad, so ask for that much
+	// less; the stack is a multiple of 16 KiB, so no page rounding adds to it.
 	stack := d.stack * uint64(d.props.AICores)
-	if _, err := hd.Malloc(stack, hal.MemPolicy{Page: hal.PageNormalOnly}); err != nil {
+	if _, err := hd.Malloc(stack-mallocPad, hal.MemPolicy{Page: hal.PageNormalOnly}); err != nil {
 		hd.Close()
 		return hal.Wrap(hal.KindOutOfMemory, err, "device %d: reserving %d bytes of AI core stack", d.id, stack)
 	}

@@ -80,7 +80,7 @@ func (r *Runtime) Init(cfg config.Config) error {
 			r.inited = false
 			return err
 		}
-		r.devices[i] = &Device{r: r, b: b, id: i, props: props, stack: cfg.StackSize}
+		r.devices[i] = &Device{r: r, b: b, id: i, props: props, stack: config.RoundStack(cfg.StackSize)}
 	}
 	r.log.Debug("runtime initialized", "config", cfg.String(), "devices", n)
 	return nil
