@@ -23,7 +23,7 @@ type slot struct {
 	t        hal.Task
 	submit   int64  // device clock at submission
 	rec      uint64 // event record: its number; event wait: the record waited for
-	deadline int64  // notify wait: device clock at which it times out, 0 for never
+	deadline int64  // notify wait with a timeout: device clock at which it times out, 0 until it first blocks
 }
 
 // queue is a hardware queue (a stream's SQ). Tasks sit in a ring until done.
@@ -97,7 +97,7 @@ func (q *queue) Submit(t hal.Task) (uint64, error) {
 	sl := q.slot(seq)
 	sl.t = t
 	sl.submit = now
-	if err := s.admit(q, sl, now); err != nil {
+	if err := s.admit(q, sl); err != nil {
 		sl.t = hal.Task{}
 		s.mu.Unlock()
 		return 0, err

@@ -8,8 +8,8 @@ import (
 )
 
 // admit checks a task at submission and notes what the scheduler must know
-// about it then: event record numbers, notify wait deadlines. s.mu held.
-func (s *scheduler) admit(q *queue, sl *slot, now int64) error {
+// about it then: event record numbers. s.mu held.
+func (s *scheduler) admit(q *queue, sl *slot) error {
 	t := &sl.t
 	switch t.Kind {
 	case hal.TaskKernel:
@@ -49,9 +49,6 @@ func (s *scheduler) admit(q *queue, sl *slot, now int64) error {
 			return hal.Errorf(hal.KindInvalidHandle, "notify %v does not belong to this backend", t.Notify)
 		}
 		sl.deadline = 0
-		if t.Kind == hal.TaskNotifyWait && t.Timeout > 0 {
-			sl.deadline = now + int64(t.Timeout)
-		}
 	case hal.TaskValueWrite, hal.TaskValueWait:
 		if t.Dst.IsHost() || t.Dst.Dev%8 != 0 {
 			return hal.Errorf(hal.KindUnaligned, "value address %#x is invalid, expected 8-byte aligned device memory", t.Dst.Addr())
@@ -95,7 +92,11 @@ func (s *scheduler) runSync(q *queue, sl *slot, now int64) (ok bool, f *hal.Faul
 		t.Notify.(*notify).signal(s)
 	case hal.TaskNotifyWait:
 		if !t.Notify.(*notify).consume(s) {
-			if sl.deadline != 0 && now >= sl.deadline {
+			// The timeout counts from when the wait reaches the head, as
+			// on hardware, not from its submission.
+			if t.Timeout > 0 && sl.deadline == 0 {
+				sl.deadline = now + int64(t.Timeout)
+			} else if t.Timeout > 0 && now >= sl.deadline {
 				return true, s.newFault(q, q.done+1, t, hal.KindWaitTimeout,
 					fmt.Sprintf("notify %d wait timed out after %v", t.Notify.ID(), t.Timeout), nil)
 			}
