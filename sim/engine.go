@@ -206,13 +206,14 @@ func (w *worker) next() (*item, int32) {
 	e, s := w.e, w.e.s
 	for {
 		s.mu.Lock()
+		if s.closed {
+			// Work not started when the device closed is dropped.
+			s.mu.Unlock()
+			return nil, 0
+		}
 		if it, p := e.take(); it != nil {
 			s.mu.Unlock()
 			return it, p
-		}
-		if s.closed {
-			s.mu.Unlock()
-			return nil, 0
 		}
 		s.mu.Unlock()
 		if e.spinning.CompareAndSwap(0, 1) {
