@@ -40,7 +40,7 @@ const mallocPad = 32
 // open brings the device up if it is closed. d.mu held.
 func (d *Device) open() error {
 	if d.dead {
-		return hal.Errorf(hal.KindInvalidHandle, "device %d belongs to a finalized runtime", d.id)
+		return d.errFinalized()
 	}
 	if d.hd != nil {
 		return nil
@@ -62,6 +62,12 @@ func (d *Device) open() error {
 	d.hd = hd
 	d.contexts = make(map[*Context]struct{})
 	return nil
+}
+
+// errFinalized is the error of every call on a device of a finalized
+// runtime: its handles are gone for good, whatever the device's state was.
+func (d *Device) errFinalized() error {
+	return hal.Errorf(hal.KindInvalidHandle, "device %d belongs to a finalized runtime", d.id)
 }
 
 // closeIfUnused closes the device once nothing references it. d.mu held.
@@ -98,6 +104,9 @@ func (d *Device) set() error {
 func (d *Device) Reset() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if d.dead {
+		return d.errFinalized()
+	}
 	if d.setRefs == 0 {
 		return hal.Errorf(hal.KindInvalidDevice, "device %d is not set: reset without a matching aclrtSetDevice", d.id)
 	}
@@ -112,6 +121,9 @@ func (d *Device) Reset() error {
 func (d *Device) ResetForce() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if d.dead {
+		return d.errFinalized()
+	}
 	if d.setRefs == 0 {
 		return hal.Errorf(hal.KindInvalidDevice, "device %d is not set: already reset", d.id)
 	}
@@ -166,6 +178,9 @@ func (d *Device) IsSet() bool {
 func (d *Device) DefaultContext() (*Context, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if d.dead {
+		return nil, d.errFinalized()
+	}
 	if d.defCtx == nil {
 		return nil, hal.Errorf(hal.KindContextNull, "device %d is not set, so it has no default context; call aclrtSetDevice", d.id)
 	}
@@ -211,6 +226,10 @@ func (d *Device) contextsLocked() []*Context {
 // and reports the first fault not yet reported.
 func (d *Device) Synchronize(ctx context.Context, timeout time.Duration) error {
 	d.mu.Lock()
+	if d.dead {
+		d.mu.Unlock()
+		return d.errFinalized()
+	}
 	cs := d.contextsLocked()
 	d.mu.Unlock()
 	if len(cs) == 0 {
@@ -233,6 +252,9 @@ func (d *Device) Synchronize(ctx context.Context, timeout time.Duration) error {
 func (d *Device) halDevice() (hal.Device, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if d.dead {
+		return nil, d.errFinalized()
+	}
 	if d.hd == nil {
 		return nil, hal.Errorf(hal.KindInvalidDevice, "device %d is not open; call aclrtSetDevice", d.id)
 	}
