@@ -33,8 +33,10 @@ type queue struct {
 	depth     int
 	completed signal // sequence number up to which every task is done
 
-	stop     atomic.Pointer[hal.Fault] // set while stopped by STOP_ON_FAILURE
-	abortGen atomic.Uint64             // bumped by each Abort
+	stop      atomic.Pointer[hal.Fault] // set while stopped by STOP_ON_FAILURE
+	abortGen  atomic.Uint64             // bumped by each Abort
+	submitted atomic.Uint64             // tail, for readers without the lock
+	nfaults   atomic.Int32              // len(faults), for readers without the lock
 
 	// Guarded by s.mu.
 	prio          int
@@ -53,11 +55,7 @@ func (q *queue) slot(seq uint64) *slot { return &q.ring[seq&uint64(len(q.ring)-1
 
 func (q *queue) ID() int32 { return q.id }
 
-func (q *queue) Submitted() uint64 {
-	q.s.mu.Lock()
-	defer q.s.mu.Unlock()
-	return q.tail
-}
+func (q *queue) Submitted() uint64 { return q.submitted.Load() }
 
 func (q *queue) Completed() uint64 { return q.completed.v.Load() }
 
@@ -103,6 +101,7 @@ func (q *queue) Submit(t hal.Task) (uint64, error) {
 		return 0, err
 	}
 	q.tail = seq
+	q.submitted.Store(seq)
 	if q.state == qIdle && q.done+1 == seq {
 		s.advance(q)
 	}
@@ -185,6 +184,9 @@ func (q *queue) SetStopOnFailure(stop bool) {
 }
 
 func (q *queue) TakeFaults(seq uint64) []hal.Fault {
+	if q.nfaults.Load() == 0 {
+		return nil
+	}
 	q.s.mu.Lock()
 	defer q.s.mu.Unlock()
 	n := 0
@@ -197,6 +199,7 @@ func (q *queue) TakeFaults(seq uint64) []hal.Fault {
 	taken := make([]hal.Fault, n)
 	copy(taken, q.faults[:n])
 	q.faults = append(q.faults[:0], q.faults[n:]...)
+	q.nfaults.Store(int32(len(q.faults)))
 	return taken
 }
 

@@ -131,6 +131,7 @@ func (s *scheduler) finish(q *queue, seq uint64, sl *slot, eng hal.Engine, start
 	q.done = seq
 	if f != nil {
 		q.faults = append(q.faults, *f)
+		q.nfaults.Store(int32(len(q.faults)))
 		s.faults = append(s.faults, *f)
 		if q.stopOnFailure {
 			s.stopGroup(q.group, f)
