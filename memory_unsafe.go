@@ -156,9 +156,12 @@ func HostView[T Elem](h *HostBuffer) []T {
 // CANN: none.
 func Float32s(h *HostBuffer) []float32 { return HostView[float32](h) }
 
+// bytesLoc is the host end of a copy to or from b. An empty slice may have
+// no memory behind it, but it is still host memory: a zero Loc would read as
+// device address 0 and fail the copy's direction check.
 func bytesLoc(b []byte) hal.Loc {
 	if len(b) == 0 {
-		return hal.Loc{}
+		return hal.HostLoc(unsafe.Pointer(new(byte)))
 	}
 	return hal.HostLoc(unsafe.Pointer(&b[0]))
 }
