@@ -19,8 +19,10 @@ import (
 // unbuffered channel; round trip: ping-pong over two channels), a memmove
 // split over all CPUs, and a plain 2-goroutine loop.
 
-// timeIt runs fn until at least 200ms have passed and returns ns per call.
+// timeIt runs fn once to warm up (first touch of memory, goroutine
+// start), then until at least 200ms have passed, and returns ns per call.
 func timeIt(fn func(n int)) float64 {
+	fn(1)
 	n := 1
 	for {
 		start := time.Now()
@@ -299,6 +301,9 @@ func BenchmarkCopy(b *testing.B) {
 		run := func(name string, op func() error) {
 			b.Run(fmt.Sprintf("%s/%s", name, sizeName(size)), func(b *testing.B) {
 				b.SetBytes(int64(size))
+				if err := op(); err != nil { // warm up: first touch, pools
+					b.Fatal(err)
+				}
 				start := time.Now()
 				ops := 0
 				for b.Loop() {

@@ -54,15 +54,29 @@ func (p *stagingPool) get(b hal.Backend, n uint64) (staged, error) {
 }
 
 func (p *stagingPool) put(b hal.Backend, st staged) {
-	p.mu.Lock()
-	if p.bytes+1<<st.class <= stagingKeep {
-		p.free[st.class] = append(p.free[st.class], st.p)
-		p.bytes += 1 << st.class
-		p.mu.Unlock()
+	size := uint64(1) << st.class
+	if size > stagingKeep {
+		b.FreeHost(st.p)
 		return
 	}
+	// Keep the buffer just used; to stay within stagingKeep, free buffers
+	// of other sizes, largest first.
+	var evict []unsafe.Pointer
+	p.mu.Lock()
+	for c := len(p.free) - 1; c >= 0 && p.bytes+size > stagingKeep; c-- {
+		for len(p.free[c]) > 0 && p.bytes+size > stagingKeep {
+			k := len(p.free[c]) - 1
+			evict = append(evict, p.free[c][k])
+			p.free[c] = p.free[c][:k]
+			p.bytes -= 1 << c
+		}
+	}
+	p.free[st.class] = append(p.free[st.class], st.p)
+	p.bytes += size
 	p.mu.Unlock()
-	b.FreeHost(st.p)
+	for _, ptr := range evict {
+		b.FreeHost(ptr)
+	}
 }
 
 // drain frees every pooled buffer.
