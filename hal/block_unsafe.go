@@ -43,6 +43,9 @@ func (b *Block) Num() int { return int(b.num) }
 // NArgs is the number of argument slots the launch passed.
 func (b *Block) NArgs() int { return len(b.args) }
 
+// Args returns the argument slots; the caller must not modify them.
+func (b *Block) Args() []uint64 { return b.args }
+
 // Arg returns argument slot i. An index past NArgs is a kernel fault.
 func (b *Block) Arg(i int) uint64 {
 	if i < 0 || i >= len(b.args) {
