@@ -36,6 +36,7 @@
 //	aclInit (configuration parsing)                                            ParseConfig
 //	aclInit (parsed configuration)                                             Runtime.InitConfig
 //	aclrtBinaryGetFunction                                                     Runtime.Kernel
+//	aclrtBinaryGetFunction (kernel from a loaded binary)                       NewKernel
 //	aclrtCreateContext                                                         Device.NewContext
 //	aclrtCreateEvent                                                           Context.NewDefaultEvent
 //	aclrtCreateEventExWithFlag                                                 Context.NewEvent

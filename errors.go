@@ -155,6 +155,8 @@ func codeFor(k hal.Kind) Code {
 		return CodeKernelAlreadyRegistered
 	case hal.KindKernelNotFound:
 		return CodeKernelNotFound
+	case hal.KindSymbolNotFound:
+		return CodeRTSymbolNotFound
 	}
 	return CodeRTInternalError
 }

@@ -148,3 +148,9 @@ func (a Arg) F32() float32 { return math.Float32frombits(uint32(a)) }
 //
 // CANN: none.
 func (a Arg) F64() float64 { return math.Float64frombits(uint64(a)) }
+
+// NewKernel wraps device code from elsewhere — a C kernel loaded by package
+// ckernel — for Stream.Launch, without registering a name.
+//
+// CANN: aclrtBinaryGetFunction (kernel from a loaded binary).
+func NewKernel(k *hal.Kernel) *Kernel { return &Kernel{k: k} }

@@ -49,6 +49,7 @@ const (
 	KindNotReady                           // resource busy; try again later
 	KindKernelDuplicate                    // kernel name already registered
 	KindKernelNotFound                     // no kernel of that name
+	KindSymbolNotFound                     // a binary exports no such symbol
 	numKinds
 )
 
@@ -63,7 +64,7 @@ var kindNames = [numKinds]string{
 	"event synchronize timeout", "wait timeout", "AI core exception", "AI core trap",
 	"DMA fault", "host function fault", "stream aborted", "stream not subscribed",
 	"thread not subscribed", "repeated subscription", "report timeout", "not ready",
-	"kernel already registered", "kernel not found",
+	"kernel already registered", "kernel not found", "symbol not found",
 }
 
 func (k Kind) String() string {

@@ -1,0 +1,157 @@
+package ckernel
+
+/*
+#cgo LDFLAGS: -ldl -rdynamic
+#include <dlfcn.h>
+#include <stdlib.h>
+#include "shim.h"
+*/
+import "C"
+
+import (
+	"debug/elf"
+	"fmt"
+	"os"
+	"runtime"
+	"sync"
+	"unsafe"
+
+	"github.com/gocann/gocann/hal"
+	"golang.org/x/sys/unix"
+)
+
+// Binary is a loaded kernel binary.
+type Binary struct {
+	name string
+
+	// mu is held shared while a block runs and exclusively to unload, so
+	// the code is never unmapped under a running block.
+	mu     sync.RWMutex
+	handle unsafe.Pointer // nil once unloaded
+}
+
+// LoadFile loads the kernel binary at path.
+func LoadFile(path string) (*Binary, error) {
+	if path == "" {
+		return nil, hal.Errorf(hal.KindBadArgument, "binPath is empty, expected a kernel binary path")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, hal.Wrap(hal.KindInvalidFile, err, "kernel binary %s cannot be opened", path)
+	}
+	defer f.Close()
+	if err := checkELF(f, path); err != nil {
+		return nil, err
+	}
+	return open(path, path)
+}
+
+// LoadData loads a kernel binary from memory.
+func LoadData(data []byte) (*Binary, error) {
+	if len(data) == 0 {
+		return nil, hal.Errorf(hal.KindBadArgument, "kernel binary data is empty, expected an ELF shared object")
+	}
+	fd, err := unix.MemfdCreate("gocann-kernel", unix.MFD_CLOEXEC)
+	if err != nil {
+		return nil, hal.Wrap(hal.KindInternal, err, "creating a file for the kernel binary")
+	}
+	f := os.NewFile(uintptr(fd), "kernel binary")
+	defer f.Close()
+	if _, err := f.Write(data); err != nil {
+		return nil, hal.Wrap(hal.KindInternal, err, "writing the kernel binary")
+	}
+	if err := checkELF(f, "kernel binary data"); err != nil {
+		return nil, err
+	}
+	return open(fmt.Sprintf("/proc/self/fd/%d", fd), fmt.Sprintf("kernel binary data (%d bytes)", len(data)))
+}
+
+// hostMachine is the ELF machine of binaries this process can run.
+func hostMachine() elf.Machine {
+	switch runtime.GOARCH {
+	case "arm64":
+		return elf.EM_AARCH64
+	case "riscv64":
+		return elf.EM_RISCV
+	}
+	return elf.EM_X86_64
+}
+
+// checkELF refuses anything but a shared object for this host, such as a
+// real Ascend device binary.
+func checkELF(f *os.File, name string) error {
+	ef, err := elf.NewFile(f)
+	if err != nil {
+		return hal.Wrap(hal.KindInvalidParam, err, "%s is not an ELF shared object; kernel binaries for the simulated NPU are host shared objects (gcc -shared -fPIC)", name)
+	}
+	defer ef.Close()
+	if ef.Machine != hostMachine() {
+		return hal.Errorf(hal.KindInvalidParam, "%s is for machine %v, not this host's %v: a device binary for a real Ascend NPU cannot run on the simulated NPU; build the kernel for the host (gcc -shared -fPIC)", name, ef.Machine, hostMachine())
+	}
+	if ef.Type != elf.ET_DYN {
+		return hal.Errorf(hal.KindInvalidParam, "%s is an ELF %v, expected a shared object (ET_DYN)", name, ef.Type)
+	}
+	return nil
+}
+
+func open(path, name string) (*Binary, error) {
+	cpath := C.CString(path)
+	defer C.free(unsafe.Pointer(cpath))
+	h := C.dlopen(cpath, C.RTLD_NOW|C.RTLD_LOCAL)
+	if h == nil {
+		return nil, hal.Errorf(hal.KindInvalidParam, "loading %s: %s", name, C.GoString(C.dlerror()))
+	}
+	return &Binary{name: name, handle: h}, nil
+}
+
+// Name describes the binary in messages.
+func (b *Binary) Name() string { return b.name }
+
+// Kernel returns the kernel exported under name.
+func (b *Binary) Kernel(name string) (*hal.Kernel, error) {
+	if name == "" {
+		return nil, hal.Errorf(hal.KindBadArgument, "kernelName is empty")
+	}
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	if b.handle == nil {
+		return nil, hal.Errorf(hal.KindInvalidHandle, "kernel binary %s was unloaded", b.name)
+	}
+	cname := C.CString(name)
+	defer C.free(unsafe.Pointer(cname))
+	fn := C.dlsym(b.handle, cname)
+	if fn == nil {
+		return nil, hal.Errorf(hal.KindSymbolNotFound, "kernel %q is not exported by %s", name, b.name)
+	}
+	return &hal.Kernel{Name: name, Fn: func(blk *hal.Block) { b.run(fn, name, blk) }}, nil
+}
+
+// run runs one block; a trap or an unloaded binary is a kernel fault.
+func (b *Binary) run(fn unsafe.Pointer, name string, blk *hal.Block) {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	if b.handle == nil {
+		panic(fmt.Sprintf("kernel %q: its binary %s was unloaded", name, b.name))
+	}
+	args := blk.Args()
+	var p *C.uint64_t
+	if len(args) > 0 {
+		p = (*C.uint64_t)(unsafe.Pointer(&args[0]))
+	}
+	if C.gocann_call_kernel(fn, C.int64_t(blk.Idx()), C.int64_t(blk.Num()), p, C.int(len(args))) != 0 {
+		panic(&hal.TrapError{Msg: C.GoString(C.gocann_trap_message())})
+	}
+}
+
+// Unload unloads the binary once no block of it is running. Kernels of
+// it queued later fault instead of running.
+func (b *Binary) Unload() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.handle == nil {
+		return hal.Errorf(hal.KindInvalidHandle, "kernel binary %s was already unloaded", b.name)
+	}
+	C.dlclose(b.handle)
+	b.handle = nil
+	return nil
+}

@@ -1,0 +1,189 @@
+package ckernel_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gocann/gocann"
+	"github.com/gocann/gocann/ckernel"
+	"github.com/gocann/gocann/hal"
+)
+
+const kernelSrc = `
+#include <stdint.h>
+#include <stdio.h>
+int64_t GetBlockIdx(void);
+int64_t GetBlockNum(void);
+void Trap(void);
+
+void add(float *x, float *y, float *z, uint64_t n) {
+	uint64_t per = (n + GetBlockNum() - 1) / GetBlockNum();
+	uint64_t lo = per * GetBlockIdx(), hi = lo + per > n ? n : lo + per;
+	for (uint64_t i = lo; i < hi; i++) z[i] = x[i] + y[i];
+}
+
+void trap_odd(void) { if (GetBlockIdx() % 2) Trap(); }
+
+void many(uint64_t *out, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6,
+          uint64_t a7, uint64_t a8, uint64_t a9, uint64_t a10, uint64_t a11, uint64_t a12, uint64_t a13,
+          uint64_t a14, uint64_t a15, uint64_t a16, uint64_t a17, uint64_t a18, uint64_t a19, uint64_t a20,
+          uint64_t a21, uint64_t a22, uint64_t a23, uint64_t a24, uint64_t a25, uint64_t a26, uint64_t a27,
+          uint64_t a28, uint64_t a29, uint64_t a30, uint64_t a31) {
+	uint64_t v[] = {a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14,a15,a16,a17,a18,a19,a20,a21,a22,a23,a24,a25,a26,a27,a28,a29,a30,a31};
+	for (int i = 0; i < 31; i++) out[i] = v[i];
+}
+`
+
+func build(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	src := filepath.Join(dir, "k.c")
+	if err := os.WriteFile(src, []byte(kernelSrc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	so := filepath.Join(dir, "k.so")
+	if out, err := exec.Command("gcc", "-O2", "-shared", "-fPIC", "-o", so, src).CombinedOutput(); err != nil {
+		t.Fatalf("gcc: %v\n%s", err, out)
+	}
+	return so
+}
+
+func setup(t *testing.T) (*gocann.Runtime, *gocann.Context, *gocann.Stream) {
+	t.Helper()
+	r, err := gocann.Open(gocann.WithConfigJSON([]byte(`{"simulator":{"hbm_size":1073741824}}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	d, err := r.SetDevice(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := d.Context()
+	s, err := c.NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, c, s
+}
+
+func TestVectorAddFromC(t *testing.T) {
+	so := build(t)
+	r, c, s := setup(t)
+	bin, err := ckernel.LoadFile(so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hk, err := bin.Kernel("add")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := gocann.NewKernel(hk)
+	const n = 100003
+	x, _ := c.Malloc(4*n, gocann.HugeFirst)
+	y, _ := c.Malloc(4*n, gocann.HugeFirst)
+	z, _ := c.Malloc(4*n, gocann.HugeFirst)
+	h, _ := r.MallocHost(4 * n)
+	v := gocann.Float32s(h)
+	for i := range v {
+		v[i] = float32(i)
+	}
+	s.CopyHostToDevice(x, h, 0, 4*n)
+	s.CopyHostToDevice(y, h, 0, 4*n)
+	if err := s.Launch(k, 7, gocann.Ptr(x), gocann.Ptr(y), gocann.Ptr(z), gocann.U64(n)); err != nil {
+		t.Fatal(err)
+	}
+	s.CopyDeviceToHost(h, 0, z, 4*n)
+	if err := s.Synchronize(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for i, got := range v {
+		if got != float32(2*i) {
+			t.Fatalf("z[%d] = %v, want %v", i, got, 2*i)
+		}
+	}
+}
+
+func TestManyArgsAndTrap(t *testing.T) {
+	so := build(t)
+	_, c, s := setup(t)
+	bin, err := ckernel.LoadFile(so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hk, _ := bin.Kernel("many")
+	out, _ := c.Malloc(8*31, gocann.NormalOnly)
+	args := []gocann.Arg{gocann.Ptr(out)}
+	for i := 1; i <= 31; i++ {
+		args = append(args, gocann.U64(uint64(i*1000+i)))
+	}
+	if err := s.Launch(gocann.NewKernel(hk), 1, args...); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 8*31)
+	if err := s.Synchronize(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	c.CopyFromDevice(buf, out)
+	for i := range 31 {
+		got := uint64(buf[8*i]) | uint64(buf[8*i+1])<<8 | uint64(buf[8*i+2])<<16
+		if got != uint64((i+1)*1000+i+1) {
+			t.Fatalf("slot %d = %d", i+1, got)
+		}
+	}
+	tk, _ := bin.Kernel("trap_odd")
+	if err := s.Launch(gocann.NewKernel(tk), 4); err != nil {
+		t.Fatal(err)
+	}
+	err = s.Synchronize(context.Background())
+	if gocann.CodeOf(err) != gocann.CodeRTAICoreTrapException || !strings.Contains(err.Error(), "trap_odd") {
+		t.Fatalf("trap: %v", err)
+	}
+	if err := bin.Unload(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Launch(gocann.NewKernel(tk), 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Synchronize(context.Background()); !errors.Is(err, gocann.ErrDevice) || !strings.Contains(err.Error(), "unloaded") {
+		t.Fatalf("launch after unload: %v", err)
+	}
+	if err := bin.Unload(); hal.KindOf(err) != hal.KindInvalidHandle {
+		t.Fatalf("second unload: %v", err)
+	}
+}
+
+func TestRefusals(t *testing.T) {
+	so := build(t)
+	dir := t.TempDir()
+	if _, err := ckernel.LoadFile(filepath.Join(dir, "missing.so")); hal.KindOf(err) != hal.KindInvalidFile {
+		t.Errorf("missing file: %v", err)
+	}
+	txt := filepath.Join(dir, "k.txt")
+	os.WriteFile(txt, []byte("not a binary"), 0o644)
+	if _, err := ckernel.LoadFile(txt); err == nil || !strings.Contains(err.Error(), "not an ELF") {
+		t.Errorf("text file: %v", err)
+	}
+	data, err := os.ReadFile(so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, err := ckernel.LoadData(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bin.Kernel("nope"); hal.KindOf(err) != hal.KindSymbolNotFound {
+		t.Errorf("missing symbol: %v", err)
+	}
+	// A device binary for another machine (e_machine at offset 18).
+	dev := append([]byte(nil), data...)
+	dev[18], dev[19] = 0x34, 0x12
+	if _, err := ckernel.LoadData(dev); err == nil || !strings.Contains(err.Error(), "real Ascend NPU") {
+		t.Errorf("foreign machine: %v", err)
+	}
+}
