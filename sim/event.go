@@ -1,6 +1,10 @@
 package sim
 
-import "github.com/gocann/gocann/hal"
+import (
+	"slices"
+
+	"github.com/gocann/gocann/hal"
+)
 
 // event is a device event. Records are numbered in submission order; a wait
 // waits for the record that was the latest when the wait was submitted.
@@ -13,6 +17,7 @@ type event struct {
 	resetAt   uint64   // submitted as of the last reset: waits ignore records up to it
 	done      uint64   // highest record number completed
 	ts        int64    // device clock when record done completed
+	pending   []uint64 // records submitted and not run, ascending: they may run out of order on different queues
 	waiters   []*queue // queues whose head waits on this event
 }
 
@@ -50,8 +55,17 @@ func (e *event) Close() error {
 	return nil
 }
 
+// ran reports whether record rec has run; 0 stands for no record. s.mu held.
+func (e *event) ran(rec uint64) bool {
+	_, pending := slices.BinarySearch(e.pending, rec)
+	return !pending
+}
+
 // record completes record rec at time now and releases its waiters. s.mu held.
 func (e *event) record(rec uint64, now int64) {
+	if i, ok := slices.BinarySearch(e.pending, rec); ok {
+		e.pending = slices.Delete(e.pending, i, i+1)
+	}
 	if rec > e.done {
 		e.done = rec
 		e.ts = now

@@ -35,6 +35,7 @@ func (s *scheduler) admit(q *queue, sl *slot) error {
 		case hal.TaskEventRecord:
 			e.submitted++
 			sl.rec = e.submitted
+			e.pending = append(e.pending, sl.rec)
 		case hal.TaskEventWait:
 			sl.rec = 0
 			if e.submitted > e.resetAt {
@@ -83,7 +84,7 @@ func (s *scheduler) runSync(q *queue, sl *slot, now int64) (ok bool, f *hal.Faul
 		t.Event.(*event).record(sl.rec, now)
 	case hal.TaskEventWait:
 		e := t.Event.(*event)
-		if e.done < sl.rec {
+		if !e.ran(sl.rec) {
 			e.waiters = append(e.waiters, q)
 			return false, nil
 		}
