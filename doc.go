@@ -56,7 +56,9 @@
 //	aclrtEventGetTimestamp                                                     Event.Timestamp
 //	aclrtExceptionInfoCallbackRegister / aclrtExceptionInfoCallbackUnregister  Runtime.AddExceptionCallback
 //	aclrtFree                                                                  Context.Free
+//	aclrtFree (by pointer)                                                     Runtime.FreePointer
 //	aclrtFreeHost                                                              HostBuffer.Close
+//	aclrtFreeHost (by pointer)                                                 Runtime.FreeHostPointer
 //	aclrtGetCurrentContext (after aclrtSetDevice)                              Device.Context
 //	aclrtGetDevice                                                             Device.ID
 //	aclrtGetDeviceCount                                                        Runtime.DeviceCount
@@ -70,13 +72,19 @@
 //	aclrtLaunchHostFunc                                                        Stream.LaunchHostFunc
 //	aclrtLaunchKernel                                                          Stream.Launch
 //	aclrtMalloc                                                                Context.Malloc
+//	aclrtMalloc (by pointer)                                                   Context.MallocPointer
 //	aclrtMallocHost                                                            Runtime.MallocHost
+//	aclrtMallocHost (by pointer)                                               Runtime.MallocHostPointer
+//	aclrtMemcpy                                                                Context.Memcpy
 //	aclrtMemcpy (ACL_MEMCPY_DEVICE_TO_DEVICE)                                  Context.CopyDevice
 //	aclrtMemcpy (ACL_MEMCPY_DEVICE_TO_HOST)                                    Context.CopyFromDevice
 //	aclrtMemcpy (ACL_MEMCPY_HOST_TO_DEVICE)                                    Context.CopyToDevice
+//	aclrtMemcpy2d                                                              Context.Memcpy2D
 //	aclrtMemcpy2d (ACL_MEMCPY_DEVICE_TO_HOST)                                  Context.Copy2DFromDevice
 //	aclrtMemcpy2d (ACL_MEMCPY_HOST_TO_DEVICE)                                  Context.Copy2DToDevice
+//	aclrtMemcpy2dAsync                                                         Stream.Memcpy2DAsync
 //	aclrtMemcpy2dAsync (ACL_MEMCPY_DEVICE_TO_DEVICE)                           Stream.Copy2DDeviceToDevice
+//	aclrtMemcpyAsync                                                           Stream.MemcpyAsync
 //	aclrtMemcpyAsync (ACL_MEMCPY_DEVICE_TO_DEVICE)                             Stream.CopyDeviceToDevice
 //	aclrtMemcpyAsync (ACL_MEMCPY_DEVICE_TO_HOST)                               Stream.CopyDeviceToHost
 //	aclrtMemcpyAsync (ACL_MEMCPY_DEVICE_TO_HOST, pageable destination)         Stream.CopyFromDevice
@@ -84,7 +92,9 @@
 //	aclrtMemcpyAsync (ACL_MEMCPY_HOST_TO_DEVICE, pageable source)              Stream.CopyToDevice
 //	aclrtMemcpyAsync (ACL_MEMCPY_HOST_TO_HOST)                                 Stream.CopyHostToHost
 //	aclrtMemset                                                                Context.Memset
+//	aclrtMemset (by pointer)                                                   Context.MemsetPointer
 //	aclrtMemsetAsync                                                           Stream.Memset
+//	aclrtMemsetAsync (by pointer)                                              Stream.MemsetAsyncPointer
 //	aclrtPointerGetAttributes                                                  Runtime.PointerAttributes
 //	aclrtQueryEventStatus                                                      Event.Query
 //	aclrtQueryEventWaitStatus                                                  Event.QueryWait

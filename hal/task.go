@@ -85,10 +85,16 @@ type Task struct {
 	Notify  Notify
 	Timeout time.Duration // TaskNotifyWait: 0 waits forever
 
-	// TaskHostFunc: Host runs, or HostArg(Arg) when Host is nil.
-	Host    func()
-	HostArg func(arg uintptr)
-	Arg     uintptr
+	// TaskHostFunc: Host runs, or HostFn(HostArgs[0], HostArgs[1]) when
+	// Host is nil (a C function and its argument, say).
+	Host     func()
+	HostFn   func(a, b uintptr)
+	HostArgs [2]uintptr
+
+	// TaskKernel with ArgsDev != 0: the NArgs slots are read from device
+	// memory at ArgsDev when the kernel is about to start, as hardware reads
+	// an argument block that earlier tasks of the stream may have written.
+	ArgsDev uint64
 
 	// Diagnosis.
 	Site   uintptr // program counter of the submitting call, 0 if unknown

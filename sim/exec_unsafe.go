@@ -89,7 +89,7 @@ func (w *worker) exec(it *item, p int32) {
 		if t.Host != nil {
 			t.Host()
 		} else {
-			t.HostArg(t.Arg)
+			t.HostFn(t.HostArgs[0], t.HostArgs[1])
 		}
 	default:
 		if err := s.dev.b.transfer(t, p, it.parts); err != nil {
@@ -179,4 +179,18 @@ func fill(b []byte, v byte) {
 	for n := 1; n < len(b); n *= 2 {
 		copy(b[n:], b[:n])
 	}
+}
+
+// loadArgs reads a kernel's argument slots from device memory, now that the
+// tasks before it (which may have written them) are done. s.mu held.
+func (s *scheduler) loadArgs(t *hal.Task) error {
+	if t.NArgs == 0 {
+		return nil
+	}
+	p, err := s.dev.mem.pointer(t.ArgsDev, 8*uint64(t.NArgs))
+	if err != nil {
+		return err
+	}
+	copy(t.Args[:t.NArgs], unsafe.Slice((*uint64)(p), t.NArgs))
+	return nil
 }

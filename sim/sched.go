@@ -100,6 +100,14 @@ func (s *scheduler) step(q *queue) {
 		seq := q.done + 1
 		sl := q.slot(seq)
 		eng := engineOf(sl.t.Kind)
+		if sl.t.Kind == hal.TaskKernel && sl.t.ArgsDev != 0 {
+			if err := s.loadArgs(&sl.t); err != nil {
+				now := s.clock()
+				f := s.newFault(q, seq, &sl.t, hal.KindAICoreException, "kernel argument block unreadable", err)
+				s.finish(q, seq, sl, hal.EngineAICore, now, now, f)
+				continue
+			}
+		}
 		if eng != hal.EngineScheduler {
 			it := &q.cur
 			*it = item{q: q, seq: seq, t: &sl.t, prio: q.prio, ticket: s.ticket, parts: partsOf(&sl.t, s.engines[eng].maxWorkers)}
@@ -142,7 +150,7 @@ func (s *scheduler) finish(q *queue, seq uint64, sl *slot, eng hal.Engine, start
 		q.dropping = false
 		q.done = q.tail
 	}
-	sl.t.Event, sl.t.Notify, sl.t.Kernel, sl.t.Host, sl.t.HostArg = nil, nil, nil, nil, nil
+	sl.t.Event, sl.t.Notify, sl.t.Kernel, sl.t.Host, sl.t.HostFn = nil, nil, nil, nil, nil
 	sl.t.Dst, sl.t.Src = hal.Loc{}, hal.Loc{}
 }
 

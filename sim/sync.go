@@ -23,7 +23,7 @@ func (s *scheduler) admit(q *queue, sl *slot) error {
 		}
 	case hal.TaskCopy, hal.TaskMemset, hal.TaskCopy2D:
 	case hal.TaskHostFunc:
-		if t.Host == nil && t.HostArg == nil {
+		if t.Host == nil && t.HostFn == nil {
 			return hal.Errorf(hal.KindInvalidParam, "host function task without a function")
 		}
 	case hal.TaskEventRecord, hal.TaskEventWait, hal.TaskEventReset:

@@ -35,13 +35,14 @@ func (s *Stream) LaunchHostFunc(fn func(), site uintptr) error {
 	return err
 }
 
-// LaunchHostFuncArg is LaunchHostFunc for a function taking one argument,
-// as C callbacks do; it allocates nothing.
-func (s *Stream) LaunchHostFuncArg(fn func(uintptr), arg uintptr, site uintptr) error {
+// LaunchHostFuncArgs is LaunchHostFunc for a function of two words, such
+// as a trampoline calling a C function pointer with its argument; it
+// allocates nothing.
+func (s *Stream) LaunchHostFuncArgs(fn func(a, b uintptr), a, b uintptr, site uintptr) error {
 	if fn == nil {
 		return hal.Errorf(hal.KindBadArgument, "fn is nil, expected a function")
 	}
-	_, err := s.submit(&hal.Task{Kind: hal.TaskHostFunc, HostArg: fn, Arg: arg, Site: site})
+	_, err := s.submit(&hal.Task{Kind: hal.TaskHostFunc, HostFn: fn, HostArgs: [2]uintptr{a, b}, Site: site})
 	return err
 }
 
@@ -85,5 +86,29 @@ func (s *Stream) ValueWait(addr, value uint64, flag uint32, site uintptr) error 
 		return err
 	}
 	_, err := s.submit(&hal.Task{Kind: hal.TaskValueWait, Dst: hal.DevLoc(addr), Value: value, Flag: flag, Site: site})
+	return err
+}
+
+// LaunchDeviceArgs queues kernel k whose nargs argument slots are in device
+// memory at argsDev; they are read when the kernel is about to start, after
+// every earlier task of s (aclrtLaunchKernel's argsData).
+func (s *Stream) LaunchDeviceArgs(k *hal.Kernel, blocks uint32, argsDev uint64, nargs int, site uintptr) error {
+	if err := s.check(); err != nil {
+		return err
+	}
+	switch {
+	case k == nil:
+		return hal.Errorf(hal.KindBadArgument, "kernel is nil, expected a kernel")
+	case blocks == 0 || blocks > MaxBlocks:
+		return hal.Errorf(hal.KindInvalidParam, "numBlocks %d is invalid, expected 1..%d", blocks, MaxBlocks)
+	case nargs < 0 || nargs > hal.MaxArgs:
+		return hal.Errorf(hal.KindInvalidParam, "%d argument slots is invalid, expected at most %d", nargs, hal.MaxArgs)
+	}
+	if nargs > 0 {
+		if err := checkDevice(s.c.d.b, "argsData", argsDev, 8*uint64(nargs), s.c.d.id); err != nil {
+			return err
+		}
+	}
+	_, err := s.submit(&hal.Task{Kind: hal.TaskKernel, Kernel: k, Blocks: blocks, NArgs: uint32(nargs), ArgsDev: argsDev, Site: site})
 	return err
 }

@@ -225,3 +225,37 @@ func (r *Runtime) Lookup(addr uint64) (hal.Allocation, bool) {
 	}
 	return b.Lookup(addr)
 }
+
+// Loc classifies a pointer from C: an address in a device's range is device
+// memory (live or not, so a freed device pointer is reported as such);
+// anything else is host memory.
+func (r *Runtime) Loc(p unsafe.Pointer) hal.Loc {
+	addr := uint64(uintptr(p))
+	if b, err := r.live(); err == nil {
+		if _, ok := b.Owner(addr); ok {
+			return hal.DevLoc(addr)
+		}
+	}
+	return hal.HostLoc(p)
+}
+
+// DevicePointer maps a live device address to a pointer for C code.
+func (r *Runtime) DevicePointer(addr uint64) (unsafe.Pointer, error) {
+	b, err := r.live()
+	if err != nil {
+		return nil, err
+	}
+	a, ok := b.Lookup(addr)
+	if !ok || a.Host {
+		return nil, hal.Errorf(hal.KindInvalidAddress, "address %#x is not live device memory", addr)
+	}
+	d, err := r.Device(a.Device)
+	if err != nil {
+		return nil, err
+	}
+	hd, err := d.halDevice()
+	if err != nil {
+		return nil, err
+	}
+	return hd.Pointer(addr, 0)
+}

@@ -1,0 +1,134 @@
+package gocann
+
+import (
+	"unsafe"
+
+	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/internal/callsite"
+	"github.com/gocann/gocann/internal/rt"
+)
+
+// This file is the pointer-level API the C ABI is built on: CANN calls that
+// take void* for device or host memory, with CANN's rules for pageable host
+// memory. Go programs may use it for memory they hold as pointers; the
+// typed API (DevPtr, HostBuffer, []byte) is the safer one.
+
+// MemcpyKind is aclrtMemcpyKind, with the CANN values.
+type MemcpyKind int
+
+const (
+	MemcpyHostToHost          MemcpyKind = MemcpyKind(rt.HostToHost)          // ACL_MEMCPY_HOST_TO_HOST
+	MemcpyHostToDevice        MemcpyKind = MemcpyKind(rt.HostToDevice)        // ACL_MEMCPY_HOST_TO_DEVICE
+	MemcpyDeviceToHost        MemcpyKind = MemcpyKind(rt.DeviceToHost)        // ACL_MEMCPY_DEVICE_TO_HOST
+	MemcpyDeviceToDevice      MemcpyKind = MemcpyKind(rt.DeviceToDevice)      // ACL_MEMCPY_DEVICE_TO_DEVICE
+	MemcpyDefault             MemcpyKind = MemcpyKind(rt.CopyDefault)         // ACL_MEMCPY_DEFAULT: inferred from the pointers
+	MemcpyHostToBufToDevice   MemcpyKind = MemcpyKind(rt.HostToBufToDevice)   // ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE
+	MemcpyInnerDeviceToDevice MemcpyKind = MemcpyKind(rt.InnerDeviceToDevice) // ACL_MEMCPY_INNER_DEVICE_TO_DEVICE
+	MemcpyInterDeviceToDevice MemcpyKind = MemcpyKind(rt.InterDeviceToDevice) // ACL_MEMCPY_INTER_DEVICE_TO_DEVICE
+)
+
+// DevicePointer returns device memory at p as a pointer, as aclrtMalloc
+// hands it to C code.
+//
+// CANN: none.
+func (r *Runtime) DevicePointer(p DevPtr) (unsafe.Pointer, error) {
+	ptr, err := r.rt.DevicePointer(uint64(p))
+	return ptr, wrap("Runtime.DevicePointer", err)
+}
+
+// MallocHostPointer allocates page-locked host memory as a bare pointer.
+//
+// CANN: aclrtMallocHost (by pointer).
+func (r *Runtime) MallocHostPointer(n uintptr) (unsafe.Pointer, error) {
+	p, err := r.rt.MallocHost(uint64(n))
+	return p, wrap("Runtime.MallocHostPointer (aclrtMallocHost)", err)
+}
+
+// FreeHostPointer frees memory from MallocHostPointer. Copies still queued
+// on it finish first; the memory is not unmapped under them.
+//
+// CANN: aclrtFreeHost (by pointer).
+func (r *Runtime) FreeHostPointer(p unsafe.Pointer) error {
+	return wrap("Runtime.FreeHostPointer (aclrtFreeHost)", r.rt.FreeHost(p))
+}
+
+// FreePointer frees device memory given as a pointer.
+//
+// CANN: aclrtFree (by pointer).
+func (r *Runtime) FreePointer(p unsafe.Pointer) error {
+	return wrap("Runtime.FreePointer (aclrtFree)", r.rt.Free(uint64(uintptr(p))))
+}
+
+// Memcpy copies count bytes between any two pointers, synchronously;
+// device or host memory is told apart by address.
+//
+// CANN: aclrtMemcpy.
+func (c *Context) Memcpy(dst unsafe.Pointer, destMax uintptr, src unsafe.Pointer, count uintptr, kind MemcpyKind) error {
+	return wrap("Context.Memcpy (aclrtMemcpy)", c.c.Memcpy(c.r.rt.Loc(dst), uint64(destMax), c.r.rt.Loc(src), uint64(count), rt.CopyKind(kind)))
+}
+
+// MemcpyAsync queues a copy between any two pointers. A pageable host
+// source is staged before the call returns; a pageable host destination
+// makes the call wait for the copy.
+//
+// CANN: aclrtMemcpyAsync.
+//
+//go:noinline
+func (s *Stream) MemcpyAsync(dst unsafe.Pointer, destMax uintptr, src unsafe.Pointer, count uintptr, kind MemcpyKind) error {
+	return wrap("Stream.MemcpyAsync (aclrtMemcpyAsync)", s.s.MemcpyAsync(s.r.rt.Loc(dst), uint64(destMax), s.r.rt.Loc(src), uint64(count), rt.CopyKind(kind), callsite.Caller()))
+}
+
+// MemsetPointer sets count bytes at p to byte(value), synchronously.
+//
+// CANN: aclrtMemset (by pointer).
+func (c *Context) MemsetPointer(p unsafe.Pointer, maxCount uintptr, value int32, count uintptr) error {
+	return wrap("Context.MemsetPointer (aclrtMemset)", c.c.Memset(c.r.rt.Loc(p), uint64(maxCount), value, uint64(count)))
+}
+
+// MemsetAsyncPointer queues setting count bytes at p to byte(value).
+//
+// CANN: aclrtMemsetAsync (by pointer).
+//
+//go:noinline
+func (s *Stream) MemsetAsyncPointer(p unsafe.Pointer, maxCount uintptr, value int32, count uintptr) error {
+	return wrap("Stream.MemsetAsyncPointer (aclrtMemsetAsync)", s.s.MemsetAsync(s.r.rt.Loc(p), uint64(maxCount), value, uint64(count), callsite.Caller()))
+}
+
+// Memcpy2D copies height rows of width bytes between pitched buffers,
+// synchronously (host to device or device to host).
+//
+// CANN: aclrtMemcpy2d.
+func (c *Context) Memcpy2D(dst unsafe.Pointer, dpitch uintptr, src unsafe.Pointer, spitch, width, height uintptr, kind MemcpyKind) error {
+	return wrap("Context.Memcpy2D (aclrtMemcpy2d)", c.c.Memcpy2D(c.r.copy2D(dst, dpitch, src, spitch, width, height, kind)))
+}
+
+// Memcpy2DAsync queues a pitched copy; a pageable host end makes the call
+// wait for it.
+//
+// CANN: aclrtMemcpy2dAsync.
+//
+//go:noinline
+func (s *Stream) Memcpy2DAsync(dst unsafe.Pointer, dpitch uintptr, src unsafe.Pointer, spitch, width, height uintptr, kind MemcpyKind) error {
+	return wrap("Stream.Memcpy2DAsync (aclrtMemcpy2dAsync)", s.s.Memcpy2DAsync(s.r.copy2D(dst, dpitch, src, spitch, width, height, kind), callsite.Caller()))
+}
+
+func (r *Runtime) copy2D(dst unsafe.Pointer, dpitch uintptr, src unsafe.Pointer, spitch, width, height uintptr, kind MemcpyKind) rt.Copy2D {
+	return rt.Copy2D{Dst: r.rt.Loc(dst), DPitch: uint64(dpitch), Src: r.rt.Loc(src), SPitch: uint64(spitch),
+		Width: uint64(width), Height: uint64(height), Kind: rt.CopyKind(kind)}
+}
+
+// MallocPointer allocates device memory and returns it as a pointer.
+//
+// CANN: aclrtMalloc (by pointer).
+func (c *Context) MallocPointer(n uintptr, policy MallocPolicy) (unsafe.Pointer, error) {
+	const op = "Context.MallocPointer (aclrtMalloc)"
+	if n == 0 {
+		return nil, wrap(op, hal.Errorf(hal.KindInvalidParam, "size 0 is invalid, expected > 0"))
+	}
+	a, err := c.c.Malloc(uint64(n), halPolicy(policy, uint64(n)))
+	if err != nil {
+		return nil, wrap(op, err)
+	}
+	p, err := c.r.rt.DevicePointer(a.Addr)
+	return p, wrap(op, err)
+}
