@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"math/bits"
 	"unsafe"
 
 	"github.com/gocann/gocann/hal"
@@ -147,11 +148,20 @@ func (b *Backend) transfer(t *hal.Task, p, parts int32) error {
 		if t.Height == 0 || t.Width == 0 {
 			return nil
 		}
-		dst, err := b.resolve(t.Dst, t.DPitch*(t.Height-1)+t.Width)
+		dn, dok := extent2D(t.DPitch, t.Width, t.Height)
+		sn, sok := extent2D(t.SPitch, t.Width, t.Height)
+		if !dok || !sok {
+			// A wrapped extent would pass the bounds check while the rows
+			// land far outside it.
+			return hal.Errorf(hal.KindInvalidParam,
+				"2-D copy of %d rows of %d bytes at pitches %d (dst) and %d (src) overflows the address space",
+				t.Height, t.Width, t.DPitch, t.SPitch)
+		}
+		dst, err := b.resolve(t.Dst, dn)
 		if err != nil {
 			return err
 		}
-		src, err := b.resolve(t.Src, t.SPitch*(t.Height-1)+t.Width)
+		src, err := b.resolve(t.Src, sn)
 		if err != nil {
 			return err
 		}
@@ -164,6 +174,14 @@ func (b *Backend) transfer(t *hal.Task, p, parts int32) error {
 		return hal.Errorf(hal.KindInvalidParam, "task kind %s is not a transfer", t.Kind)
 	}
 	return nil
+}
+
+// extent2D is the span pitch*(height-1)+width of a pitched buffer, which
+// must have height >= 1; ok is false if it does not fit in 64 bits.
+func extent2D(pitch, width, height uint64) (n uint64, ok bool) {
+	hi, lo := bits.Mul64(pitch, height-1)
+	n, carry := bits.Add64(lo, width, 0)
+	return n, hi == 0 && carry == 0
 }
 
 // fill sets every byte of b to v, doubling copies so it runs at memmove speed.
