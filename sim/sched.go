@@ -123,6 +123,11 @@ func (s *scheduler) step(q *queue) {
 			break
 		}
 		s.finish(q, seq, sl, hal.EngineScheduler, now, now, f)
+		if q.stop.Load() != nil {
+			// It failed in STOP_ON_FAILURE mode: nothing after it runs.
+			q.state = qIdle
+			break
+		}
 	}
 	if q.done == q.tail {
 		q.state = qIdle
