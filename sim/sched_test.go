@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -46,7 +47,7 @@ func submit(t *testing.T, q hal.Queue, task hal.Task) uint64 {
 
 func wait(t *testing.T, q hal.Queue) {
 	t.Helper()
-	if err := q.Wait(nil, q.Submitted(), 10*time.Second); err != nil {
+	if err := q.Wait(context.Background(), q.Submitted(), 10*time.Second); err != nil {
 		t.Fatal(err)
 	}
 }

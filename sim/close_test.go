@@ -1,0 +1,58 @@
+package sim
+
+import (
+	"testing"
+	"time"
+
+	"github.com/gocann/gocann/hal"
+)
+
+// TestDeviceCloseIsPrompt closes a device whose engines have all run work
+// and gone idle, and one whose only queue is blocked on a value wait that
+// never matches: neither has a running task, so Close returns at once.
+func TestDeviceCloseIsPrompt(t *testing.T) {
+	for _, blocked := range []bool{false, true} {
+		b, err := New(Config{Devices: 1, Profile: hal.Props{HBMSize: 1 << 30}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := b.Open(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := d.Malloc(1<<20, hal.MemPolicy{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, err := d.NewQueue(hal.QueueConfig{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		submit(t, q, hal.Task{Kind: hal.TaskKernel, Blocks: 8, Kernel: &hal.Kernel{Name: "nop", Fn: func(*hal.Block) {}}})
+		submit(t, q, hal.Task{Kind: hal.TaskCopy, Dst: hal.DevLoc(a.Addr + 1<<19), Src: hal.DevLoc(a.Addr), Size: 1 << 19})
+		submit(t, q, hal.Task{Kind: hal.TaskHostFunc, Host: func() {}})
+		wait(t, q)
+		if blocked {
+			submit(t, q, hal.Task{Kind: hal.TaskValueWait, Dst: hal.DevLoc(a.Addr), Value: 1, Flag: hal.WaitEQ})
+		} else if err := q.Close(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(5 * time.Millisecond) // let the workers park
+		start := time.Now()
+		if err := d.Close(); err != nil {
+			t.Fatalf("Close: %v", err)
+		}
+		if el := time.Since(start); el > time.Second {
+			t.Errorf("Close of a device with no running task (blocked queue %v) took %v", blocked, el)
+		}
+		if err := d.Close(); err == nil {
+			t.Error("second Close succeeded")
+		}
+		if _, ok := b.Owner(a.Addr); ok {
+			t.Error("a closed device still owns its address range")
+		}
+		if err := b.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
