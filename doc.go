@@ -75,6 +75,7 @@
 //	aclrtMalloc (by pointer)                                                   Context.MallocPointer
 //	aclrtMallocHost                                                            Runtime.MallocHost
 //	aclrtMallocHost (by pointer)                                               Runtime.MallocHostPointer
+//	aclrtMemGetAddressRange                                                    Runtime.AddressRange
 //	aclrtMemcpy                                                                Context.Memcpy
 //	aclrtMemcpy (ACL_MEMCPY_DEVICE_TO_DEVICE)                                  Context.CopyDevice
 //	aclrtMemcpy (ACL_MEMCPY_DEVICE_TO_HOST)                                    Context.CopyFromDevice
@@ -114,6 +115,7 @@
 //	aclrtStreamGetPriority                                                     Stream.Priority
 //	aclrtStreamQuery                                                           Stream.Query
 //	aclrtStreamWaitEvent                                                       Stream.WaitEvent
+//	aclrtStreamWaitEventWithTimeout                                            Stream.WaitEventTimeout
 //	aclrtSynchronizeDevice                                                     Device.Synchronize
 //	aclrtSynchronizeDevice (streams of one context)                            Context.Synchronize
 //	aclrtSynchronizeDeviceWithTimeout                                          Device.SynchronizeTimeout

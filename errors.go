@@ -192,3 +192,12 @@ func CodeOf(err error) Code {
 	}
 	return CodeInternalError
 }
+
+// NewError makes an *Error for operation op from an error kind, for layers
+// above this package (the C ABI) that find a problem themselves; the code
+// comes from the same mapping as every other error.
+//
+// CANN: none.
+func NewError(op string, k hal.Kind, format string, args ...any) error {
+	return wrap(op, hal.Errorf(k, format, args...))
+}

@@ -160,6 +160,21 @@ func (s *Stream) WaitEvent(e *Event) error {
 	return wrap(op, s.s.WaitEvent(e.e, callsite.Caller()))
 }
 
+// WaitEventTimeout is WaitEvent whose wait fails after timeout (0: never)
+// once reached; the timeout is a task fault (ACL_ERROR_RT_WAIT_TIMEOUT)
+// reported at the next synchronizing call, and the stream moves on.
+//
+// CANN: aclrtStreamWaitEventWithTimeout.
+//
+//go:noinline
+func (s *Stream) WaitEventTimeout(e *Event, timeout time.Duration) error {
+	const op = "Stream.WaitEventTimeout (aclrtStreamWaitEventWithTimeout)"
+	if e == nil {
+		return wrap(op, hal.Errorf(hal.KindBadArgument, "event is nil"))
+	}
+	return wrap(op, s.s.WaitEventTimeout(e.e, timeout, callsite.Caller()))
+}
+
 // ResetEvent queues a reset of e to its never-recorded state, for events
 // from NewEventWithFlag with EventSync.
 //

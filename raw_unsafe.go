@@ -132,3 +132,16 @@ func (c *Context) MallocPointer(n uintptr, policy MallocPolicy) (unsafe.Pointer,
 	p, err := c.r.rt.DevicePointer(a.Addr)
 	return p, wrap(op, err)
 }
+
+// AddressRange returns the start and size of the allocation, device or
+// page-locked host, that holds p.
+//
+// CANN: aclrtMemGetAddressRange.
+func (r *Runtime) AddressRange(p unsafe.Pointer) (base unsafe.Pointer, size uintptr, err error) {
+	const op = "Runtime.AddressRange (aclrtMemGetAddressRange)"
+	a, ok := r.rt.Lookup(uint64(uintptr(p)))
+	if !ok {
+		return nil, 0, wrap(op, hal.Errorf(hal.KindInvalidAddress, "ptr %p is not in a live allocation of device or page-locked host memory", p))
+	}
+	return unsafe.Add(p, -int(uint64(uintptr(p))-a.Addr)), uintptr(a.Size), nil
+}

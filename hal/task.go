@@ -83,7 +83,7 @@ type Task struct {
 	// Sync objects.
 	Event   Event
 	Notify  Notify
-	Timeout time.Duration // TaskNotifyWait: 0 waits forever
+	Timeout time.Duration // TaskNotifyWait, TaskEventWait: 0 waits forever
 
 	// TaskHostFunc: Host runs, or HostFn(HostArgs[0], HostArgs[1]) when
 	// Host is nil (a C function and its argument, say).

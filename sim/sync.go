@@ -37,7 +37,7 @@ func (s *scheduler) admit(q *queue, sl *slot) error {
 			sl.rec = e.submitted
 			e.pending = append(e.pending, sl.rec)
 		case hal.TaskEventWait:
-			sl.rec = 0
+			sl.rec, sl.deadline = 0, 0
 			if e.submitted > e.resetAt {
 				sl.rec = e.submitted
 			}
@@ -85,7 +85,13 @@ func (s *scheduler) runSync(q *queue, sl *slot, now int64) (ok bool, f *hal.Faul
 	case hal.TaskEventWait:
 		e := t.Event.(*event)
 		if !e.ran(sl.rec) {
+			if f := s.expired(q, sl, now, "event wait"); f != nil {
+				return true, f
+			}
 			e.waiters = append(e.waiters, q)
+			if t.Timeout > 0 {
+				s.poll(q, sl) // the poller watches the deadline
+			}
 			return false, nil
 		}
 	case hal.TaskEventReset:
@@ -93,13 +99,8 @@ func (s *scheduler) runSync(q *queue, sl *slot, now int64) (ok bool, f *hal.Faul
 		t.Notify.(*notify).signal(s)
 	case hal.TaskNotifyWait:
 		if !t.Notify.(*notify).consume(s) {
-			// The timeout counts from when the wait reaches the head, as
-			// on hardware, not from its submission.
-			if t.Timeout > 0 && sl.deadline == 0 {
-				sl.deadline = now + int64(t.Timeout)
-			} else if t.Timeout > 0 && now >= sl.deadline {
-				return true, s.newFault(q, q.done+1, t, hal.KindWaitTimeout,
-					fmt.Sprintf("notify %d wait timed out after %v", t.Notify.ID(), t.Timeout), nil)
+			if f := s.expired(q, sl, now, fmt.Sprintf("notify %d wait", t.Notify.ID())); f != nil {
+				return true, f
 			}
 			s.poll(q, sl)
 			return false, nil
@@ -121,4 +122,22 @@ func (s *scheduler) runSync(q *queue, sl *slot, now int64) (ok bool, f *hal.Faul
 		}
 	}
 	return true, nil
+}
+
+// expired starts the deadline of a blocked wait with a timeout, or returns
+// its timeout fault once the deadline passed. The timeout counts from when
+// the wait reaches the head, as on hardware, not from its submission.
+// s.mu held.
+func (s *scheduler) expired(q *queue, sl *slot, now int64, what string) *hal.Fault {
+	t := &sl.t
+	switch {
+	case t.Timeout <= 0:
+		return nil
+	case sl.deadline == 0:
+		sl.deadline = now + int64(t.Timeout)
+		return nil
+	case now >= sl.deadline:
+		return s.newFault(q, q.done+1, t, hal.KindWaitTimeout, fmt.Sprintf("%s timed out after %v", what, t.Timeout), nil)
+	}
+	return nil
 }

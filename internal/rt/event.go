@@ -151,7 +151,12 @@ func (s *Stream) RecordEvent(e *Event, site uintptr) error {
 
 // WaitEvent makes s wait for e's latest record (aclrtStreamWaitEvent). An
 // event never recorded does not hold s.
-func (s *Stream) WaitEvent(e *Event, site uintptr) error {
+func (s *Stream) WaitEvent(e *Event, site uintptr) error { return s.WaitEventTimeout(e, 0, site) }
+
+// WaitEventTimeout is WaitEvent whose wait, once reached, fails with a
+// timeout fault after timeout (0: never), reported at the next
+// synchronizing call (aclrtStreamWaitEventWithTimeout).
+func (s *Stream) WaitEventTimeout(e *Event, timeout time.Duration, site uintptr) error {
 	if err := e.check(); err != nil {
 		return err
 	}
@@ -163,7 +168,10 @@ func (s *Stream) WaitEvent(e *Event, site uintptr) error {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	seq, err := s.submit(&hal.Task{Kind: hal.TaskEventWait, Event: e.h, Site: site})
+	if timeout < 0 {
+		return hal.Errorf(hal.KindInvalidParam, "timeout %v is invalid, expected >= 0", timeout)
+	}
+	seq, err := s.submit(&hal.Task{Kind: hal.TaskEventWait, Event: e.h, Timeout: timeout, Site: site})
 	if err != nil {
 		return err
 	}
