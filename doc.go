@@ -70,7 +70,9 @@
 //	aclrtGetStreamAttribute                                                    Stream.Attr
 //	aclrtGetStreamAttribute (ACL_STREAM_ATTR_FAILURE_MODE)                     Stream.FailureMode
 //	aclrtLaunchHostFunc                                                        Stream.LaunchHostFunc
+//	aclrtLaunchHostFunc (function of two words)                                Stream.LaunchHostFuncC
 //	aclrtLaunchKernel                                                          Stream.Launch
+//	aclrtLaunchKernel (argument block by pointer)                              Stream.LaunchArgs
 //	aclrtMalloc                                                                Context.Malloc
 //	aclrtMalloc (by pointer)                                                   Context.MallocPointer
 //	aclrtMallocHost                                                            Runtime.MallocHost

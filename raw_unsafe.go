@@ -145,3 +145,42 @@ func (r *Runtime) AddressRange(p unsafe.Pointer) (base unsafe.Pointer, size uint
 	}
 	return unsafe.Add(p, -int(uint64(uintptr(p))-a.Addr)), uintptr(a.Size), nil
 }
+
+// LaunchArgs queues kernel k with its argument slots in memory at args,
+// size bytes (a multiple of 8, at most 32 slots). Slots in device memory
+// are read when the kernel starts, after every earlier task of the stream;
+// slots in host memory are read now. thread is the submitting OS thread
+// for exception reports, 0 if unknown.
+//
+// CANN: aclrtLaunchKernel (argument block by pointer).
+func (s *Stream) LaunchArgs(k *Kernel, blocks uint32, args unsafe.Pointer, size uintptr, thread uint32) error {
+	const op = "Stream.LaunchArgs (aclrtLaunchKernel)"
+	if k == nil {
+		return wrap(op, hal.Errorf(hal.KindBadArgument, "kernel is nil"))
+	}
+	if size%8 != 0 || size > 8*hal.MaxArgs {
+		return wrap(op, hal.Errorf(hal.KindInvalidParam, "argsSize %d is invalid, expected a multiple of 8 up to %d (one 8-byte slot per parameter)", size, 8*hal.MaxArgs))
+	}
+	n := int(size / 8)
+	if n > 0 && args == nil {
+		return wrap(op, hal.Errorf(hal.KindBadArgument, "argsData is NULL with argsSize %d", size))
+	}
+	if n > 0 {
+		if l := s.r.rt.Loc(args); !l.IsHost() {
+			return wrap(op, s.s.LaunchDeviceArgs(k.k, blocks, l.Dev, n, thread, 0))
+		}
+	}
+	var slots []uint64
+	if n > 0 {
+		slots = unsafe.Slice((*uint64)(args), n)
+	}
+	return wrap(op, s.s.LaunchSlots(k.k, blocks, slots, thread, 0))
+}
+
+// LaunchHostFuncC queues fn(a, b) like LaunchHostFunc, for callers passing
+// a C function and its argument; it allocates nothing.
+//
+// CANN: aclrtLaunchHostFunc (function of two words).
+func (s *Stream) LaunchHostFuncC(fn func(a, b uintptr), a, b uintptr) error {
+	return wrap("Stream.LaunchHostFuncC (aclrtLaunchHostFunc)", s.s.LaunchHostFuncArgs(fn, a, b, 0))
+}

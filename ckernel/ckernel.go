@@ -22,7 +22,8 @@ import (
 
 // Binary is a loaded kernel binary.
 type Binary struct {
-	name string
+	name  string
+	image []byte // the ELF file, for reading parameter information
 
 	// mu is held shared while a block runs and exclusively to unload, so
 	// the code is never unmapped under a running block.
@@ -43,7 +44,11 @@ func LoadFile(path string) (*Binary, error) {
 	if err := checkELF(f, path); err != nil {
 		return nil, err
 	}
-	return open(path, path)
+	image, err := os.ReadFile(path)
+	if err != nil {
+		return nil, hal.Wrap(hal.KindInvalidFile, err, "kernel binary %s cannot be read", path)
+	}
+	return open(path, path, image)
 }
 
 // LoadData loads a kernel binary from memory.
@@ -63,7 +68,7 @@ func LoadData(data []byte) (*Binary, error) {
 	if err := checkELF(f, "kernel binary data"); err != nil {
 		return nil, err
 	}
-	return open(fmt.Sprintf("/proc/self/fd/%d", fd), fmt.Sprintf("kernel binary data (%d bytes)", len(data)))
+	return open(fmt.Sprintf("/proc/self/fd/%d", fd), fmt.Sprintf("kernel binary data (%d bytes)", len(data)), append([]byte(nil), data...))
 }
 
 // hostMachine is the ELF machine of binaries this process can run.
@@ -94,14 +99,14 @@ func checkELF(f *os.File, name string) error {
 	return nil
 }
 
-func open(path, name string) (*Binary, error) {
+func open(path, name string, image []byte) (*Binary, error) {
 	cpath := C.CString(path)
 	defer C.free(unsafe.Pointer(cpath))
 	h := C.dlopen(cpath, C.RTLD_NOW|C.RTLD_LOCAL)
 	if h == nil {
 		return nil, hal.Errorf(hal.KindInvalidParam, "loading %s: %s", name, C.GoString(C.dlerror()))
 	}
-	return &Binary{name: name, handle: h}, nil
+	return &Binary{name: name, image: image, handle: h}, nil
 }
 
 // Name describes the binary in messages.

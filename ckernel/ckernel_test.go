@@ -39,7 +39,7 @@ void many(uint64_t *out, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uin
 }
 `
 
-func build(t *testing.T) string {
+func build(t *testing.T, flags ...string) string {
 	t.Helper()
 	dir := t.TempDir()
 	src := filepath.Join(dir, "k.c")
@@ -47,7 +47,8 @@ func build(t *testing.T) string {
 		t.Fatal(err)
 	}
 	so := filepath.Join(dir, "k.so")
-	if out, err := exec.Command("gcc", "-O2", "-shared", "-fPIC", "-o", so, src).CombinedOutput(); err != nil {
+	args := append([]string{"-O2", "-shared", "-fPIC", "-o", so, src}, flags...)
+	if out, err := exec.Command("gcc", args...).CombinedOutput(); err != nil {
 		t.Fatalf("gcc: %v\n%s", err, out)
 	}
 	return so
@@ -185,5 +186,26 @@ func TestRefusals(t *testing.T) {
 	dev[18], dev[19] = 0x34, 0x12
 	if _, err := ckernel.LoadData(dev); err == nil || !strings.Contains(err.Error(), "real Ascend NPU") {
 		t.Errorf("foreign machine: %v", err)
+	}
+}
+
+func TestParams(t *testing.T) {
+	bin, err := ckernel.LoadFile(build(t, "-g"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sizes, err := bin.Params("add")
+	if err != nil || len(sizes) != 4 || sizes[0] != 8 || sizes[3] != 8 {
+		t.Fatalf("Params(add) = %v, %v", sizes, err)
+	}
+	if sizes, err := bin.Params("trap_odd"); err != nil || len(sizes) != 0 {
+		t.Fatalf("Params(trap_odd) = %v, %v", sizes, err)
+	}
+	plain, err := ckernel.LoadFile(build(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := plain.Params("add"); err == nil || !strings.Contains(err.Error(), "GOCANN_KERNEL_PARAMS(add") {
+		t.Fatalf("without debug info: %v", err)
 	}
 }

@@ -92,7 +92,7 @@ func (s *Stream) ValueWait(addr, value uint64, flag uint32, site uintptr) error 
 // LaunchDeviceArgs queues kernel k whose nargs argument slots are in device
 // memory at argsDev; they are read when the kernel is about to start, after
 // every earlier task of s (aclrtLaunchKernel's argsData).
-func (s *Stream) LaunchDeviceArgs(k *hal.Kernel, blocks uint32, argsDev uint64, nargs int, site uintptr) error {
+func (s *Stream) LaunchDeviceArgs(k *hal.Kernel, blocks uint32, argsDev uint64, nargs int, thread uint32, site uintptr) error {
 	if err := s.check(); err != nil {
 		return err
 	}
@@ -109,6 +109,26 @@ func (s *Stream) LaunchDeviceArgs(k *hal.Kernel, blocks uint32, argsDev uint64, 
 			return err
 		}
 	}
-	_, err := s.submit(&hal.Task{Kind: hal.TaskKernel, Kernel: k, Blocks: blocks, NArgs: uint32(nargs), ArgsDev: argsDev, Site: site})
+	_, err := s.submit(&hal.Task{Kind: hal.TaskKernel, Kernel: k, Blocks: blocks, NArgs: uint32(nargs), ArgsDev: argsDev, Thread: thread, Site: site})
+	return err
+}
+
+// LaunchSlots is Launch for callers that know their OS thread, recorded in
+// the task for exception reports.
+func (s *Stream) LaunchSlots(k *hal.Kernel, blocks uint32, args []uint64, thread uint32, site uintptr) error {
+	if err := s.check(); err != nil {
+		return err
+	}
+	switch {
+	case k == nil:
+		return hal.Errorf(hal.KindBadArgument, "kernel is nil, expected a kernel")
+	case blocks == 0 || blocks > MaxBlocks:
+		return hal.Errorf(hal.KindInvalidParam, "numBlocks %d is invalid, expected 1..%d", blocks, MaxBlocks)
+	case len(args) > hal.MaxArgs:
+		return hal.Errorf(hal.KindInvalidParam, "%d argument slots is invalid, expected at most %d", len(args), hal.MaxArgs)
+	}
+	t := hal.Task{Kind: hal.TaskKernel, Kernel: k, Blocks: blocks, NArgs: uint32(len(args)), Thread: thread, Site: site}
+	copy(t.Args[:], args)
+	_, err := s.submit(&t)
 	return err
 }
