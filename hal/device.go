@@ -59,6 +59,7 @@ type Device interface {
 	Run(t Task) error
 	// SetFaultHandler installs the function told of every task fault, on
 	// the goroutine that ran the task. Install it before submitting work.
+	// The handler may run after waiters see the faulting task complete.
 	SetFaultHandler(func(Fault))
 	// Close waits for running tasks, then releases the device.
 	Close() error
@@ -82,8 +83,9 @@ type Queue interface {
 	// Completed is the sequence number up to which every task is done.
 	Completed() uint64
 	// Wait blocks until every task up to seq is done, the queue is stopped
-	// or aborted, timeout passes (if > 0; < 0 checks once) or ctx (if
-	// non-nil) ends.
+	// or aborted, the device closes, timeout passes (if > 0; < 0 checks
+	// once) or ctx (if non-nil) ends. It returns nil at once if seq is
+	// already done, stopped or not.
 	Wait(ctx context.Context, seq uint64, timeout time.Duration) error
 	// SetPriority changes the priority used for tasks not yet started.
 	SetPriority(p int)

@@ -83,7 +83,10 @@ type Task struct {
 	// Sync objects.
 	Event   Event
 	Notify  Notify
-	Timeout time.Duration // TaskNotifyWait, TaskEventWait: 0 waits forever
+	// TaskNotifyWait, TaskEventWait: the wait fails with a KindWaitTimeout
+	// fault once it has waited this long at the head of its queue (not
+	// counting time spent queued behind other tasks); 0 waits forever.
+	Timeout time.Duration
 
 	// TaskHostFunc: Host runs, or HostFn(HostArgs[0], HostArgs[1]) when
 	// Host is nil (a C function and its argument, say).
@@ -100,6 +103,10 @@ type Task struct {
 	Site   uintptr // program counter of the submitting call, 0 if unknown
 	Thread uint32  // submitting OS thread, 0 if unknown
 }
+
+// span2D bounds the pitches and sizes of a 2-D copy whose range Accesses
+// reports, so the range arithmetic cannot wrap.
+const span2D = 1 << 31
 
 // Range is a span of device memory a task touches.
 type Range struct {
@@ -121,8 +128,8 @@ func (t *Task) Accesses(lookup func(addr uint64) (Allocation, bool), yield func(
 			yield(Range{Addr: t.Dst.Dev, Size: t.Size, Write: true})
 		}
 	case TaskCopy2D:
-		if t.Height == 0 {
-			return
+		if t.Height == 0 || t.SPitch > span2D || t.DPitch > span2D || t.Width > span2D || t.Height > span2D {
+			return // an impossible shape: the copy faults without touching memory
 		}
 		if !t.Src.IsHost() {
 			yield(Range{Addr: t.Src.Dev, Size: t.SPitch*(t.Height-1) + t.Width})

@@ -121,6 +121,9 @@ func (d *device) Close() error {
 	s.closing.Store(true)
 	s.mu.Lock()
 	s.closed = true
+	for _, q := range s.queues {
+		q.completed.interrupt() // waiters see the device closed
+	}
 	for _, e := range s.engines[1:] {
 		for _, w := range e.idle {
 			w.wake <- struct{}{}

@@ -190,13 +190,38 @@ func (w *worker) run() {
 		if it == nil {
 			return
 		}
-		// Read parts before counting this one done: once the last part is
-		// counted, the item may be reused for the queue's next task.
-		parts := it.parts
-		w.exec(it, part)
+		w.runPart(it, part)
+	}
+}
+
+// runPart runs part p of it and counts it done.
+func (w *worker) runPart(it *item, p int32) {
+	// Read parts before counting this one done: once the last part is
+	// counted, the item may be reused for the queue's next task.
+	parts := it.parts
+	exited := true
+	defer func() {
+		if !exited {
+			return
+		}
+		// The part called runtime.Goexit, which no recover stops. Count it
+		// done with a fault and start a worker in this one's place.
+		w.fail(it, p, "runtime.Goexit called")
 		if it.done.Add(1) == parts {
 			w.e.s.complete(it)
 		}
+		s := w.e.s
+		s.mu.Lock()
+		w.e.workers--
+		if !s.closed {
+			w.e.spawn()
+		}
+		s.mu.Unlock()
+	}()
+	w.exec(it, p)
+	exited = false
+	if it.done.Add(1) == parts {
+		w.e.s.complete(it)
 	}
 }
 

@@ -141,6 +141,9 @@ func (q *queue) grow() {
 // brokenSince returns why a wait that began at abort generation gen must
 // end early: an abort since then, or a stop.
 func (q *queue) brokenSince(gen uint64) error {
+	if q.s.closing.Load() {
+		return hal.Errorf(hal.KindInvalidHandle, "stream %d: device %d was closed", q.id, q.s.dev.id)
+	}
 	if q.abortGen.Load() != gen {
 		return hal.Errorf(hal.KindStreamAborted, "stream %d was aborted while waiting", q.id)
 	}
