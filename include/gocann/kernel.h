@@ -1,0 +1,77 @@
+/*
+ * gocann: CANN-compatible runtime on a simulated NPU.
+ *
+ * gocann/kernel.h: what kernel source needs to be built for the simulated
+ * NPU with the ordinary host compiler.
+ *
+ * A kernel binary for gocann is a host shared object (for example built
+ * with "cc -shared -fPIC"). aclrtBinaryLoadFromFile/aclrtBinaryLoadFromData
+ * load it and aclrtBinaryGetFunction finds a kernel by its exported symbol
+ * name, so kernels must have C linkage (extern "C" in C++) and default
+ * visibility. A kernel function returns void and takes one parameter per
+ * 8-byte slot of the launch's argument block, in order, each a pointer
+ * (GM_ADDR or any other pointer type) or an integer of at most 8 bytes;
+ * at most 32 parameters. It is called once per block, possibly from
+ * several threads at once; GetBlockIdx and GetBlockNum tell it which
+ * block it is.
+ *
+ *     #include <gocann/kernel.h>
+ *
+ *     extern "C" __global__ __aicore__ void add(GM_ADDR x, GM_ADDR y, GM_ADDR z, uint64_t n)
+ *     {
+ *         ...
+ *     }
+ */
+#ifndef GOCANN_KERNEL_H_
+#define GOCANN_KERNEL_H_
+
+#include <stdint.h>
+
+/* Address in device global memory, as kernels receive it. Define
+ * GOCANN_NO_GM_ADDR, or define GM_ADDR yourself before including this
+ * header, to use your own definition. */
+#if !defined(GM_ADDR) && !defined(GOCANN_NO_GM_ADDR)
+typedef uint8_t* GM_ADDR;
+#endif
+
+/* Ascend C function and address-space qualifiers. On the simulated NPU
+ * kernels are ordinary host functions and device memory is ordinary host
+ * memory, so they expand to nothing unless already defined. */
+#ifndef __global__
+#define __global__
+#endif
+#ifndef __aicore__
+#define __aicore__
+#endif
+#ifndef __gm__
+#define __gm__
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Index of the calling block, in [0, GetBlockNum()). Valid only inside a
+ * kernel call. */
+int64_t GetBlockIdx(void);
+
+/* Number of blocks of the running launch. Valid only inside a kernel
+ * call. */
+int64_t GetBlockNum(void);
+
+/* Stop the calling block and fail the launch with an AI core trap
+ * exception. */
+void Trap(void);
+
+#ifdef __cplusplus
+}
+
+/* Ascend C code often calls these through the AscendC namespace. */
+namespace AscendC {
+using ::GetBlockIdx;
+using ::GetBlockNum;
+using ::Trap;
+}
+#endif
+
+#endif /* GOCANN_KERNEL_H_ */
