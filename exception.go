@@ -36,10 +36,14 @@ func (r *Runtime) SetExceptionCallback(fn func(ExceptionInfo)) {
 }
 
 // AddExceptionCallback adds an exception callback alongside the others and
-// returns a function that removes it.
+// returns a function that removes it. A nil fn adds nothing.
 //
 // CANN: aclrtExceptionInfoCallbackRegister / aclrtExceptionInfoCallbackUnregister.
 func (r *Runtime) AddExceptionCallback(fn func(ExceptionInfo)) (remove func()) {
+	if fn == nil {
+		// Calling it at the next fault would crash the process.
+		return func() {}
+	}
 	r.mu.Lock()
 	id := r.excNext
 	r.excNext++
