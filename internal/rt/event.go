@@ -241,7 +241,7 @@ func (e *Event) Synchronize(ctx context.Context, timeout time.Duration) error {
 		if he, ok := err.(*hal.Error); ok && he.Kind == hal.KindStreamSyncTimeout {
 			return &hal.Error{Kind: hal.KindEventSyncTimeout, Msg: "event: " + he.Msg, Err: he.Err}
 		}
-		return s.stopFault(err)
+		return s.stopFault(err, seq)
 	}
 	return s.takeFault(seq)
 }

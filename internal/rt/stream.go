@@ -120,21 +120,24 @@ func (s *Stream) Synchronize(ctx context.Context, timeout time.Duration) error {
 	}
 	seq := s.q.Submitted()
 	if err := s.q.Wait(ctx, seq, timeout); err != nil {
-		return s.stopFault(err)
+		return s.stopFault(err, seq)
 	}
 	s.reclaim()
 	return s.takeFault(seq)
 }
 
-// stopFault is what a wait that failed with err reports. If the stream is
-// stopped by STOP_ON_FAILURE and a fault of its own stopped it, that fault
-// is reported, and taken so that no later call reports it again (after an
-// abort, say); otherwise err, which names the fault that stopped it.
-func (s *Stream) stopFault(err error) error {
+// stopFault is what a wait for the tasks up to seq that failed with err
+// reports. If the stream is stopped by STOP_ON_FAILURE and a fault of its own
+// among those tasks stopped it, that fault is reported, and taken so that no
+// later call reports it again (after an abort, say); otherwise err, which
+// names the fault that stopped it. The stop is published after the fault is
+// recorded, but the completed count may lag both, so it does not bound the
+// faults to take.
+func (s *Stream) stopFault(err error, seq uint64) error {
 	if _, stopped := s.q.Stopped(); !stopped {
 		return err
 	}
-	if ferr := s.takeFault(s.q.Completed()); ferr != nil {
+	if ferr := s.takeFault(seq); ferr != nil {
 		return ferr
 	}
 	return err
@@ -177,7 +180,7 @@ func (s *Stream) Query() (bool, error) {
 	seq := s.q.Submitted()
 	if s.q.Completed() < seq {
 		if f, stopped := s.q.Stopped(); stopped {
-			return false, s.stopFault(faultError([]hal.Fault{f}))
+			return false, s.stopFault(faultError([]hal.Fault{f}), seq)
 		}
 		return false, nil
 	}
