@@ -196,8 +196,10 @@ func TestStopOnFailureFaultReportedOnce(t *testing.T) {
 	// too: the stop is reported until an abort, the fault not again after.
 	e := setup(t)
 	check(t, e.s.SetFailureMode(gocann.StopOnFailure))
+	g := block(t, e.s) // queue the fault and what follows it before it can stop the stream
 	check(t, e.s.Launch(panicKernel(t, e.r, "bad"), 1))
 	check(t, e.s.LaunchHostFunc(func() {}))
+	g.Open()
 	eventually(t, "query reports the fault", func() bool {
 		done, err := e.s.Query()
 		if done {

@@ -146,6 +146,16 @@ func TestKernelViewBounds(t *testing.T) {
 	check(t, e.c.Free(p))
 	check(t, e.s.Launch(k, 1, gocann.Ptr(p), gocann.U64(1)))
 	wantErr(t, e.s.SynchronizeTimeout(long), gocann.CodeRTAICoreException, `kernel "overrun"`, "no live allocation")
+	// Memory of another device is out of reach too.
+	d1, err := e.r.SetDevice(1)
+	check(t, err)
+	c1, err := d1.Context()
+	check(t, err)
+	s1, err := c1.NewStream()
+	check(t, err)
+	q := malloc(t, e.c, 16)
+	check(t, s1.Launch(k, 1, gocann.Ptr(q), gocann.U64(1)))
+	wantErr(t, s1.SynchronizeTimeout(long), gocann.CodeRTAICoreException, `kernel "overrun"`, "not on device 1")
 	// Reading a slot past the launch's is a fault too.
 	k2, err := e.r.RegisterKernel("slot", func(b *gocann.Block) { b.Arg(3) })
 	check(t, err)
@@ -209,6 +219,12 @@ func TestKernelPanic(t *testing.T) {
 	if a, b := count(); a != 1 || b != 1 {
 		t.Errorf("callbacks called %d and %d times, want once each: removal did not stick", a, b)
 	}
+	// A nil callback adds nothing, and its remove function does nothing.
+	e.r.AddExceptionCallback(nil)()
+	e.r.AddExceptionCallback(nil)
+	check(t, e.s.Launch(k, 4))
+	wantErr(t, e.s.SynchronizeTimeout(long), gocann.CodeRTAICoreException, `kernel "explode"`)
+	time.Sleep(20 * time.Millisecond) // a nil callback would crash the process now
 	// The process and the stream carry on.
 	check(t, e.s.LaunchHostFunc(func() {}))
 	syncOK(t, e.s)

@@ -454,6 +454,22 @@ func TestFreeWhileTasksUseMemory(t *testing.T) {
 	syncOK(t, e.s)
 }
 
+func TestHostBufferCloseWhileQueued(t *testing.T) {
+	// aclrtFreeHost "frees immediately; doesn't wait for tasks": copies
+	// already queued on the buffer still run without crashing.
+	e := setup(t)
+	const n = 1 << 20
+	h, err := e.r.MallocHost(n)
+	check(t, err)
+	p := malloc(t, e.c, n)
+	g := block(t, e.s)
+	check(t, e.s.CopyDeviceToHost(h, 0, p, n))
+	check(t, e.s.CopyHostToDevice(p, h, 0, n))
+	check(t, h.Close())
+	g.Open()
+	syncOK(t, e.s)
+}
+
 func TestShareMemory(t *testing.T) {
 	// The file another process maps to see the device memory.
 	e := setup(t)

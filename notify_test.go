@@ -78,6 +78,24 @@ func TestNotifyWaitTimeout(t *testing.T) {
 	wantErr(t, e.s.WaitNotify(n, -time.Second), gocann.CodeRTParamInvalid, "timeout -1s is invalid", ">= 0")
 }
 
+func TestNotifyTimeoutCountsFromWaitStart(t *testing.T) {
+	// The timeout bounds the wait itself, not the time the wait task spent
+	// queued behind earlier tasks.
+	e := setup(t)
+	n, err := e.c.NewNotify()
+	check(t, err)
+	g := block(t, e.s)
+	head := make(chan struct{})
+	check(t, e.s.LaunchHostFunc(func() { close(head) })) // the wait is next
+	check(t, e.s.WaitNotify(n, 200*time.Millisecond))
+	time.Sleep(300 * time.Millisecond) // longer than the timeout, while queued
+	g.Open()
+	<-head
+	time.Sleep(20 * time.Millisecond)
+	check(t, e.newStream(t).RecordNotify(n))
+	syncOK(t, e.s)
+}
+
 func TestNotifyAcrossDevices(t *testing.T) {
 	// "Purpose: mostly cross-device sync."
 	e := setup(t)

@@ -263,8 +263,10 @@ func TestStopOnFailure(t *testing.T) {
 	var s1After, s2After, s3After atomic.Bool
 	check(t, s2.LaunchHostFunc(func() { s2After.Store(true) }))
 	g.waitStarted(t)
+	g1 := block(t, s1) // queue the fault and what follows it before it can stop s1
 	check(t, s1.Launch(bad, 1))
 	check(t, s1.LaunchHostFunc(func() { s1After.Store(true) }))
+	g1.Open()
 	wantErr(t, s1.SynchronizeTimeout(long), gocann.CodeRTAICoreException, `"bad"`)
 
 	// s2's running task finishes; the one after it never starts.
@@ -324,6 +326,50 @@ func TestStopOnFailureRecoveredByReset(t *testing.T) {
 	syncOK(t, s)
 	if !ran.Load() || s.FailureMode() != gocann.ContinueOnFailure {
 		t.Fatalf("after reset: ran %v, mode %v", ran.Load(), s.FailureMode())
+	}
+}
+
+func TestAbortEndsWaitsAndDropsTasks(t *testing.T) {
+	// aclrtStreamAbort "discards submitted-but-unexecuted tasks"; concurrent
+	// synchronize calls "exit with ACL_ERROR_RT_STREAM_ABORT (107023)". The
+	// running task cannot be taken back: Abort waits for it.
+	e := setup(t)
+	g := block(t, e.s)
+	var ran atomic.Bool
+	check(t, e.s.LaunchHostFunc(func() { ran.Store(true) }))
+	ev, err := e.c.NewEvent(gocann.EventSync)
+	check(t, err)
+	check(t, e.s.Record(ev))
+	g.waitStarted(t)
+	waits := make(chan error, 2)
+	go func() { waits <- e.s.SynchronizeTimeout(long) }()
+	go func() { waits <- ev.SynchronizeTimeout(long) }()
+	time.Sleep(50 * time.Millisecond) // let both waits begin
+	aborted := make(chan error, 1)
+	go func() { aborted <- e.s.Abort() }()
+	for range 2 {
+		select {
+		case err := <-waits:
+			wantErr(t, err, gocann.CodeRTStreamAbort, "aborted while waiting")
+		case <-time.After(long):
+			t.Fatal("a wait did not end when its stream was aborted")
+		}
+	}
+	select {
+	case err := <-aborted:
+		t.Fatalf("Abort returned (%v) while a task was still running", err)
+	case <-time.After(10 * time.Millisecond):
+	}
+	g.Open()
+	check(t, <-aborted)
+	syncOK(t, e.s)
+	if ran.Load() {
+		t.Fatal("a task queued before Abort ran")
+	}
+	check(t, e.s.LaunchHostFunc(func() { ran.Store(true) }))
+	syncOK(t, e.s)
+	if !ran.Load() {
+		t.Fatal("stream does not run work after Abort")
 	}
 }
 
