@@ -56,6 +56,7 @@
 //	aclrtEventGetTimestamp                                                     Event.Timestamp
 //	aclrtExceptionInfoCallbackRegister / aclrtExceptionInfoCallbackUnregister  Runtime.AddExceptionCallback
 //	aclrtFree                                                                  Context.Free
+//	aclrtFree (any device)                                                     Runtime.FreeDevice
 //	aclrtFree (by pointer)                                                     Runtime.FreePointer
 //	aclrtFreeHost                                                              HostBuffer.Close
 //	aclrtFreeHost (by pointer)                                                 Runtime.FreeHostPointer
@@ -99,6 +100,7 @@
 //	aclrtMemsetAsync                                                           Stream.Memset
 //	aclrtMemsetAsync (by pointer)                                              Stream.MemsetAsyncPointer
 //	aclrtPointerGetAttributes                                                  Runtime.PointerAttributes
+//	aclrtQueryEvent                                                            Event.QueryLegacy
 //	aclrtQueryEventStatus                                                      Event.Query
 //	aclrtQueryEventWaitStatus                                                  Event.QueryWait
 //	aclrtRecordEvent                                                           Stream.Record

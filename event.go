@@ -104,6 +104,15 @@ func (e *Event) Query() (done bool, err error) {
 	return done, wrap("Event.Query (aclrtQueryEventStatus)", err)
 }
 
+// QueryLegacy is Query with the older call's rule: events from NewEvent are
+// refused.
+//
+// CANN: aclrtQueryEvent.
+func (e *Event) QueryLegacy() (done bool, err error) {
+	done, err = e.e.QueryLegacy()
+	return done, wrap("Event.QueryLegacy (aclrtQueryEvent)", err)
+}
+
 // QueryWait reports whether the latest stream wait on the event is done;
 // not for events from NewEvent.
 //

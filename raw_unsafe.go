@@ -184,3 +184,11 @@ func (s *Stream) LaunchArgs(k *Kernel, blocks uint32, args unsafe.Pointer, size 
 func (s *Stream) LaunchHostFuncC(fn func(a, b uintptr), a, b uintptr) error {
 	return wrap("Stream.LaunchHostFuncC (aclrtLaunchHostFunc)", s.s.LaunchHostFuncArgs(fn, a, b, 0))
 }
+
+// FreeDevice frees device memory given as a DevPtr, on whichever device it
+// lives.
+//
+// CANN: aclrtFree (any device).
+func (r *Runtime) FreeDevice(p DevPtr) error {
+	return wrap("Runtime.FreeDevice (aclrtFree)", r.rt.Free(uint64(p)))
+}

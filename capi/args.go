@@ -1,0 +1,319 @@
+package main
+
+/*
+#include <stdlib.h>
+#include "acl/acl.h"
+#include "thread.h"
+*/
+import "C"
+
+import (
+	"sync"
+	"unsafe"
+
+	"github.com/gocann/gocann/hal"
+)
+
+// Kernel argument lists built with aclrtKernelArgs* and launched with
+// aclrtLaunchKernelWithConfig.
+
+// maxListParams is CANN's limit on parameters appended to one list.
+const maxListParams = 128
+
+// cArgs is an argument list.
+type cArgs struct {
+	f *cFunc
+	h handle // 0 for lists in caller memory (aclrtKernelArgsInitByUserMem)
+
+	// mu guards the fields below.
+	mu     sync.Mutex
+	params []argParam
+	final  bool
+}
+
+// argParam is one appended parameter: its bytes padded to 8, or a
+// placeholder whose slot will point at the device copy of buf.
+type argParam struct {
+	val     []byte
+	ph      bool
+	buf     unsafe.Pointer // C memory the caller fills
+	bufSize uintptr
+}
+
+// cParam names one parameter of a list.
+type cParam struct {
+	a   *cArgs
+	idx int
+}
+
+// userLists maps caller-provided handle memory to its list: such a handle
+// is an address, not one of ours, and is never dereferenced.
+var userLists sync.Map // unsafe.Pointer -> *cArgs
+
+func argsOf(t *C.gocann_thread, fn string, p C.aclrtArgsHandle) (*cArgs, C.aclError) {
+	if obj, ok := proc.handles.get(handleOf(unsafe.Pointer(p)), kindArgs); ok {
+		return obj.(*cArgs), 0
+	}
+	if a, ok := userLists.Load(unsafe.Pointer(p)); ok {
+		return a.(*cArgs), 0
+	}
+	return nil, badHandle(t, fn, "argsHandle", unsafe.Pointer(p), kindArgs)
+}
+
+func paramOf(t *C.gocann_thread, fn string, a *cArgs, p C.aclrtParamHandle) (*cParam, C.aclError) {
+	if obj, ok := proc.handles.get(handleOf(unsafe.Pointer(p)), kindParam); ok && obj.(*cParam).a == a {
+		return obj.(*cParam), 0
+	}
+	return nil, badHandle(t, fn, "paramHandle", unsafe.Pointer(p), kindParam)
+}
+
+// handleMemSize is what aclrtKernelArgsGetHandleMemSize reports.
+const handleMemSize = 64
+
+//export gocann_aclrtKernelArgsGetHandleMemSize
+func gocann_aclrtKernelArgsGetHandleMemSize(t *C.gocann_thread, fp C.aclrtFuncHandle, size *C.size_t) C.aclError {
+	const fn = "aclrtKernelArgsGetHandleMemSize"
+	if size == nil {
+		return nullArg(t, fn, "memSize")
+	}
+	if _, code := funcOf(t, fn, unsafe.Pointer(fp)); code != 0 {
+		return code
+	}
+	*size = handleMemSize
+	return 0
+}
+
+//export gocann_aclrtKernelArgsGetMemSize
+func gocann_aclrtKernelArgsGetMemSize(t *C.gocann_thread, fp C.aclrtFuncHandle, user C.size_t, actual *C.size_t) C.aclError {
+	const fn = "aclrtKernelArgsGetMemSize"
+	if actual == nil {
+		return nullArg(t, fn, "actualArgsSize")
+	}
+	if _, code := funcOf(t, fn, unsafe.Pointer(fp)); code != 0 {
+		return code
+	}
+	*actual = (user + 7) &^ 7
+	return 0
+}
+
+//export gocann_aclrtKernelArgsInit
+func gocann_aclrtKernelArgsInit(t *C.gocann_thread, fp C.aclrtFuncHandle, out *C.aclrtArgsHandle) C.aclError {
+	const fn = "aclrtKernelArgsInit"
+	if out == nil {
+		return nullArg(t, fn, "argsHandle")
+	}
+	f, code := funcOf(t, fn, unsafe.Pointer(fp))
+	if code != 0 {
+		return code
+	}
+	a := &cArgs{f: f}
+	h, ok := proc.handles.add(kindArgs, a)
+	if !ok {
+		return failf(t, fn, hal.KindInternal, "too many live handles")
+	}
+	a.h = h
+	*out = C.aclrtArgsHandle(C.gocann_handle(C.uintptr_t(h)))
+	return 0
+}
+
+//export gocann_aclrtKernelArgsInitByUserMem
+func gocann_aclrtKernelArgsInitByUserMem(t *C.gocann_thread, fp C.aclrtFuncHandle, mem C.aclrtArgsHandle, host unsafe.Pointer, size C.size_t) C.aclError {
+	const fn = "aclrtKernelArgsInitByUserMem"
+	if mem == nil || host == nil {
+		return nullArg(t, fn, "argsHandle or userHostMem")
+	}
+	f, code := funcOf(t, fn, unsafe.Pointer(fp))
+	if code != 0 {
+		return code
+	}
+	// The arguments are kept by the runtime; the caller's memory only
+	// names the list.
+	userLists.Store(unsafe.Pointer(mem), &cArgs{f: f})
+	return 0
+}
+
+// addParam appends a parameter and stores its handle.
+func addParam(t *C.gocann_thread, fn string, a *cArgs, p argParam, out *C.aclrtParamHandle) C.aclError {
+	a.mu.Lock()
+	if len(a.params) >= maxListParams {
+		a.mu.Unlock()
+		return failf(t, fn, hal.KindInvalidParam, "argument list already has %d parameters, the most allowed", maxListParams)
+	}
+	a.params = append(a.params, p)
+	idx := len(a.params) - 1
+	a.mu.Unlock()
+	h, ok := proc.handles.add(kindParam, &cParam{a: a, idx: idx})
+	if !ok {
+		return failf(t, fn, hal.KindInternal, "too many live handles")
+	}
+	*out = C.aclrtParamHandle(C.gocann_handle(C.uintptr_t(h)))
+	return 0
+}
+
+func padded(p unsafe.Pointer, n C.size_t) []byte {
+	v := make([]byte, (n+7)&^7)
+	copy(v, unsafe.Slice((*byte)(p), n))
+	return v
+}
+
+//export gocann_aclrtKernelArgsAppend
+func gocann_aclrtKernelArgsAppend(t *C.gocann_thread, ap C.aclrtArgsHandle, param unsafe.Pointer, size C.size_t, out *C.aclrtParamHandle) C.aclError {
+	const fn = "aclrtKernelArgsAppend"
+	if param == nil || out == nil {
+		return nullArg(t, fn, "param or paramHandle")
+	}
+	if size == 0 || size > 8*hal.MaxArgs {
+		return failf(t, fn, hal.KindInvalidParam, "paramSize %d is invalid, expected 1..%d", size, 8*hal.MaxArgs)
+	}
+	a, code := argsOf(t, fn, ap)
+	if code != 0 {
+		return code
+	}
+	return addParam(t, fn, a, argParam{val: padded(param, size)}, out)
+}
+
+//export gocann_aclrtKernelArgsAppendPlaceHolder
+func gocann_aclrtKernelArgsAppendPlaceHolder(t *C.gocann_thread, ap C.aclrtArgsHandle, out *C.aclrtParamHandle) C.aclError {
+	const fn = "aclrtKernelArgsAppendPlaceHolder"
+	if out == nil {
+		return nullArg(t, fn, "paramHandle")
+	}
+	a, code := argsOf(t, fn, ap)
+	if code != 0 {
+		return code
+	}
+	return addParam(t, fn, a, argParam{val: make([]byte, 8), ph: true}, out)
+}
+
+//export gocann_aclrtKernelArgsGetPlaceHolderBuffer
+func gocann_aclrtKernelArgsGetPlaceHolderBuffer(t *C.gocann_thread, ap C.aclrtArgsHandle, pp C.aclrtParamHandle, size C.size_t, out *unsafe.Pointer) C.aclError {
+	const fn = "aclrtKernelArgsGetPlaceHolderBuffer"
+	if out == nil {
+		return nullArg(t, fn, "bufferAddr")
+	}
+	if size == 0 {
+		return failf(t, fn, hal.KindInvalidParam, "dataSize 0 is invalid, expected > 0")
+	}
+	a, code := argsOf(t, fn, ap)
+	if code != 0 {
+		return code
+	}
+	p, code := paramOf(t, fn, a, pp)
+	if code != 0 {
+		return code
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	par := &a.params[p.idx]
+	if !par.ph {
+		return failf(t, fn, hal.KindInvalidParam, "parameter %d was appended with aclrtKernelArgsAppend, expected a placeholder", p.idx)
+	}
+	if par.bufSize < uintptr(size) {
+		C.free(par.buf) // the list owns its buffers; a larger request replaces the old one
+		par.buf, par.bufSize = C.calloc(1, size), uintptr(size)
+	}
+	*out = par.buf
+	return 0
+}
+
+//export gocann_aclrtKernelArgsParaUpdate
+func gocann_aclrtKernelArgsParaUpdate(t *C.gocann_thread, ap C.aclrtArgsHandle, pp C.aclrtParamHandle, param unsafe.Pointer, size C.size_t) C.aclError {
+	const fn = "aclrtKernelArgsParaUpdate"
+	if param == nil {
+		return nullArg(t, fn, "param")
+	}
+	a, code := argsOf(t, fn, ap)
+	if code != 0 {
+		return code
+	}
+	p, code := paramOf(t, fn, a, pp)
+	if code != 0 {
+		return code
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	par := &a.params[p.idx]
+	if par.ph {
+		return failf(t, fn, hal.KindInvalidParam, "parameter %d is a placeholder; fill its buffer instead", p.idx)
+	}
+	if (size+7)&^7 != C.size_t(len(par.val)) {
+		return failf(t, fn, hal.KindInvalidParam, "paramSize %d is invalid, expected %d bytes as appended", size, len(par.val))
+	}
+	par.val = padded(param, size)
+	a.final = false
+	return 0
+}
+
+//export gocann_aclrtKernelArgsFinalize
+func gocann_aclrtKernelArgsFinalize(t *C.gocann_thread, ap C.aclrtArgsHandle) C.aclError {
+	a, code := argsOf(t, "aclrtKernelArgsFinalize", ap)
+	if code != 0 {
+		return code
+	}
+	a.mu.Lock()
+	a.final = true
+	a.mu.Unlock()
+	return 0
+}
+
+// block lays the list out as CANN does: the parameters in order, then each
+// placeholder's data, with the placeholder slots to point at it.
+func (a *cArgs) block() ([]byte, int, []placeholder) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var b []byte
+	var offs []int
+	for _, p := range a.params {
+		offs = append(offs, len(b))
+		b = append(b, p.val...)
+	}
+	slots := len(b)
+	var phs []placeholder
+	for i, p := range a.params {
+		if !p.ph {
+			continue
+		}
+		phs = append(phs, placeholder{uint64(offs[i]), uint64(len(b))})
+		if p.buf != nil {
+			b = append(b, unsafe.Slice((*byte)(p.buf), p.bufSize)...)
+		}
+		for len(b)%8 != 0 {
+			b = append(b, 0)
+		}
+	}
+	return b, slots, phs
+}
+
+//export gocann_aclrtLaunchKernelWithConfig
+func gocann_aclrtLaunchKernelWithConfig(t *C.gocann_thread, fp C.aclrtFuncHandle, blocks C.uint32_t, sp C.aclrtStream, cfg *C.aclrtLaunchKernelCfg, ap C.aclrtArgsHandle, reserve unsafe.Pointer) C.aclError {
+	const fn = "aclrtLaunchKernelWithConfig"
+	if reserve != nil {
+		return failf(t, fn, hal.KindInvalidParam, "reserve is %p, expected NULL", reserve)
+	}
+	f, code := funcOf(t, fn, unsafe.Pointer(fp))
+	if code != 0 {
+		return code
+	}
+	a, code := argsOf(t, fn, ap)
+	if code != 0 {
+		return code
+	}
+	if a.f != f {
+		return failf(t, fn, hal.KindInvalidParam, "argsHandle was built for kernel %q, not %q", a.f.name, f.name)
+	}
+	a.mu.Lock()
+	final := a.final
+	a.mu.Unlock()
+	if !final {
+		return failf(t, fn, hal.KindInvalidParam, "argument list is not finalized; call aclrtKernelArgsFinalize after the last append or update")
+	}
+	if code := checkLaunchCfg(t, fn, cfg); code != 0 {
+		return code
+	}
+	s, code := stream(t, fn, sp)
+	if code != 0 {
+		return code
+	}
+	block, slots, phs := a.block()
+	return launchBlock(t, fn, s, f, uint32(blocks), block, slots, phs)
+}

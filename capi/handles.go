@@ -1,0 +1,126 @@
+package main
+
+import (
+	"sync"
+	"sync/atomic"
+	"unsafe"
+)
+
+// kind is the type of object a handle refers to.
+type kind uint8
+
+const (
+	kindContext kind = iota + 1
+	kindStream
+	kindEvent
+	kindNotify
+	kindBinary
+	kindFunc
+	kindArgs
+	kindParam
+	numKinds
+)
+
+var kindNames = [numKinds]string{"", "context", "stream", "event", "notify", "binary", "function", "kernel args", "kernel parameter"}
+
+// A handle is what C code holds: kind, generation and slot index packed in
+// one word. It is never a valid address (the kind sits above bit 47), so
+// the garbage collector ignores it and a wild dereference faults.
+type handle uintptr
+
+func makeHandle(k kind, gen uint32, idx uint32) handle {
+	return handle(uintptr(k)<<48 | uintptr(gen&0xffff)<<32 | uintptr(idx+1))
+}
+
+func (h handle) kind() kind    { return kind(uintptr(h) >> 48) }
+func (h handle) gen() uint32   { return uint32(uintptr(h)>>32) & 0xffff }
+func (h handle) index() uint32 { return uint32(uintptr(h)) - 1 }
+
+func handleOf(p unsafe.Pointer) handle { return handle(uintptr(p)) }
+
+// entry is one live object in the table.
+type entry struct {
+	kind kind
+	gen  uint32
+	obj  any
+}
+
+const (
+	chunkBits = 10
+	chunkSize = 1 << chunkBits
+	maxChunks = 1 << 12 // 4M live handles
+)
+
+type chunk [chunkSize]atomic.Pointer[entry]
+
+// table maps handles to objects. Lookups take no lock: slots live in
+// chunks that never move, and a slot's entry is replaced atomically.
+type table struct {
+	chunks [maxChunks]atomic.Pointer[chunk]
+
+	// mu guards the fields below.
+	mu   sync.Mutex
+	used uint32   // slots ever handed out
+	free []uint32 // released slots
+	gens []uint32 // next generation of each slot
+}
+
+// add stores obj and returns its new handle; ok is false when full.
+func (t *table) add(k kind, obj any) (handle, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var idx uint32
+	if n := len(t.free); n > 0 {
+		idx = t.free[n-1]
+		t.free = t.free[:n-1]
+	} else {
+		if t.used == maxChunks*chunkSize {
+			return 0, false
+		}
+		idx = t.used
+		t.used++
+		if idx%chunkSize == 0 {
+			t.chunks[idx/chunkSize].Store(new(chunk))
+		}
+		t.gens = append(t.gens, 1)
+	}
+	gen := t.gens[idx]
+	t.chunks[idx/chunkSize].Load()[idx%chunkSize].Store(&entry{kind: k, gen: gen, obj: obj})
+	return makeHandle(k, gen, idx), true
+}
+
+// get returns the object of h if h is live and of kind k.
+func (t *table) get(h handle, k kind) (any, bool) {
+	idx := h.index()
+	if h.kind() != k || idx >= maxChunks*chunkSize {
+		return nil, false
+	}
+	c := t.chunks[idx/chunkSize].Load()
+	if c == nil {
+		return nil, false
+	}
+	e := c[idx%chunkSize].Load()
+	if e == nil || e.kind != k || e.gen&0xffff != h.gen() {
+		return nil, false
+	}
+	return e.obj, true
+}
+
+// remove releases h; it reports whether h was live and of kind k.
+func (t *table) remove(h handle, k kind) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	idx := h.index()
+	if h.kind() != k || idx >= t.used {
+		return false
+	}
+	slot := &t.chunks[idx/chunkSize].Load()[idx%chunkSize]
+	e := slot.Load()
+	if e == nil || e.kind != k || e.gen&0xffff != h.gen() {
+		return false
+	}
+	slot.Store(nil)
+	t.gens[idx]++
+	t.free = append(t.free, idx)
+	return true
+}

@@ -1,0 +1,143 @@
+package main
+
+/*
+#include <stdlib.h>
+#include "acl/acl.h"
+#include "thread.h"
+*/
+import "C"
+
+import (
+	"github.com/gocann/gocann"
+	"github.com/gocann/gocann/hal"
+)
+
+//export gocann_aclInit
+func gocann_aclInit(t *C.gocann_thread, configPath *C.char) C.aclError {
+	const fn = "aclInit"
+	path := ""
+	if configPath != nil {
+		path = C.GoString(configPath)
+	}
+	proc.mu.Lock()
+	defer proc.mu.Unlock()
+	if proc.inits > 0 {
+		// CANN counts every aclInit; aclFinalizeReference undoes one.
+		proc.inits++
+		return fail(t, fn, gocann.NewError(fn, hal.KindRepeatInit, "aclInit was already called; this call only adds a reference"))
+	}
+	if proc.r == nil {
+		proc.r = gocann.New()
+	}
+	if err := proc.r.Init(path); err != nil {
+		return fail(t, fn, err)
+	}
+	proc.inits = 1
+	proc.cfg = proc.r.Config()
+	return 0
+}
+
+//export gocann_aclFinalize
+func gocann_aclFinalize(t *C.gocann_thread) C.aclError {
+	return finalize(t, "aclFinalize", true, nil)
+}
+
+//export gocann_aclFinalizeReference
+func gocann_aclFinalizeReference(t *C.gocann_thread, refCount *C.uint64_t) C.aclError {
+	return finalize(t, "aclFinalizeReference", false, refCount)
+}
+
+// finalize drops one aclInit reference, or all of them, and ends the runtime
+// when none is left.
+func finalize(t *C.gocann_thread, fn string, all bool, refCount *C.uint64_t) C.aclError {
+	proc.mu.Lock()
+	if proc.inits == 0 {
+		proc.mu.Unlock()
+		return failf(t, fn, hal.KindRepeatFinalize, "the runtime is not initialized; %s without a matching aclInit", fn)
+	}
+	proc.inits--
+	if all {
+		proc.inits = 0
+	}
+	if refCount != nil {
+		*refCount = C.uint64_t(proc.inits)
+	}
+	if proc.inits > 0 {
+		proc.mu.Unlock()
+		return 0
+	}
+	defaults := proc.defaults
+	proc.defaults = nil
+	r := proc.r
+	proc.mu.Unlock()
+	for _, c := range defaults {
+		c.release()
+	}
+	t.device, t.context = -1, 0
+	return fail(t, fn, r.Finalize())
+}
+
+// soc caches the C strings aclrtGetSocName returns, which must stay valid.
+var soc struct {
+	name  string
+	cname *C.char
+}
+
+//export gocann_aclrtGetSocName
+func gocann_aclrtGetSocName(t *C.gocann_thread) *C.char {
+	name := "Ascend910B1" // the simulator's default chip, also before aclInit
+	if r := proc.runtime(); r != nil {
+		if d, err := r.Device(0); err == nil {
+			name = d.SoCName()
+		}
+	}
+	proc.mu.Lock()
+	defer proc.mu.Unlock()
+	if soc.cname == nil || soc.name != name {
+		// The previous string stays allocated: callers may still hold it.
+		soc.name, soc.cname = name, C.CString(name)
+	}
+	return soc.cname
+}
+
+//export gocann_aclrtGetVersion
+func gocann_aclrtGetVersion(t *C.gocann_thread, major, minor, patch *C.int32_t) C.aclError {
+	if major == nil || minor == nil || patch == nil {
+		return nullArg(t, "aclrtGetVersion", "majorVersion, minorVersion or patchVersion")
+	}
+	*major, *minor, *patch = C.ACL_MAJOR_VERSION, C.ACL_MINOR_VERSION, C.ACL_PATCH_VERSION
+	return 0
+}
+
+//export gocann_aclGetDeviceCapability
+func gocann_aclGetDeviceCapability(t *C.gocann_thread, deviceID C.uint32_t, info C.aclDeviceInfo, value *C.int64_t) C.aclError {
+	const fn = "aclGetDeviceCapability"
+	if value == nil {
+		return nullArg(t, fn, "value")
+	}
+	r, code := rt(t, fn)
+	if code != 0 {
+		return code
+	}
+	d, err := r.Device(int(deviceID))
+	if err != nil {
+		return fail(t, fn, err)
+	}
+	var attr gocann.DeviceAttr
+	switch info {
+	case C.ACL_DEVICE_INFO_AI_CORE_NUM:
+		attr = gocann.AttrAICoreNum
+	case C.ACL_DEVICE_INFO_VECTOR_CORE_NUM:
+		attr = gocann.AttrVectorCoreNum
+	case C.ACL_DEVICE_INFO_L2_SIZE:
+		attr = gocann.AttrL2CacheSize
+	default:
+		return failf(t, fn, hal.KindInvalidParam, "deviceInfo %d is invalid, expected ACL_DEVICE_INFO_AI_CORE_NUM (0), _VECTOR_CORE_NUM (1) or _L2_SIZE (2)", info)
+	}
+	v, err := d.Info(attr)
+	if err != nil {
+		return fail(t, fn, err)
+	}
+	*value = C.int64_t(v)
+	return 0
+}

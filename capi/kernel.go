@@ -1,0 +1,368 @@
+package main
+
+/*
+#include <stdlib.h>
+#include <string.h>
+#include "acl/acl.h"
+#include "thread.h"
+*/
+import "C"
+
+import (
+	"encoding/binary"
+	"sync"
+	"unsafe"
+
+	"github.com/gocann/gocann"
+	"github.com/gocann/gocann/ckernel"
+	"github.com/gocann/gocann/hal"
+)
+
+// cBinary is a loaded kernel binary.
+type cBinary struct {
+	b *ckernel.Binary
+	h handle
+}
+
+// cFunc is a kernel of a binary.
+type cFunc struct {
+	k    *gocann.Kernel
+	name string
+	bin  *cBinary
+	h    handle
+
+	paramsOnce sync.Once
+	params     []int
+	paramsErr  error
+}
+
+func binaryOf(t *C.gocann_thread, fn string, p C.aclrtBinHandle) (*cBinary, C.aclError) {
+	if obj, ok := proc.handles.get(handleOf(unsafe.Pointer(p)), kindBinary); ok {
+		return obj.(*cBinary), 0
+	}
+	return nil, badHandle(t, fn, "binHandle", unsafe.Pointer(p), kindBinary)
+}
+
+func funcOf(t *C.gocann_thread, fn string, p unsafe.Pointer) (*cFunc, C.aclError) {
+	if obj, ok := proc.handles.get(handleOf(p), kindFunc); ok {
+		return obj.(*cFunc), 0
+	}
+	return nil, badHandle(t, fn, "funcHandle", p, kindFunc)
+}
+
+// checkLoadOptions accepts the documented binary load options; they change
+// nothing for host-compiled binaries.
+func checkLoadOptions(t *C.gocann_thread, fn string, opts *C.aclrtBinaryLoadOptions) C.aclError {
+	if opts == nil || opts.numOpt == 0 {
+		return 0
+	}
+	if opts.options == nil {
+		return nullArg(t, fn, "options->options")
+	}
+	for _, o := range unsafe.Slice(opts.options, opts.numOpt) {
+		switch o._type {
+		case C.ACL_RT_BINARY_LOAD_OPT_LAZY_LOAD, C.ACL_RT_BINARY_LOAD_OPT_MAGIC, C.ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE:
+		default:
+			return failf(t, fn, hal.KindInvalidParam, "load option type %d is invalid, expected 1 (lazy load), 2 (magic) or 3 (CPU kernel mode)", o._type)
+		}
+	}
+	return 0
+}
+
+func addBinary(t *C.gocann_thread, fn string, b *ckernel.Binary, out *C.aclrtBinHandle) C.aclError {
+	cb := &cBinary{b: b}
+	h, ok := proc.handles.add(kindBinary, cb)
+	if !ok {
+		b.Unload()
+		return failf(t, fn, hal.KindInternal, "too many live handles")
+	}
+	cb.h = h
+	*out = C.aclrtBinHandle(C.gocann_handle(C.uintptr_t(h)))
+	return 0
+}
+
+//export gocann_aclrtBinaryLoadFromFile
+func gocann_aclrtBinaryLoadFromFile(t *C.gocann_thread, path *C.char, opts *C.aclrtBinaryLoadOptions, out *C.aclrtBinHandle) C.aclError {
+	const fn = "aclrtBinaryLoadFromFile"
+	if path == nil || out == nil {
+		return nullArg(t, fn, "binPath or binHandle")
+	}
+	if code := checkLoadOptions(t, fn, opts); code != 0 {
+		return code
+	}
+	if _, code := rt(t, fn); code != 0 {
+		return code
+	}
+	b, err := ckernel.LoadFile(C.GoString(path))
+	if err != nil {
+		return fail(t, fn, err)
+	}
+	return addBinary(t, fn, b, out)
+}
+
+//export gocann_aclrtBinaryLoadFromData
+func gocann_aclrtBinaryLoadFromData(t *C.gocann_thread, data unsafe.Pointer, length C.size_t, opts *C.aclrtBinaryLoadOptions, out *C.aclrtBinHandle) C.aclError {
+	const fn = "aclrtBinaryLoadFromData"
+	if data == nil || out == nil {
+		return nullArg(t, fn, "data or binHandle")
+	}
+	if length == 0 {
+		return failf(t, fn, hal.KindInvalidParam, "length 0 is invalid, expected the binary's size")
+	}
+	if code := checkLoadOptions(t, fn, opts); code != 0 {
+		return code
+	}
+	if _, code := rt(t, fn); code != 0 {
+		return code
+	}
+	b, err := ckernel.LoadData(C.GoBytes(data, C.int(length)))
+	if err != nil {
+		return fail(t, fn, err)
+	}
+	return addBinary(t, fn, b, out)
+}
+
+//export gocann_aclrtBinaryGetFunction
+func gocann_aclrtBinaryGetFunction(t *C.gocann_thread, p C.aclrtBinHandle, name *C.char, out *C.aclrtFuncHandle) C.aclError {
+	const fn = "aclrtBinaryGetFunction"
+	if name == nil || out == nil {
+		return nullArg(t, fn, "kernelName or funcHandle")
+	}
+	b, code := binaryOf(t, fn, p)
+	if code != 0 {
+		return code
+	}
+	kname := C.GoString(name)
+	hk, err := b.b.Kernel(kname)
+	if err != nil {
+		return fail(t, fn, err)
+	}
+	f := &cFunc{k: gocann.NewKernel(hk), name: kname, bin: b}
+	h, ok := proc.handles.add(kindFunc, f)
+	if !ok {
+		return failf(t, fn, hal.KindInternal, "too many live handles")
+	}
+	f.h = h
+	*out = C.aclrtFuncHandle(C.gocann_handle(C.uintptr_t(h)))
+	return 0
+}
+
+//export gocann_aclrtBinaryUnLoad
+func gocann_aclrtBinaryUnLoad(t *C.gocann_thread, p C.aclrtBinHandle) C.aclError {
+	const fn = "aclrtBinaryUnLoad"
+	b, code := binaryOf(t, fn, p)
+	if code != 0 {
+		return code
+	}
+	if err := b.b.Unload(); err != nil {
+		return fail(t, fn, err)
+	}
+	proc.handles.remove(b.h, kindBinary)
+	return 0
+}
+
+//export gocann_aclrtGetFunctionName
+func gocann_aclrtGetFunctionName(t *C.gocann_thread, p C.aclrtFuncHandle, maxLen C.uint32_t, name *C.char) C.aclError {
+	const fn = "aclrtGetFunctionName"
+	if name == nil {
+		return nullArg(t, fn, "name")
+	}
+	f, code := funcOf(t, fn, unsafe.Pointer(p))
+	if code != 0 {
+		return code
+	}
+	if int(maxLen) < len(f.name)+1 {
+		return failf(t, fn, hal.KindInvalidParam, "maxLen %d is invalid, expected at least %d for %q and its NUL", maxLen, len(f.name)+1, f.name)
+	}
+	dst := unsafe.Slice((*byte)(unsafe.Pointer(name)), len(f.name)+1)
+	copy(dst, f.name)
+	dst[len(f.name)] = 0
+	return 0
+}
+
+// checkLaunchCfg accepts the documented launch attributes. They tune
+// hardware scheduling the simulator does not model, so they change nothing
+// once valid.
+func checkLaunchCfg(t *C.gocann_thread, fn string, cfg *C.aclrtLaunchKernelCfg) C.aclError {
+	if cfg == nil || cfg.numAttrs == 0 {
+		return 0
+	}
+	if cfg.attrs == nil {
+		return nullArg(t, fn, "cfg->attrs")
+	}
+	var timeout, timeoutUS bool
+	for _, a := range unsafe.Slice(cfg.attrs, cfg.numAttrs) {
+		switch a.id {
+		case C.ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT:
+			timeout = true
+		case C.ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US:
+			timeoutUS = true
+		case C.ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE, C.ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE,
+			C.ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE, C.ACL_RT_LAUNCH_KERNEL_ATTR_BLOCKDIM_OFFSET,
+			C.ACL_RT_LAUNCH_KERNEL_ATTR_BLOCK_TASK_PREFETCH, C.ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP,
+			C.ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING:
+		default:
+			return failf(t, fn, hal.KindInvalidParam, "launch attribute id %d is invalid, expected 1..9", a.id)
+		}
+	}
+	if timeout && timeoutUS {
+		return failf(t, fn, hal.KindInvalidParam, "ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT and ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US cannot be given together")
+	}
+	return 0
+}
+
+// launchArgs queues f with an argument block in device or host memory.
+func launchArgs(t *C.gocann_thread, fn string, fp unsafe.Pointer, blocks C.uint32_t, args unsafe.Pointer, size C.size_t, cfg *C.aclrtLaunchKernelCfg, sp C.aclrtStream) C.aclError {
+	f, code := funcOf(t, fn, fp)
+	if code != 0 {
+		return code
+	}
+	if code := checkLaunchCfg(t, fn, cfg); code != 0 {
+		return code
+	}
+	s, code := stream(t, fn, sp)
+	if code != 0 {
+		return code
+	}
+	return fail(t, fn, s.s.LaunchArgs(f.k, uint32(blocks), args, uintptr(size), uint32(t.tid)))
+}
+
+//export gocann_aclrtLaunchKernel
+func gocann_aclrtLaunchKernel(t *C.gocann_thread, f C.aclrtFuncHandle, blocks C.uint32_t, args unsafe.Pointer, size C.size_t, sp C.aclrtStream) C.aclError {
+	return launchArgs(t, "aclrtLaunchKernel", unsafe.Pointer(f), blocks, args, size, nil, sp)
+}
+
+//export gocann_aclrtLaunchKernelV2
+func gocann_aclrtLaunchKernelV2(t *C.gocann_thread, f C.aclrtFuncHandle, blocks C.uint32_t, args unsafe.Pointer, size C.size_t, cfg *C.aclrtLaunchKernelCfg, sp C.aclrtStream) C.aclError {
+	return launchArgs(t, "aclrtLaunchKernelV2", unsafe.Pointer(f), blocks, args, size, cfg, sp)
+}
+
+// placeholder is a pointer slot of a host argument block to point at the
+// device copy of the block's data at dataOffset.
+type placeholder struct{ addrOffset, dataOffset uint64 }
+
+// launchBlock queues f with a host argument block whose first slots are the
+// parameters. With placeholders the whole block is copied to fresh device
+// memory first, the placeholder slots pointing into that copy, and the
+// memory is freed after the kernel.
+func launchBlock(t *C.gocann_thread, fn string, s *cStream, f *cFunc, blocks uint32, block []byte, slots int, phs []placeholder) C.aclError {
+	if slots > 8*hal.MaxArgs {
+		return failf(t, fn, hal.KindInvalidParam, "the parameters take %d bytes, expected at most %d (32 slots of 8 bytes)", slots, 8*hal.MaxArgs)
+	}
+	tid := uint32(t.tid)
+	if len(phs) == 0 {
+		var p unsafe.Pointer
+		if slots > 0 {
+			p = unsafe.Pointer(&block[0])
+		}
+		return fail(t, fn, s.s.LaunchArgs(f.k, blocks, p, uintptr(slots), tid))
+	}
+	r, code := rt(t, fn)
+	if code != 0 {
+		return code
+	}
+	dev, err := s.ctx.c.Malloc(int64(len(block)), gocann.NormalOnly)
+	if err != nil {
+		return fail(t, fn, err)
+	}
+	for _, ph := range phs {
+		binary.LittleEndian.PutUint64(block[ph.addrOffset:], uint64(dev)+ph.dataOffset)
+	}
+	freeDev := func(a, _ uintptr) { r.FreeDevice(gocann.DevPtr(a)) }
+	if err := s.s.CopyToDevice(dev, block); err != nil {
+		r.FreeDevice(dev)
+		return fail(t, fn, err)
+	}
+	err = s.s.LaunchArgs(f.k, blocks, unsafe.Pointer(&block[0]), uintptr(slots), tid)
+	if ferr := s.s.LaunchHostFuncC(freeDev, uintptr(dev), 0); err == nil && ferr != nil {
+		err = ferr
+	}
+	return fail(t, fn, err)
+}
+
+//export gocann_aclrtLaunchKernelWithHostArgs
+func gocann_aclrtLaunchKernelWithHostArgs(t *C.gocann_thread, fp C.aclrtFuncHandle, blocks C.uint32_t, sp C.aclrtStream, cfg *C.aclrtLaunchKernelCfg,
+	hostArgs unsafe.Pointer, size C.size_t, phArray *C.aclrtPlaceHolderInfo, phNum C.size_t) C.aclError {
+	const fn = "aclrtLaunchKernelWithHostArgs"
+	f, code := funcOf(t, fn, unsafe.Pointer(fp))
+	if code != 0 {
+		return code
+	}
+	if code := checkLaunchCfg(t, fn, cfg); code != 0 {
+		return code
+	}
+	s, code := stream(t, fn, sp)
+	if code != 0 {
+		return code
+	}
+	if size%8 != 0 {
+		return failf(t, fn, hal.KindInvalidParam, "argsSize %d is invalid, expected a multiple of 8", size)
+	}
+	if size > 0 && hostArgs == nil {
+		return nullArg(t, fn, "hostArgs")
+	}
+	block := C.GoBytes(hostArgs, C.int(size))
+	slots := len(block)
+	var phs []placeholder
+	if phNum > 0 {
+		if phArray == nil {
+			return nullArg(t, fn, "placeHolderArray")
+		}
+		for i, p := range unsafe.Slice(phArray, phNum) {
+			a, d := uint64(p.addrOffset), uint64(p.dataOffset)
+			if a%8 != 0 || a+8 > uint64(size) || d >= uint64(size) {
+				return failf(t, fn, hal.KindInvalidParam, "placeholder %d {addrOffset %d, dataOffset %d} is invalid, expected an 8-byte aligned slot and data inside the %d-byte block", i, a, d, size)
+			}
+			phs = append(phs, placeholder{a, d})
+			slots = min(slots, int(d)) // the parameters end where placeholder data begins
+		}
+	}
+	return launchBlock(t, fn, s, f, uint32(blocks), block, min(slots, 8*hal.MaxArgs), phs)
+}
+
+// params returns f's parameter sizes, read once from its binary.
+func (f *cFunc) paramSizes() ([]int, error) {
+	f.paramsOnce.Do(func() { f.params, f.paramsErr = f.bin.b.Params(f.name) })
+	return f.params, f.paramsErr
+}
+
+//export gocann_aclrtLaunchKernelWithArgsArray
+func gocann_aclrtLaunchKernelWithArgsArray(t *C.gocann_thread, fp unsafe.Pointer, blocks C.uint32_t, sp C.aclrtStream, cfg *C.aclrtLaunchKernelCfg, args *unsafe.Pointer) C.aclError {
+	const fn = "aclrtLaunchKernelWithArgsArray"
+	f, code := funcOf(t, fn, fp)
+	if code != 0 {
+		return code
+	}
+	if code := checkLaunchCfg(t, fn, cfg); code != 0 {
+		return code
+	}
+	s, code := stream(t, fn, sp)
+	if code != 0 {
+		return code
+	}
+	sizes, err := f.paramSizes()
+	if err != nil {
+		return fail(t, fn, err)
+	}
+	if len(sizes) > hal.MaxArgs {
+		return failf(t, fn, hal.KindInvalidParam, "kernel %q has %d parameters, expected at most %d", f.name, len(sizes), hal.MaxArgs)
+	}
+	if len(sizes) > 0 && args == nil {
+		return nullArg(t, fn, "args")
+	}
+	var slots [hal.MaxArgs]uint64
+	ptrs := unsafe.Slice(args, len(sizes))
+	for i, n := range sizes {
+		if ptrs[i] == nil {
+			return failf(t, fn, hal.KindBadArgument, "args[%d] is NULL, expected a pointer to parameter %d's value", i, i)
+		}
+		var b [8]byte
+		copy(b[:min(n, 8)], unsafe.Slice((*byte)(ptrs[i]), min(n, 8)))
+		slots[i] = binary.LittleEndian.Uint64(b[:])
+	}
+	var p unsafe.Pointer
+	if len(sizes) > 0 {
+		p = unsafe.Pointer(&slots[0])
+	}
+	return fail(t, fn, s.s.LaunchArgs(f.k, uint32(blocks), p, uintptr(8*len(sizes)), uint32(t.tid)))
+}

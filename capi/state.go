@@ -1,0 +1,242 @@
+package main
+
+/*
+#include <stdlib.h>
+#include "acl/acl.h"
+#include "thread.h"
+*/
+import "C"
+
+import (
+	"strings"
+	"sync"
+	"unsafe"
+
+	"github.com/gocann/gocann"
+	"github.com/gocann/gocann/hal"
+)
+
+// cContext is a context as C code sees it.
+type cContext struct {
+	c         *gocann.Context
+	h         handle
+	dev       int
+	isDefault bool
+	def       *cStream // the default stream, which a NULL stream means
+
+	// mu guards streams.
+	mu      sync.Mutex
+	streams map[*cStream]struct{} // explicit streams, released with the context
+}
+
+// cStream is a stream as C code sees it.
+type cStream struct {
+	s   *gocann.Stream
+	h   handle
+	ctx *cContext
+}
+
+// process is the state of the C ABI: one runtime per process, as aclInit
+// makes, and the handle tables.
+type process struct {
+	handles table
+
+	// mu guards the fields below.
+	mu       sync.Mutex
+	r        *gocann.Runtime // nil until the first aclInit
+	inits    int             // aclInit calls not yet finalized
+	cfg      gocann.Config
+	defaults map[int]*cContext // default context of each set device
+	msgs     []string          // err_msg_mode 1: the process's pending messages, newest last
+	msgsOut  *C.char           // the string aclGetRecentErrMsg last returned
+}
+
+var proc process
+
+// runtime returns the initialized runtime, or nil.
+func (p *process) runtime() *gocann.Runtime {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.inits == 0 {
+		return nil
+	}
+	return p.r
+}
+
+func errMsgProcessWide() bool {
+	proc.mu.Lock()
+	defer proc.mu.Unlock()
+	return proc.inits > 0 && proc.cfg.ErrMsgMode == 1
+}
+
+func (p *process) pushMsg(msg string) {
+	p.mu.Lock()
+	p.msgs = append(p.msgs, msg)
+	p.mu.Unlock()
+}
+
+func (p *process) takeMsgs() *C.char {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var b strings.Builder
+	for i := len(p.msgs) - 1; i >= 0; i-- {
+		b.WriteString(p.msgs[i])
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+	}
+	if p.msgsOut != nil {
+		C.free(unsafe.Pointer(p.msgsOut))
+		p.msgsOut = nil
+	}
+	if len(p.msgs) > 0 {
+		p.msgsOut = C.CString(b.String())
+	}
+	p.msgs = nil
+	return p.msgsOut
+}
+
+// rt returns the runtime or records ACL_ERROR_UNINITIALIZE.
+func rt(t *C.gocann_thread, fn string) (*gocann.Runtime, C.aclError) {
+	if r := proc.runtime(); r != nil {
+		return r, 0
+	}
+	return nil, failf(t, fn, hal.KindUninitialized, "aclInit has not been called (or aclFinalize already was)")
+}
+
+// defaultContext returns device dev's default context wrapper, creating
+// it when the device was just set. proc.mu not held.
+func defaultContext(dev *gocann.Device) (*cContext, error) {
+	proc.mu.Lock()
+	defer proc.mu.Unlock()
+	if c := proc.defaults[dev.ID()]; c != nil {
+		return c, nil
+	}
+	gc, err := dev.Context()
+	if err != nil {
+		return nil, err
+	}
+	c, err := newCContext(gc, dev.ID(), true)
+	if err != nil {
+		return nil, err
+	}
+	if proc.defaults == nil {
+		proc.defaults = make(map[int]*cContext)
+	}
+	proc.defaults[dev.ID()] = c
+	return c, nil
+}
+
+// newCContext registers a context and its default stream.
+func newCContext(gc *gocann.Context, dev int, isDefault bool) (*cContext, error) {
+	c := &cContext{c: gc, dev: dev, isDefault: isDefault, streams: make(map[*cStream]struct{})}
+	ds, err := gc.DefaultStream()
+	if err != nil {
+		return nil, err
+	}
+	h, ok := proc.handles.add(kindContext, c)
+	if !ok {
+		return nil, gocann.NewError("aclrtCreateContext", hal.KindNoStream, "too many live handles")
+	}
+	c.h = h
+	c.def = &cStream{s: ds, ctx: c}
+	if c.def.h, ok = proc.handles.add(kindStream, c.def); !ok {
+		proc.handles.remove(h, kindContext)
+		return nil, gocann.NewError("aclrtCreateContext", hal.KindNoStream, "too many live handles")
+	}
+	return c, nil
+}
+
+// release drops the handles of c and its streams (the objects are gone).
+func (c *cContext) release() {
+	c.mu.Lock()
+	for s := range c.streams {
+		proc.handles.remove(s.h, kindStream)
+	}
+	c.streams = nil
+	c.mu.Unlock()
+	proc.handles.remove(c.def.h, kindStream)
+	proc.handles.remove(c.h, kindContext)
+}
+
+// dropDefault forgets device dev's default context after a reset ended it.
+func dropDefault(dev int) {
+	proc.mu.Lock()
+	c := proc.defaults[dev]
+	delete(proc.defaults, dev)
+	proc.mu.Unlock()
+	if c != nil {
+		c.release()
+	}
+}
+
+// currentContext returns the thread's context. With none, the configured
+// default device is set for the thread, as CANN does implicitly.
+func currentContext(t *C.gocann_thread, fn string) (*cContext, C.aclError) {
+	if t.context != 0 {
+		if obj, ok := proc.handles.get(handle(t.context), kindContext); ok {
+			return obj.(*cContext), 0
+		}
+		t.context = 0
+	}
+	r, code := rt(t, fn)
+	if code != 0 {
+		return nil, code
+	}
+	if dd := r.Config().DefaultDevice; dd >= 0 {
+		if code := setDevice(t, fn, dd); code != 0 {
+			return nil, code
+		}
+		obj, _ := proc.handles.get(handle(t.context), kindContext)
+		return obj.(*cContext), 0
+	}
+	return nil, failf(t, fn, hal.KindContextNull, "the calling thread has no current context; call aclrtSetDevice or aclrtSetCurrentContext first")
+}
+
+// setDevice is aclrtSetDevice for thread t.
+func setDevice(t *C.gocann_thread, fn string, id int) C.aclError {
+	r, code := rt(t, fn)
+	if code != 0 {
+		return code
+	}
+	dev, err := r.SetDevice(id)
+	if err != nil {
+		return fail(t, fn, err)
+	}
+	c, err := defaultContext(dev)
+	if err != nil {
+		return fail(t, fn, err)
+	}
+	t.device = C.int32_t(id)
+	t.context = C.uint64_t(c.h)
+	return 0
+}
+
+// stream resolves a stream handle; NULL is the current context's default
+// stream.
+func stream(t *C.gocann_thread, fn string, p C.aclrtStream) (*cStream, C.aclError) {
+	if p == nil {
+		c, code := currentContext(t, fn)
+		if code != 0 {
+			return nil, code
+		}
+		return c.def, 0
+	}
+	if obj, ok := proc.handles.get(handleOf(unsafe.Pointer(p)), kindStream); ok {
+		return obj.(*cStream), 0
+	}
+	return nil, badHandle(t, fn, "stream", unsafe.Pointer(p), kindStream)
+}
+
+// badHandle records the error for a handle that is not live or not of the
+// kind expected.
+func badHandle(t *C.gocann_thread, fn, param string, p unsafe.Pointer, want kind) C.aclError {
+	h := handleOf(p)
+	if p == nil {
+		return nullArg(t, fn, param)
+	}
+	if k := h.kind(); k != want && k > 0 && k < numKinds {
+		return failf(t, fn, hal.KindInvalidHandle, "%s %p is a %s handle, expected a %s handle", param, p, kindNames[k], kindNames[want])
+	}
+	return failf(t, fn, hal.KindInvalidHandle, "%s %p is not a live %s handle (destroyed, or never created)", param, p, kindNames[want])
+}

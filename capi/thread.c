@@ -1,0 +1,54 @@
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include "thread.h"
+
+static __thread gocann_thread self;
+
+gocann_thread *gocann_self(void) {
+	gocann_thread *t = &self;
+	if (!t->ready) {
+		t->ready = 1;
+		t->device = -1;
+		t->pthread = (uint64_t)pthread_self();
+		t->tid = (uint32_t)syscall(SYS_gettid);
+	}
+	return t;
+}
+
+void gocann_push_msg(gocann_thread *t, const char *msg, size_t n) {
+	size_t need = t->msgs_len + n + 2;
+	if (need > t->msgs_cap) {
+		size_t cap = need * 2;
+		char *p = realloc(t->msgs, cap);
+		if (p == NULL) {
+			return;
+		}
+		t->msgs = p;
+		t->msgs_cap = cap;
+	}
+	// Newest first: shift the older messages behind the new line.
+	size_t shift = t->msgs_len ? n + 1 : n;
+	memmove(t->msgs + shift, t->msgs, t->msgs_len);
+	memcpy(t->msgs, msg, n);
+	if (t->msgs_len) {
+		t->msgs[n] = '\n';
+	}
+	t->msgs_len += shift;
+	t->msgs[t->msgs_len] = '\0';
+}
+
+const char *gocann_take_msgs(gocann_thread *t) {
+	free(t->msgs_out);
+	if (t->msgs_len == 0) {
+		t->msgs_out = NULL; // no failure since the last call
+	} else {
+		t->msgs_out = t->msgs;
+		t->msgs = NULL;
+		t->msgs_len = t->msgs_cap = 0;
+	}
+	return t->msgs_out;
+}
