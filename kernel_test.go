@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -125,6 +126,45 @@ func TestBlockIndexAndSpan(t *testing.T) {
 		if v := readU64(t, e.c, num.Add(int64(8*b))); v != blocks {
 			t.Errorf("block %d saw Num() = %d", b, v)
 		}
+	}
+}
+
+func TestBlocksRunConcurrentlyUpToCoreCount(t *testing.T) {
+	// "A kernel's blocks run concurrently up to the chip profile's core
+	// count": four blocks on four cores meet at a barrier in device memory;
+	// nine blocks on two cores never run more than two at once.
+	e := setup(t, `{"simulator":{"hbm_size":1073741824,"aicore_num":4}}`)
+	w := malloc(t, e.c, 8)
+	barrier, err := e.r.RegisterKernel("barrier", func(b *gocann.Block) {
+		p := b.Arg(0).Ptr()
+		b.Add64(p, 1)
+		deadline := time.Now().Add(long)
+		for b.Load64(p) != uint64(b.Num()) {
+			if time.Now().After(deadline) {
+				b.Trap("barrier never filled")
+			}
+			time.Sleep(10 * time.Microsecond)
+		}
+	})
+	check(t, err)
+	check(t, e.s.Launch(barrier, 4, gocann.Ptr(w)))
+	syncOK(t, e.s)
+
+	e2 := setup(t, `{"simulator":{"hbm_size":1073741824,"aicore_num":2}}`)
+	var running, most, ran atomic.Int32
+	k, err := e2.r.RegisterKernel("count", func(*gocann.Block) {
+		n := running.Add(1)
+		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+		}
+		time.Sleep(2 * time.Millisecond)
+		running.Add(-1)
+		ran.Add(1)
+	})
+	check(t, err)
+	check(t, e2.s.Launch(k, 9))
+	syncOK(t, e2.s)
+	if ran.Load() != 9 || most.Load() > 2 {
+		t.Fatalf("%d of 9 blocks ran, at most %d at once; want 9, at most 2", ran.Load(), most.Load())
 	}
 }
 

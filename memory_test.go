@@ -439,17 +439,20 @@ func TestFreeWhileTasksUseMemory(t *testing.T) {
 	syncOK(t, e.s)
 
 	// A copy queued behind a blocked task, its destination freed before it
-	// runs: the copy faults on the device and the fault is reported.
+	// runs. CANN frees at once, so the copy may fault on the device (a DMA
+	// fault, reported at the next synchronize); a runtime that keeps the
+	// block until queued work retires runs it. Either way nothing crashes.
 	q := malloc(t, e.c, n)
 	src := malloc(t, e.c, n)
 	g := block(t, e.s)
 	check(t, e.s.CopyDeviceToDevice(q, src, n))
 	check(t, e.c.Free(q))
 	g.Open()
-	err = e.s.SynchronizeTimeout(long)
-	wantErr(t, err, gocann.CodeRTSysDMA, "copy failed")
-	if !errors.Is(err, gocann.ErrDevice) {
-		t.Errorf("errors.Is(%v, ErrDevice) = false", err)
+	if err = e.s.SynchronizeTimeout(long); err != nil {
+		wantErr(t, err, gocann.CodeRTSysDMA, "copy failed")
+		if !errors.Is(err, gocann.ErrDevice) {
+			t.Errorf("errors.Is(%v, ErrDevice) = false", err)
+		}
 	}
 	syncOK(t, e.s)
 }

@@ -528,7 +528,60 @@ func TestCopyOverlapsKernel(t *testing.T) {
 	if kern.Engine != hal.EngineAICore || cp.Engine != hal.EngineDMA {
 		t.Errorf("engines: kernel %v, copy %v", kern.Engine, cp.Engine)
 	}
+	for _, r := range []gocann.TaskRecord{kern, cp} {
+		if r.Submit > r.Start || r.Start > r.End || r.Failed {
+			t.Errorf("trace record %+v: want submit <= start <= end, not failed", r)
+		}
+	}
 	if cp.Start > kern.End || kern.Start > cp.End {
 		t.Fatalf("copy [%d, %d] and kernel [%d, %d] do not overlap", cp.Start, cp.End, kern.Start, kern.End)
+	}
+}
+
+func TestConcurrentUse(t *testing.T) {
+	// Handles may be used from any goroutine: launches, allocations, events
+	// and synchronizes from eight goroutines on three streams lose nothing.
+	e := setup(t)
+	w := malloc(t, e.c, 8)
+	inc, err := e.r.RegisterKernel("inc", func(b *gocann.Block) { b.Add64(b.Arg(0).Ptr(), 1) })
+	check(t, err)
+	streams := []*gocann.Stream{e.s, e.newStream(t), e.newStream(t)}
+	const goroutines, launches = 8, 200
+	errs := make(chan error, goroutines)
+	for g := range goroutines {
+		go func() {
+			errs <- func() error {
+				s, next := streams[g%3], streams[(g+1)%3]
+				for i := range launches {
+					if err := s.Launch(inc, 2, gocann.Ptr(w)); err != nil {
+						return err
+					}
+					if i%40 != 0 {
+						continue
+					}
+					p, err := e.c.Malloc(4096, gocann.NormalOnly)
+					if err != nil {
+						return err
+					}
+					ev, err := e.c.NewEvent(gocann.EventSync)
+					if err != nil {
+						return err
+					}
+					for _, err := range []error{e.c.Free(p), s.Record(ev), next.WaitEvent(ev), ev.Close(), s.SynchronizeTimeout(long)} {
+						if err != nil {
+							return err
+						}
+					}
+				}
+				return nil
+			}()
+		}()
+	}
+	for range goroutines {
+		check(t, <-errs)
+	}
+	check(t, e.d.SynchronizeTimeout(long))
+	if got := readU64(t, e.c, w); got != goroutines*launches*2 {
+		t.Fatalf("counter %d, want %d", got, goroutines*launches*2)
 	}
 }
