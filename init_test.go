@@ -211,26 +211,29 @@ func TestFinalizeTwice(t *testing.T) {
 }
 
 func TestInitFinalizeInit(t *testing.T) {
-	// "aclInit → work → aclFinalize → aclInit → work → aclFinalize".
+	// "aclInit → work → aclFinalize → aclInit → work → aclFinalize", in
+	// one process, on one Runtime. Each initialization starts afresh.
 	r := gocann.New()
 	defer r.Close()
-	var first gocann.DevPtr
 	for round := range 3 {
 		check(t, r.Init(writeConfig(t, smallConfig)))
+		k, err := r.RegisterKernel(fmt.Sprintf("inc%d", round), func(b *gocann.Block) { b.Add64(b.Arg(0).Ptr(), 1) })
+		check(t, err)
 		d, err := r.SetDevice(1)
 		check(t, err)
+		if !d.IsSet() {
+			t.Fatalf("round %d: device not set", round)
+		}
 		c, err := d.Context()
 		check(t, err)
+		s, err := c.NewStream()
+		check(t, err)
 		p := malloc(t, c, 4096)
-		if round == 0 {
-			first = p
-		} else if got := readU64(t, c, p); got != 0 {
-			// A new initialization starts with fresh device memory.
-			t.Errorf("round %d: memory at %#x reads %#x, want 0", round, uint64(p), got)
-		}
-		writeU64(t, c, p, 0xfeed)
-		if round > 0 && p == first {
-			t.Logf("round %d reuses address %#x", round, uint64(p))
+		check(t, s.Launch(k, 1, gocann.Ptr(p)))
+		syncOK(t, s)
+		// Memory of the previous initialization is gone: this reads 1.
+		if got := readU64(t, c, p); got != 1 {
+			t.Errorf("round %d: counter %d, want 1", round, got)
 		}
 		check(t, r.Finalize())
 	}
