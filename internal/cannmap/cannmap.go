@@ -14,7 +14,7 @@ import (
 	"go/doc"
 	"go/parser"
 	"go/token"
-	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 )
@@ -34,36 +34,46 @@ type Problem struct {
 // function's entry and the problems found.
 func Read(dir string) ([]Entry, []Problem, error) {
 	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, dir, func(fi os.FileInfo) bool {
-		return !strings.HasSuffix(fi.Name(), "_test.go")
-	}, parser.ParseComments)
+	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		return nil, nil, err
+	}
+	var files []*ast.File
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
+		if err != nil {
+			return nil, nil, err
+		}
+		files = append(files, f)
+	}
+	d, err := doc.NewFromFiles(fset, files, "")
 	if err != nil {
 		return nil, nil, err
 	}
 	var entries []Entry
 	var problems []Problem
-	for _, p := range pkgs {
-		d := doc.New(p, "", 0)
-		add := func(name string, fd *ast.FuncDecl, text string) {
-			if fd.Name.IsExported() && (fd.Recv == nil || !standardMethod(fd.Name.Name)) {
-				e, why := entry(name, text)
-				if why != "" {
-					problems = append(problems, Problem{name, why})
-					return
-				}
-				entries = append(entries, e)
+	add := func(name string, fd *ast.FuncDecl, text string) {
+		if fd.Name.IsExported() && (fd.Recv == nil || !standardMethod(fd.Name.Name)) {
+			e, why := entry(name, text)
+			if why != "" {
+				problems = append(problems, Problem{name, why})
+				return
 			}
+			entries = append(entries, e)
 		}
-		for _, f := range d.Funcs {
+	}
+	for _, f := range d.Funcs {
+		add(f.Name, f.Decl, f.Doc)
+	}
+	for _, t := range d.Types {
+		for _, f := range t.Funcs {
 			add(f.Name, f.Decl, f.Doc)
 		}
-		for _, t := range d.Types {
-			for _, f := range t.Funcs {
-				add(f.Name, f.Decl, f.Doc)
-			}
-			for _, m := range t.Methods {
-				add(t.Name+"."+m.Name, m.Decl, m.Doc)
-			}
+		for _, m := range t.Methods {
+			add(t.Name+"."+m.Name, m.Decl, m.Doc)
 		}
 	}
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Go < entries[j].Go })
