@@ -72,6 +72,17 @@ func (r *Runtime) onFault(f hal.Fault) {
 	}
 	info := exceptionInfo(f)
 	for _, fn := range fns {
-		fn(info)
+		r.callException(fn, info)
 	}
+}
+
+// callException runs one callback; a panic in it is logged, not allowed to
+// take down the worker that reported the fault.
+func (r *Runtime) callException(fn func(ExceptionInfo), info ExceptionInfo) {
+	defer func() {
+		if v := recover(); v != nil {
+			r.logger().Error("exception callback panicked", "panic", v, "code", info.Code, "stream", info.StreamID)
+		}
+	}()
+	fn(info)
 }

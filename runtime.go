@@ -105,6 +105,13 @@ func New(opts ...Option) *Runtime {
 	return r
 }
 
+func (r *Runtime) logger() *slog.Logger {
+	if r.opts.logger != nil {
+		return r.opts.logger
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
 // simBackend opens the simulated NPU the configuration describes.
 func (r *Runtime) simBackend(c Config) (hal.Backend, error) {
 	s := c.Simulator

@@ -102,21 +102,27 @@ func (w *worker) exec(it *item, p int32) {
 func (w *worker) fail(it *item, p int32, v any) {
 	t := it.t
 	s := w.e.s
+	// An error panic value becomes the fault's cause; anything else is
+	// described in the message. Never both, so it is reported once.
+	err, _ := v.(error)
+	what := func(prefix string) string {
+		if err != nil {
+			return prefix
+		}
+		return fmt.Sprintf("%s: %v", prefix, v)
+	}
 	var f *hal.Fault
 	switch t.Kind {
 	case hal.TaskKernel:
 		k := hal.KindAICoreException
-		err, _ := v.(error)
-		if te, ok := v.(*hal.TrapError); ok {
+		if _, ok := v.(*hal.TrapError); ok {
 			k = hal.KindAICoreTrap
-			err = te
 		}
-		f = s.newFault(it.q, it.seq, t, k, fmt.Sprintf("kernel %q block %d of %d: %v", t.Kernel.Name, p, t.Blocks, v), err)
+		f = s.newFault(it.q, it.seq, t, k, what(fmt.Sprintf("kernel %q block %d of %d", t.Kernel.Name, p, t.Blocks)), err)
 	case hal.TaskHostFunc:
-		err, _ := v.(error)
-		f = s.newFault(it.q, it.seq, t, hal.KindHostFuncFault, fmt.Sprintf("host function panicked: %v", v), err)
+		f = s.newFault(it.q, it.seq, t, hal.KindHostFuncFault, what("host function panicked"), err)
 	default:
-		f = s.newFault(it.q, it.seq, t, hal.KindDMAFault, fmt.Sprintf("%s failed: %v", t.Kind, v), nil)
+		f = s.newFault(it.q, it.seq, t, hal.KindDMAFault, what(t.Kind.String()+" failed"), err)
 	}
 	it.fault.CompareAndSwap(nil, f)
 }
