@@ -102,4 +102,3 @@ func symbolCount(ef *elf.File, sym string) (int, bool) {
 	}
 	return 0, false
 }
-

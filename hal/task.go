@@ -81,8 +81,8 @@ type Task struct {
 	Flag           uint32 // value-wait compare flag
 
 	// Sync objects.
-	Event   Event
-	Notify  Notify
+	Event  Event
+	Notify Notify
 	// TaskNotifyWait, TaskEventWait: the wait fails with a KindWaitTimeout
 	// fault once it has waited this long at the head of its queue (not
 	// counting time spent queued behind other tasks); 0 waits forever.

@@ -129,7 +129,8 @@ func Table(entries []Entry) string {
 		}
 	}
 	sort.Strings(rows)
-	return strings.Join(rows, "\n") + "\n"
+	// Blank comment lines around the indented rows keep gofmt content.
+	return "//\n" + strings.Join(rows, "\n") + "\n//\n"
 }
 
 // The markers around the generated table in doc.go.
