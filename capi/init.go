@@ -34,6 +34,7 @@ func gocann_aclInit(t *C.gocann_thread, configPath *C.char) C.aclError {
 	}
 	proc.inits = 1
 	proc.cfg = proc.r.Config()
+	startProfile()
 	return 0
 }
 
@@ -74,7 +75,9 @@ func finalize(t *C.gocann_thread, fn string, all bool, refCount *C.uint64_t) C.a
 		c.release()
 	}
 	t.device, t.context = -1, 0
-	return fail(t, fn, r.Finalize())
+	err := r.Finalize()
+	stopProfile()
+	return fail(t, fn, err)
 }
 
 // soc caches the C strings aclrtGetSocName returns, which must stay valid.

@@ -301,6 +301,11 @@ func gocann_aclrtLaunchKernelWithHostArgs(t *C.gocann_thread, fp C.aclrtFuncHand
 	if size > 0 && hostArgs == nil {
 		return nullArg(t, fn, "hostArgs")
 	}
+	if phNum == 0 && size <= 8*hal.MaxArgs {
+		// No placeholders: the slots are read from the caller's block now,
+		// without a copy.
+		return fail(t, fn, s.s.LaunchArgs(f.k, uint32(blocks), hostArgs, uintptr(size), uint32(t.tid)))
+	}
 	block := C.GoBytes(hostArgs, C.int(size))
 	slots := len(block)
 	var phs []placeholder

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -20,7 +21,8 @@ type devMem struct {
 	dev  int
 	hbm  uint64
 	fd   int
-	base uint64 // device address of the first byte
+	base uint64      // device address of the first byte
+	open atomic.Bool // mapped; read without the lock by contains
 
 	// mu guards the allocator and the mapping; lookups and pointer take it
 	// shared so copies and kernels do not serialise on it.
@@ -65,6 +67,7 @@ func newDevMem(dev int, hbm uint64) (*devMem, error) {
 		return nil, hal.Wrap(k, err, "device %d: mapping %d bytes of memory", dev, hbm)
 	}
 	m := &devMem{dev: dev, hbm: hbm, fd: fd, mem: mem}
+	m.open.Store(true)
 	m.base = uint64(uintptr(unsafe.Pointer(&mem[0])))
 	m.alloc = newAllocator(m.base, hbm, min(hbm/8, 4<<30))
 	m.alloc.release = m.punch
@@ -208,9 +211,7 @@ func (m *devMem) info() (free, total uint64) {
 
 // contains reports whether addr is in this device's address range at all.
 func (m *devMem) contains(addr uint64) bool {
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	return m.mem != nil && addr-m.base < m.hbm
+	return m.open.Load() && addr-m.base < m.hbm
 }
 
 // share returns a path another process can open to map the memory at addr,
@@ -236,6 +237,7 @@ func (m *devMem) close() error {
 	if m.mem == nil {
 		return nil
 	}
+	m.open.Store(false)
 	err := unix.MunmapPtr(unsafe.Pointer(&m.mem[0]), uintptr(len(m.mem)))
 	m.mem = nil
 	if cerr := unix.Close(m.fd); err == nil {

@@ -38,3 +38,24 @@ func spinUntil(budget time.Duration, done func() bool) bool {
 
 // spinBurst is how many polls a spinner makes between yields.
 const spinBurst = 64
+
+// spinHot polls done until it returns true or budget passes, without ever
+// yielding. For hosts waiting on the device: the goroutine may be locked to
+// a C thread, which a yield would put to sleep. The budget bounds how long
+// it keeps its processor from other goroutines.
+func spinHot(budget time.Duration, done func() bool) bool {
+	if done() {
+		return true
+	}
+	start := time.Now()
+	for {
+		for range spinBurst {
+			if done() {
+				return true
+			}
+		}
+		if time.Since(start) > budget {
+			return done()
+		}
+	}
+}

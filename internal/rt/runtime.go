@@ -21,6 +21,7 @@ type Runtime struct {
 	faultHook  atomic.Pointer[func(hal.Fault)]
 	nextCtxID  atomic.Uint64
 	staging    stagingPool
+	current    atomic.Pointer[hal.Backend] // the backend while initialized, for lock-free reads
 
 	// mu guards the fields below.
 	mu      sync.Mutex
@@ -71,17 +72,17 @@ func (r *Runtime) Init(cfg config.Config) error {
 		b.Close()
 		return hal.Errorf(hal.KindFileAttrInvalid, "defaultDevice.default_device %d is invalid, expected 0..%d", cfg.DefaultDevice, n-1)
 	}
-	r.cfg, r.backend, r.inited = cfg, b, true
-	r.devices = make([]*Device, n)
-	for i := range r.devices {
+	devices := make([]*Device, n)
+	for i := range devices {
 		props, err := b.Props(i)
 		if err != nil {
 			b.Close()
-			r.inited = false
 			return err
 		}
-		r.devices[i] = &Device{r: r, b: b, id: i, props: props, stack: config.RoundStack(cfg.StackSize)}
+		devices[i] = &Device{r: r, b: b, id: i, props: props, stack: config.RoundStack(cfg.StackSize)}
 	}
+	r.cfg, r.backend, r.devices, r.inited = cfg, b, devices, true
+	r.current.Store(&b)
 	r.log.Debug("runtime initialized", "config", cfg.String(), "devices", n)
 	return nil
 }
@@ -96,6 +97,7 @@ func (r *Runtime) Finalize() error {
 	}
 	devices, b := r.devices, r.backend
 	r.inited, r.backend, r.devices = false, nil, nil
+	r.current.Store(nil)
 	r.mu.Unlock()
 	for _, d := range devices {
 		d.shutdown()
@@ -124,12 +126,10 @@ func errUninit() error {
 
 // live returns the backend, or an error if the runtime is not initialized.
 func (r *Runtime) live() (hal.Backend, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if !r.inited {
-		return nil, errUninit()
+	if b := r.current.Load(); b != nil {
+		return *b, nil
 	}
-	return r.backend, nil
+	return nil, errUninit()
 }
 
 // DeviceCount is the number of devices (aclrtGetDeviceCount).
