@@ -49,8 +49,8 @@ type Device interface {
 
 	// NewQueue creates a hardware queue; it counts against StreamLimit.
 	NewQueue(cfg QueueConfig) (Queue, error)
-	// NewEvent creates an event; counted against EventLimit when counted.
-	NewEvent(counted bool) (Event, error)
+	// NewEvent creates an event.
+	NewEvent(cfg EventConfig) (Event, error)
 	// NewNotify creates a notify; it counts against NotifyLimit.
 	NewNotify() (Notify, error)
 
@@ -111,6 +111,16 @@ type Event interface {
 	Timestamp() (ts int64, ok bool)
 	// Close frees the event; tasks already queued keep working.
 	Close() error
+}
+
+// EventConfig configures an event.
+type EventConfig struct {
+	Counted bool // counts against Props.EventLimit
+	// Flag makes the event a flag, as ACL_EVENT_EXTERNAL events are: a
+	// record sets it until a reset clears it, and a wait waits until it is
+	// set, whenever the record was submitted. Other events number their
+	// records and a wait waits for the latest record submitted before it.
+	Flag bool
 }
 
 // Notify is a device notify: a one-shot signal that a wait consumes.

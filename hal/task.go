@@ -22,12 +22,13 @@ const (
 	TaskNotifyWait            // hold the queue until Notify is signalled, then reset it
 	TaskValueWrite            // store the 64-bit Value at Dst
 	TaskValueWait             // hold the queue until the 64-bit word at Dst matches Value under Flag
+	TaskGraph                 // run Graph once, as one task
 	numTaskKinds
 )
 
 var taskKindNames = [numTaskKinds]string{
 	"none", "kernel", "copy", "copy2d", "memset", "host func", "event record",
-	"event wait", "event reset", "notify record", "notify wait", "value write", "value wait",
+	"event wait", "event reset", "notify record", "notify wait", "value write", "value wait", "graph",
 }
 
 func (k TaskKind) String() string {
@@ -98,6 +99,9 @@ type Task struct {
 	// memory at ArgsDev when the kernel is about to start, as hardware reads
 	// an argument block that earlier tasks of the stream may have written.
 	ArgsDev uint64
+
+	// TaskGraph.
+	Graph *Graph
 
 	// Diagnosis.
 	Site   uintptr // program counter of the submitting call, 0 if unknown

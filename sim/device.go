@@ -45,7 +45,7 @@ func (d *device) Share(addr uint64) (string, int64, error) { return d.mem.share(
 
 func (d *device) NewQueue(cfg hal.QueueConfig) (hal.Queue, error) { return d.s.newQueue(cfg) }
 
-func (d *device) NewEvent(counted bool) (hal.Event, error) { return d.s.newEvent(counted) }
+func (d *device) NewEvent(cfg hal.EventConfig) (hal.Event, error) { return d.s.newEvent(cfg) }
 
 func (d *device) NewNotify() (hal.Notify, error) { return d.s.newNotify() }
 

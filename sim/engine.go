@@ -26,6 +26,9 @@ type item struct {
 	done  atomic.Int32 // parts finished
 	fault atomic.Pointer[hal.Fault]
 	wake  chan struct{} // Run only: closed when the last part finishes
+
+	run    *graphRun // a graph stream to run (with stream), not a task
+	stream int
 }
 
 func (it *item) before(o *item) bool {

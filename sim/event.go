@@ -12,6 +12,8 @@ import (
 type event struct {
 	s         *scheduler
 	counted   bool
+	flagMode  bool // set by a record until a reset (ACL_EVENT_EXTERNAL)
+	flag      bool // flagMode: set
 	closed    bool
 	submitted uint64   // number of the last record submitted
 	resetAt   uint64   // submitted as of the last reset: waits ignore records up to it
@@ -21,7 +23,8 @@ type event struct {
 	waiters   []*queue // queues whose head waits on this event
 }
 
-func (s *scheduler) newEvent(counted bool) (*event, error) {
+func (s *scheduler) newEvent(cfg hal.EventConfig) (*event, error) {
+	counted := cfg.Counted
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -33,7 +36,7 @@ func (s *scheduler) newEvent(counted bool) (*event, error) {
 		}
 		s.events++
 	}
-	return &event{s: s, counted: counted}, nil
+	return &event{s: s, counted: counted, flagMode: cfg.Flag}, nil
 }
 
 func (e *event) Timestamp() (int64, bool) {
@@ -61,8 +64,31 @@ func (e *event) ran(rec uint64) bool {
 	return !pending
 }
 
-// record completes record rec at time now and releases its waiters. s.mu held.
+// satisfied reports whether a wait for record rec may proceed: the record
+// ran, or for a flag event the flag is set. s.mu held.
+func (e *event) satisfied(rec uint64) bool {
+	if e.flagMode {
+		return e.flag
+	}
+	return e.ran(rec)
+}
+
+// reset clears a flag event; numbered events are reset at submission.
+// s.mu held.
+func (e *event) reset() {
+	if e.flagMode {
+		e.flag = false
+	}
+}
+
+// record completes record rec at time now and releases its waiters; for a
+// flag event it sets the flag. s.mu held.
 func (e *event) record(rec uint64, now int64) {
+	if e.flagMode {
+		e.flag = true
+		e.done++
+		e.ts = now
+	}
 	if i, ok := slices.BinarySearch(e.pending, rec); ok {
 		e.pending = slices.Delete(e.pending, i, i+1)
 	}

@@ -22,6 +22,8 @@ func partsOf(t *hal.Task, workers int) int32 {
 	switch t.Kind {
 	case hal.TaskKernel:
 		return int32(t.Blocks)
+	case hal.TaskGraph:
+		return 1
 	case hal.TaskCopy, hal.TaskMemset:
 		if t.Kind == hal.TaskCopy && overlaps(t) {
 			return 1
@@ -80,9 +82,15 @@ func (w *worker) exec(it *item, p int32) {
 			w.fail(it, p, v)
 		}
 	}()
+	if it.run != nil {
+		w.runStream(it.run, it.stream, 0)
+		return
+	}
 	t := it.t
 	s := w.e.s
 	switch t.Kind {
+	case hal.TaskGraph:
+		w.runGraph(it, t.Graph)
 	case hal.TaskKernel:
 		w.block.Reset(uint32(p), t.Blocks, t.Args[:t.NArgs], s.dev.mem)
 		t.Kernel.Fn(&w.block)
@@ -100,6 +108,11 @@ func (w *worker) exec(it *item, p int32) {
 }
 
 func (w *worker) fail(it *item, p int32, v any) {
+	if it.run != nil {
+		err, _ := v.(error)
+		it.run.fail(it.stream, -1, &hal.Task{}, hal.KindInternal, fmt.Sprintf("graph stream runner: %v", v), err)
+		return
+	}
 	t := it.t
 	s := w.e.s
 	// An error panic value becomes the fault's cause; anything else is

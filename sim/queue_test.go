@@ -53,7 +53,7 @@ func TestQueueRingGrows(t *testing.T) {
 		t.Fatal(err)
 	}
 	word := (*uint64)(must(d.Pointer(w.Addr, 8)))
-	ev, err := d.NewEvent(true)
+	ev, err := d.NewEvent(hal.EventConfig{Counted: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -61,7 +61,7 @@ const maxHostWorkers = 256
 // engineOf says which engine runs a task kind.
 func engineOf(k hal.TaskKind) hal.Engine {
 	switch k {
-	case hal.TaskKernel:
+	case hal.TaskKernel, hal.TaskGraph:
 		return hal.EngineAICore
 	case hal.TaskCopy, hal.TaskCopy2D, hal.TaskMemset:
 		return hal.EngineDMA
@@ -155,14 +155,16 @@ func (s *scheduler) finish(q *queue, seq uint64, sl *slot, eng hal.Engine, start
 		q.dropping = false
 		q.done = q.tail
 	}
-	sl.t.Event, sl.t.Notify, sl.t.Kernel, sl.t.Host, sl.t.HostFn = nil, nil, nil, nil, nil
+	sl.t.Event, sl.t.Notify, sl.t.Kernel, sl.t.Host, sl.t.HostFn, sl.t.Graph = nil, nil, nil, nil, nil, nil
 	sl.t.Dst, sl.t.Src = hal.Loc{}, hal.Loc{}
 }
 
 // complete is called by the worker that finished the last part of it.
 func (s *scheduler) complete(it *item) {
 	if it.q == nil {
-		close(it.wake)
+		if it.wake != nil {
+			close(it.wake)
+		}
 		return
 	}
 	end := s.clock()

@@ -111,7 +111,7 @@ func TestQueueOrder(t *testing.T) {
 func TestEventAcrossQueues(t *testing.T) {
 	d := openDev(t, hal.Props{})
 	q1, q2 := newQ(t, d, 0), newQ(t, d, 0)
-	ev, err := d.NewEvent(true)
+	ev, err := d.NewEvent(hal.EventConfig{Counted: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,7 @@ func TestStressManyQueues(t *testing.T) {
 	evs := make([]hal.Event, nq)
 	for i := range nq {
 		qs[i] = newQ(t, d, i%8)
-		if evs[i], err = d.NewEvent(true); err != nil {
+		if evs[i], err = d.NewEvent(hal.EventConfig{Counted: true}); err != nil {
 			t.Fatal(err)
 		}
 	}

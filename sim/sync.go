@@ -21,6 +21,10 @@ func (s *scheduler) admit(q *queue, sl *slot) error {
 		case t.NArgs > hal.MaxArgs:
 			return hal.Errorf(hal.KindInvalidParam, "%d argument slots is invalid, expected <= %d", t.NArgs, hal.MaxArgs)
 		}
+	case hal.TaskGraph:
+		if t.Graph == nil {
+			return hal.Errorf(hal.KindInvalidParam, "graph task without a graph")
+		}
 	case hal.TaskCopy, hal.TaskMemset, hal.TaskCopy2D:
 	case hal.TaskHostFunc:
 		if t.Host == nil && t.HostFn == nil {
@@ -31,17 +35,19 @@ func (s *scheduler) admit(q *queue, sl *slot) error {
 		if err != nil {
 			return err
 		}
-		switch t.Kind {
-		case hal.TaskEventRecord:
+		sl.rec, sl.deadline = 0, 0
+		switch {
+		case e.flagMode:
+			// A flag needs no numbering: the task reads it when it runs.
+		case t.Kind == hal.TaskEventRecord:
 			e.submitted++
 			sl.rec = e.submitted
 			e.pending = append(e.pending, sl.rec)
-		case hal.TaskEventWait:
-			sl.rec, sl.deadline = 0, 0
+		case t.Kind == hal.TaskEventWait:
 			if e.submitted > e.resetAt {
 				sl.rec = e.submitted
 			}
-		case hal.TaskEventReset:
+		case t.Kind == hal.TaskEventReset:
 			e.resetAt = e.submitted
 		}
 	case hal.TaskNotifyRecord, hal.TaskNotifyWait:
@@ -84,7 +90,7 @@ func (s *scheduler) runSync(q *queue, sl *slot, now int64) (ok bool, f *hal.Faul
 		t.Event.(*event).record(sl.rec, now)
 	case hal.TaskEventWait:
 		e := t.Event.(*event)
-		if !e.ran(sl.rec) {
+		if !e.satisfied(sl.rec) {
 			if f := s.expired(q, sl, now, "event wait"); f != nil {
 				return true, f
 			}
@@ -95,6 +101,7 @@ func (s *scheduler) runSync(q *queue, sl *slot, now int64) (ok bool, f *hal.Faul
 			return false, nil
 		}
 	case hal.TaskEventReset:
+		t.Event.(*event).reset()
 	case hal.TaskNotifyRecord:
 		t.Notify.(*notify).signal(s)
 	case hal.TaskNotifyWait:

@@ -10,7 +10,7 @@ import (
 
 func (e *env) event() hal.Event {
 	e.t.Helper()
-	ev, err := e.d.NewEvent(true)
+	ev, err := e.d.NewEvent(hal.EventConfig{Counted: true})
 	if err != nil {
 		e.t.Fatalf("NewEvent: %v", err)
 	}
@@ -179,7 +179,7 @@ func testEventTimestamp(e *env) {
 func testEventClose(e *env) {
 	t := e.t
 	q1, q2 := e.queue(), e.queue()
-	ev, err := e.d.NewEvent(true)
+	ev, err := e.d.NewEvent(hal.EventConfig{Counted: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,15 +220,15 @@ func testEventLimit(e *env) {
 		}
 	}()
 	for range limit {
-		ev, err := e.d.NewEvent(true)
+		ev, err := e.d.NewEvent(hal.EventConfig{Counted: true})
 		if err != nil {
 			t.Fatalf("NewEvent #%d of %d: %v", len(evs)+1, limit, err)
 		}
 		evs = append(evs, ev)
 	}
-	_, err := e.d.NewEvent(true)
+	_, err := e.d.NewEvent(hal.EventConfig{Counted: true})
 	wantKind(t, err, hal.KindNoEvent, "NewEvent past EventLimit")
-	free, err := e.d.NewEvent(false)
+	free, err := e.d.NewEvent(hal.EventConfig{})
 	if err != nil {
 		t.Fatalf("uncounted NewEvent at the limit: %v", err)
 	}
@@ -236,7 +236,7 @@ func testEventLimit(e *env) {
 	if err := evs[0].Close(); err != nil {
 		t.Fatal(err)
 	}
-	ev, err := e.d.NewEvent(true)
+	ev, err := e.d.NewEvent(hal.EventConfig{Counted: true})
 	if err != nil {
 		t.Fatalf("NewEvent after closing one at the limit: %v", err)
 	}

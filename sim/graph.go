@@ -1,0 +1,405 @@
+package sim
+
+import (
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/gocann/gocann/hal"
+)
+
+// A TaskGraph runs on an AI-core worker: the worker runs the graph's first
+// head stream itself and every other running stream gets a worker of its
+// own, so the streams of a model run concurrently and single-block kernels
+// run in place, without a hand-off per task. Graph events are private to
+// each run. A worker blocked on a graph event holds its AI core, as a
+// device's model scheduler holds its stream.
+
+// graphRun is one run of a graph.
+type graphRun struct {
+	s       *scheduler
+	g       *hal.Graph
+	top     *item // the TaskGraph task, which carries the run's faults
+	events  []atomic.Bool
+	started []atomic.Bool // stream started in this run
+	active  atomic.Int32  // streams running
+	done    chan struct{} // closed when no stream runs
+}
+
+func newGraphRun(s *scheduler, g *hal.Graph, top *item) *graphRun {
+	return &graphRun{s: s, g: g, top: top, events: make([]atomic.Bool, g.Events),
+		started: make([]atomic.Bool, len(g.Streams)), done: make(chan struct{})}
+}
+
+// runGraph runs g to completion on worker w.
+func (w *worker) runGraph(top *item, g *hal.Graph) {
+	s := w.e.s
+	for _, c := range g.Conds {
+		if c.Reset {
+			if p, err := s.dev.mem.pointer(c.Addr, 8); err == nil {
+				atomic.StoreUint64((*uint64)(p), c.Default)
+			}
+		}
+	}
+	r := newGraphRun(s, g, top)
+	var heads []int
+	for i, st := range g.Streams {
+		if st.Head {
+			heads = append(heads, i)
+			r.started[i].Store(true)
+		}
+	}
+	if len(heads) == 0 {
+		return
+	}
+	r.active.Store(int32(len(heads)))
+	for _, h := range heads[1:] {
+		r.spawn(h)
+	}
+	w.runStream(r, heads[0], 0)
+	r.wait(func() bool { return r.active.Load() == 0 })
+}
+
+// spawn starts stream si of r on a worker of its own.
+func (r *graphRun) spawn(si int) {
+	s := r.s
+	it := &item{run: r, stream: si, prio: -1 << 30, parts: 1, hidx: -1}
+	s.mu.Lock()
+	it.ticket = s.ticket
+	s.ticket++
+	s.engines[hal.EngineAICore].push(it)
+	s.mu.Unlock()
+}
+
+// activate starts stream si if it has not started in this run.
+func (r *graphRun) activate(si int) {
+	if si < 0 || si >= len(r.started) || r.started[si].Swap(true) {
+		return
+	}
+	r.active.Add(1)
+	r.spawn(si)
+}
+
+// streamDone counts a stream finished.
+func (r *graphRun) streamDone() {
+	if r.active.Add(-1) == 0 {
+		close(r.done)
+	}
+}
+
+// wait blocks until cond holds, spinning briefly, then sleeping with a
+// growing pause; a closing device ends the wait.
+func (r *graphRun) wait(cond func() bool) bool {
+	if spinUntil(workerSpin, func() bool { return cond() || r.s.closing.Load() }) {
+		return cond()
+	}
+	pause := pollMin
+	for !cond() {
+		if r.s.closing.Load() {
+			return false
+		}
+		time.Sleep(pause)
+		pause = min(2*pause, pollMax)
+	}
+	return true
+}
+
+// fail records a fault of operation pc of stream si; the first one wins.
+func (r *graphRun) fail(si, pc int, t *hal.Task, k hal.Kind, msg string, err error) {
+	top := r.top
+	f := r.s.newFault(top.q, top.seq, top.t, k, fmt.Sprintf("graph %q stream %d operation %d (%s): %s", r.g.Name, si, pc, t.Kind, msg), err)
+	if t.Kind == hal.TaskKernel && t.Kernel != nil {
+		f.Kernel = t.Kernel.Name
+		f.Site = t.Site
+	}
+	top.fault.CompareAndSwap(nil, f)
+}
+
+// runStream runs stream si of r from operation pc until it ends, following
+// jumps. It counts the stream done at the end.
+func (w *worker) runStream(r *graphRun, si, pc int) {
+	defer r.streamDone()
+	for {
+		ops := r.g.Streams[si].Ops()
+		if pc >= len(ops) {
+			return
+		}
+		op := &ops[pc]
+		if op.Disabled {
+			pc++
+			continue
+		}
+		switch op.Kind {
+		case hal.OpTask:
+			w.runOp(r, si, pc, &op.Task)
+		case hal.OpRecord:
+			r.events[op.Event].Store(true)
+		case hal.OpWait:
+			ev := &r.events[op.Event]
+			if !r.wait(ev.Load) {
+				return
+			}
+		case hal.OpReset:
+			r.events[op.Event].Store(false)
+		case hal.OpActivate:
+			r.activate(op.Target)
+		case hal.OpSwitchLabel:
+			idx, ok := w.readWord(r, si, pc, op.Addr, false)
+			if !ok || len(op.Labels) == 0 {
+				return
+			}
+			l := op.Labels[min(uint64(uint32(idx)), uint64(len(op.Labels)-1))]
+			si, pc = l.Stream, l.Pos
+			continue
+		case hal.OpSwitchStream:
+			left, ok1 := w.readWord(r, si, pc, op.Addr, op.Wide)
+			right, ok2 := w.readWord(r, si, pc, op.Addr2, op.Wide)
+			if !ok1 || !ok2 {
+				return
+			}
+			if hal.Compare(left, right, op.Cmp) {
+				si, pc = op.Target, 0
+				continue
+			}
+		case hal.OpCond:
+			if !w.runCond(r, si, pc, op) {
+				return
+			}
+		case hal.OpEnd:
+			return
+		}
+		pc++
+	}
+}
+
+// readWord reads an int32 or int64 of device memory, faulting the run if it
+// is not readable.
+func (w *worker) readWord(r *graphRun, si, pc int, addr uint64, wide bool) (int64, bool) {
+	n := uint64(4)
+	if wide {
+		n = 8
+	}
+	p, err := r.s.dev.mem.pointer(addr, n)
+	if err != nil {
+		r.fail(si, pc, &hal.Task{}, hal.KindDMAFault, "reading a control value", err)
+		return 0, false
+	}
+	if wide {
+		return int64(atomic.LoadUint64((*uint64)(p))), true
+	}
+	return int64(int32(atomic.LoadUint32((*uint32)(p)))), true
+}
+
+// runCond runs the sub-graphs of a conditional operation.
+func (w *worker) runCond(r *graphRun, si, pc int, op *hal.Op) bool {
+	c := r.g.Conds[op.Cond]
+	read := func() (uint64, bool) {
+		p, err := r.s.dev.mem.pointer(c.Addr, 8)
+		if err != nil {
+			r.fail(si, pc, &hal.Task{}, hal.KindDMAFault, "reading a condition", err)
+			return 0, false
+		}
+		return atomic.LoadUint64((*uint64)(p)), true
+	}
+	v, ok := read()
+	if !ok {
+		return false
+	}
+	switch op.CondKind {
+	case hal.CondIf:
+		if v != 0 && len(op.Subs) > 0 {
+			w.runSub(r, op.Subs[0])
+		} else if v == 0 && len(op.Subs) > 1 {
+			w.runSub(r, op.Subs[1])
+		}
+	case hal.CondWhile:
+		for v != 0 && len(op.Subs) > 0 && !r.s.closing.Load() {
+			w.runSub(r, op.Subs[0])
+			if v, ok = read(); !ok {
+				return false
+			}
+		}
+	case hal.CondSwitch:
+		if v < uint64(len(op.Subs)) {
+			w.runSub(r, op.Subs[v])
+		}
+	}
+	return true
+}
+
+// runSub runs a sub-graph to completion; its faults are the run's.
+func (w *worker) runSub(r *graphRun, g *hal.Graph) {
+	if g != nil {
+		w.runGraph(r.top, g)
+	}
+}
+
+// runOp runs one task of a graph in place.
+func (w *worker) runOp(r *graphRun, si, pc int, t *hal.Task) {
+	s := r.s
+	switch t.Kind {
+	case hal.TaskKernel:
+		w.runKernel(r, si, pc, t)
+	case hal.TaskCopy, hal.TaskCopy2D, hal.TaskMemset:
+		if err := s.dev.Run(*t); err != nil {
+			r.fail(si, pc, t, hal.KindDMAFault, "transfer failed", err)
+		}
+	case hal.TaskHostFunc:
+		w.runHost(r, si, pc, t)
+	case hal.TaskValueWrite, hal.TaskValueWait:
+		p, err := s.dev.mem.pointer(t.Dst.Dev, 8)
+		if err != nil {
+			r.fail(si, pc, t, hal.KindDMAFault, "value address unusable", err)
+			return
+		}
+		word := (*uint64)(p)
+		if t.Kind == hal.TaskValueWrite {
+			atomic.StoreUint64(word, t.Value)
+			s.mu.Lock()
+			s.recheckPolled()
+			s.mu.Unlock()
+			return
+		}
+		r.wait(func() bool { return hal.ValueMatches(atomic.LoadUint64(word), t.Value, t.Flag) })
+	case hal.TaskNotifyRecord:
+		s.mu.Lock()
+		t.Notify.(*notify).signal(s)
+		s.mu.Unlock()
+	case hal.TaskNotifyWait:
+		n := t.Notify.(*notify)
+		r.wait(func() bool {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			return n.consume(s)
+		})
+	case hal.TaskEventRecord, hal.TaskEventWait, hal.TaskEventReset:
+		w.runEventOp(r, t)
+	default:
+		r.fail(si, pc, t, hal.KindInternal, "task kind not runnable in a graph", nil)
+	}
+}
+
+// runEventOp runs an operation on a device event from inside a graph: the
+// graph synchronizing with streams outside it.
+func (w *worker) runEventOp(r *graphRun, t *hal.Task) {
+	s := r.s
+	e := t.Event.(*event)
+	s.mu.Lock()
+	switch t.Kind {
+	case hal.TaskEventRecord:
+		var rec uint64
+		if !e.flagMode {
+			e.submitted++
+			rec = e.submitted
+		}
+		e.record(rec, s.clock())
+		s.mu.Unlock()
+		return
+	case hal.TaskEventReset:
+		if e.flagMode {
+			e.reset()
+		} else {
+			e.resetAt = e.submitted
+		}
+		s.mu.Unlock()
+		return
+	}
+	var rec uint64
+	if !e.flagMode && e.submitted > e.resetAt {
+		rec = e.submitted
+	}
+	s.mu.Unlock()
+	r.wait(func() bool {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return e.satisfied(rec)
+	})
+}
+
+// runHost runs a host function in place, a panic becoming a fault.
+func (w *worker) runHost(r *graphRun, si, pc int, t *hal.Task) {
+	defer func() {
+		if v := recover(); v != nil {
+			err, _ := v.(error)
+			r.fail(si, pc, t, hal.KindHostFuncFault, fmt.Sprintf("host function panicked: %v", v), err)
+		}
+	}()
+	if t.Host != nil {
+		t.Host()
+	} else {
+		t.HostFn(t.HostArgs[0], t.HostArgs[1])
+	}
+}
+
+// runKernel runs a kernel of a graph: one block in place, more spread
+// over the AI cores with this worker taking its share.
+func (w *worker) runKernel(r *graphRun, si, pc int, t *hal.Task) {
+	if t.Kernel == nil || t.Blocks == 0 {
+		r.fail(si, pc, t, hal.KindAICoreException, "kernel launch without a kernel or blocks", nil)
+		return
+	}
+	if t.ArgsDev != 0 {
+		r.s.mu.Lock()
+		err := r.s.loadArgs(t)
+		r.s.mu.Unlock()
+		if err != nil {
+			r.fail(si, pc, t, hal.KindAICoreException, "kernel argument block unreadable", err)
+			return
+		}
+	}
+	if t.Blocks == 1 {
+		if err := w.block1(t); err != nil {
+			r.fail(si, pc, t, faultKind(err), err.Error(), err)
+		}
+		return
+	}
+	s := r.s
+	e := s.engines[hal.EngineAICore]
+	sub := &item{t: t, prio: -1 << 30, parts: int32(t.Blocks), wake: make(chan struct{}), hidx: -1}
+	s.mu.Lock()
+	sub.ticket = s.ticket
+	s.ticket++
+	e.push(sub)
+	for sub.next < sub.parts {
+		p := e.takeFrom(sub)
+		s.mu.Unlock()
+		w.exec(sub, p)
+		if sub.done.Add(1) == sub.parts {
+			close(sub.wake)
+		}
+		s.mu.Lock()
+	}
+	s.mu.Unlock()
+	<-sub.wake
+	if f := sub.fault.Load(); f != nil {
+		r.fail(si, pc, t, f.Kind, f.Msg, f.Err)
+	}
+}
+
+// block1 runs block 0 of a one-block kernel on this worker.
+func (w *worker) block1(t *hal.Task) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			if te, ok := v.(*hal.TrapError); ok {
+				err = te
+				return
+			}
+			if e, ok := v.(error); ok {
+				err = e
+				return
+			}
+			err = fmt.Errorf("%v", v)
+		}
+	}()
+	w.block.Reset(0, 1, t.Args[:t.NArgs], w.e.s.dev.mem)
+	t.Kernel.Fn(&w.block)
+	return nil
+}
+
+func faultKind(err error) hal.Kind {
+	if _, ok := err.(*hal.TrapError); ok {
+		return hal.KindAICoreTrap
+	}
+	return hal.KindAICoreException
+}
+
