@@ -402,4 +402,3 @@ func faultKind(err error) hal.Kind {
 	}
 	return hal.KindAICoreException
 }
-
