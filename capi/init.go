@@ -19,23 +19,33 @@ func gocann_aclInit(t *C.gocann_thread, configPath *C.char) C.aclError {
 	if configPath != nil {
 		path = C.GoString(configPath)
 	}
+	// fail takes proc.mu (to read err_msg_mode), so errors are recorded
+	// after it is released.
+	if err := initRuntime(path); err != nil {
+		return fail(t, fn, err)
+	}
+	return 0
+}
+
+// initRuntime is aclInit under proc.mu.
+func initRuntime(path string) error {
 	proc.mu.Lock()
 	defer proc.mu.Unlock()
 	if proc.inits > 0 {
 		// CANN counts every aclInit; aclFinalizeReference undoes one.
 		proc.inits++
-		return fail(t, fn, gocann.NewError(fn, hal.KindRepeatInit, "aclInit was already called; this call only adds a reference"))
+		return gocann.NewError("aclInit", hal.KindRepeatInit, "aclInit was already called; this call only adds a reference")
 	}
 	if proc.r == nil {
 		proc.r = gocann.New()
 	}
 	if err := proc.r.Init(path); err != nil {
-		return fail(t, fn, err)
+		return err
 	}
 	proc.inits = 1
 	proc.cfg = proc.r.Config()
 	startProfile()
-	return 0
+	return nil
 }
 
 //export gocann_aclFinalize
