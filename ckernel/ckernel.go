@@ -12,6 +12,7 @@ import (
 	"debug/elf"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"unsafe"
@@ -48,7 +49,13 @@ func LoadFile(path string) (*Binary, error) {
 	if err != nil {
 		return nil, hal.Wrap(hal.KindInvalidFile, err, "kernel binary %s cannot be read", path)
 	}
-	return open(path, path, image)
+	// dlopen searches the library path for a name without a slash; a
+	// relative binPath names a file from the working directory.
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, hal.Wrap(hal.KindInvalidFile, err, "kernel binary %s cannot be located", path)
+	}
+	return open(abs, path, image)
 }
 
 // LoadData loads a kernel binary from memory.
