@@ -22,6 +22,7 @@ func fail(t *C.gocann_thread, fn string, err error) C.aclError {
 	if err == nil {
 		return 0
 	}
+	err = apiError(fn, err)
 	code := gocann.CodeOf(err)
 	t.last_error = C.int32_t(code)
 	msg := fn + " failed: " + code.Error()
@@ -38,6 +39,21 @@ func fail(t *C.gocann_thread, fn string, err error) C.aclError {
 	}
 	pushMsg(t, msg)
 	return C.aclError(code)
+}
+
+// apiError gives an error from a layer below the Go API, which ckernel
+// returns, its CANN code: only *gocann.Error values carry one.
+func apiError(fn string, err error) error {
+	var e *gocann.Error
+	var he *hal.Error
+	if errors.As(err, &e) || !errors.As(err, &he) {
+		return err
+	}
+	msg := he.Msg
+	if he.Err != nil {
+		msg += ": " + he.Err.Error()
+	}
+	return gocann.NewError(fn, he.Kind, "%s", msg)
 }
 
 // failf records an error the C ABI itself detects.
