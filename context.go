@@ -88,6 +88,7 @@ const (
 	StreamFastLaunch StreamFlags = StreamFlags(rt.StreamFastLaunch) // ACL_STREAM_FAST_LAUNCH
 	StreamFastSync   StreamFlags = StreamFlags(rt.StreamFastSync)   // ACL_STREAM_FAST_SYNC
 	StreamHuge       StreamFlags = StreamFlags(rt.StreamHuge)       // ACL_STREAM_HUGE
+	StreamPersistent StreamFlags = StreamFlags(rt.StreamPersistent) // ACL_STREAM_PERSISTENT: tasks are kept for the model it is bound to (ModelRI.Bind)
 )
 
 // WithStreamFlags sets stream creation flags.

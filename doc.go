@@ -36,12 +36,57 @@
 //	aclInit (configPath)                                                       WithConfigFile
 //	aclInit (configuration parsing)                                            ParseConfig
 //	aclInit (parsed configuration)                                             Runtime.InitConfig
+//	aclmdlRIAddCondTask                                                        Stream.AddCond
+//	aclmdlRIBindStream                                                         ModelRI.Bind
+//	aclmdlRIBuildBegin                                                         Context.BuildModel
+//	aclmdlRIBuildEnd                                                           ModelRI.BuildEnd
+//	aclmdlRICaptureBegin                                                       Stream.BeginCapture
+//	aclmdlRICaptureBegin (by thread)                                           Stream.BeginCaptureAs
+//	aclmdlRICaptureEnd                                                         Capture.End
+//	aclmdlRICaptureEnd (by thread)                                             Stream.EndCaptureAs
+//	aclmdlRICaptureGetInfo                                                     Stream.CaptureInfo
+//	aclmdlRICaptureGetInfo (modelRI)                                           Capture.Model
+//	aclmdlRICaptureGetInfo (status)                                            Capture.Status
+//	aclmdlRICaptureTaskGrpBegin                                                Stream.BeginTaskGroup
+//	aclmdlRICaptureTaskGrpEnd                                                  Stream.EndTaskGroup
+//	aclmdlRICaptureTaskUpdateBegin                                             Stream.BeginUpdate
+//	aclmdlRICaptureTaskUpdateEnd                                               Stream.EndUpdate
+//	aclmdlRICaptureThreadExchangeMode (for this capture)                       Capture.SetMode
+//	aclmdlRICaptureToModelRIBegin                                              Stream.BeginCaptureInto
+//	aclmdlRICaptureToModelRIBegin (by thread)                                  Stream.BeginCaptureIntoAs
+//	aclmdlRICondHandleCreate                                                   ModelRI.NewCond
+//	aclmdlRICondHandleGetCondPtr                                               CondHandle.Ptr
+//	aclmdlRIDebugJsonPrint                                                     ModelRI.WriteJSON
+//	aclmdlRIDebugPrint                                                         ModelRI.Describe
+//	aclmdlRIDestroy                                                            ModelRI.Close
+//	aclmdlRIDestroyRegisterCallback                                            ModelRI.OnDestroy
+//	aclmdlRIDestroyRegisterCallback (by key)                                   ModelRI.OnDestroyKey
+//	aclmdlRIDestroyUnregisterCallback                                          ModelRI.RemoveOnDestroy
+//	aclmdlRIEndTask                                                            ModelRI.EndTask
+//	aclmdlRIExecute                                                            ModelRI.Execute
+//	aclmdlRIExecute (timeout)                                                  ModelRI.ExecuteTimeout
+//	aclmdlRIExecuteAsync                                                       ModelRI.Run
+//	aclmdlRIGetId                                                              ModelRI.ID
+//	aclmdlRIGetName                                                            ModelRI.Name
+//	aclmdlRIGetStreams                                                         ModelRI.Streams
+//	aclmdlRIGetTasksByStream                                                   ModelStream.Tasks
+//	aclmdlRISetName                                                            ModelRI.SetName
+//	aclmdlRITaskDisable                                                        ModelTask.Disable
+//	aclmdlRITaskGetParams                                                      ModelTask.Params
+//	aclmdlRITaskGetParams (args in device memory)                              ModelTask.ArgsDevice
+//	aclmdlRITaskGetSeqId                                                       ModelTask.Seq
+//	aclmdlRITaskGetType                                                        ModelTask.Type
+//	aclmdlRITaskSetParams                                                      ModelTask.SetParams
+//	aclmdlRIUnbindStream                                                       ModelRI.Unbind
+//	aclmdlRIUpdate                                                             ModelRI.Update
+//	aclrtActiveStream                                                          Stream.ActivateStream
 //	aclrtBinaryGetFunction                                                     Runtime.Kernel
 //	aclrtBinaryGetFunction (kernel from a loaded binary)                       NewKernel
 //	aclrtCreateContext                                                         Device.NewContext
 //	aclrtCreateEvent                                                           Context.NewDefaultEvent
 //	aclrtCreateEventExWithFlag                                                 Context.NewEvent
 //	aclrtCreateEventWithFlag                                                   Context.NewEventWithFlag
+//	aclrtCreateLabel                                                           Runtime.NewLabel
 //	aclrtCreateNotify                                                          Context.NewNotify
 //	aclrtCreateStreamWithConfig                                                Context.NewStream
 //	aclrtCreateStreamWithConfig (flag)                                         WithStreamFlags
@@ -49,6 +94,7 @@
 //	aclrtCtxGetCurrentDefaultStream                                            Context.DefaultStream
 //	aclrtDestroyContext                                                        Context.Close
 //	aclrtDestroyEvent                                                          Event.Close
+//	aclrtDestroyLabel                                                          Label.Close
 //	aclrtDestroyNotify                                                         Notify.Close
 //	aclrtDestroyStream                                                         Stream.Close
 //	aclrtDestroyStreamForce                                                    Stream.CloseForce
@@ -111,6 +157,7 @@
 //	aclrtResetEvent                                                            Stream.ResetEvent
 //	aclrtSetDevice                                                             Runtime.SetDevice
 //	aclrtSetExceptionInfoCallback                                              Runtime.SetExceptionCallback
+//	aclrtSetLabel                                                              Stream.SetLabel
 //	aclrtSetStreamAttribute                                                    Stream.SetAttr
 //	aclrtSetStreamAttribute (ACL_STREAM_ATTR_PRIORITY)                         Stream.SetPriority
 //	aclrtSetStreamFailureMode                                                  Stream.SetFailureMode
@@ -121,6 +168,8 @@
 //	aclrtStreamQuery                                                           Stream.Query
 //	aclrtStreamWaitEvent                                                       Stream.WaitEvent
 //	aclrtStreamWaitEventWithTimeout                                            Stream.WaitEventTimeout
+//	aclrtSwitchLabelByIndex                                                    Stream.SwitchLabel
+//	aclrtSwitchStream                                                          Stream.SwitchStream
 //	aclrtSynchronizeDevice                                                     Device.Synchronize
 //	aclrtSynchronizeDevice (streams of one context)                            Context.Synchronize
 //	aclrtSynchronizeDeviceWithTimeout                                          Device.SynchronizeTimeout

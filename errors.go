@@ -78,6 +78,12 @@ var (
 	// copy fault, host function panic, device-side wait timeout).
 	ErrDevice error = &sentinel{"gocann: device task failed", kinds(hal.KindAICoreException, hal.KindAICoreTrap,
 		hal.KindDMAFault, hal.KindHostFuncFault, hal.KindWaitTimeout)}
+	// ErrCapture: the call is not allowed in a capture, or the capture
+	// failed.
+	ErrCapture error = &sentinel{"gocann: capture", kinds(hal.KindModelCaptured, hal.KindStreamCaptured,
+		hal.KindEventCaptured, hal.KindStreamNotCaptured, hal.KindCaptureModeNotSupport, hal.KindCaptureImplicit,
+		hal.KindCaptureConflict, hal.KindCaptureDependency, hal.KindStreamUnjoined, hal.KindCaptureUnmatched,
+		hal.KindCaptureWrongThread, hal.KindCaptureInvalidated, hal.KindCaptureBlockAsync)}
 	// ErrNotSupported: the feature is not supported.
 	ErrNotSupported error = &sentinel{"gocann: not supported", kinds(hal.KindNotSupported)}
 )
@@ -157,6 +163,48 @@ func codeFor(k hal.Kind) Code {
 		return CodeKernelNotFound
 	case hal.KindSymbolNotFound:
 		return CodeRTSymbolNotFound
+	case hal.KindStreamModel:
+		return CodeRTStreamModel
+	case hal.KindModelCaptured:
+		return CodeRTModelCaptured
+	case hal.KindStreamCaptured:
+		return CodeRTStreamCaptured
+	case hal.KindEventCaptured:
+		return CodeRTEventCaptured
+	case hal.KindStreamNotCaptured:
+		return CodeRTStreamNotCaptured
+	case hal.KindCaptureModeNotSupport:
+		return CodeRTCaptureModeNotSupport
+	case hal.KindCaptureImplicit:
+		return CodeRTStreamCaptureImplicit
+	case hal.KindCaptureConflict:
+		return CodeStreamCaptureConflict
+	case hal.KindCaptureDependency:
+		return CodeRTCaptureDependency
+	case hal.KindStreamUnjoined:
+		return CodeRTStreamUnjoined
+	case hal.KindCaptureUnmatched:
+		return CodeRTStreamCaptureUnmatched
+	case hal.KindCaptureWrongThread:
+		return CodeRTStreamCaptureWrongThread
+	case hal.KindCaptureInvalidated:
+		return CodeRTStreamCaptureInvalidated
+	case hal.KindCaptureBlockAsync:
+		return CodeRTCaptureModeBlockAsync
+	case hal.KindTaskGroupStatus:
+		return CodeStreamTaskGroupStatus
+	case hal.KindTaskGroupIntr:
+		return CodeStreamTaskGroupIntr
+	case hal.KindModelRunning:
+		return CodeRTModelRunning
+	case hal.KindModelUpdateFailed:
+		return CodeRTModelUpdateFailed
+	case hal.KindInsufficientArray:
+		return CodeRTInsufficientInputArray
+	case hal.KindTaskTypeNotSupport:
+		return CodeRTTaskTypeNotSupport
+	case hal.KindOverLimit:
+		return CodeRTOverLimit
 	}
 	return CodeRTInternalError
 }

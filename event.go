@@ -17,6 +17,7 @@ const (
 	EventCaptureProgress EventFlags = EventFlags(rt.EventCaptureProgress) // ACL_EVENT_CAPTURE_STREAM_PROGRESS
 	EventTimeLine        EventFlags = EventFlags(rt.EventTimeLine)        // ACL_EVENT_TIME_LINE: keeps a timestamp
 	EventDeviceOnly      EventFlags = EventFlags(rt.EventDeviceOnly)      // ACL_EVENT_DEVICE_USE_ONLY: no host query or wait
+	EventExternal        EventFlags = EventFlags(rt.EventExternal)        // ACL_EVENT_EXTERNAL: a flag that a record sets and Stream.ResetEvent clears, shared between a model and the streams outside it (task update)
 )
 
 // Event marks a point in a stream: other streams can wait for it, the host

@@ -47,9 +47,7 @@ func TestEventFlags(t *testing.T) {
 		code gocann.Code
 		subs []string
 	}{
-		// ACL_EVENT_EXTERNAL (WithFlag only) and ACL_EVENT_IPC (ExWithFlag
-		// only) are valid but not supported yet.
-		{"NewEventWithFlag", e.c.NewEventWithFlag, external, gocann.CodeRTFeatureNotSupport, []string{"0x20", "not supported"}},
+		// ACL_EVENT_IPC (ExWithFlag only) is valid but not supported.
 		{"NewEvent", e.c.NewEvent, ipc, gocann.CodeRTFeatureNotSupport, []string{"0x40", "not supported"}},
 		{"NewEvent", e.c.NewEvent, external, gocann.CodeRTParamInvalid, []string{"ACL_EVENT_EXTERNAL", "aclrtCreateEventWithFlag"}},
 		{"NewEventWithFlag", e.c.NewEventWithFlag, ipc, gocann.CodeRTParamInvalid, []string{"ACL_EVENT_IPC", "aclrtCreateEventExWithFlag"}},

@@ -150,7 +150,14 @@ func (a Arg) F32() float32 { return math.Float32frombits(uint32(a)) }
 func (a Arg) F64() float64 { return math.Float64frombits(uint64(a)) }
 
 // NewKernel wraps device code from elsewhere — a C kernel loaded by package
-// ckernel — for Stream.Launch, without registering a name.
+// ckernel — for Stream.Launch, without registering a name. It returns the
+// one *Kernel of k.
 //
 // CANN: aclrtBinaryGetFunction (kernel from a loaded binary).
-func NewKernel(k *hal.Kernel) *Kernel { return &Kernel{k: k} }
+func NewKernel(k *hal.Kernel) *Kernel {
+	if f, ok := k.Front.Load().(*Kernel); ok {
+		return f
+	}
+	k.Front.CompareAndSwap(nil, &Kernel{k: k})
+	return k.Front.Load().(*Kernel)
+}

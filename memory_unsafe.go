@@ -183,7 +183,7 @@ func (h *HostBuffer) region(param string, off, n int64) (hal.Loc, error) {
 // CANN: aclrtMemcpy (ACL_MEMCPY_HOST_TO_DEVICE).
 func (c *Context) CopyToDevice(dst DevPtr, src []byte) error {
 	n := uint64(len(src))
-	return wrap("Context.CopyToDevice (aclrtMemcpy)", c.c.Memcpy(hal.DevLoc(uint64(dst)), n, bytesLoc(src), n, rt.HostToDevice))
+	return wrap("Context.CopyToDevice (aclrtMemcpy)", c.c.Memcpy(rt.Caller{}, hal.DevLoc(uint64(dst)), n, bytesLoc(src), n, rt.HostToDevice))
 }
 
 // CopyFromDevice copies len(dst) bytes from device memory at src, synchronously.
@@ -191,7 +191,7 @@ func (c *Context) CopyToDevice(dst DevPtr, src []byte) error {
 // CANN: aclrtMemcpy (ACL_MEMCPY_DEVICE_TO_HOST).
 func (c *Context) CopyFromDevice(dst []byte, src DevPtr) error {
 	n := uint64(len(dst))
-	return wrap("Context.CopyFromDevice (aclrtMemcpy)", c.c.Memcpy(bytesLoc(dst), n, hal.DevLoc(uint64(src)), n, rt.DeviceToHost))
+	return wrap("Context.CopyFromDevice (aclrtMemcpy)", c.c.Memcpy(rt.Caller{}, bytesLoc(dst), n, hal.DevLoc(uint64(src)), n, rt.DeviceToHost))
 }
 
 // CopyDevice copies n bytes between device memory, synchronously.
@@ -202,7 +202,7 @@ func (c *Context) CopyDevice(dst, src DevPtr, n int64) error {
 	if n < 0 {
 		return wrap(op, hal.Errorf(hal.KindInvalidParam, "count %d is invalid, expected >= 0", n))
 	}
-	return wrap(op, c.c.Memcpy(hal.DevLoc(uint64(dst)), uint64(n), hal.DevLoc(uint64(src)), uint64(n), rt.DeviceToDevice))
+	return wrap(op, c.c.Memcpy(rt.Caller{}, hal.DevLoc(uint64(dst)), uint64(n), hal.DevLoc(uint64(src)), uint64(n), rt.DeviceToDevice))
 }
 
 // Memset sets n bytes of device memory at dst to v, synchronously.
@@ -213,7 +213,7 @@ func (c *Context) Memset(dst DevPtr, v byte, n int64) error {
 	if n < 0 {
 		return wrap(op, hal.Errorf(hal.KindInvalidParam, "count %d is invalid, expected >= 0", n))
 	}
-	return wrap(op, c.c.Memset(hal.DevLoc(uint64(dst)), uint64(n), int32(v), uint64(n)))
+	return wrap(op, c.c.Memset(rt.Caller{}, hal.DevLoc(uint64(dst)), uint64(n), int32(v), uint64(n)))
 }
 
 // Copy2DToDevice copies height rows of width bytes from src (rows spitch
@@ -225,7 +225,7 @@ func (c *Context) Copy2DToDevice(dst DevPtr, dpitch int64, src []byte, spitch, w
 	if err := checkHostRows("src", len(src), spitch, width, height); err != nil {
 		return wrap(op, err)
 	}
-	return wrap(op, c.c.Memcpy2D(rt.Copy2D{Dst: hal.DevLoc(uint64(dst)), DPitch: uint64(dpitch), Src: bytesLoc(src),
+	return wrap(op, c.c.Memcpy2D(rt.Caller{}, rt.Copy2D{Dst: hal.DevLoc(uint64(dst)), DPitch: uint64(dpitch), Src: bytesLoc(src),
 		SPitch: uint64(spitch), Width: uint64(width), Height: uint64(height), Kind: rt.HostToDevice}))
 }
 
@@ -238,7 +238,7 @@ func (c *Context) Copy2DFromDevice(dst []byte, dpitch int64, src DevPtr, spitch,
 	if err := checkHostRows("dst", len(dst), dpitch, width, height); err != nil {
 		return wrap(op, err)
 	}
-	return wrap(op, c.c.Memcpy2D(rt.Copy2D{Dst: bytesLoc(dst), DPitch: uint64(dpitch), Src: hal.DevLoc(uint64(src)),
+	return wrap(op, c.c.Memcpy2D(rt.Caller{}, rt.Copy2D{Dst: bytesLoc(dst), DPitch: uint64(dpitch), Src: hal.DevLoc(uint64(src)),
 		SPitch: uint64(spitch), Width: uint64(width), Height: uint64(height), Kind: rt.DeviceToHost}))
 }
 

@@ -11,7 +11,8 @@ import (
 // This file is the pointer-level API the C ABI is built on: CANN calls that
 // take void* for device or host memory, with CANN's rules for pageable host
 // memory. Go programs may use it for memory they hold as pointers; the
-// typed API (DevPtr, HostBuffer, []byte) is the safer one.
+// typed API (DevPtr, HostBuffer, []byte) is the safer one. Calls that a
+// capture may refuse take the Caller first; Go code passes Caller{}.
 
 // MemcpyKind is aclrtMemcpyKind, with the CANN values.
 type MemcpyKind int
@@ -63,8 +64,8 @@ func (r *Runtime) FreePointer(p unsafe.Pointer) error {
 // device or host memory is told apart by address.
 //
 // CANN: aclrtMemcpy.
-func (c *Context) Memcpy(dst unsafe.Pointer, destMax uintptr, src unsafe.Pointer, count uintptr, kind MemcpyKind) error {
-	return wrap("Context.Memcpy (aclrtMemcpy)", c.c.Memcpy(c.r.rt.Loc(dst), uint64(destMax), c.r.rt.Loc(src), uint64(count), rt.CopyKind(kind)))
+func (c *Context) Memcpy(who Caller, dst unsafe.Pointer, destMax uintptr, src unsafe.Pointer, count uintptr, kind MemcpyKind) error {
+	return wrap("Context.Memcpy (aclrtMemcpy)", c.c.Memcpy(who.rt(), c.r.rt.Loc(dst), uint64(destMax), c.r.rt.Loc(src), uint64(count), rt.CopyKind(kind)))
 }
 
 // MemcpyAsync queues a copy between any two pointers. A pageable host
@@ -74,15 +75,15 @@ func (c *Context) Memcpy(dst unsafe.Pointer, destMax uintptr, src unsafe.Pointer
 // CANN: aclrtMemcpyAsync.
 //
 //go:noinline
-func (s *Stream) MemcpyAsync(dst unsafe.Pointer, destMax uintptr, src unsafe.Pointer, count uintptr, kind MemcpyKind) error {
-	return wrap("Stream.MemcpyAsync (aclrtMemcpyAsync)", s.s.MemcpyAsync(s.r.rt.Loc(dst), uint64(destMax), s.r.rt.Loc(src), uint64(count), rt.CopyKind(kind), callsite.Caller()))
+func (s *Stream) MemcpyAsync(who Caller, dst unsafe.Pointer, destMax uintptr, src unsafe.Pointer, count uintptr, kind MemcpyKind) error {
+	return wrap("Stream.MemcpyAsync (aclrtMemcpyAsync)", s.s.MemcpyAsync(who.rt(), s.r.rt.Loc(dst), uint64(destMax), s.r.rt.Loc(src), uint64(count), rt.CopyKind(kind), callsite.Caller()))
 }
 
 // MemsetPointer sets count bytes at p to byte(value), synchronously.
 //
 // CANN: aclrtMemset (by pointer).
-func (c *Context) MemsetPointer(p unsafe.Pointer, maxCount uintptr, value int32, count uintptr) error {
-	return wrap("Context.MemsetPointer (aclrtMemset)", c.c.Memset(c.r.rt.Loc(p), uint64(maxCount), value, uint64(count)))
+func (c *Context) MemsetPointer(who Caller, p unsafe.Pointer, maxCount uintptr, value int32, count uintptr) error {
+	return wrap("Context.MemsetPointer (aclrtMemset)", c.c.Memset(who.rt(), c.r.rt.Loc(p), uint64(maxCount), value, uint64(count)))
 }
 
 // MemsetAsyncPointer queues setting count bytes at p to byte(value).
@@ -98,8 +99,8 @@ func (s *Stream) MemsetAsyncPointer(p unsafe.Pointer, maxCount uintptr, value in
 // synchronously (host to device or device to host).
 //
 // CANN: aclrtMemcpy2d.
-func (c *Context) Memcpy2D(dst unsafe.Pointer, dpitch uintptr, src unsafe.Pointer, spitch, width, height uintptr, kind MemcpyKind) error {
-	return wrap("Context.Memcpy2D (aclrtMemcpy2d)", c.c.Memcpy2D(c.r.copy2D(dst, dpitch, src, spitch, width, height, kind)))
+func (c *Context) Memcpy2D(who Caller, dst unsafe.Pointer, dpitch uintptr, src unsafe.Pointer, spitch, width, height uintptr, kind MemcpyKind) error {
+	return wrap("Context.Memcpy2D (aclrtMemcpy2d)", c.c.Memcpy2D(who.rt(), c.r.copy2D(dst, dpitch, src, spitch, width, height, kind)))
 }
 
 // Memcpy2DAsync queues a pitched copy; a pageable host end makes the call
@@ -108,8 +109,8 @@ func (c *Context) Memcpy2D(dst unsafe.Pointer, dpitch uintptr, src unsafe.Pointe
 // CANN: aclrtMemcpy2dAsync.
 //
 //go:noinline
-func (s *Stream) Memcpy2DAsync(dst unsafe.Pointer, dpitch uintptr, src unsafe.Pointer, spitch, width, height uintptr, kind MemcpyKind) error {
-	return wrap("Stream.Memcpy2DAsync (aclrtMemcpy2dAsync)", s.s.Memcpy2DAsync(s.r.copy2D(dst, dpitch, src, spitch, width, height, kind), callsite.Caller()))
+func (s *Stream) Memcpy2DAsync(who Caller, dst unsafe.Pointer, dpitch uintptr, src unsafe.Pointer, spitch, width, height uintptr, kind MemcpyKind) error {
+	return wrap("Stream.Memcpy2DAsync (aclrtMemcpy2dAsync)", s.s.Memcpy2DAsync(who.rt(), s.r.copy2D(dst, dpitch, src, spitch, width, height, kind), callsite.Caller()))
 }
 
 func (r *Runtime) copy2D(dst unsafe.Pointer, dpitch uintptr, src unsafe.Pointer, spitch, width, height uintptr, kind MemcpyKind) rt.Copy2D {

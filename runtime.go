@@ -254,7 +254,7 @@ func (r *Runtime) RegisterKernel(name string, fn KernelFunc) (*Kernel, error) {
 	if err != nil {
 		return nil, wrap("Runtime.RegisterKernel", err)
 	}
-	return &Kernel{k: k}, nil
+	return NewKernel(k), nil
 }
 
 // Kernel finds a registered kernel by name.
@@ -265,7 +265,7 @@ func (r *Runtime) Kernel(name string) (*Kernel, error) {
 	if err != nil {
 		return nil, wrap("Runtime.Kernel (aclrtBinaryGetFunction)", err)
 	}
-	return &Kernel{k: k}, nil
+	return NewKernel(k), nil
 }
 
 // RegisterHALKernel registers a kernel whose body works on a *hal.Block, as
@@ -277,5 +277,5 @@ func (r *Runtime) RegisterHALKernel(name string, fn func(*hal.Block)) (*Kernel, 
 	if err != nil {
 		return nil, wrap("Runtime.RegisterKernel", err)
 	}
-	return &Kernel{k: k}, nil
+	return NewKernel(k), nil
 }

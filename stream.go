@@ -203,7 +203,7 @@ func (s *Stream) CopyHostToDevice(dst DevPtr, src *HostBuffer, off, n int64) err
 	if err != nil {
 		return wrap(op, err)
 	}
-	return wrap(op, s.s.MemcpyAsync(hal.DevLoc(uint64(dst)), uint64(n), from, uint64(n), rt.HostToDevice, site))
+	return wrap(op, s.s.MemcpyAsync(rt.Caller{}, hal.DevLoc(uint64(dst)), uint64(n), from, uint64(n), rt.HostToDevice, site))
 }
 
 // CopyDeviceToHost queues a copy of n bytes from device memory at src into
@@ -219,7 +219,7 @@ func (s *Stream) CopyDeviceToHost(dst *HostBuffer, off int64, src DevPtr, n int6
 	if err != nil {
 		return wrap(op, err)
 	}
-	return wrap(op, s.s.MemcpyAsync(to, uint64(n), hal.DevLoc(uint64(src)), uint64(n), rt.DeviceToHost, site))
+	return wrap(op, s.s.MemcpyAsync(rt.Caller{}, to, uint64(n), hal.DevLoc(uint64(src)), uint64(n), rt.DeviceToHost, site))
 }
 
 // CopyDeviceToDevice queues a copy of n bytes between device memory.
@@ -233,7 +233,7 @@ func (s *Stream) CopyDeviceToDevice(dst, src DevPtr, n int64) error {
 	if n < 0 {
 		return wrap(op, hal.Errorf(hal.KindInvalidParam, "count %d is invalid, expected >= 0", n))
 	}
-	return wrap(op, s.s.MemcpyAsync(hal.DevLoc(uint64(dst)), uint64(n), hal.DevLoc(uint64(src)), uint64(n), rt.DeviceToDevice, site))
+	return wrap(op, s.s.MemcpyAsync(rt.Caller{}, hal.DevLoc(uint64(dst)), uint64(n), hal.DevLoc(uint64(src)), uint64(n), rt.DeviceToDevice, site))
 }
 
 // CopyHostToHost queues a copy of n bytes between page-locked buffers.
@@ -252,7 +252,7 @@ func (s *Stream) CopyHostToHost(dst *HostBuffer, dstOff int64, src *HostBuffer, 
 	if err != nil {
 		return wrap(op, err)
 	}
-	return wrap(op, s.s.MemcpyAsync(to, uint64(n), from, uint64(n), rt.HostToHost, site))
+	return wrap(op, s.s.MemcpyAsync(rt.Caller{}, to, uint64(n), from, uint64(n), rt.HostToHost, site))
 }
 
 // Memset queues setting n bytes of device memory at dst to v.
@@ -281,7 +281,7 @@ func (s *Stream) Copy2DDeviceToDevice(dst DevPtr, dpitch int64, src DevPtr, spit
 	if dpitch < 0 || spitch < 0 || width < 0 || height < 0 {
 		return wrap(op, hal.Errorf(hal.KindInvalidParam, "pitches %d/%d, width %d and height %d must not be negative", dpitch, spitch, width, height))
 	}
-	return wrap(op, s.s.Memcpy2DAsync(rt.Copy2D{Dst: hal.DevLoc(uint64(dst)), DPitch: uint64(dpitch), Src: hal.DevLoc(uint64(src)),
+	return wrap(op, s.s.Memcpy2DAsync(rt.Caller{}, rt.Copy2D{Dst: hal.DevLoc(uint64(dst)), DPitch: uint64(dpitch), Src: hal.DevLoc(uint64(src)),
 		SPitch: uint64(spitch), Width: uint64(width), Height: uint64(height), Kind: rt.DeviceToDevice}, site))
 }
 
@@ -324,7 +324,7 @@ func (s *Stream) WaitValue(p DevPtr, v uint64, cmp WaitCompare) error {
 //go:noinline
 func (s *Stream) CopyToDevice(dst DevPtr, src []byte) error {
 	n := uint64(len(src))
-	return wrap("Stream.CopyToDevice (aclrtMemcpyAsync)", s.s.MemcpyAsync(hal.DevLoc(uint64(dst)), n, bytesLoc(src), n, rt.HostToDevice, callsite.Caller()))
+	return wrap("Stream.CopyToDevice (aclrtMemcpyAsync)", s.s.MemcpyAsync(rt.Caller{}, hal.DevLoc(uint64(dst)), n, bytesLoc(src), n, rt.HostToDevice, callsite.Caller()))
 }
 
 // CopyFromDevice copies len(dst) bytes from device memory at src into dst
@@ -337,5 +337,5 @@ func (s *Stream) CopyToDevice(dst DevPtr, src []byte) error {
 //go:noinline
 func (s *Stream) CopyFromDevice(dst []byte, src DevPtr) error {
 	n := uint64(len(dst))
-	return wrap("Stream.CopyFromDevice (aclrtMemcpyAsync)", s.s.MemcpyAsync(bytesLoc(dst), n, hal.DevLoc(uint64(src)), n, rt.DeviceToHost, callsite.Caller()))
+	return wrap("Stream.CopyFromDevice (aclrtMemcpyAsync)", s.s.MemcpyAsync(rt.Caller{}, bytesLoc(dst), n, hal.DevLoc(uint64(src)), n, rt.DeviceToHost, callsite.Caller()))
 }

@@ -441,9 +441,13 @@ func TestStreamFlags(t *testing.T) {
 	if f := e.newStream(t, gocann.WithStreamFlags(0x100)).Flags(); f != 0 {
 		t.Errorf("unknown flag kept: Flags() = %#x", f)
 	}
-	// ACL_STREAM_PERSISTENT is a documented flag this runtime does not do yet.
-	_, err := e.c.NewStream(gocann.WithStreamFlags(0x4))
-	wantErr(t, err, gocann.CodeRTFeatureNotSupport, "0x4")
+	// ACL_STREAM_PERSISTENT keeps its tasks for a model; unbound, it takes
+	// none.
+	p := e.newStream(t, gocann.WithStreamFlags(gocann.StreamPersistent))
+	if p.Flags() != gocann.StreamPersistent {
+		t.Errorf("Flags() = %#x, want ACL_STREAM_PERSISTENT", p.Flags())
+	}
+	wantErr(t, p.Memset(malloc(t, e.c, 8), 0, 8), gocann.CodeRTStreamModel, "aclmdlRIBindStream")
 }
 
 func TestStreamPool(t *testing.T) {

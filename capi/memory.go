@@ -130,7 +130,7 @@ func gocann_aclrtMemcpy(t *C.gocann_thread, dst unsafe.Pointer, destMax C.size_t
 	if code != 0 {
 		return code
 	}
-	return fail(t, fn, c.c.Memcpy(dst, uintptr(destMax), src, uintptr(count), gocann.MemcpyKind(kind)))
+	return fail(t, fn, c.c.Memcpy(caller(t), dst, uintptr(destMax), src, uintptr(count), gocann.MemcpyKind(kind)))
 }
 
 //export gocann_aclrtMemcpyAsync
@@ -143,7 +143,7 @@ func gocann_aclrtMemcpyAsync(t *C.gocann_thread, dst unsafe.Pointer, destMax C.s
 	if code != 0 {
 		return code
 	}
-	return fail(t, fn, s.s.MemcpyAsync(dst, uintptr(destMax), src, uintptr(count), gocann.MemcpyKind(kind)))
+	return fail(t, fn, s.s.MemcpyAsync(caller(t), dst, uintptr(destMax), src, uintptr(count), gocann.MemcpyKind(kind)))
 }
 
 //export gocann_aclrtMemset
@@ -156,7 +156,7 @@ func gocann_aclrtMemset(t *C.gocann_thread, dst unsafe.Pointer, maxCount C.size_
 	if code != 0 {
 		return code
 	}
-	return fail(t, fn, c.c.MemsetPointer(dst, uintptr(maxCount), int32(value), uintptr(count)))
+	return fail(t, fn, c.c.MemsetPointer(caller(t), dst, uintptr(maxCount), int32(value), uintptr(count)))
 }
 
 //export gocann_aclrtMemsetAsync
@@ -182,7 +182,7 @@ func gocann_aclrtMemcpy2d(t *C.gocann_thread, dst unsafe.Pointer, dpitch C.size_
 	if code != 0 {
 		return code
 	}
-	return fail(t, fn, c.c.Memcpy2D(dst, uintptr(dpitch), src, uintptr(spitch), uintptr(width), uintptr(height), gocann.MemcpyKind(kind)))
+	return fail(t, fn, c.c.Memcpy2D(caller(t), dst, uintptr(dpitch), src, uintptr(spitch), uintptr(width), uintptr(height), gocann.MemcpyKind(kind)))
 }
 
 //export gocann_aclrtMemcpy2dAsync
@@ -195,7 +195,7 @@ func gocann_aclrtMemcpy2dAsync(t *C.gocann_thread, dst unsafe.Pointer, dpitch C.
 	if code != 0 {
 		return code
 	}
-	return fail(t, fn, s.s.Memcpy2DAsync(dst, uintptr(dpitch), src, uintptr(spitch), uintptr(width), uintptr(height), gocann.MemcpyKind(kind)))
+	return fail(t, fn, s.s.Memcpy2DAsync(caller(t), dst, uintptr(dpitch), src, uintptr(spitch), uintptr(width), uintptr(height), gocann.MemcpyKind(kind)))
 }
 
 //export gocann_aclrtPointerGetAttributes

@@ -104,6 +104,12 @@ func rt(t *C.gocann_thread, fn string) (*gocann.Runtime, C.aclError) {
 	return nil, failf(t, fn, hal.KindUninitialized, "aclInit has not been called (or aclFinalize already was)")
 }
 
+// caller is the calling thread and its capture mode, for calls a capture
+// may refuse.
+func caller(t *C.gocann_thread) gocann.Caller {
+	return gocann.Caller{Thread: uint64(t.tid), Mode: gocann.CaptureMode(t.capture_mode)}
+}
+
 // defaultContext returns device dev's default context wrapper, creating
 // it when the device was just set. proc.mu not held.
 func defaultContext(dev *gocann.Device) (*cContext, error) {

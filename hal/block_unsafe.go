@@ -11,6 +11,9 @@ import (
 type Kernel struct {
 	Name string
 	Fn   func(b *Block)
+
+	// Front holds the API layer's object for this one, set once.
+	Front atomic.Value
 }
 
 // Memory is the view of device memory a running block has.

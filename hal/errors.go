@@ -50,6 +50,27 @@ const (
 	KindKernelDuplicate                    // kernel name already registered
 	KindKernelNotFound                     // no kernel of that name
 	KindSymbolNotFound                     // a binary exports no such symbol
+	KindStreamModel                        // stream not bound to the model, or a persistent stream not bound
+	KindModelCaptured                      // model is being captured
+	KindStreamCaptured                     // stream is already capturing
+	KindEventCaptured                      // event is used by an active capture
+	KindStreamNotCaptured                  // stream is not capturing
+	KindCaptureModeNotSupport              // call refused by the capture mode
+	KindCaptureImplicit                    // the default stream cannot take part in a capture
+	KindCaptureConflict                    // streams of two captures linked by an event
+	KindCaptureDependency                  // captured wait on an event not recorded in the capture
+	KindStreamUnjoined                     // captured stream does not join back to the origin
+	KindCaptureUnmatched                   // capture not begun on this stream
+	KindCaptureWrongThread                 // capture ended on another thread
+	KindCaptureInvalidated                 // capture invalidated by a refused call
+	KindCaptureBlockAsync                  // async call that would block is refused in capture
+	KindTaskGroupStatus                    // task group begun, ended or updated out of order
+	KindTaskGroupIntr                      // another captured stream queued a task during a task group
+	KindModelRunning                       // model is executing
+	KindModelUpdateFailed                  // model update refused
+	KindInsufficientArray                  // output array too small
+	KindTaskTypeNotSupport                 // task kind not supported here
+	KindOverLimit                          // a per-process limit reached (labels)
 	numKinds
 )
 
@@ -65,6 +86,12 @@ var kindNames = [numKinds]string{
 	"DMA fault", "host function fault", "stream aborted", "stream not subscribed",
 	"thread not subscribed", "repeated subscription", "report timeout", "not ready",
 	"kernel already registered", "kernel not found", "symbol not found",
+	"stream not in model", "model captured", "stream captured", "event captured",
+	"stream not captured", "capture mode does not allow this call", "implicit capture of the default stream",
+	"capture conflict", "capture dependency", "stream not joined", "capture not begun on this stream",
+	"capture ended on another thread", "capture invalidated", "blocking async call in capture",
+	"task group status", "task group interrupted", "model running", "model update failed",
+	"array too small", "task type not supported", "over limit",
 }
 
 func (k Kind) String() string {

@@ -94,6 +94,10 @@ type Op struct {
 	CondKind uint8   // OpCond
 	Subs     []*Graph
 	Disabled bool // skipped when the graph runs
+
+	// Ref is the runtime object the operation came from (the event of an
+	// event operation), for inspection; the device ignores it.
+	Ref any
 }
 
 // Compare evaluates an OpSwitchStream comparison.

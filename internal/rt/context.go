@@ -28,13 +28,15 @@ type Context struct {
 	streams   map[*Stream]struct{} // explicit streams
 	events    map[*Event]struct{}
 	notifies  map[*Notify]struct{}
+	models    map[*Model]struct{} // captured and built models, not branches
 	stopMode  bool
 }
 
 // newContext creates a context with its default stream. d.mu held, d open.
 func (d *Device) newContext(isDefault bool) (*Context, error) {
 	c := &Context{d: d, hd: d.hd, id: d.r.nextCtxID.Add(1), isDefault: isDefault,
-		streams: make(map[*Stream]struct{}), events: make(map[*Event]struct{}), notifies: make(map[*Notify]struct{})}
+		streams: make(map[*Stream]struct{}), events: make(map[*Event]struct{}), notifies: make(map[*Notify]struct{}),
+		models: make(map[*Model]struct{})}
 	s, err := c.newStream(StreamConfig{Priority: d.props.GreatestPriority}, true)
 	if err != nil {
 		return nil, err
@@ -94,12 +96,17 @@ func (c *Context) teardown(wait bool) error {
 		streams = append(streams, s)
 	}
 	streams = append(streams, c.defStream)
-	events, notifies := c.events, c.notifies
-	c.streams, c.events, c.notifies = nil, nil, nil
+	events, notifies, models := c.events, c.notifies, c.models
+	c.streams, c.events, c.notifies, c.models = nil, nil, nil, nil
 	c.mu.Unlock()
 	var first error
 	for _, s := range streams {
 		if err := s.release(wait); err != nil && first == nil {
+			first = err
+		}
+	}
+	for m := range models {
+		if err := m.release(); err != nil && first == nil {
 			first = err
 		}
 	}
@@ -128,8 +135,14 @@ func (c *Context) Streams() []*Stream {
 
 // syncStreams waits for every stream of c, by deadline if set.
 func (c *Context) syncStreams(ctx context.Context, timeout time.Duration, deadline time.Time) error {
+	streams := c.Streams()
+	for _, s := range streams {
+		if cp := s.Capture(); cp != nil {
+			return refuseInCapture(cp, "synchronizing a device or context with a capturing stream")
+		}
+	}
 	var first error
-	for _, s := range c.Streams() {
+	for _, s := range streams {
 		t := timeout
 		if !deadline.IsZero() {
 			t = time.Until(deadline)

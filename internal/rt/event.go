@@ -47,6 +47,7 @@ type Event struct {
 	lastSeq uint64
 	waited  *Stream // stream of the latest wait
 	waitSeq uint64
+	capture *Capture // active capture that recorded it
 }
 
 // NewEvent creates an event in c.
@@ -70,11 +71,12 @@ func (c *Context) NewEvent(flags uint32, api EventAPI) (*Event, error) {
 		return nil, hal.Errorf(hal.KindInvalidParam, "ACL_EVENT_IPC is only accepted by aclrtCreateEventExWithFlag")
 	case flags&EventDeviceOnly != 0 && api != EventWithFlag:
 		return nil, hal.Errorf(hal.KindInvalidParam, "ACL_EVENT_DEVICE_USE_ONLY is only accepted by aclrtCreateEventWithFlag")
-	case flags&(EventExternal|EventIPC) != 0:
-		return nil, hal.Errorf(hal.KindNotSupported, "event flag %#x is not supported by this runtime yet", flags)
+	case flags&EventIPC != 0:
+		return nil, hal.Errorf(hal.KindNotSupported, "event flag %#x (ACL_EVENT_IPC) is not supported by this runtime yet", flags)
 	}
-	counted := api == EventPlain || (api == EventWithFlag && flags&EventSync != 0)
-	h, err := c.hd.NewEvent(counted)
+	external := flags&EventExternal != 0
+	counted := api == EventPlain || (api == EventWithFlag && flags&(EventSync|EventExternal) != 0)
+	h, err := c.hd.NewEvent(hal.EventConfig{Counted: counted, Flag: external})
 	if err != nil {
 		return nil, err
 	}
@@ -139,6 +141,9 @@ func (s *Stream) RecordEvent(e *Event, site uintptr) error {
 	if err := s.sameDevice(e); err != nil {
 		return err
 	}
+	if d := s.divert.Load(); d != nil {
+		return s.divertEvent(d, e, &hal.Task{Kind: hal.TaskEventRecord, Event: e.h, Site: site})
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	seq, err := s.submit(&hal.Task{Kind: hal.TaskEventRecord, Event: e.h, Site: site})
@@ -166,12 +171,19 @@ func (s *Stream) WaitEventTimeout(e *Event, timeout time.Duration, site uintptr)
 	if e.api != EventPlain && e.flags&EventSync == 0 {
 		return hal.Errorf(hal.KindInvalidParam, "event flags %#x lack ACL_EVENT_SYNC, which a stream wait needs", e.flags)
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	if timeout < 0 {
 		return hal.Errorf(hal.KindInvalidParam, "timeout %v is invalid, expected >= 0", timeout)
 	}
-	seq, err := s.submit(&hal.Task{Kind: hal.TaskEventWait, Event: e.h, Timeout: timeout, Site: site})
+	t := &hal.Task{Kind: hal.TaskEventWait, Event: e.h, Timeout: timeout, Site: site}
+	if d := s.divert.Load(); d != nil {
+		return s.divertEvent(d, e, t)
+	}
+	if c := s.c.d.r.captureOfEvent(e); c != nil && !e.external() {
+		return c.waitEvent(s, e) // s joins the capture that recorded e
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	seq, err := s.submit(t)
 	if err != nil {
 		return err
 	}
@@ -189,8 +201,11 @@ func (s *Stream) ResetEvent(e *Event, site uintptr) error {
 	if err := s.sameDevice(e); err != nil {
 		return err
 	}
-	if e.api != EventWithFlag || e.flags&EventSync == 0 {
-		return hal.Errorf(hal.KindInvalidParam, "aclrtResetEvent needs an event from aclrtCreateEventWithFlag with ACL_EVENT_SYNC; this one has flags %#x from %s", e.flags, e.api)
+	if e.api != EventWithFlag || e.flags&(EventSync|EventExternal) == 0 {
+		return hal.Errorf(hal.KindInvalidParam, "aclrtResetEvent needs an event from aclrtCreateEventWithFlag with ACL_EVENT_SYNC or ACL_EVENT_EXTERNAL; this one has flags %#x from %s", e.flags, e.api)
+	}
+	if d := s.divert.Load(); d != nil {
+		return s.divertEvent(d, e, &hal.Task{Kind: hal.TaskEventReset, Event: e.h, Site: site})
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -233,6 +248,9 @@ func (e *Event) Synchronize(ctx context.Context, timeout time.Duration) error {
 	if err := e.hostUsable(); err != nil {
 		return err
 	}
+	if c := e.c.d.r.captureOfEvent(e); c != nil {
+		return refuseInCapture(c, "synchronizing an event recorded in a capture")
+	}
 	s, seq := e.latest()
 	if s == nil {
 		return nil
@@ -252,6 +270,9 @@ func (e *Event) Synchronize(ctx context.Context, timeout time.Duration) error {
 func (e *Event) Query() (bool, error) {
 	if err := e.hostUsable(); err != nil {
 		return false, err
+	}
+	if c := e.c.d.r.captureOfEvent(e); c != nil {
+		return false, refuseInCapture(c, "querying an event recorded in a capture")
 	}
 	s, seq := e.latest()
 	if s == nil {
@@ -323,4 +344,56 @@ func Elapsed(start, end *Event) (time.Duration, error) {
 		return 0, hal.Errorf(hal.KindEventTimestampReversal, "end event ran %v before the start event", time.Duration(t0-t1))
 	}
 	return time.Duration(t1 - t0), nil
+}
+
+// external reports whether e is an ACL_EVENT_EXTERNAL event: a flag that a
+// record sets and a reset clears, usable across a model's boundary.
+func (e *Event) external() bool { return e.flags&EventExternal != 0 }
+
+// divertEvent records an event task of a stream that is capturing, bound or
+// updating. Inside a capture or a built model an ordinary event becomes a
+// graph event, private to each run; an external event stays a device event
+// the model shares with streams outside it.
+func (s *Stream) divertEvent(d *divert, e *Event, t *hal.Task) error {
+	if d.update != nil {
+		return hal.Errorf(hal.KindTaskTypeNotSupport, "a task-group update holds single tasks, not a %s", t.Kind)
+	}
+	if e.external() {
+		return d.addOp(s, hal.Op{Kind: hal.OpTask, Task: *t, Ref: e})
+	}
+	if c := d.capture; c != nil {
+		switch t.Kind {
+		case hal.TaskEventRecord:
+			return c.recordEvent(s, d.ms, e)
+		case hal.TaskEventWait:
+			return c.waitEvent(s, e)
+		}
+		c.mu.Lock()
+		ce := c.events[e]
+		c.mu.Unlock()
+		if ce == nil {
+			return d.addOp(s, hal.Op{Kind: hal.OpTask, Task: *t, Ref: e})
+		}
+		return c.add(s, d.ms, hal.Op{Kind: hal.OpReset, Event: ce.ge, Ref: e})
+	}
+	m := d.ms.m
+	m.mu.Lock()
+	ge, ok := m.events[e]
+	if !ok && t.Kind == hal.TaskEventRecord {
+		ge, ok = m.nEvents, true
+		m.nEvents++
+		m.events[e] = ge
+	}
+	m.mu.Unlock()
+	if !ok {
+		return d.addOp(s, hal.Op{Kind: hal.OpTask, Task: *t, Ref: e}) // an event of the world outside the model
+	}
+	kind := hal.OpReset
+	switch t.Kind {
+	case hal.TaskEventRecord:
+		kind = hal.OpRecord
+	case hal.TaskEventWait:
+		kind = hal.OpWait
+	}
+	return m.addBound(d.ms, hal.Op{Kind: kind, Event: ge, Ref: e})
 }

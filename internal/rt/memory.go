@@ -168,10 +168,13 @@ func (r *Runtime) Free(addr uint64) error {
 	return hd.Free(addr)
 }
 
-// Memcpy copies synchronously (aclrtMemcpy).
-func (c *Context) Memcpy(dst hal.Loc, destMax uint64, src hal.Loc, count uint64, kind CopyKind) error {
+// Memcpy copies synchronously (aclrtMemcpy); capture modes may refuse it.
+func (c *Context) Memcpy(caller Caller, dst hal.Loc, destMax uint64, src hal.Loc, count uint64, kind CopyKind) error {
 	b, err := c.backend()
 	if err != nil {
+		return err
+	}
+	if err := c.d.r.CheckUnsafe(caller, "a synchronous copy"); err != nil {
 		return err
 	}
 	if _, err := resolveKind(dst, src, kind, HostToHost, HostToDevice, DeviceToHost, DeviceToDevice, CopyDefault); err != nil {
@@ -201,7 +204,7 @@ func checkCount(count, destMax uint64) error {
 // it degrades as the guide allows: a pageable source is staged into
 // page-locked memory before the call returns; a pageable destination makes
 // the call wait for the copy.
-func (s *Stream) MemcpyAsync(dst hal.Loc, destMax uint64, src hal.Loc, count uint64, kind CopyKind, site uintptr) error {
+func (s *Stream) MemcpyAsync(caller Caller, dst hal.Loc, destMax uint64, src hal.Loc, count uint64, kind CopyKind, site uintptr) error {
 	b, err := s.c.backend()
 	if err != nil {
 		return err
@@ -223,6 +226,19 @@ func (s *Stream) MemcpyAsync(dst hal.Loc, destMax uint64, src hal.Loc, count uin
 	srcPinned, err := checkLoc(b, "src", src, count, dev)
 	if err != nil {
 		return err
+	}
+	if (src.IsHost() && !srcPinned) || (dst.IsHost() && !dstPinned) || kind == HostToBufToDevice {
+		if cp := s.Capture(); cp != nil {
+			err := hal.Errorf(hal.KindCaptureBlockAsync, "an asynchronous copy with pageable host memory cannot be captured (stream %d); use memory from aclrtMallocHost", s.id)
+			cp.Invalidate(err)
+			return err
+		}
+		if s.diverted() {
+			return hal.Errorf(hal.KindCaptureBlockAsync, "stream %d records tasks for a model; copies with pageable host memory cannot be recorded", s.id)
+		}
+		if err := s.c.d.r.CheckUnsafe(caller, "an asynchronous copy with pageable host memory"); err != nil {
+			return err
+		}
 	}
 	t := hal.Task{Kind: hal.TaskCopy, Dst: dst, Src: src, Size: count, Site: site}
 	var st staged
@@ -251,10 +267,14 @@ func (s *Stream) MemcpyAsync(dst hal.Loc, destMax uint64, src hal.Loc, count uin
 	return nil
 }
 
-// Memset sets count bytes at dst to byte(value), synchronously (aclrtMemset).
-func (c *Context) Memset(dst hal.Loc, maxCount uint64, value int32, count uint64) error {
+// Memset sets count bytes at dst to byte(value), synchronously
+// (aclrtMemset); capture modes may refuse it.
+func (c *Context) Memset(caller Caller, dst hal.Loc, maxCount uint64, value int32, count uint64) error {
 	b, err := c.backend()
 	if err != nil {
+		return err
+	}
+	if err := c.d.r.CheckUnsafe(caller, "a synchronous memset"); err != nil {
 		return err
 	}
 	if err := c.checkMemset(b, dst, maxCount, count); err != nil || count == 0 {
@@ -346,10 +366,14 @@ func (p *Copy2D) task(site uintptr) hal.Task {
 		Width: p.Width, Height: p.Height, Site: site}
 }
 
-// Memcpy2D copies a pitched region synchronously (aclrtMemcpy2d).
-func (c *Context) Memcpy2D(p Copy2D) error {
+// Memcpy2D copies a pitched region synchronously (aclrtMemcpy2d);
+// capture modes may refuse it.
+func (c *Context) Memcpy2D(caller Caller, p Copy2D) error {
 	b, err := c.backend()
 	if err != nil {
+		return err
+	}
+	if err := c.d.r.CheckUnsafe(caller, "a synchronous 2-D copy"); err != nil {
 		return err
 	}
 	if _, _, err := c.check2D(b, &p, HostToDevice, DeviceToHost); err != nil || p.Width == 0 || p.Height == 0 {
@@ -360,7 +384,7 @@ func (c *Context) Memcpy2D(p Copy2D) error {
 
 // Memcpy2DAsync queues a pitched copy (aclrtMemcpy2dAsync). A pageable host
 // end makes the call wait for the copy.
-func (s *Stream) Memcpy2DAsync(p Copy2D, site uintptr) error {
+func (s *Stream) Memcpy2DAsync(caller Caller, p Copy2D, site uintptr) error {
 	b, err := s.c.backend()
 	if err != nil {
 		return err
@@ -372,12 +396,26 @@ func (s *Stream) Memcpy2DAsync(p Copy2D, site uintptr) error {
 	if err != nil || p.Width == 0 || p.Height == 0 {
 		return err
 	}
+	pageable := (p.Dst.IsHost() && !dstPinned) || (p.Src.IsHost() && !srcPinned)
+	if pageable {
+		if cp := s.Capture(); cp != nil {
+			err := hal.Errorf(hal.KindCaptureBlockAsync, "an asynchronous 2-D copy with pageable host memory cannot be captured (stream %d)", s.id)
+			cp.Invalidate(err)
+			return err
+		}
+		if s.diverted() {
+			return hal.Errorf(hal.KindCaptureBlockAsync, "stream %d records tasks for a model; copies with pageable host memory cannot be recorded", s.id)
+		}
+		if err := s.c.d.r.CheckUnsafe(caller, "an asynchronous 2-D copy with pageable host memory"); err != nil {
+			return err
+		}
+	}
 	t := p.task(site)
 	seq, err := s.submit(&t)
 	if err != nil {
 		return err
 	}
-	if (p.Dst.IsHost() && !dstPinned) || (p.Src.IsHost() && !srcPinned) {
+	if pageable {
 		return s.q.Wait(context.Background(), seq, 0)
 	}
 	return nil

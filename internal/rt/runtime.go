@@ -16,12 +16,18 @@ type BackendFactory func(cfg config.Config) (hal.Backend, error)
 // Runtime is one CANN runtime instance: what aclInit creates and aclFinalize
 // ends. It may be initialized again after Finalize.
 type Runtime struct {
-	newBackend BackendFactory
-	log        *slog.Logger
-	faultHook  atomic.Pointer[func(hal.Fault)]
-	nextCtxID  atomic.Uint64
-	staging    stagingPool
-	current    atomic.Pointer[hal.Backend] // the backend while initialized, for lock-free reads
+	newBackend  BackendFactory
+	log         *slog.Logger
+	faultHook   atomic.Pointer[func(hal.Fault)]
+	nextCtxID   atomic.Uint64
+	staging     stagingPool
+	current     atomic.Pointer[hal.Backend] // the backend while initialized, for lock-free reads
+	nextModelID atomic.Uint32
+	labels      atomic.Int32 // live labels, at most MaxLabels
+
+	// capMu guards captures.
+	capMu    sync.Mutex
+	captures map[*Capture]struct{} // captures in progress
 
 	// mu guards the fields below.
 	mu      sync.Mutex
@@ -37,7 +43,7 @@ func New(newBackend BackendFactory, log *slog.Logger) *Runtime {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Runtime{newBackend: newBackend, log: log, kernels: make(map[string]*hal.Kernel)}
+	return &Runtime{newBackend: newBackend, log: log, kernels: make(map[string]*hal.Kernel), captures: make(map[*Capture]struct{})}
 }
 
 // SetFaultHook installs the function told of every asynchronous fault, on

@@ -20,7 +20,7 @@ const (
 	StreamCPUSchedule  uint32 = 0x10
 	StreamDeviceOnly   uint32 = 0x20
 	streamFlagsKnown          = StreamFastLaunch | StreamFastSync | StreamPersistent | StreamHuge | StreamCPUSchedule | StreamDeviceOnly
-	streamFlagsHandled        = StreamFastLaunch | StreamFastSync | StreamHuge
+	streamFlagsHandled        = StreamFastLaunch | StreamFastSync | StreamHuge | StreamPersistent
 )
 
 // StreamConfig configures a new stream.
@@ -34,12 +34,14 @@ type Stream struct {
 	// Front holds the API layer's object for this one, set once.
 	Front atomic.Value
 
-	c         *Context
-	q         hal.Queue
-	id        int32
-	flags     uint32
-	isDefault bool
-	dead      atomic.Bool
+	c          *Context
+	q          hal.Queue
+	id         int32
+	flags      uint32
+	isDefault  bool
+	persistent bool // tasks are recorded for the model it is bound to
+	dead       atomic.Bool
+	divert     atomic.Pointer[divert] // capture, binding or update taking its tasks
 
 	// mu guards the fields below.
 	mu        sync.Mutex
@@ -84,7 +86,8 @@ func (c *Context) newStream(cfg StreamConfig, isDefault bool) (*Stream, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Stream{c: c, q: q, id: q.ID(), flags: cfg.Flags, prio: cfg.Priority, isDefault: isDefault}
+	s := &Stream{c: c, q: q, id: q.ID(), flags: cfg.Flags, prio: cfg.Priority, isDefault: isDefault,
+		persistent: cfg.Flags&StreamPersistent != 0}
 	if c.stopMode {
 		q.SetStopOnFailure(true)
 	}
@@ -103,10 +106,18 @@ func (s *Stream) check() error {
 	return nil
 }
 
-// submit is the one point where every task enters a device queue.
+// submit is the one point where every task enters a device queue; a
+// capture, a model binding or a task-group update diverts it here. A
+// diverted task has no sequence number (0).
 func (s *Stream) submit(t *hal.Task) (uint64, error) {
 	if s.dead.Load() {
 		return 0, s.check()
+	}
+	if d := s.divert.Load(); d != nil {
+		return 0, d.add(s, t)
+	}
+	if s.persistent {
+		return 0, hal.Errorf(hal.KindStreamModel, "persistent stream %d is not bound to a model; call aclmdlRIBindStream first", s.id)
 	}
 	return s.q.Submit(*t)
 }
@@ -117,6 +128,12 @@ func (s *Stream) submit(t *hal.Task) (uint64, error) {
 func (s *Stream) Synchronize(ctx context.Context, timeout time.Duration) error {
 	if err := s.check(); err != nil {
 		return err
+	}
+	if c := s.Capture(); c != nil {
+		return refuseInCapture(c, "synchronizing a capturing stream")
+	}
+	if s.persistent {
+		return nil // its tasks run with its model, never on their own
 	}
 	seq := s.q.Submitted()
 	if err := s.q.Wait(ctx, seq, timeout); err != nil {
@@ -177,6 +194,12 @@ func (s *Stream) Query() (bool, error) {
 	if err := s.check(); err != nil {
 		return false, err
 	}
+	if c := s.Capture(); c != nil {
+		return false, refuseInCapture(c, "querying a capturing stream")
+	}
+	if s.persistent {
+		return true, nil
+	}
 	seq := s.q.Submitted()
 	if s.q.Completed() < seq {
 		if f, stopped := s.q.Stopped(); stopped {
@@ -215,6 +238,16 @@ func (s *Stream) release(wait bool) error {
 	if s.dead.Swap(true) {
 		return nil
 	}
+	if d := s.divert.Load(); d != nil {
+		switch {
+		case d.capture != nil:
+			d.capture.lose(s)
+		case d.update != nil:
+			s.dropUpdate(d.update)
+		default:
+			s.unbind(d.ms)
+		}
+	}
 	if wait {
 		if _, stopped := s.q.Stopped(); !stopped {
 			s.q.Wait(context.Background(), s.q.Submitted(), 0)
@@ -230,6 +263,9 @@ func (s *Stream) release(wait bool) error {
 func (s *Stream) Abort() error {
 	if err := s.check(); err != nil {
 		return err
+	}
+	if d := s.divert.Load(); d != nil && d.capture == nil && d.update == nil {
+		return hal.Errorf(hal.KindInvalidParam, "stream %d is bound to model %d; aborting bound streams is not supported", s.id, d.ms.m.id)
 	}
 	return s.q.Abort()
 }

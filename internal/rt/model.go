@@ -1,0 +1,345 @@
+package rt
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gocann/gocann/hal"
+)
+
+// modelKind says how a model came to be.
+type modelKind uint8
+
+const (
+	modelBuilt    modelKind = iota // aclmdlRIBuildBegin over persistent streams
+	modelCaptured                  // aclmdlRICaptureBegin
+	modelSub                       // a conditional task's branch, filled by aclmdlRICaptureToModelRIBegin
+)
+
+// modelState is where a model is in its life.
+type modelState uint8
+
+const (
+	modelBuilding modelState = iota // streams bound or captured, taking tasks
+	modelEmpty                      // a branch not captured yet
+	modelReady                      // runnable
+	modelDestroyed
+)
+
+// Model is a model run instance (aclmdlRI): streams of tasks recorded once
+// and run as a whole, any number of times, as one task of the stream that
+// launches it.
+type Model struct {
+	// Front holds the API layer's object for this one, set once.
+	Front atomic.Value
+
+	c    *Context
+	id   uint32
+	kind modelKind
+
+	// mu guards the fields below.
+	mu        sync.Mutex
+	state     modelState
+	name      string
+	graph     *hal.Graph // allocated at creation; filled when the model becomes ready
+	streams   []*mstream
+	queues    []hal.Queue // streams held from the device's pool while the model lives
+	nEvents   int         // graph events allocated
+	conds     []hal.GraphCond
+	subs      []*Model // branch models, destroyed with this one
+	parent    *Model
+	callbacks []destroyCallback
+	runs      []modelRun // executions that may still be running
+	groups    []*TaskGroup
+	pending   map[int][]hal.Op  // task setters' edits per stream, published by Update
+	events    map[*Event]int    // built models: events recorded on bound streams, as graph events
+	labelRefs []labelRef        // built models: label switches to resolve
+	argBufs   map[[2]int]uint64 // device copies of kernel tasks' arguments handed out by ArgsDevice
+}
+
+// mstream is one stream of a model.
+type mstream struct {
+	m     *Model
+	idx   int
+	head  bool
+	src   *Stream // the persistent stream bound, or the stream captured
+	ops   []hal.Op
+	gs    *hal.GraphStream // the stream as the device runs it, once ready
+	view  *Stream          // what GetStreams hands out for a captured stream
+	done  bool             // EndTask was called
+	waits []waitRef        // captured waits, to check join-back
+}
+
+type destroyCallback struct {
+	key uintptr // what RemoveOnDestroy matches; 0 for none
+	fn  func()
+}
+
+type modelRun struct {
+	s   *Stream
+	seq uint64
+}
+
+func (c *Context) newModel(kind modelKind) *Model {
+	m := &Model{c: c, id: uint32(c.d.r.nextModelID.Add(1)), kind: kind, graph: &hal.Graph{}}
+	m.graph.Name = fmt.Sprintf("model%d", m.id)
+	if kind != modelSub {
+		c.mu.Lock()
+		if c.models != nil {
+			c.models[m] = struct{}{}
+		}
+		c.mu.Unlock()
+	}
+	return m
+}
+
+func (m *Model) Context() *Context { return m.c }
+
+// ID is the model's id (aclmdlRIGetId).
+func (m *Model) ID() uint32 { return m.id }
+
+// SetName names the model (aclmdlRISetName).
+func (m *Model) SetName(name string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.state == modelDestroyed {
+		return errModelDestroyed(m)
+	}
+	if len(name) > maxModelName {
+		name = name[:maxModelName] // CANN keeps at most this many bytes
+	}
+	m.name = name
+	m.graph.Name = name
+	return nil
+}
+
+// maxModelName is the longest name a model keeps.
+const maxModelName = 512
+
+// Name returns the model's name, "" if never set (aclmdlRIGetName).
+func (m *Model) Name() string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.name
+}
+
+func errModelDestroyed(m *Model) error {
+	return hal.Errorf(hal.KindInvalidHandle, "model %d was destroyed", m.id)
+}
+
+// ready checks m can run. m.mu held.
+func (m *Model) readyLocked() error {
+	switch m.state {
+	case modelDestroyed:
+		return errModelDestroyed(m)
+	case modelReady:
+		return nil
+	case modelEmpty:
+		return hal.Errorf(hal.KindModelUpdateFailed, "model %d is a conditional branch that was never captured", m.id)
+	}
+	return hal.Errorf(hal.KindModelCaptured, "model %d is still being built or captured; end it first (aclmdlRIBuildEnd or aclmdlRICaptureEnd)", m.id)
+}
+
+// ExecuteAsync queues one run of m on s (aclmdlRIExecuteAsync): it starts
+// after s's earlier tasks and s's later tasks wait for it.
+func (m *Model) ExecuteAsync(s *Stream, site uintptr) error {
+	if err := s.check(); err != nil {
+		return err
+	}
+	if s.c.d != m.c.d {
+		return hal.Errorf(hal.KindInvalidParam, "model %d is on device %d, stream %d on device %d", m.id, m.c.d.id, s.id, s.c.d.id)
+	}
+	if s.diverted() {
+		return hal.Errorf(hal.KindCaptureModeNotSupport, "stream %d is capturing or bound to a model; launch model %d on another stream", s.id, m.id)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.readyLocked(); err != nil {
+		return err
+	}
+	if m.kind == modelSub {
+		return hal.Errorf(hal.KindInvalidParam, "model %d is a conditional branch; it runs as part of model %d", m.id, m.parent.id)
+	}
+	seq, err := s.q.Submit(hal.Task{Kind: hal.TaskGraph, Graph: m.graph, Site: site})
+	if err != nil {
+		return err
+	}
+	m.noteRun(s, seq)
+	return nil
+}
+
+// noteRun remembers a run, forgetting finished ones. m.mu held.
+func (m *Model) noteRun(s *Stream, seq uint64) {
+	kept := m.runs[:0]
+	for _, r := range m.runs {
+		if r.s.q.Completed() < r.seq {
+			kept = append(kept, r)
+		}
+	}
+	m.runs = append(kept, modelRun{s, seq})
+}
+
+// running reports whether a run of m may still be going. m.mu held.
+func (m *Model) running() bool {
+	for _, r := range m.runs {
+		if r.s.q.Completed() < r.seq && !r.s.dead.Load() {
+			return true
+		}
+	}
+	return false
+}
+
+// Execute runs m on its context's default stream and waits for it, up to
+// timeout if > 0 (aclmdlRIExecute).
+func (m *Model) Execute(ctx context.Context, timeout time.Duration) error {
+	s, err := m.c.DefaultStream()
+	if err != nil {
+		return err
+	}
+	if err := m.ExecuteAsync(s, 0); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	seq := m.runs[len(m.runs)-1].seq
+	m.mu.Unlock()
+	if err := s.q.Wait(ctx, seq, timeout); err != nil {
+		return err
+	}
+	return s.takeFault(seq)
+}
+
+// OnDestroy registers fn to run when m is destroyed
+// (aclmdlRIDestroyRegisterCallback); a non-zero key lets RemoveOnDestroy
+// forget it.
+func (m *Model) OnDestroy(key uintptr, fn func()) error {
+	if fn == nil {
+		return hal.Errorf(hal.KindBadArgument, "callback is nil")
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.state == modelDestroyed {
+		return errModelDestroyed(m)
+	}
+	m.callbacks = append(m.callbacks, destroyCallback{key, fn})
+	return nil
+}
+
+// RemoveOnDestroy forgets the callbacks registered with key
+// (aclmdlRIDestroyUnregisterCallback).
+func (m *Model) RemoveOnDestroy(key uintptr) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.state == modelDestroyed {
+		return errModelDestroyed(m)
+	}
+	kept := m.callbacks[:0]
+	for _, cb := range m.callbacks {
+		if key == 0 || cb.key != key {
+			kept = append(kept, cb)
+		}
+	}
+	if len(kept) == len(m.callbacks) {
+		return hal.Errorf(hal.KindInvalidParam, "no destroy callback of model %d is registered with that function", m.id)
+	}
+	clear(m.callbacks[len(kept):])
+	m.callbacks = kept
+	return nil
+}
+
+// Destroy destroys m (aclmdlRIDestroy): refused while it runs, and for a
+// conditional branch, which goes with its parent. Its streams return to
+// the device's pool; bound persistent streams are unbound.
+func (m *Model) Destroy() error {
+	m.mu.Lock()
+	switch {
+	case m.state == modelDestroyed:
+		m.mu.Unlock()
+		return errModelDestroyed(m)
+	case m.kind == modelSub:
+		m.mu.Unlock()
+		return hal.Errorf(hal.KindInvalidParam, "model %d is a conditional branch of model %d and is destroyed with it", m.id, m.parent.id)
+	case m.state == modelBuilding && m.kind == modelCaptured:
+		m.mu.Unlock()
+		return hal.Errorf(hal.KindModelCaptured, "model %d is being captured; end the capture first", m.id)
+	case m.running():
+		m.mu.Unlock()
+		return hal.Errorf(hal.KindModelRunning, "model %d is still running; synchronize its streams first", m.id)
+	}
+	m.mu.Unlock()
+	return m.release()
+}
+
+// release frees everything m holds and runs its destroy callbacks.
+func (m *Model) release() error {
+	m.mu.Lock()
+	if m.state == modelDestroyed {
+		m.mu.Unlock()
+		return nil
+	}
+	m.state = modelDestroyed
+	queues, subs, cbs, streams, conds, bufs := m.queues, m.subs, m.callbacks, m.streams, m.conds, m.argBufs
+	m.queues, m.subs, m.callbacks, m.argBufs = nil, nil, nil, nil
+	m.mu.Unlock()
+	m.c.mu.Lock()
+	delete(m.c.models, m)
+	m.c.mu.Unlock()
+	var first error
+	for _, q := range queues {
+		if err := q.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	for _, ms := range streams {
+		if ms.src != nil && m.kind == modelBuilt {
+			ms.src.unbind(ms)
+		}
+		if ms.view != nil {
+			ms.view.dead.Store(true)
+		}
+	}
+	for _, c := range conds {
+		m.c.d.r.Free(c.Addr)
+	}
+	for _, a := range bufs {
+		m.c.d.r.Free(a)
+	}
+	for _, sub := range subs {
+		sub.release()
+	}
+	for _, cb := range cbs {
+		cb.fn()
+	}
+	return first
+}
+
+// finish turns the recorded streams into the graph the device runs and,
+// for captured models, takes a pool stream per model stream. m.mu held.
+func (m *Model) finish(hold bool) error {
+	if hold {
+		for range m.streams {
+			q, err := m.c.hd.NewQueue(hal.QueueConfig{Priority: m.c.d.props.GreatestPriority, Group: m.c.id})
+			if err != nil {
+				for _, q := range m.queues {
+					q.Close()
+				}
+				m.queues = nil
+				return err
+			}
+			m.queues = append(m.queues, q)
+		}
+	}
+	g := m.graph
+	g.Streams = make([]*hal.GraphStream, len(m.streams))
+	for i, ms := range m.streams {
+		ms.gs = &hal.GraphStream{Head: ms.head}
+		ms.gs.SetOps(ms.ops)
+		g.Streams[i] = ms.gs
+	}
+	g.Events = m.nEvents
+	g.Conds = m.conds
+	m.state = modelReady
+	return nil
+}

@@ -1,0 +1,46 @@
+package rt
+
+import (
+	"unsafe"
+
+	"github.com/gocann/gocann/hal"
+)
+
+// ArgsDevice returns the device address of the kernel task's argument
+// slots, as aclmdlRITaskGetParams reports them: the task's own argument
+// block if it reads one, else a block of device memory the model owns,
+// refreshed from the inline slots on every call and freed with the model.
+func (t ModelTask) ArgsDevice() (uint64, error) {
+	op := t.Op()
+	if op.Kind != hal.OpTask || op.Task.Kind != hal.TaskKernel {
+		return 0, hal.Errorf(hal.KindInvalidParam, "task %d of stream %d is a %s, not a kernel", t.pos, t.s.ms.idx, opName(op))
+	}
+	if op.Task.ArgsDev != 0 {
+		return op.Task.ArgsDev, nil
+	}
+	m := t.s.m
+	key := [2]int{t.s.ms.idx, t.pos}
+	m.mu.Lock()
+	addr, ok := m.argBufs[key]
+	m.mu.Unlock()
+	if !ok {
+		a, err := m.c.Malloc(8*hal.MaxArgs, hal.MemPolicy{Page: hal.PageNormalOnly})
+		if err != nil {
+			return 0, err
+		}
+		addr = a.Addr
+		m.mu.Lock()
+		if m.argBufs == nil {
+			m.argBufs = map[[2]int]uint64{}
+		}
+		m.argBufs[key] = addr
+		m.mu.Unlock()
+	}
+	if op.Task.NArgs > 0 {
+		err := m.c.hd.Run(hal.Task{Kind: hal.TaskCopy, Dst: hal.DevLoc(addr), Src: hal.HostLoc(unsafe.Pointer(&op.Task.Args[0])), Size: 8 * uint64(op.Task.NArgs)})
+		if err != nil {
+			return 0, err
+		}
+	}
+	return addr, nil
+}

@@ -1,0 +1,201 @@
+package rt
+
+import "github.com/gocann/gocann/hal"
+
+// Looking into a model after it is built or captured, and changing its
+// tasks (aclmdlRIGetStreams, aclmdlRIGetTasksByStream, aclmdlRITask*,
+// aclmdlRIUpdate).
+
+// ModelStream is a stream of a model, as aclmdlRIGetStreams hands it out.
+type ModelStream struct {
+	m  *Model
+	ms *mstream
+}
+
+// Streams lists m's streams in order.
+func (m *Model) Streams() ([]ModelStream, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.readyLocked(); err != nil {
+		return nil, err
+	}
+	out := make([]ModelStream, len(m.streams))
+	for i, ms := range m.streams {
+		out[i] = ModelStream{m, ms}
+	}
+	return out, nil
+}
+
+// Index is the stream's position in its model.
+func (s ModelStream) Index() int { return s.ms.idx }
+
+// Model is the stream's model.
+func (s ModelStream) Model() *Model { return s.m }
+
+// Source is the user stream that was captured or bound, if any.
+func (s ModelStream) Source() *Stream { return s.ms.src }
+
+// Head reports whether the stream starts when the model runs.
+func (s ModelStream) Head() bool { return s.ms.head }
+
+// ModelTask is a task of a model stream.
+type ModelTask struct {
+	s   ModelStream
+	pos int
+}
+
+// Tasks lists the stream's tasks, control operations included.
+func (s ModelStream) Tasks() []ModelTask {
+	s.m.mu.Lock()
+	defer s.m.mu.Unlock()
+	ops := s.ops()
+	out := make([]ModelTask, len(ops))
+	for i := range out {
+		out[i] = ModelTask{s, i}
+	}
+	return out
+}
+
+// ops returns the stream's operations, with pending edits. m.mu held.
+func (s ModelStream) ops() []hal.Op {
+	if p, ok := s.m.pending[s.ms.idx]; ok {
+		return p
+	}
+	return s.ms.gs.Ops()
+}
+
+// Seq is the task's position in its stream (aclmdlRITaskGetSeqId).
+func (t ModelTask) Seq() int { return t.pos }
+
+// Stream is the task's stream.
+func (t ModelTask) Stream() ModelStream { return t.s }
+
+// Op returns the task's operation, with pending edits.
+func (t ModelTask) Op() hal.Op {
+	t.s.m.mu.Lock()
+	defer t.s.m.mu.Unlock()
+	return t.s.ops()[t.pos]
+}
+
+// edit changes the task in the model's pending edits; Update publishes
+// them.
+func (t ModelTask) edit(fn func(op *hal.Op) error) error {
+	m := t.s.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.readyLocked(); err != nil {
+		return err
+	}
+	ops, ok := m.pending[t.s.ms.idx]
+	if !ok {
+		ops = append([]hal.Op(nil), t.s.ms.gs.Ops()...)
+	}
+	if err := fn(&ops[t.pos]); err != nil {
+		return err
+	}
+	if m.pending == nil {
+		m.pending = map[int][]hal.Op{}
+	}
+	m.pending[t.s.ms.idx] = ops
+	return nil
+}
+
+// SetKernel replaces a kernel task's kernel, block count and arguments:
+// inline slots args, or, with argsDev != 0, nargs slots read from device
+// memory when the task starts (aclmdlRITaskSetParams). Update makes it
+// take effect.
+func (t ModelTask) SetKernel(k *hal.Kernel, blocks uint32, args []uint64, argsDev uint64, nargs int) error {
+	d := t.s.m.c.d
+	switch {
+	case k == nil:
+		return hal.Errorf(hal.KindBadArgument, "kernel is nil, expected a kernel")
+	case blocks == 0 || blocks > MaxBlocks:
+		return hal.Errorf(hal.KindInvalidParam, "numBlocks %d is invalid, expected 1..%d", blocks, MaxBlocks)
+	case len(args) > hal.MaxArgs || nargs < 0 || nargs > hal.MaxArgs:
+		return hal.Errorf(hal.KindInvalidParam, "argument slots are invalid, expected at most %d", hal.MaxArgs)
+	}
+	if argsDev != 0 && nargs > 0 {
+		if err := checkDevice(d.b, "args", argsDev, 8*uint64(nargs), d.id); err != nil {
+			return err
+		}
+	}
+	return t.edit(func(op *hal.Op) error {
+		if op.Kind != hal.OpTask || op.Task.Kind != hal.TaskKernel {
+			return hal.Errorf(hal.KindInvalidParam, "task %d of stream %d is a %s, not a kernel", t.pos, t.s.ms.idx, opName(*op))
+		}
+		op.Task.Kernel, op.Task.Blocks, op.Task.ArgsDev = k, blocks, argsDev
+		if argsDev != 0 {
+			op.Task.NArgs = uint32(nargs)
+		} else {
+			op.Task.NArgs = uint32(len(args))
+			copy(op.Task.Args[:], args)
+		}
+		return nil
+	})
+}
+
+// SetValue replaces a value write or wait task's word, value and (for a
+// wait) comparison (aclmdlRITaskSetParams). Update makes it take effect.
+func (t ModelTask) SetValue(addr, value uint64, flag uint32) error {
+	d := t.s.m.c.d
+	if err := checkDevice(d.b, "devAddr", addr, 8, d.id); err != nil {
+		return err
+	}
+	if addr%8 != 0 {
+		return hal.Errorf(hal.KindUnaligned, "devAddr %#x is invalid, expected 8-byte alignment", addr)
+	}
+	return t.edit(func(op *hal.Op) error {
+		if op.Kind != hal.OpTask || (op.Task.Kind != hal.TaskValueWrite && op.Task.Kind != hal.TaskValueWait) {
+			return hal.Errorf(hal.KindInvalidParam, "task %d of stream %d is a %s, not a value write or wait", t.pos, t.s.ms.idx, opName(*op))
+		}
+		if op.Task.Kind == hal.TaskValueWait && flag > hal.WaitNOR {
+			return hal.Errorf(hal.KindInvalidParam, "flag %d is invalid, expected 0 (GEQ), 1 (EQ), 2 (AND) or 3 (NOR)", flag)
+		}
+		if op.Task.Kind == hal.TaskValueWrite && flag != 0 {
+			return hal.Errorf(hal.KindInvalidParam, "flag %d is invalid for a value write, expected 0", flag)
+		}
+		op.Task.Dst, op.Task.Value, op.Task.Flag = hal.DevLoc(addr), value, flag
+		return nil
+	})
+}
+
+// Group returns the task group holding the task, or nil.
+func (t ModelTask) Group() *TaskGroup {
+	m := t.s.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, g := range m.groups {
+		if g.ms == t.s.ms && t.pos >= g.start && t.pos < g.end {
+			return g
+		}
+	}
+	return nil
+}
+
+// Disable takes the task out of later runs (aclmdlRITaskDisable); Update
+// makes it take effect.
+func (t ModelTask) Disable() error {
+	return t.edit(func(op *hal.Op) error {
+		op.Disabled = true
+		return nil
+	})
+}
+
+// Update publishes the pending task edits (aclmdlRIUpdate); refused while
+// m runs.
+func (m *Model) Update() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.readyLocked(); err != nil {
+		return hal.Wrap(hal.KindModelUpdateFailed, err, "model %d cannot be updated", m.id)
+	}
+	if m.running() {
+		return hal.Errorf(hal.KindModelUpdateFailed, "model %d is running; update it between runs", m.id)
+	}
+	for idx, ops := range m.pending {
+		m.streams[idx].ops = ops
+		m.streams[idx].gs.SetOps(ops)
+	}
+	m.pending = nil
+	return nil
+}

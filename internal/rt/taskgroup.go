@@ -1,0 +1,157 @@
+package rt
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/gocann/gocann/hal"
+)
+
+// Task groups and their update (aclmdlRICaptureTaskGrpBegin/End,
+// aclmdlRICaptureTaskUpdateBegin/End): a group marks captured tasks whose
+// parameters can be replaced later by capturing the same kinds of task on
+// another stream.
+
+// TaskGroup is a range of captured tasks on one model stream.
+type TaskGroup struct {
+	// Front holds the API layer's object for this one, set once.
+	Front atomic.Value
+
+	ms         *mstream
+	start, end int // ops [start, end)
+
+	// mu guards updating.
+	mu       sync.Mutex
+	updating bool
+}
+
+// BeginTaskGroup opens a task group on capturing stream s.
+func (s *Stream) BeginTaskGroup() error {
+	d := s.divert.Load()
+	if d == nil || d.capture == nil {
+		return hal.Errorf(hal.KindStreamNotCaptured, "stream %d is not capturing; task groups are captured", s.id)
+	}
+	c := d.capture
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.live(); err != nil {
+		return err
+	}
+	if c.group != nil {
+		return hal.Errorf(hal.KindTaskGroupStatus, "a task group is already open on stream %d; end it first", c.group.ms.src.id)
+	}
+	c.group = &TaskGroup{ms: d.ms, start: len(d.ms.ops)}
+	return nil
+}
+
+// EndTaskGroup closes the task group open on s and returns it.
+func (s *Stream) EndTaskGroup() (*TaskGroup, error) {
+	d := s.divert.Load()
+	if d == nil || d.capture == nil {
+		return nil, hal.Errorf(hal.KindStreamNotCaptured, "stream %d is not capturing", s.id)
+	}
+	c := d.capture
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	g := c.group
+	if g == nil || g.ms != d.ms {
+		return nil, hal.Errorf(hal.KindTaskGroupStatus, "no task group is open on stream %d", s.id)
+	}
+	c.group = nil
+	g.end = len(d.ms.ops)
+	m := c.m
+	m.mu.Lock()
+	m.groups = append(m.groups, g)
+	m.mu.Unlock()
+	return g, nil
+}
+
+// Len is the number of tasks in the group.
+func (g *TaskGroup) Len() int { return g.end - g.start }
+
+// update collects the replacement tasks of a task group.
+type update struct {
+	g   *TaskGroup
+	ops []hal.Op
+}
+
+func (u *update) add(s *Stream, t *hal.Task) error {
+	if len(u.ops) >= u.g.Len() {
+		return hal.Errorf(hal.KindModelUpdateFailed, "task group has %d tasks; stream %d queued one more for its update", u.g.Len(), s.id)
+	}
+	want := u.g.ms.ops[u.g.start+len(u.ops)].Task.Kind
+	if t.Kind != want {
+		return hal.Errorf(hal.KindModelUpdateFailed, "task %d of the update is a %s, the group's task %d a %s; an update replaces tasks of the same kinds", len(u.ops), t.Kind, len(u.ops), want)
+	}
+	u.ops = append(u.ops, hal.Op{Kind: hal.OpTask, Task: *t})
+	return nil
+}
+
+// BeginUpdate makes s, which is not capturing, collect replacement tasks
+// for group g (aclmdlRICaptureTaskUpdateBegin).
+func (s *Stream) BeginUpdate(g *TaskGroup) error {
+	if err := s.check(); err != nil {
+		return err
+	}
+	if g == nil {
+		return hal.Errorf(hal.KindBadArgument, "task group is nil")
+	}
+	m := g.ms.m
+	m.mu.Lock()
+	err := m.readyLocked()
+	m.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.updating {
+		return hal.Errorf(hal.KindTaskGroupStatus, "the task group is already being updated; end that update first")
+	}
+	if !s.divert.CompareAndSwap(nil, &divert{update: &update{g: g}}) {
+		return hal.Errorf(hal.KindTaskGroupStatus, "stream %d is capturing, bound or already updating; updates are made on a plain stream", s.id)
+	}
+	g.updating = true
+	return nil
+}
+
+// EndUpdate ends the update on s (aclmdlRICaptureTaskUpdateEnd): a task of
+// s, in its order, puts the new tasks in place, so a run that reaches the
+// group after it uses them. An update of no tasks changes nothing.
+func (s *Stream) EndUpdate(site uintptr) error {
+	d := s.divert.Load()
+	if d == nil || d.update == nil {
+		return hal.Errorf(hal.KindTaskGroupStatus, "stream %d is not updating a task group", s.id)
+	}
+	u := d.update
+	s.dropUpdate(u)
+	if len(u.ops) == 0 {
+		return nil
+	}
+	if len(u.ops) != u.g.Len() {
+		return hal.Errorf(hal.KindModelUpdateFailed, "update has %d tasks, the task group %d; an update replaces every task", len(u.ops), u.g.Len())
+	}
+	g := u.g
+	apply := func() {
+		m := g.ms.m
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		ops := append([]hal.Op(nil), g.ms.gs.Ops()...)
+		for i, op := range u.ops {
+			op.Disabled = ops[g.start+i].Disabled
+			ops[g.start+i] = op
+		}
+		g.ms.ops = ops
+		g.ms.gs.SetOps(ops)
+	}
+	_, err := s.submit(&hal.Task{Kind: hal.TaskHostFunc, Host: apply, Site: site})
+	return err
+}
+
+// dropUpdate ends s's update without applying it.
+func (s *Stream) dropUpdate(u *update) {
+	s.divert.Store(nil)
+	u.g.mu.Lock()
+	u.g.updating = false
+	u.g.mu.Unlock()
+}

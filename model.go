@@ -1,0 +1,146 @@
+package gocann
+
+import (
+	"context"
+	"io"
+	"time"
+
+	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/internal/callsite"
+	"github.com/gocann/gocann/internal/rt"
+)
+
+// ModelRI is a model run instance: streams of tasks recorded once — by
+// capture (Stream.BeginCapture) or by building over persistent streams
+// (Context.BuildModel) — and run as a whole any number of times. A run is
+// one task of the stream that launches it; the model's streams run
+// concurrently inside it. Each model holds streams of the device's pool
+// while it lives, as on hardware.
+type ModelRI struct {
+	r *Runtime
+	m *rt.Model
+}
+
+// model returns the one *ModelRI for m.
+func (r *Runtime) model(m *rt.Model) *ModelRI {
+	if f, ok := m.Front.Load().(*ModelRI); ok {
+		return f
+	}
+	m.Front.CompareAndSwap(nil, &ModelRI{r: r, m: m})
+	return m.Front.Load().(*ModelRI)
+}
+
+// ID is the model's id, unique in the runtime.
+//
+// CANN: aclmdlRIGetId.
+func (m *ModelRI) ID() uint32 { return m.m.ID() }
+
+// Name is the model's name, "" until set.
+//
+// CANN: aclmdlRIGetName.
+func (m *ModelRI) Name() string { return m.m.Name() }
+
+// SetName names the model; names longer than 512 bytes are cut.
+//
+// CANN: aclmdlRISetName.
+func (m *ModelRI) SetName(name string) error {
+	return wrap("ModelRI.SetName (aclmdlRISetName)", m.m.SetName(name))
+}
+
+// Run queues one run of the model on s: it starts after s's earlier tasks
+// and s's later tasks wait for it.
+//
+// CANN: aclmdlRIExecuteAsync.
+//
+//go:noinline
+func (m *ModelRI) Run(s *Stream) error {
+	const op = "ModelRI.Run (aclmdlRIExecuteAsync)"
+	if s == nil {
+		return wrap(op, hal.Errorf(hal.KindBadArgument, "stream is nil"))
+	}
+	return wrap(op, m.m.ExecuteAsync(s.s, callsite.Caller()))
+}
+
+// Execute runs the model on its context's default stream and waits for
+// it; cancelling ctx ends the wait, not the run.
+//
+// CANN: aclmdlRIExecute.
+func (m *ModelRI) Execute(ctx context.Context) error {
+	return wrap("ModelRI.Execute (aclmdlRIExecute)", m.m.Execute(ctx, 0))
+}
+
+// ExecuteTimeout is Execute bounded by timeout (0: no bound); an expired
+// wait fails with ACL_ERROR_RT_STREAM_SYNC_TIMEOUT and the run goes on.
+//
+// CANN: aclmdlRIExecute (timeout).
+func (m *ModelRI) ExecuteTimeout(timeout time.Duration) error {
+	return wrap("ModelRI.ExecuteTimeout (aclmdlRIExecute)", m.m.Execute(context.Background(), timeout))
+}
+
+// Close destroys the model and gives its streams back to the device's
+// pool. It is refused while a run may be going (synchronize the stream
+// first) and for branch models, which go with their parent. Destroy
+// callbacks run before it returns.
+//
+// CANN: aclmdlRIDestroy.
+func (m *ModelRI) Close() error { return wrap("ModelRI.Close (aclmdlRIDestroy)", m.m.Destroy()) }
+
+// OnDestroy registers fn to run when the model is destroyed.
+//
+// CANN: aclmdlRIDestroyRegisterCallback.
+func (m *ModelRI) OnDestroy(fn func()) error {
+	return m.OnDestroyKey(0, fn)
+}
+
+// OnDestroyKey is OnDestroy with a key that RemoveOnDestroy matches, such
+// as a C function's address.
+//
+// CANN: aclmdlRIDestroyRegisterCallback (by key).
+func (m *ModelRI) OnDestroyKey(key uintptr, fn func()) error {
+	return wrap("ModelRI.OnDestroy (aclmdlRIDestroyRegisterCallback)", m.m.OnDestroy(key, fn))
+}
+
+// RemoveOnDestroy forgets the destroy callbacks registered with key.
+//
+// CANN: aclmdlRIDestroyUnregisterCallback.
+func (m *ModelRI) RemoveOnDestroy(key uintptr) error {
+	const op = "ModelRI.RemoveOnDestroy (aclmdlRIDestroyUnregisterCallback)"
+	if key == 0 {
+		return wrap(op, hal.Errorf(hal.KindInvalidParam, "key 0 is invalid, expected the key a callback was registered with"))
+	}
+	return wrap(op, m.m.RemoveOnDestroy(key))
+}
+
+// Describe describes the model: its streams, their tasks in order and the
+// dependencies between streams; verbose adds kernel arguments and the
+// source lines that queued each task.
+//
+// CANN: aclmdlRIDebugPrint.
+func (m *ModelRI) Describe(verbose bool) (string, error) {
+	d, err := m.m.Describe(verbose)
+	if err != nil {
+		return "", wrap("ModelRI.Describe (aclmdlRIDebugPrint)", err)
+	}
+	return d.String(), nil
+}
+
+// WriteJSON writes the description as JSON.
+//
+// CANN: aclmdlRIDebugJsonPrint.
+func (m *ModelRI) WriteJSON(w io.Writer, verbose bool) error {
+	const op = "ModelRI.WriteJSON (aclmdlRIDebugJsonPrint)"
+	d, err := m.m.Describe(verbose)
+	if err != nil {
+		return wrap(op, err)
+	}
+	if err := d.WriteJSON(w); err != nil {
+		return wrap(op, hal.Wrap(hal.KindInvalidFile, err, "writing the description failed"))
+	}
+	return nil
+}
+
+// Update makes the task edits made with ModelTask.SetParams and
+// ModelTask.Disable take effect; it is refused while the model runs.
+//
+// CANN: aclmdlRIUpdate.
+func (m *ModelRI) Update() error { return wrap("ModelRI.Update (aclmdlRIUpdate)", m.m.Update()) }
