@@ -49,7 +49,9 @@ func (m *ModelRI) EndTask(s *Stream) error {
 // streams take no more tasks.
 //
 // CANN: aclmdlRIBuildEnd.
-func (m *ModelRI) BuildEnd() error { return wrap("ModelRI.BuildEnd (aclmdlRIBuildEnd)", m.m.BuildEnd()) }
+func (m *ModelRI) BuildEnd() error {
+	return wrap("ModelRI.BuildEnd (aclmdlRIBuildEnd)", m.m.BuildEnd())
+}
 
 // Unbind unbinds s from the model, which keeps what was recorded; refused
 // while the model runs.

@@ -222,4 +222,6 @@ func (t ModelTask) SetParams(p TaskParams) error {
 // Disable takes the task out of later runs, at ModelRI.Update.
 //
 // CANN: aclmdlRITaskDisable.
-func (t ModelTask) Disable() error { return wrap("ModelTask.Disable (aclmdlRITaskDisable)", t.t.Disable()) }
+func (t ModelTask) Disable() error {
+	return wrap("ModelTask.Disable (aclmdlRITaskDisable)", t.t.Disable())
+}
