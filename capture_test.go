@@ -1,0 +1,450 @@
+package gocann_test
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gocann/gocann"
+)
+
+// Single-stream capture (aclmdlRICaptureBegin .. aclmdlRICaptureEnd):
+// "between Begin and End, tasks issued on stream are not executed. They are
+// stored in an internal modelRI and run only on aclmdlRIExecuteAsync."
+
+func TestCaptureEveryTaskKind(t *testing.T) {
+	e := setup(t)
+	k := registerKernels(t, e)
+	a, b, c, v := word(t, e, 0), word(t, e, 0), word(t, e, 0), word(t, e, 0)
+	in, err := e.r.MallocHost(8)
+	check(t, err)
+	out, err := e.r.MallocHost(8)
+	check(t, err)
+	mirror, err := e.r.MallocHost(8)
+	check(t, err)
+	ev, err := e.c.NewEvent(gocann.EventSync)
+	check(t, err)
+	n, err := e.c.NewNotify()
+	check(t, err)
+	var hostRuns atomic.Int32
+
+	m, err := e.s.Capture(gocann.CaptureGlobal, func(s *gocann.Stream) error {
+		steps := []error{
+			s.Memset(a, 0x11, 8),
+			s.CopyDeviceToDevice(b, a, 8),
+			s.CopyHostToDevice(c, in, 0, 8),
+			s.Launch(k.add, 1, gocann.Ptr(c), gocann.U64(1)),
+			s.CopyDeviceToHost(out, 0, c, 8),
+			s.CopyHostToHost(mirror, 0, out, 0, 8),
+			s.LaunchHostFunc(func() { hostRuns.Add(1) }),
+			s.Record(ev),
+			s.WaitEvent(ev),
+			s.RecordNotify(n),
+			s.WaitNotify(n, 0),
+			s.WriteValue(v, 5),
+			s.WaitValue(v, 5, gocann.WaitEQ),
+			s.Launch(k.add, 1, gocann.Ptr(v), gocann.U64(1)),
+		}
+		return errors.Join(steps...)
+	})
+	check(t, err)
+	closeModel(t, m)
+
+	// Nothing ran during the capture.
+	for name, p := range map[string]gocann.DevPtr{"memset": a, "D2D copy": b, "H2D copy + kernel": c, "value write": v} {
+		wantU64(t, e, p, 0, name+" ran during the capture")
+	}
+	if got := binary.LittleEndian.Uint64(mirror.Bytes()); got != 0 || hostRuns.Load() != 0 {
+		t.Fatalf("capture ran its tasks: host copies gave %d, host function ran %d times", got, hostRuns.Load())
+	}
+
+	// Each replay, on whichever stream, runs every task once, reading the
+	// host buffer as it is at the time of the run.
+	def, err := e.c.DefaultStream()
+	check(t, err)
+	streams := []*gocann.Stream{e.s, e.newStream(t), def, e.s}
+	for i, s := range streams {
+		x := uint64(100 * (i + 1))
+		binary.LittleEndian.PutUint64(in.Bytes(), x)
+		writeU64(t, e.c, v, 0)
+		runOK(t, m, s)
+		wantU64(t, e, a, 0x1111111111111111, "memset")
+		wantU64(t, e, b, 0x1111111111111111, "D2D copy")
+		wantU64(t, e, c, x+1, "H2D copy then kernel")
+		wantU64(t, e, v, 6, "value write, wait, then kernel")
+		if got := binary.LittleEndian.Uint64(mirror.Bytes()); got != x+1 {
+			t.Fatalf("run %d: D2H then H2H copy gave %d, want %d", i, got, x+1)
+		}
+		if hostRuns.Load() != int32(i+1) {
+			t.Fatalf("run %d: host function ran %d times, want %d", i, hostRuns.Load(), i+1)
+		}
+	}
+	// The notify recorded and waited inside the model is consumed in each
+	// run: nothing is left for a wait outside.
+	check(t, e.s.WaitNotify(n, 20*time.Millisecond))
+	wantErr(t, e.s.SynchronizeTimeout(long), gocann.CodeRTWaitTimeout, "timed out")
+}
+
+func TestCaptureRunQueuedBehindOtherWork(t *testing.T) {
+	// A run is one task of the launching stream: after its earlier tasks,
+	// before its later ones, and several runs queue in order.
+	e := setup(t)
+	k := registerKernels(t, e)
+	p := word(t, e, 0)
+	m, err := e.s.Capture(gocann.CaptureGlobal, func(s *gocann.Stream) error {
+		return s.Launch(k.shift, 1, gocann.Ptr(p), gocann.U64(1))
+	})
+	check(t, err)
+	closeModel(t, m)
+	other := e.newStream(t)
+	g := block(t, other)
+	check(t, other.Launch(k.shift, 1, gocann.Ptr(p), gocann.U64(7)))
+	check(t, m.Run(other))
+	check(t, m.Run(other))
+	check(t, other.Launch(k.shift, 1, gocann.Ptr(p), gocann.U64(9)))
+	g.waitStarted(t)
+	wantU64(t, e, p, 0, "runs started before the stream's earlier task")
+	g.Open()
+	syncOK(t, other)
+	wantU64(t, e, p, 7119, "store order around two runs")
+}
+
+func TestCaptureHelperErrorAndPanic(t *testing.T) {
+	e := setup(t)
+	p := word(t, e, 0)
+
+	// fn's error comes back as is; the capture ends, its model is gone and
+	// the stream runs tasks again.
+	errStop := errors.New("stop")
+	var inside *gocann.ModelRI
+	m, err := e.s.Capture(gocann.CaptureGlobal, func(s *gocann.Stream) error {
+		inside = s.Capturing().Model()
+		check(t, s.Memset(p, 1, 8))
+		return errStop
+	})
+	if m != nil || err != errStop {
+		t.Fatalf("Capture with a failing fn = %v, %v; want nil, the fn's error", m, err)
+	}
+	if st, cm := e.s.CaptureInfo(); st != gocann.CaptureNone || cm != nil || e.s.Capturing() != nil {
+		t.Fatalf("after a failed Capture the stream reports %v, %v", st, cm)
+	}
+	wantErr(t, inside.Run(e.s), gocann.CodeRTInvalidHandle, "model "+utoa(inside.ID()), "destroyed")
+	check(t, e.s.Memset(p, 2, 8))
+	syncOK(t, e.s)
+	wantU64(t, e, p, 0x0202020202020202, "a memset after the failed capture")
+
+	// A panic in fn propagates after the capture is ended.
+	func() {
+		defer func() {
+			if v := recover(); v != "boom" {
+				t.Fatalf("recovered %v, want the fn's panic value", v)
+			}
+		}()
+		e.s.Capture(gocann.CaptureGlobal, func(s *gocann.Stream) error {
+			inside = s.Capturing().Model()
+			check(t, s.Memset(p, 3, 8))
+			panic("boom")
+		})
+	}()
+	if e.s.Capturing() != nil {
+		t.Fatal("the stream is still capturing after fn panicked")
+	}
+	wantErr(t, inside.Run(e.s), gocann.CodeRTInvalidHandle, "destroyed")
+	check(t, e.s.Memset(p, 4, 8))
+	syncOK(t, e.s)
+	wantU64(t, e, p, 0x0404040404040404, "a memset after the panicking capture")
+
+	// A capture that cannot begin reports Begin's error and runs nothing.
+	def, err := e.c.DefaultStream()
+	check(t, err)
+	ran := false
+	_, err = def.Capture(gocann.CaptureGlobal, func(*gocann.Stream) error { ran = true; return nil })
+	wantErr(t, err, gocann.CodeRTStreamCaptureImplicit, "default stream")
+	if ran {
+		t.Fatal("fn ran although the capture could not begin")
+	}
+}
+
+func TestCaptureStateErrors(t *testing.T) {
+	e := setup(t)
+	def, err := e.c.DefaultStream()
+	check(t, err)
+	_, err = def.BeginCapture(gocann.CaptureGlobal)
+	wantErr(t, err, gocann.CodeRTStreamCaptureImplicit, "stream "+itoa(def.ID()), "default stream")
+	_, err = e.s.BeginCapture(gocann.CaptureMode(3))
+	wantErr(t, err, gocann.CodeRTParamInvalid, "capture mode 3 is invalid")
+	_, err = e.persistent(t).BeginCapture(gocann.CaptureGlobal)
+	wantErr(t, err, gocann.CodeRTParamInvalid, "persistent")
+
+	_, err = e.s.EndCaptureAs(gocann.Caller{})
+	wantErr(t, err, gocann.CodeRTStreamNotCaptured, "stream "+itoa(e.s.ID()), "not capturing")
+	if st, m := e.s.CaptureInfo(); st != gocann.CaptureNone || m != nil {
+		t.Fatalf("CaptureInfo of an idle stream = %v, %v; want NONE, nil", st, m)
+	}
+
+	c, err := e.s.BeginCapture(gocann.CaptureGlobal)
+	check(t, err)
+	_, err = e.s.BeginCapture(gocann.CaptureRelaxed)
+	wantErr(t, err, gocann.CodeRTStreamCaptured, "stream "+itoa(e.s.ID()), "already capturing")
+	if st, m := e.s.CaptureInfo(); st != gocann.CaptureActive || m != c.Model() {
+		t.Fatalf("CaptureInfo while capturing = %v, %v; want ACTIVE and the capture's model", st, m)
+	}
+	if st, err := c.Status(); st != gocann.CaptureActive || err != nil {
+		t.Fatalf("Status = %v, %v; want ACTIVE, nil", st, err)
+	}
+	if c.Stream() != e.s || e.s.Capturing().Model() != c.Model() || c.Mode() != gocann.CaptureGlobal {
+		t.Fatal("the capture does not report its origin stream, model and mode")
+	}
+	// A capturing stream does not launch models, and a model in capture
+	// does not run.
+	other := e.newStream(t)
+	wantErr(t, c.Model().Run(other), gocann.CodeRTModelCaptured, "being built or captured")
+	wantErr(t, c.Model().Close(), gocann.CodeRTModelCaptured, "being captured")
+	m, err := c.End()
+	check(t, err)
+	closeModel(t, m)
+	_, err = c.End()
+	wantErr(t, err, gocann.CodeRTStreamNotCaptured, "not capturing")
+	if st, cm := e.s.CaptureInfo(); st != gocann.CaptureNone || cm != nil {
+		t.Fatalf("CaptureInfo after End = %v, %v; want NONE, nil", st, cm)
+	}
+	// A capturing stream cannot launch a model.
+	c2, err := other.BeginCapture(gocann.CaptureRelaxed)
+	check(t, err)
+	wantErr(t, m.Run(other), gocann.CodeRTCaptureModeNotSupport, "stream "+itoa(other.ID()), "capturing")
+	m2, err := c2.End()
+	check(t, err)
+	closeModel(t, m2)
+	runOK(t, m, e.s) // an empty model runs
+	runOK(t, m2, other)
+}
+
+func TestCaptureSyncRefusedInEveryMode(t *testing.T) {
+	// "Sync or query of a Stream, Event, Device or Context during capture
+	// is illegal in every mode", and it makes the capture fail.
+	e := setup(t)
+	p := word(t, e, 0)
+	ev, err := e.c.NewEvent(gocann.EventSync)
+	check(t, err)
+	ops := []struct {
+		name string
+		call func(s *gocann.Stream) error
+		msg  string
+	}{
+		{"Stream.Synchronize", func(s *gocann.Stream) error { return s.Synchronize(context.Background()) }, "synchronizing a capturing stream"},
+		{"Stream.SynchronizeTimeout", func(s *gocann.Stream) error { return s.SynchronizeTimeout(long) }, "synchronizing a capturing stream"},
+		{"Stream.Query", func(s *gocann.Stream) error { _, err := s.Query(); return err }, "querying a capturing stream"},
+		{"Event.Synchronize", func(*gocann.Stream) error { return ev.SynchronizeTimeout(long) }, "event recorded in a capture"},
+		{"Event.Query", func(*gocann.Stream) error { _, err := ev.Query(); return err }, "event recorded in a capture"},
+		{"Context.Synchronize", func(*gocann.Stream) error { return e.c.SynchronizeTimeout(long) }, "context with a capturing stream"},
+		{"Device.Synchronize", func(*gocann.Stream) error { return e.d.SynchronizeTimeout(long) }, "context with a capturing stream"},
+	}
+	for _, mode := range []gocann.CaptureMode{gocann.CaptureGlobal, gocann.CaptureThreadLocal, gocann.CaptureRelaxed} {
+		for _, op := range ops {
+			t.Run(mode.String()+"/"+op.name, func(t *testing.T) {
+				c, err := e.s.BeginCapture(mode)
+				check(t, err)
+				check(t, e.s.Memset(p, 1, 8))
+				check(t, e.s.Record(ev))
+				refusal := wantErr(t, op.call(e.s), gocann.CodeRTCaptureModeNotSupport, op.msg, "stream "+itoa(e.s.ID()))
+				// The capture is invalidated, reports why, and takes no
+				// more tasks.
+				st, reason := c.Status()
+				if st != gocann.CaptureInvalidated || reason == nil || !strings.Contains(reason.Error(), refusal.Msg) {
+					t.Fatalf("Status after a refused %s = %v, %v; want INVALIDATED with the refusal", op.name, st, reason)
+				}
+				if st, m := e.s.CaptureInfo(); st != gocann.CaptureInvalidated || m != c.Model() {
+					t.Fatalf("CaptureInfo = %v, %v; want INVALIDATED and the capture's model", st, m)
+				}
+				wantErr(t, e.s.Memset(p, 2, 8), gocann.CodeRTStreamCaptureInvalidated, "invalidated")
+				model := c.Model()
+				_, err = c.End()
+				wantErr(t, err, gocann.CodeRTStreamCaptureInvalidated, "stream "+itoa(e.s.ID()), "invalidated", op.msg)
+				wantErr(t, model.Run(e.s), gocann.CodeRTInvalidHandle, "destroyed")
+				// The stream is free again and nothing captured ran.
+				if st, m := e.s.CaptureInfo(); st != gocann.CaptureNone || m != nil {
+					t.Fatalf("CaptureInfo after End = %v, %v; want NONE", st, m)
+				}
+				syncOK(t, e.s)
+				wantU64(t, e, p, 0, "a task of the invalidated capture ran")
+			})
+		}
+	}
+}
+
+func TestCaptureModesAndUnsafeCalls(t *testing.T) {
+	// Synchronous copies and memsets, and asynchronous copies with pageable
+	// memory, are "unsafe": a GLOBAL capture refuses them from any caller
+	// (and fails); THREAD_LOCAL and RELAXED captures let a caller that
+	// does not own the capture make them, and they run at once, uncaptured.
+	e := setup(t)
+	p, q := word(t, e, 0), word(t, e, 0)
+	other := e.newStream(t)
+	var buf [8]byte
+	ops := []struct {
+		name string
+		call func() error
+		ran  func(t *testing.T) // checks the call's effect after it was allowed
+	}{
+		{"Context.CopyToDevice", func() error { return e.c.CopyToDevice(p, []byte{1, 2, 3, 4, 5, 6, 7, 8}) },
+			func(t *testing.T) { wantU64(t, e, p, 0x0807060504030201, "the copy") }},
+		{"Context.CopyFromDevice", func() error { return e.c.CopyFromDevice(buf[:], q) },
+			func(t *testing.T) {
+				if binary.LittleEndian.Uint64(buf[:]) != 42 {
+					t.Fatalf("the copy read %v", buf)
+				}
+			}},
+		{"Context.CopyDevice", func() error { return e.c.CopyDevice(p, q, 8) },
+			func(t *testing.T) { wantU64(t, e, p, 42, "the device copy") }},
+		{"Context.Memset", func() error { return e.c.Memset(p, 9, 8) },
+			func(t *testing.T) { wantU64(t, e, p, 0x0909090909090909, "the memset") }},
+		{"Context.Copy2DToDevice", func() error { return e.c.Copy2DToDevice(p, 4, []byte{7, 7, 7, 7, 7, 7, 7, 7}, 4, 4, 2) },
+			func(t *testing.T) { wantU64(t, e, p, 0x0707070707070707, "the 2-D copy") }},
+		{"Stream.CopyToDevice (pageable, another stream)", func() error {
+			if err := other.CopyToDevice(p, []byte{3, 0, 0, 0, 0, 0, 0, 0}); err != nil {
+				return err
+			}
+			return other.SynchronizeTimeout(long)
+		}, func(t *testing.T) { wantU64(t, e, p, 3, "the pageable asynchronous copy") }},
+	}
+	for _, op := range ops {
+		t.Run("GLOBAL/"+op.name, func(t *testing.T) {
+			writeU64(t, e.c, p, 0)
+			writeU64(t, e.c, q, 42)
+			c, err := e.s.BeginCapture(gocann.CaptureGlobal)
+			check(t, err)
+			wantErr(t, op.call(), gocann.CodeRTCaptureModeNotSupport, "capturing in GLOBAL mode", "stream "+itoa(e.s.ID()), "RELAXED")
+			if st, _ := c.Status(); st != gocann.CaptureInvalidated {
+				t.Fatalf("status after a refused call = %v, want INVALIDATED", st)
+			}
+			_, err = c.End()
+			wantErr(t, err, gocann.CodeRTStreamCaptureInvalidated, "invalidated", "GLOBAL")
+			wantU64(t, e, p, 0, "the refused call ran")
+		})
+		for _, mode := range []gocann.CaptureMode{gocann.CaptureThreadLocal, gocann.CaptureRelaxed, gocann.CaptureGlobal} {
+			name := mode.String()
+			if mode == gocann.CaptureGlobal {
+				name = "GLOBAL switched to RELAXED"
+			}
+			t.Run(name+"/"+op.name, func(t *testing.T) {
+				writeU64(t, e.c, p, 0)
+				writeU64(t, e.c, q, 42)
+				c, err := e.s.BeginCapture(mode)
+				check(t, err)
+				if mode == gocann.CaptureGlobal {
+					prev, err := c.SetMode(gocann.CaptureRelaxed)
+					check(t, err)
+					if prev != gocann.CaptureGlobal || c.Mode() != gocann.CaptureRelaxed {
+						t.Fatalf("SetMode returned %v and left %v; want GLOBAL, then RELAXED", prev, c.Mode())
+					}
+				}
+				check(t, e.s.Memset(p, 0x55, 8)) // captured, not run
+				check(t, op.call())
+				op.ran(t)
+				if st, err := c.Status(); st != gocann.CaptureActive || err != nil {
+					t.Fatalf("status after an allowed call = %v, %v; want ACTIVE", st, err)
+				}
+				m, err := c.End()
+				check(t, err)
+				closeModel(t, m)
+				// The allowed call was not captured: a run replays only the
+				// memset.
+				writeU64(t, e.c, p, 0)
+				writeU64(t, e.c, q, 0)
+				runOK(t, m, e.s)
+				wantU64(t, e, p, 0x5555555555555555, "the run")
+				wantU64(t, e, q, 0, "the run replayed the uncaptured call")
+			})
+		}
+	}
+}
+
+func TestCaptureSetMode(t *testing.T) {
+	e := setup(t)
+	p := word(t, e, 0)
+	c, err := e.s.BeginCapture(gocann.CaptureRelaxed)
+	check(t, err)
+	prev, err := c.SetMode(gocann.CaptureMode(7))
+	wantErr(t, err, gocann.CodeRTParamInvalid, "mode 7 is invalid")
+	if prev != gocann.CaptureRelaxed || c.Mode() != gocann.CaptureRelaxed {
+		t.Fatalf("a refused SetMode returned %v and left %v; want RELAXED both", prev, c.Mode())
+	}
+	check(t, e.c.Memset(p, 1, 8))
+	// Back to GLOBAL: the same call is refused again.
+	prev, err = c.SetMode(gocann.CaptureGlobal)
+	check(t, err)
+	if prev != gocann.CaptureRelaxed {
+		t.Fatalf("SetMode returned %v, want RELAXED", prev)
+	}
+	wantErr(t, e.c.Memset(p, 2, 8), gocann.CodeRTCaptureModeNotSupport, "GLOBAL")
+	_, err = c.End()
+	wantErr(t, err, gocann.CodeRTStreamCaptureInvalidated, "a synchronous memset")
+	wantU64(t, e, p, 0x0101010101010101, "memset in RELAXED mode")
+}
+
+func TestCaptureThreadModes(t *testing.T) {
+	// For callers with an OS thread (the C ABI): the thread that began a
+	// capture that is not RELAXED may not make unsafe calls, other threads
+	// may in THREAD_LOCAL mode; only a RELAXED capture ends on another
+	// thread.
+	e := setup(t)
+	h, err := e.r.MallocHost(8)
+	check(t, err)
+	owner := gocann.Caller{Thread: 1, Mode: gocann.CaptureGlobal}
+	stranger := gocann.Caller{Thread: 2, Mode: gocann.CaptureGlobal}
+	c, err := e.s.BeginCaptureAs(owner, gocann.CaptureThreadLocal)
+	check(t, err)
+	check(t, e.c.MemsetPointer(stranger, h.Pointer(), 8, 5, 8))
+	if h.Bytes()[7] != 5 {
+		t.Fatalf("another thread's memset during a THREAD_LOCAL capture did not run: %v", h.Bytes())
+	}
+	_, err = e.s.EndCaptureAs(stranger)
+	wantErr(t, err, gocann.CodeRTStreamCaptureWrongThread, "thread 1", "not 2", "RELAXED")
+	if st, _ := c.Status(); st != gocann.CaptureActive {
+		t.Fatalf("an End from the wrong thread changed the capture: %v", st)
+	}
+	wantErr(t, e.c.MemsetPointer(owner, h.Pointer(), 8, 6, 8), gocann.CodeRTCaptureModeNotSupport, "THREAD_LOCAL")
+	if h.Bytes()[7] != 5 {
+		t.Fatal("the refused memset ran")
+	}
+	_, err = e.s.EndCaptureAs(owner)
+	wantErr(t, err, gocann.CodeRTStreamCaptureInvalidated, "a synchronous memset")
+
+	// The owner in RELAXED mode may; a RELAXED capture ends anywhere.
+	c, err = e.s.BeginCaptureAs(owner, gocann.CaptureRelaxed)
+	check(t, err)
+	check(t, e.c.MemsetPointer(owner, h.Pointer(), 8, 7, 8))
+	check(t, e.c.MemsetPointer(gocann.Caller{Thread: 1, Mode: gocann.CaptureRelaxed}, h.Pointer(), 8, 7, 8))
+	m, err := e.s.EndCaptureAs(stranger)
+	check(t, err)
+	closeModel(t, m)
+	if h.Bytes()[7] != 7 || c.Model() != m {
+		t.Fatal("RELAXED capture: memset did not run or End returned another model")
+	}
+}
+
+func TestCapturePageableCopyRefused(t *testing.T) {
+	// "A captured async copy involving host memory requires pinned memory";
+	// one with pageable memory degrades to a synchronous copy and is
+	// refused (ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC), failing the capture.
+	e := setup(t)
+	p := word(t, e, 0)
+	for _, mode := range []gocann.CaptureMode{gocann.CaptureGlobal, gocann.CaptureRelaxed} {
+		for name, call := range map[string]func() error{
+			"CopyToDevice":   func() error { return e.s.CopyToDevice(p, make([]byte, 8)) },
+			"CopyFromDevice": func() error { return e.s.CopyFromDevice(make([]byte, 8), p) },
+		} {
+			t.Run(mode.String()+"/"+name, func(t *testing.T) {
+				c, err := e.s.BeginCapture(mode)
+				check(t, err)
+				wantErr(t, call(), gocann.CodeRTCaptureModeBlockAsync, "pageable", "stream "+itoa(e.s.ID()), "aclrtMallocHost")
+				_, err = c.End()
+				wantErr(t, err, gocann.CodeRTStreamCaptureInvalidated, "pageable")
+			})
+		}
+	}
+}
