@@ -163,3 +163,23 @@ func (s *Stream) SwitchStream(left DevPtr, cond Condition, right DevPtr, typ Com
 	}
 	return wrap(op, s.s.SwitchStream(uint64(left), uint8(cond), uint64(right), typ == CompareInt64, target.s))
 }
+
+// CleanTasks drops the tasks persistent stream s recorded into a model not
+// yet built, so that they can be queued again; a built model keeps its own.
+//
+// CANN: aclrtPersistentTaskClean.
+func (s *Stream) CleanTasks() error {
+	return wrap("Stream.CleanTasks (aclrtPersistentTaskClean)", s.s.CleanTasks())
+}
+
+// BoundModelStream returns the model stream that persistent stream s is
+// bound to, once its model is built.
+//
+// CANN: none.
+func (s *Stream) BoundModelStream() (ModelStream, error) {
+	ms, err := s.s.Bound()
+	if err != nil {
+		return ModelStream{}, wrap("Stream.BoundModelStream", err)
+	}
+	return ModelStream{s.r, ms}, nil
+}

@@ -146,6 +146,7 @@
 //	aclrtMemset (by pointer)                                                   Context.MemsetPointer
 //	aclrtMemsetAsync                                                           Stream.Memset
 //	aclrtMemsetAsync (by pointer)                                              Stream.MemsetAsyncPointer
+//	aclrtPersistentTaskClean                                                   Stream.CleanTasks
 //	aclrtPointerGetAttributes                                                  Runtime.PointerAttributes
 //	aclrtQueryEvent                                                            Event.QueryLegacy
 //	aclrtQueryEventStatus                                                      Event.Query

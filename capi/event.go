@@ -50,6 +50,7 @@ func createEvent(t *C.gocann_thread, fn string, out *C.aclrtEvent, create func(*
 		return failf(t, fn, hal.KindNoEvent, "too many live handles")
 	}
 	ce.h = h
+	proc.fronts.Store(e, h)
 	*out = C.aclrtEvent(C.gocann_handle(C.uintptr_t(h)))
 	return 0
 }
@@ -83,6 +84,7 @@ func gocann_aclrtDestroyEvent(t *C.gocann_thread, p C.aclrtEvent) C.aclError {
 	if err := e.e.Close(); err != nil {
 		return fail(t, fn, err)
 	}
+	proc.fronts.Delete(e.e)
 	proc.handles.remove(e.h, kindEvent)
 	return 0
 }

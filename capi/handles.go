@@ -18,10 +18,18 @@ const (
 	kindFunc
 	kindArgs
 	kindParam
+	kindModel
+	kindModelStream
+	kindModelTask
+	kindTaskGroup
+	kindCond
+	kindLabel
+	kindLabelList
 	numKinds
 )
 
-var kindNames = [numKinds]string{"", "context", "stream", "event", "notify", "binary", "function", "kernel args", "kernel parameter"}
+var kindNames = [numKinds]string{"", "context", "stream", "event", "notify", "binary", "function", "kernel args", "kernel parameter",
+	"model run instance", "model stream", "model task", "task group", "condition", "label", "label list"}
 
 // A handle is what C code holds: kind, generation and slot index packed in
 // one word. It is never a valid address (the kind sits above bit 47), so

@@ -143,6 +143,7 @@ func gocann_aclrtBinaryGetFunction(t *C.gocann_thread, p C.aclrtBinHandle, name 
 		return failf(t, fn, hal.KindInternal, "too many live handles")
 	}
 	f.h = h
+	proc.fronts.Store(f.k, h)
 	*out = C.aclrtFuncHandle(C.gocann_handle(C.uintptr_t(h)))
 	return 0
 }

@@ -40,6 +40,7 @@ type cStream struct {
 // makes, and the handle tables.
 type process struct {
 	handles table
+	fronts  sync.Map // Go API object (*gocann.Event, *gocann.Kernel, *gocann.TaskGroup) -> its handle
 
 	// mu guards the fields below.
 	mu       sync.Mutex

@@ -115,4 +115,48 @@ aclError aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle, aclrtParam
 aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, size_t dataSize, void** bufferAddr) { return (aclError)gocann_aclrtKernelArgsGetPlaceHolderBuffer(gocann_self(), (aclrtArgsHandle)argsHandle, (aclrtParamHandle)paramHandle, (size_t)dataSize, (void**)bufferAddr); }
 aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, void* param, size_t paramSize) { return (aclError)gocann_aclrtKernelArgsParaUpdate(gocann_self(), (aclrtArgsHandle)argsHandle, (aclrtParamHandle)paramHandle, (void*)param, (size_t)paramSize); }
 aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle) { return (aclError)gocann_aclrtKernelArgsFinalize(gocann_self(), (aclrtArgsHandle)argsHandle); }
+aclError aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32_t flag) { return (aclError)gocann_aclmdlRIBuildBegin(gocann_self(), (aclmdlRI*)modelRI, (uint32_t)flag); }
+aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag) { return (aclError)gocann_aclmdlRIBindStream(gocann_self(), (aclmdlRI)modelRI, (aclrtStream)stream, (uint32_t)flag); }
+aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream) { return (aclError)gocann_aclmdlRIEndTask(gocann_self(), (aclmdlRI)modelRI, (aclrtStream)stream); }
+aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void* reserve) { return (aclError)gocann_aclmdlRIBuildEnd(gocann_self(), (aclmdlRI)modelRI, (void*)reserve); }
+aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream) { return (aclError)gocann_aclmdlRIUnbindStream(gocann_self(), (aclmdlRI)modelRI, (aclrtStream)stream); }
+aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) { return (aclError)gocann_aclmdlRIExecute(gocann_self(), (aclmdlRI)modelRI, (int32_t)timeout); }
+aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) { return (aclError)gocann_aclmdlRIExecuteAsync(gocann_self(), (aclmdlRI)modelRI, (aclrtStream)stream); }
+aclError aclmdlRIDestroy(aclmdlRI modelRI) { return (aclError)gocann_aclmdlRIDestroy(gocann_self(), (aclmdlRI)modelRI); }
+aclError aclmdlRISetName(aclmdlRI modelRI, const char* name) { return (aclError)gocann_aclmdlRISetName(gocann_self(), (aclmdlRI)modelRI, (char*)name); }
+aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char* name) { return (aclError)gocann_aclmdlRIGetName(gocann_self(), (aclmdlRI)modelRI, (uint32_t)maxLen, (char*)name); }
+aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t* modelRIId) { return (aclError)gocann_aclmdlRIGetId(gocann_self(), (aclmdlRI)modelRI, (uint32_t*)modelRIId); }
+aclError aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI, aclrtCallback func, void* userData) { return (aclError)gocann_aclmdlRIDestroyRegisterCallback(gocann_self(), (aclmdlRI)modelRI, (aclrtCallback)func, (void*)userData); }
+aclError aclmdlRIDestroyUnregisterCallback(aclmdlRI modelRI, aclrtCallback func) { return (aclError)gocann_aclmdlRIDestroyUnregisterCallback(gocann_self(), (aclmdlRI)modelRI, (aclrtCallback)func); }
+aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) { return (aclError)gocann_aclmdlRICaptureBegin(gocann_self(), (aclrtStream)stream, (aclmdlRICaptureMode)mode); }
+aclError aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI modelRI, aclmdlRICaptureMode mode) { return (aclError)gocann_aclmdlRICaptureToModelRIBegin(gocann_self(), (aclrtStream)stream, (aclmdlRI)modelRI, (aclmdlRICaptureMode)mode); }
+aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus* status, aclmdlRI* modelRI) { return (aclError)gocann_aclmdlRICaptureGetInfo(gocann_self(), (aclrtStream)stream, (aclmdlRICaptureStatus*)status, (aclmdlRI*)modelRI); }
+aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI) { return (aclError)gocann_aclmdlRICaptureEnd(gocann_self(), (aclrtStream)stream, (aclmdlRI*)modelRI); }
+aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode) { return (aclError)gocann_aclmdlRICaptureThreadExchangeMode(gocann_self(), (aclmdlRICaptureMode*)mode); }
+aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream) { return (aclError)gocann_aclmdlRICaptureTaskGrpBegin(gocann_self(), (aclrtStream)stream); }
+aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp* handle) { return (aclError)gocann_aclmdlRICaptureTaskGrpEnd(gocann_self(), (aclrtStream)stream, (aclrtTaskGrp*)handle); }
+aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle) { return (aclError)gocann_aclmdlRICaptureTaskUpdateBegin(gocann_self(), (aclrtStream)stream, (aclrtTaskGrp)handle); }
+aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream) { return (aclError)gocann_aclmdlRICaptureTaskUpdateEnd(gocann_self(), (aclrtStream)stream); }
+aclError aclmdlRIDebugPrint(aclmdlRI modelRI) { return (aclError)gocann_aclmdlRIDebugPrint(gocann_self(), (aclmdlRI)modelRI); }
+aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char* path, uint32_t flags) { return (aclError)gocann_aclmdlRIDebugJsonPrint(gocann_self(), (aclmdlRI)modelRI, (char*)path, (uint32_t)flags); }
+aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream* streams, uint32_t* numStreams) { return (aclError)gocann_aclmdlRIGetStreams(gocann_self(), (aclmdlRI)modelRI, (aclrtStream*)streams, (uint32_t*)numStreams); }
+aclError aclmdlRIGetTasksByStream(aclrtStream stream, aclmdlRITask* tasks, uint32_t* numTasks) { return (aclError)gocann_aclmdlRIGetTasksByStream(gocann_self(), (aclrtStream)stream, (aclmdlRITask*)tasks, (uint32_t*)numTasks); }
+aclError aclmdlRITaskGetType(aclmdlRITask task, aclmdlRITaskType* type) { return (aclError)gocann_aclmdlRITaskGetType(gocann_self(), (aclmdlRITask)task, (aclmdlRITaskType*)type); }
+aclError aclmdlRITaskGetSeqId(aclmdlRITask task, uint32_t* id) { return (aclError)gocann_aclmdlRITaskGetSeqId(gocann_self(), (aclmdlRITask)task, (uint32_t*)id); }
+aclError aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams* params) { return (aclError)gocann_aclmdlRITaskGetParams(gocann_self(), (aclmdlRITask)task, (aclmdlRITaskParams*)params); }
+aclError aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams* params) { return (aclError)gocann_aclmdlRITaskSetParams(gocann_self(), (aclmdlRITask)task, (aclmdlRITaskParams*)params); }
+aclError aclmdlRITaskDisable(aclmdlRITask task) { return (aclError)gocann_aclmdlRITaskDisable(gocann_self(), (aclmdlRITask)task); }
+aclError aclmdlRIUpdate(aclmdlRI modelRI) { return (aclError)gocann_aclmdlRIUpdate(gocann_self(), (aclmdlRI)modelRI); }
+aclError aclmdlRICondHandleCreate(aclmdlRI modelRI, uint32_t defaultLaunchValue, aclmdlRICondHandleFlag flag, aclmdlRICondHandle* handle) { return (aclError)gocann_aclmdlRICondHandleCreate(gocann_self(), (aclmdlRI)modelRI, (uint32_t)defaultLaunchValue, (aclmdlRICondHandleFlag)flag, (aclmdlRICondHandle*)handle); }
+aclError aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle handle, uint64_t** ptr) { return (aclError)gocann_aclmdlRICondHandleGetCondPtr(gocann_self(), (aclmdlRICondHandle)handle, (uint64_t**)ptr); }
+aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStream stream, uint32_t flags) { return (aclError)gocann_aclmdlRIAddCondTask(gocann_self(), (aclmdlRICondTaskParams)params, (aclrtStream)stream, (uint32_t)flags); }
+aclError aclrtCreateLabel(aclrtLabel* label) { return (aclError)gocann_aclrtCreateLabel(gocann_self(), (aclrtLabel*)label); }
+aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream) { return (aclError)gocann_aclrtSetLabel(gocann_self(), (aclrtLabel)label, (aclrtStream)stream); }
+aclError aclrtDestroyLabel(aclrtLabel label) { return (aclError)gocann_aclrtDestroyLabel(gocann_self(), (aclrtLabel)label); }
+aclError aclrtCreateLabelList(aclrtLabel* labels, size_t num, aclrtLabelList* labelList) { return (aclError)gocann_aclrtCreateLabelList(gocann_self(), (aclrtLabel*)labels, (size_t)num, (aclrtLabelList*)labelList); }
+aclError aclrtDestroyLabelList(aclrtLabelList labelList) { return (aclError)gocann_aclrtDestroyLabelList(gocann_self(), (aclrtLabelList)labelList); }
+aclError aclrtSwitchLabelByIndex(void* ptr, uint32_t maxValue, aclrtLabelList labelList, aclrtStream stream) { return (aclError)gocann_aclrtSwitchLabelByIndex(gocann_self(), (void*)ptr, (uint32_t)maxValue, (aclrtLabelList)labelList, (aclrtStream)stream); }
+aclError aclrtActiveStream(aclrtStream activeStream, aclrtStream stream) { return (aclError)gocann_aclrtActiveStream(gocann_self(), (aclrtStream)activeStream, (aclrtStream)stream); }
+aclError aclrtSwitchStream(void* leftValue, aclrtCondition cond, void* rightValue, aclrtCompareDataType dataType, aclrtStream trueStream, aclrtStream falseStream, aclrtStream stream) { return (aclError)gocann_aclrtSwitchStream(gocann_self(), (void*)leftValue, (aclrtCondition)cond, (void*)rightValue, (aclrtCompareDataType)dataType, (aclrtStream)trueStream, (aclrtStream)falseStream, (aclrtStream)stream); }
+aclError aclrtPersistentTaskClean(aclrtStream stream) { return (aclError)gocann_aclrtPersistentTaskClean(gocann_self(), (aclrtStream)stream); }
 

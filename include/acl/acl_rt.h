@@ -1765,6 +1765,139 @@ ACL_FUNC_VISIBILITY aclError aclrtKernelArgsParaUpdate(
 /* Mark the argument list complete; call it again after any later update. */
 ACL_FUNC_VISIBILITY aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle);
 
+/* ------------------------------------------------------------------------
+ * Model run instances: built over persistent streams, or captured
+ * ------------------------------------------------------------------------ */
+
+/* aclmdlRIBindStream flags: a head stream starts with the run; a default
+ * stream waits to be activated or jumped to by a task of the model. */
+#define ACL_MODEL_STREAM_FLAG_HEAD 0x00000000U
+#define ACL_MODEL_STREAM_FLAG_DEFAULT 0x7FFFFFFFU
+
+/* Start building a model in the current context; flag must be 0. */
+ACL_FUNC_VISIBILITY aclError aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32_t flag);
+
+/* Bind a stream created with ACL_STREAM_PERSISTENT: its tasks go into the
+ * model instead of running. */
+ACL_FUNC_VISIBILITY aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag);
+
+/* End a bound stream: a run stops that stream here. */
+ACL_FUNC_VISIBILITY aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream);
+
+/* Finish building; reserve must be NULL. The model can run afterwards. */
+ACL_FUNC_VISIBILITY aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void* reserve);
+
+/* Unbind a stream from a model that is not running. */
+ACL_FUNC_VISIBILITY aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream);
+
+/* Run the model on the current context's default stream and wait for it:
+ * timeout in milliseconds, -1 for no limit. */
+ACL_FUNC_VISIBILITY aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout);
+
+/* Queue one run of the model on stream. */
+ACL_FUNC_VISIBILITY aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream);
+
+/* Destroy a model that is not running; its streams go back to the pool. */
+ACL_FUNC_VISIBILITY aclError aclmdlRIDestroy(aclmdlRI modelRI);
+
+/* Name a model (at most 512 bytes are kept) and read the name back into a
+ * buffer of maxLen bytes. */
+ACL_FUNC_VISIBILITY aclError aclmdlRISetName(aclmdlRI modelRI, const char* name);
+ACL_FUNC_VISIBILITY aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char* name);
+
+/* The model's id, unique in the process. */
+ACL_FUNC_VISIBILITY aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t* modelRIId);
+
+/* Call func(userData) when the model is destroyed / stop doing so. */
+ACL_FUNC_VISIBILITY aclError aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI, aclrtCallback func, void* userData);
+ACL_FUNC_VISIBILITY aclError aclmdlRIDestroyUnregisterCallback(aclmdlRI modelRI, aclrtCallback func);
+
+/* Capture the tasks queued on stream (and on streams that wait for events
+ * recorded in the capture) into a new model, until aclmdlRICaptureEnd on
+ * the same stream. */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode);
+
+/* Capture into a branch model of a conditional task. */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureToModelRIBegin(
+    aclrtStream stream, aclmdlRI modelRI, aclmdlRICaptureMode mode);
+
+/* Whether stream is capturing, and into which model. */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureGetInfo(
+    aclrtStream stream, aclmdlRICaptureStatus* status, aclmdlRI* modelRI);
+
+/* End the capture begun on stream and store the model. */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI);
+
+/* Swap the calling thread's capture mode with *mode. */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode);
+
+/* Mark the tasks captured on stream between Begin and End as a group whose
+ * tasks can be replaced later. */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp* handle);
+
+/* Replace a group's tasks with the tasks queued on stream (not capturing)
+ * between Begin and End: same number, same kinds. */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream);
+
+/* Describe the model on standard output / as JSON in the file at path
+ * (flags: ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY or _VERBOSE). */
+ACL_FUNC_VISIBILITY aclError aclmdlRIDebugPrint(aclmdlRI modelRI);
+ACL_FUNC_VISIBILITY aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char* path, uint32_t flags);
+
+/* The model's streams, and a stream's tasks. With a NULL array the count
+ * is stored in *num; otherwise *num is the array's capacity. */
+ACL_FUNC_VISIBILITY aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream* streams, uint32_t* numStreams);
+ACL_FUNC_VISIBILITY aclError aclmdlRIGetTasksByStream(aclrtStream stream, aclmdlRITask* tasks, uint32_t* numTasks);
+
+/* A task's type, position in its stream and parameters. */
+ACL_FUNC_VISIBILITY aclError aclmdlRITaskGetType(aclmdlRITask task, aclmdlRITaskType* type);
+ACL_FUNC_VISIBILITY aclError aclmdlRITaskGetSeqId(aclmdlRITask task, uint32_t* id);
+ACL_FUNC_VISIBILITY aclError aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams* params);
+
+/* Change a task's parameters or take it out of later runs; aclmdlRIUpdate
+ * applies the changes. */
+ACL_FUNC_VISIBILITY aclError aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams* params);
+ACL_FUNC_VISIBILITY aclError aclmdlRITaskDisable(aclmdlRITask task);
+ACL_FUNC_VISIBILITY aclError aclmdlRIUpdate(aclmdlRI modelRI);
+
+/* A condition variable of a model being captured: 8 bytes of device memory,
+ * reset to defaultLaunchValue at each run with
+ * ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT. */
+ACL_FUNC_VISIBILITY aclError aclmdlRICondHandleCreate(
+    aclmdlRI modelRI, uint32_t defaultLaunchValue, aclmdlRICondHandleFlag flag, aclmdlRICondHandle* handle);
+ACL_FUNC_VISIBILITY aclError aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle handle, uint64_t** ptr);
+
+/* Capture a conditional task on stream; its branch models are stored in
+ * params.modelRIArray, to be captured with aclmdlRICaptureToModelRIBegin.
+ * flags must be 0. */
+ACL_FUNC_VISIBILITY aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStream stream, uint32_t flags);
+
+/* Labels mark positions in bound streams; a label switch jumps to one. */
+ACL_FUNC_VISIBILITY aclError aclrtCreateLabel(aclrtLabel* label);
+ACL_FUNC_VISIBILITY aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyLabel(aclrtLabel label);
+ACL_FUNC_VISIBILITY aclError aclrtCreateLabelList(aclrtLabel* labels, size_t num, aclrtLabelList* labelList);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyLabelList(aclrtLabelList labelList);
+
+/* Jump to the label whose index is the uint32 at device address ptr
+ * (indexes past maxValue-1 take the last label). */
+ACL_FUNC_VISIBILITY aclError aclrtSwitchLabelByIndex(
+    void* ptr, uint32_t maxValue, aclrtLabelList labelList, aclrtStream stream);
+
+/* Start bound stream activeStream from a task of bound stream stream. */
+ACL_FUNC_VISIBILITY aclError aclrtActiveStream(aclrtStream activeStream, aclrtStream stream);
+
+/* Jump to trueStream when (*leftValue cond *rightValue) holds; falseStream
+ * must be NULL. */
+ACL_FUNC_VISIBILITY aclError aclrtSwitchStream(
+    void* leftValue, aclrtCondition cond, void* rightValue, aclrtCompareDataType dataType, aclrtStream trueStream,
+    aclrtStream falseStream, aclrtStream stream);
+
+/* Drop the tasks a persistent stream queued into a model not yet built. */
+ACL_FUNC_VISIBILITY aclError aclrtPersistentTaskClean(aclrtStream stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -137,6 +137,37 @@ func (s *Stream) unbind(ms *mstream) {
 	}
 }
 
+// CleanTasks drops the tasks persistent stream s recorded into a model
+// still being built, so that they can be queued again
+// (aclrtPersistentTaskClean); a built model keeps its own copy.
+func (s *Stream) CleanTasks() error {
+	if err := s.check(); err != nil {
+		return err
+	}
+	if !s.persistent {
+		return hal.Errorf(hal.KindInvalidParam, "stream %d is not persistent (ACL_STREAM_PERSISTENT)", s.id)
+	}
+	d := s.divert.Load()
+	if d == nil || d.capture != nil || d.update != nil {
+		return nil
+	}
+	m := d.ms.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.state != modelBuilding {
+		return nil
+	}
+	d.ms.ops, d.ms.done = nil, false
+	kept := m.labelRefs[:0]
+	for _, ref := range m.labelRefs {
+		if ref.ms != d.ms {
+			kept = append(kept, ref)
+		}
+	}
+	m.labelRefs = kept
+	return nil
+}
+
 // Label marks a position in a bound stream (aclrtCreateLabel).
 type Label struct {
 	// Front holds the API layer's object for this one, set once.

@@ -26,6 +26,22 @@ func (m *Model) Streams() ([]ModelStream, error) {
 	return out, nil
 }
 
+// Bound returns the model stream persistent stream s is bound to, once
+// its model is built.
+func (s *Stream) Bound() (ModelStream, error) {
+	d := s.divert.Load()
+	if d == nil || d.capture != nil || d.update != nil {
+		return ModelStream{}, hal.Errorf(hal.KindStreamModel, "stream %d is not bound to a model", s.id)
+	}
+	m := d.ms.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.readyLocked(); err != nil {
+		return ModelStream{}, err
+	}
+	return ModelStream{m, d.ms}, nil
+}
+
 // Index is the stream's position in its model.
 func (s ModelStream) Index() int { return s.ms.idx }
 

@@ -1,0 +1,186 @@
+package main
+
+/*
+#include "acl/acl.h"
+#include "thread.h"
+*/
+import "C"
+
+import (
+	"unsafe"
+
+	"github.com/gocann/gocann"
+	"github.com/gocann/gocann/hal"
+)
+
+// Control tasks of models built over persistent streams: labels, label
+// switches, stream activation and stream switches; and cleaning a
+// persistent stream.
+
+// maxLabelList is the longest label list aclrtCreateLabelList accepts.
+const maxLabelList = 65535
+
+func labelOf(t *C.gocann_thread, fn, param string, p C.aclrtLabel) (*gocann.Label, C.aclError) {
+	if obj, ok := proc.handles.get(handleOf(unsafe.Pointer(p)), kindLabel); ok {
+		return obj.(*gocann.Label), 0
+	}
+	return nil, badHandle(t, fn, param, unsafe.Pointer(p), kindLabel)
+}
+
+//export gocann_aclrtCreateLabel
+func gocann_aclrtCreateLabel(t *C.gocann_thread, out *C.aclrtLabel) C.aclError {
+	const fn = "aclrtCreateLabel"
+	if out == nil {
+		return nullArg(t, fn, "label")
+	}
+	r, code := rt(t, fn)
+	if code != 0 {
+		return code
+	}
+	l, err := r.NewLabel()
+	if err != nil {
+		return fail(t, fn, err)
+	}
+	h, ok := proc.handles.add(kindLabel, l)
+	if !ok {
+		l.Close()
+		return failf(t, fn, hal.KindInternal, "too many live handles")
+	}
+	*out = C.aclrtLabel(C.gocann_handle(C.uintptr_t(h)))
+	return 0
+}
+
+//export gocann_aclrtDestroyLabel
+func gocann_aclrtDestroyLabel(t *C.gocann_thread, p C.aclrtLabel) C.aclError {
+	const fn = "aclrtDestroyLabel"
+	l, code := labelOf(t, fn, "label", p)
+	if code != 0 {
+		return code
+	}
+	if err := l.Close(); err != nil {
+		return fail(t, fn, err)
+	}
+	proc.handles.remove(handleOf(unsafe.Pointer(p)), kindLabel)
+	return 0
+}
+
+//export gocann_aclrtSetLabel
+func gocann_aclrtSetLabel(t *C.gocann_thread, p C.aclrtLabel, sp C.aclrtStream) C.aclError {
+	const fn = "aclrtSetLabel"
+	l, code := labelOf(t, fn, "label", p)
+	if code != 0 {
+		return code
+	}
+	s, code := stream(t, fn, sp)
+	if code != 0 {
+		return code
+	}
+	return fail(t, fn, s.s.SetLabel(l))
+}
+
+//export gocann_aclrtCreateLabelList
+func gocann_aclrtCreateLabelList(t *C.gocann_thread, labels *C.aclrtLabel, num C.size_t, out *C.aclrtLabelList) C.aclError {
+	const fn = "aclrtCreateLabelList"
+	if labels == nil || out == nil {
+		return nullArg(t, fn, "labels or labelList")
+	}
+	if num == 0 || num > maxLabelList {
+		return failf(t, fn, hal.KindInvalidParam, "num %d is invalid, expected 1..%d", num, maxLabelList)
+	}
+	list := make([]*gocann.Label, num)
+	for i, p := range unsafe.Slice(labels, num) {
+		l, code := labelOf(t, fn, "labels[i]", p)
+		if code != 0 {
+			return code
+		}
+		list[i] = l
+	}
+	h, ok := proc.handles.add(kindLabelList, list)
+	if !ok {
+		return failf(t, fn, hal.KindInternal, "too many live handles")
+	}
+	*out = C.aclrtLabelList(C.gocann_handle(C.uintptr_t(h)))
+	return 0
+}
+
+//export gocann_aclrtDestroyLabelList
+func gocann_aclrtDestroyLabelList(t *C.gocann_thread, p C.aclrtLabelList) C.aclError {
+	const fn = "aclrtDestroyLabelList"
+	if !proc.handles.remove(handleOf(unsafe.Pointer(p)), kindLabelList) {
+		return badHandle(t, fn, "labelList", unsafe.Pointer(p), kindLabelList)
+	}
+	return 0
+}
+
+//export gocann_aclrtSwitchLabelByIndex
+func gocann_aclrtSwitchLabelByIndex(t *C.gocann_thread, ptr unsafe.Pointer, maxValue C.uint32_t, lp C.aclrtLabelList, sp C.aclrtStream) C.aclError {
+	const fn = "aclrtSwitchLabelByIndex"
+	if ptr == nil {
+		return nullArg(t, fn, "ptr")
+	}
+	obj, ok := proc.handles.get(handleOf(unsafe.Pointer(lp)), kindLabelList)
+	if !ok {
+		return badHandle(t, fn, "labelList", unsafe.Pointer(lp), kindLabelList)
+	}
+	list := obj.([]*gocann.Label)
+	if maxValue == 0 || int(maxValue) > len(list) {
+		return failf(t, fn, hal.KindInvalidParam, "maxValue %d is invalid, expected 1..%d (the labels in the list)", maxValue, len(list))
+	}
+	s, code := stream(t, fn, sp)
+	if code != 0 {
+		return code
+	}
+	return fail(t, fn, s.s.SwitchLabel(gocann.DevPtr(uintptr(ptr)), list[:maxValue]))
+}
+
+//export gocann_aclrtActiveStream
+func gocann_aclrtActiveStream(t *C.gocann_thread, ap C.aclrtStream, sp C.aclrtStream) C.aclError {
+	const fn = "aclrtActiveStream"
+	if ap == nil {
+		return nullArg(t, fn, "activeStream")
+	}
+	target, code := stream(t, fn, ap)
+	if code != 0 {
+		return code
+	}
+	s, code := stream(t, fn, sp)
+	if code != 0 {
+		return code
+	}
+	return fail(t, fn, s.s.ActivateStream(target.s))
+}
+
+//export gocann_aclrtSwitchStream
+func gocann_aclrtSwitchStream(t *C.gocann_thread, left unsafe.Pointer, cond C.aclrtCondition, right unsafe.Pointer, typ C.aclrtCompareDataType,
+	tp, fp, sp C.aclrtStream) C.aclError {
+	const fn = "aclrtSwitchStream"
+	switch {
+	case left == nil || right == nil:
+		return nullArg(t, fn, "leftValue or rightValue")
+	case tp == nil:
+		return nullArg(t, fn, "trueStream")
+	case fp != nil:
+		return failf(t, fn, hal.KindInvalidParam, "falseStream %p is invalid, expected NULL (reserved)", unsafe.Pointer(fp))
+	case cond > C.ACL_RT_LESS_OR_EQUAL:
+		return failf(t, fn, hal.KindInvalidParam, "cond %d is invalid, expected ACL_RT_EQUAL (0) .. ACL_RT_LESS_OR_EQUAL (5)", cond)
+	}
+	target, code := stream(t, fn, tp)
+	if code != 0 {
+		return code
+	}
+	s, code := stream(t, fn, sp)
+	if code != 0 {
+		return code
+	}
+	return fail(t, fn, s.s.SwitchStream(gocann.DevPtr(uintptr(left)), gocann.Condition(cond), gocann.DevPtr(uintptr(right)), gocann.CompareType(typ), target.s))
+}
+
+//export gocann_aclrtPersistentTaskClean
+func gocann_aclrtPersistentTaskClean(t *C.gocann_thread, sp C.aclrtStream) C.aclError {
+	const fn = "aclrtPersistentTaskClean"
+	s, code := stream(t, fn, sp)
+	if code != 0 {
+		return code
+	}
+	return fail(t, fn, s.s.CleanTasks())
+}
