@@ -276,6 +276,13 @@ func (c *Capture) waitEvent(s *Stream, e *Event) error {
 	}
 	ce := c.events[e]
 	ms := c.members[s]
+	if other := c.m.c.d.r.captureOfEvent(e); other != nil && other != c {
+		// The event has a record, in another capture: the wait would link
+		// the two, which is a conflict, not a missing record.
+		err := hal.Errorf(hal.KindCaptureConflict, "stream %d waits for an event recorded in another capture; streams of two captures cannot be linked", s.id)
+		c.invalidate(err)
+		return err
+	}
 	if ce == nil {
 		err := hal.Errorf(hal.KindCaptureDependency, "stream %d waits for an event not recorded in the capture; record it on a captured stream first", s.id)
 		c.invalidate(err)
