@@ -212,13 +212,27 @@ func (c *Capture) add(s *Stream, ms *mstream, op hal.Op) error {
 	if err := c.live(); err != nil {
 		return err
 	}
-	if g := c.group; g != nil && g.ms != ms {
-		return hal.Errorf(hal.KindTaskGroupIntr, "stream %d queued a task while a task group is open on stream %d", s.id, g.ms.src.id)
-	}
-	if g := c.group; g != nil && op.Kind != hal.OpTask {
-		return hal.Errorf(hal.KindTaskTypeNotSupport, "a task group holds single tasks; a %s cannot be in one", opName(op))
+	if err := c.checkGroup(s, ms, op); err != nil {
+		return err
 	}
 	ms.ops = append(ms.ops, op)
+	return nil
+}
+
+// checkGroup applies an open task group's rules to a task of stream s
+// (ms, nil if s has not joined the capture yet): no other stream may queue
+// one, event records and waits included, and the group holds single tasks,
+// no event operations. c.mu held.
+func (c *Capture) checkGroup(s *Stream, ms *mstream, op hal.Op) error {
+	g := c.group
+	switch {
+	case g == nil:
+		return nil
+	case g.ms != ms:
+		return hal.Errorf(hal.KindTaskGroupIntr, "stream %d queued a task while a task group is open on stream %d", s.id, g.ms.src.id)
+	case op.Kind != hal.OpTask, op.Task.Kind == hal.TaskEventRecord, op.Task.Kind == hal.TaskEventWait, op.Task.Kind == hal.TaskEventReset:
+		return hal.Errorf(hal.KindTaskTypeNotSupport, "a task group holds single tasks; a %s cannot be in one", opName(op))
+	}
 	return nil
 }
 
@@ -243,6 +257,9 @@ func (c *Capture) recordEvent(s *Stream, ms *mstream, e *Event) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if err := c.live(); err != nil {
+		return err
+	}
+	if err := c.checkGroup(s, ms, hal.Op{Kind: hal.OpRecord}); err != nil {
 		return err
 	}
 	if other := c.m.c.d.r.captureOfEvent(e); other != nil && other != c {
@@ -276,6 +293,9 @@ func (c *Capture) waitEvent(s *Stream, e *Event) error {
 	}
 	ce := c.events[e]
 	ms := c.members[s]
+	if err := c.checkGroup(s, ms, hal.Op{Kind: hal.OpWait}); err != nil {
+		return err
+	}
 	if other := c.m.c.d.r.captureOfEvent(e); other != nil && other != c {
 		// The event has a record, in another capture: the wait would link
 		// the two, which is a conflict, not a missing record.
