@@ -168,8 +168,10 @@ func (s *Stream) WaitEventTimeout(e *Event, timeout time.Duration, site uintptr)
 	if err := s.sameDevice(e); err != nil {
 		return err
 	}
-	if e.api != EventPlain && e.flags&EventSync == 0 {
-		return hal.Errorf(hal.KindInvalidParam, "event flags %#x lack ACL_EVENT_SYNC, which a stream wait needs", e.flags)
+	// An ACL_EVENT_EXTERNAL event is made to be waited for: the task-update
+	// flow captures a wait for one.
+	if e.api != EventPlain && e.flags&(EventSync|EventExternal) == 0 {
+		return hal.Errorf(hal.KindInvalidParam, "event flags %#x lack ACL_EVENT_SYNC (or ACL_EVENT_EXTERNAL), which a stream wait needs", e.flags)
 	}
 	if timeout < 0 {
 		return hal.Errorf(hal.KindInvalidParam, "timeout %v is invalid, expected >= 0", timeout)
