@@ -356,19 +356,25 @@ func gocann_aclrtLaunchKernelWithArgsArray(t *C.gocann_thread, fp unsafe.Pointer
 	if len(sizes) > 0 && args == nil {
 		return nullArg(t, fn, "args")
 	}
-	var slots [hal.MaxArgs]uint64
+	// The parameters are packed as a host argument block lays them out:
+	// in order, each padded to a multiple of 8 bytes, so one larger than 8
+	// bytes takes several slots rather than losing its tail.
+	var block [8 * hal.MaxArgs]byte
+	off := 0
 	ptrs := unsafe.Slice(args, len(sizes))
 	for i, n := range sizes {
 		if ptrs[i] == nil {
 			return failf(t, fn, hal.KindBadArgument, "args[%d] is NULL, expected a pointer to parameter %d's value", i, i)
 		}
-		var b [8]byte
-		copy(b[:min(n, 8)], unsafe.Slice((*byte)(ptrs[i]), min(n, 8)))
-		slots[i] = binary.LittleEndian.Uint64(b[:])
+		if off+n > len(block) {
+			return failf(t, fn, hal.KindInvalidParam, "kernel %q's parameters take more than %d bytes (%d slots of 8 bytes)", f.name, len(block), hal.MaxArgs)
+		}
+		copy(block[off:], unsafe.Slice((*byte)(ptrs[i]), n))
+		off += (n + 7) &^ 7
 	}
 	var p unsafe.Pointer
-	if len(sizes) > 0 {
-		p = unsafe.Pointer(&slots[0])
+	if off > 0 {
+		p = unsafe.Pointer(&block[0])
 	}
-	return fail(t, fn, s.s.LaunchArgs(f.k, uint32(blocks), p, uintptr(8*len(sizes)), uint32(t.tid)))
+	return fail(t, fn, s.s.LaunchArgs(f.k, uint32(blocks), p, uintptr(off), uint32(t.tid)))
 }
