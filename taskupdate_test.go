@@ -295,3 +295,24 @@ func TestTaskGroupUpdateWithExternalEvent(t *testing.T) {
 		wantU64(t, e, p, uint64(2*i+2), "the tasks around the group")
 	}
 }
+
+func TestTaskGroupUpdatesBackToBack(t *testing.T) {
+	// Updates queued one after another, without waiting: each is a task of
+	// the update stream, so the last one queued is what a later run uses,
+	// and queueing the next while the device applies the previous is safe.
+	e := setup(t)
+	k := registerKernels(t, e)
+	p, q, r := word(t, e, 0), word(t, e, 0), word(t, e, 0)
+	m, g := groupModel(t, e, k, e.s, p, q, r)
+	upd := e.newStream(t)
+	for i := range 50 {
+		check(t, upd.BeginUpdate(g))
+		check(t, upd.Launch(k.store, 1, gocann.Ptr(q), gocann.U64(uint64(100+i))))
+		check(t, upd.Memset(r, byte(i), 8))
+		check(t, upd.EndUpdate())
+	}
+	check(t, m.Run(upd))
+	syncOK(t, upd)
+	wantU64(t, e, q, 149, "the group kernel after 50 updates")
+	wantU64(t, e, r, 0x3131313131313131, "the group memset after 50 updates")
+}

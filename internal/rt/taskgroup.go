@@ -71,15 +71,16 @@ func (g *TaskGroup) Len() int { return g.end - g.start }
 
 // update collects the replacement tasks of a task group.
 type update struct {
-	g   *TaskGroup
-	ops []hal.Op
+	g     *TaskGroup
+	kinds []hal.TaskKind // the group's task kinds, which updates keep
+	ops   []hal.Op
 }
 
 func (u *update) add(s *Stream, t *hal.Task) error {
 	if len(u.ops) >= u.g.Len() {
 		return hal.Errorf(hal.KindModelUpdateFailed, "task group has %d tasks; stream %d queued one more for its update", u.g.Len(), s.id)
 	}
-	want := u.g.ms.ops[u.g.start+len(u.ops)].Task.Kind
+	want := u.kinds[len(u.ops)]
 	if t.Kind != want {
 		return hal.Errorf(hal.KindModelUpdateFailed, "task %d of the update is a %s, the group's task %d a %s; an update replaces tasks of the same kinds", len(u.ops), t.Kind, len(u.ops), want)
 	}
@@ -96,9 +97,15 @@ func (s *Stream) BeginUpdate(g *TaskGroup) error {
 	if g == nil {
 		return hal.Errorf(hal.KindBadArgument, "task group is nil")
 	}
+	// The kinds are read under the model's lock: an earlier update of the
+	// group may be replacing its tasks on the device right now.
 	m := g.ms.m
 	m.mu.Lock()
 	err := m.readyLocked()
+	kinds := make([]hal.TaskKind, g.Len())
+	for i := range kinds {
+		kinds[i] = g.ms.ops[g.start+i].Task.Kind
+	}
 	m.mu.Unlock()
 	if err != nil {
 		return err
@@ -108,7 +115,7 @@ func (s *Stream) BeginUpdate(g *TaskGroup) error {
 	if g.updating {
 		return hal.Errorf(hal.KindTaskGroupStatus, "the task group is already being updated; end that update first")
 	}
-	if !s.divert.CompareAndSwap(nil, &divert{update: &update{g: g}}) {
+	if !s.divert.CompareAndSwap(nil, &divert{update: &update{g: g, kinds: kinds}}) {
 		return hal.Errorf(hal.KindTaskGroupStatus, "stream %d is capturing, bound or already updating; updates are made on a plain stream", s.id)
 	}
 	g.updating = true
