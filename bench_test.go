@@ -405,3 +405,43 @@ func BenchmarkVectorAdd(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkReplay compares running 100 small tasks (empty one-block
+// kernels) by replaying a captured model with submitting them one by one,
+// each followed by a stream synchronize. It reports the cost per task of
+// both and their ratio ("x-eager": replay over eager).
+func BenchmarkReplay(b *testing.B) {
+	const tasks = 100
+	x := openBench(b, `{}`)
+	s, k := x.stream(b), x.empty(b)
+	eager := timeIt(func(n int) {
+		for range n {
+			for range tasks {
+				must(b, s.Launch(k, 1))
+			}
+			must(b, s.Synchronize(context.Background()))
+		}
+	}) / tasks
+	m, err := x.stream(b).Capture(gocann.CaptureGlobal, func(c *gocann.Stream) error {
+		for range tasks {
+			if err := c.Launch(k, 1); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	must(b, err)
+	b.Cleanup(func() { m.Close() })
+	b.ReportAllocs()
+	start := time.Now()
+	ops := 0
+	for b.Loop() {
+		must(b, m.Run(s))
+		must(b, s.Synchronize(context.Background()))
+		ops++
+	}
+	replay := float64(time.Since(start).Nanoseconds()) / float64(ops*tasks)
+	b.ReportMetric(eager, "eager-ns/task")
+	b.ReportMetric(replay, "replay-ns/task")
+	b.ReportMetric(replay/eager, "x-eager")
+}

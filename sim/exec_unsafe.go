@@ -109,9 +109,7 @@ func (w *worker) exec(it *item, p int32) {
 
 func (w *worker) fail(it *item, p int32, v any) {
 	if it.run != nil {
-		err, _ := v.(error)
-		it.run.fail(it.stream, -1, &hal.Task{}, hal.KindInternal, fmt.Sprintf("graph stream runner: %v", v), err)
-		return
+		return // runStream reported it before letting go of the run
 	}
 	t := it.t
 	s := w.e.s

@@ -15,7 +15,9 @@ import (
 // each run. A worker blocked on a graph event holds its AI core, as a
 // device's model scheduler holds its stream.
 
-// graphRun is one run of a graph.
+// graphRun is one run of a graph. Runs are pooled: a run goes back to the
+// pool once no stream of it runs, and nothing touches it after its last
+// stream is counted done.
 type graphRun struct {
 	s       *scheduler
 	g       *hal.Graph
@@ -23,12 +25,29 @@ type graphRun struct {
 	events  []atomic.Bool
 	started []atomic.Bool // stream started in this run
 	active  atomic.Int32  // streams running
-	done    chan struct{} // closed when no stream runs
 }
 
-func newGraphRun(s *scheduler, g *hal.Graph, top *item) *graphRun {
-	return &graphRun{s: s, g: g, top: top, events: make([]atomic.Bool, g.Events),
-		started: make([]atomic.Bool, len(g.Streams)), done: make(chan struct{})}
+func (s *scheduler) newGraphRun(g *hal.Graph, top *item) *graphRun {
+	r, _ := s.runs.Get().(*graphRun)
+	if r == nil {
+		r = &graphRun{}
+	}
+	r.s, r.g, r.top = s, g, top
+	r.events = resetFlags(r.events, g.Events)
+	r.started = resetFlags(r.started, len(g.Streams))
+	return r
+}
+
+// resetFlags returns n cleared flags, reusing fs if it is big enough.
+func resetFlags(fs []atomic.Bool, n int) []atomic.Bool {
+	if cap(fs) < n {
+		return make([]atomic.Bool, n)
+	}
+	fs = fs[:n]
+	for i := range fs {
+		fs[i].Store(false)
+	}
+	return fs
 }
 
 // runGraph runs g to completion on worker w.
@@ -41,23 +60,33 @@ func (w *worker) runGraph(top *item, g *hal.Graph) {
 			}
 		}
 	}
-	r := newGraphRun(s, g, top)
-	var heads []int
+	first, heads := -1, 0
 	for i, st := range g.Streams {
 		if st.Head {
-			heads = append(heads, i)
-			r.started[i].Store(true)
+			if first < 0 {
+				first = i
+			}
+			heads++
 		}
 	}
-	if len(heads) == 0 {
+	if heads == 0 {
 		return
 	}
-	r.active.Store(int32(len(heads)))
-	for _, h := range heads[1:] {
-		r.spawn(h)
+	r := s.newGraphRun(g, top)
+	r.active.Store(int32(heads))
+	for i, st := range g.Streams {
+		if st.Head {
+			r.started[i].Store(true)
+			if i != first {
+				r.spawn(i)
+			}
+		}
 	}
-	w.runStream(r, heads[0], 0)
-	r.wait(func() bool { return r.active.Load() == 0 })
+	w.runStream(r, first, 0)
+	if r.wait(func() bool { return r.active.Load() == 0 }) {
+		r.g, r.top = nil, nil
+		s.runs.Put(r)
+	}
 }
 
 // spawn starts stream si of r on a worker of its own.
@@ -80,12 +109,8 @@ func (r *graphRun) activate(si int) {
 	r.spawn(si)
 }
 
-// streamDone counts a stream finished.
-func (r *graphRun) streamDone() {
-	if r.active.Add(-1) == 0 {
-		close(r.done)
-	}
-}
+// streamDone counts a stream finished; the run may be reused at once.
+func (r *graphRun) streamDone() { r.active.Add(-1) }
 
 // wait blocks until cond holds, spinning briefly, then sleeping with a
 // growing pause; a closing device ends the wait.
@@ -116,9 +141,27 @@ func (r *graphRun) fail(si, pc int, t *hal.Task, k hal.Kind, msg string, err err
 }
 
 // runStream runs stream si of r from operation pc until it ends, following
-// jumps. It counts the stream done at the end.
+// jumps. It counts the stream done at the end, after reporting a panic or
+// runtime.Goexit of its own, since r may be reused from then on.
 func (w *worker) runStream(r *graphRun, si, pc int) {
-	defer r.streamDone()
+	returned := false
+	defer func() {
+		if v := recover(); v != nil || !returned {
+			err, _ := v.(error)
+			msg := fmt.Sprintf("graph stream runner: %v", v)
+			if v == nil {
+				msg = "graph stream runner: runtime.Goexit called"
+			}
+			r.fail(si, pc, &hal.Task{}, hal.KindInternal, msg, err)
+		}
+		r.streamDone()
+	}()
+	w.streamOps(r, si, pc)
+	returned = true
+}
+
+// streamOps runs the operations of runStream.
+func (w *worker) streamOps(r *graphRun, si, pc int) {
 	for {
 		ops := r.g.Streams[si].Ops()
 		if pc >= len(ops) {
@@ -339,6 +382,9 @@ func (w *worker) runKernel(r *graphRun, si, pc int, t *hal.Task) {
 		return
 	}
 	if t.ArgsDev != 0 {
+		// Load into a copy: the graph's task is shared by its runs.
+		tc := *t
+		t = &tc
 		r.s.mu.Lock()
 		err := r.s.loadArgs(t)
 		r.s.mu.Unlock()

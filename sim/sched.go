@@ -16,6 +16,7 @@ type scheduler struct {
 
 	closing atomic.Bool // set first on close, read by spinners
 	poke    chan struct{}
+	runs    sync.Pool // *graphRun, reused so a replay allocates nothing
 
 	// mu guards every field below and the scheduler-owned fields of queues,
 	// engines, items and events.

@@ -16,11 +16,29 @@ type signal struct {
 	// mu guards waiters.
 	mu      sync.Mutex
 	waiters []*waiter
+
+	spare sync.Pool // *waiter, reused so a parked wait allocates nothing
 }
 
+// waiter is a parked host. Its channel holds at most one wake-up, sent
+// while the waiter is listed; it is drained before the waiter is reused.
 type waiter struct {
 	target uint64
 	ch     chan struct{}
+}
+
+func (w *waiter) wake() {
+	select {
+	case w.ch <- struct{}{}:
+	default:
+	}
+}
+
+func (w *waiter) drain() {
+	select {
+	case <-w.ch:
+	default:
+	}
 }
 
 // advance publishes v and wakes the waiters it satisfies.
@@ -33,7 +51,7 @@ func (g *signal) advance(v uint64) {
 	kept := g.waiters[:0]
 	for _, w := range g.waiters {
 		if w.target <= v {
-			close(w.ch)
+			w.wake()
 		} else {
 			kept = append(kept, w)
 		}
@@ -48,7 +66,7 @@ func (g *signal) advance(v uint64) {
 func (g *signal) interrupt() {
 	g.mu.Lock()
 	for _, w := range g.waiters {
-		close(w.ch)
+		w.wake()
 	}
 	clear(g.waiters)
 	g.waiters = g.waiters[:0]
@@ -91,6 +109,15 @@ func (g *signal) wait(ctx context.Context, target uint64, timeout time.Duration,
 	if ctx != nil {
 		done = ctx.Done()
 	}
+	w, _ := g.spare.Get().(*waiter)
+	if w == nil {
+		w = &waiter{ch: make(chan struct{}, 1)}
+	}
+	w.target = target
+	defer func() {
+		w.drain()
+		g.spare.Put(w)
+	}()
 	for {
 		if err := q.brokenSince(gen); err != nil {
 			return err
@@ -98,13 +125,13 @@ func (g *signal) wait(ctx context.Context, target uint64, timeout time.Duration,
 		if g.v.Load() >= target {
 			return nil
 		}
-		w := &waiter{target: target, ch: make(chan struct{})}
 		g.mu.Lock()
 		g.waiters = append(g.waiters, w)
 		g.hasWaiters.Store(true)
 		g.mu.Unlock()
 		if g.v.Load() >= target || q.abortGen.Load() != gen || q.stop.Load() != nil {
 			g.remove(w)
+			w.drain()
 			continue
 		}
 		select {
