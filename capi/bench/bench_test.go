@@ -111,9 +111,10 @@ func BenchmarkCABI(b *testing.B) {
 		figs = cFigures(b, prog, kernels, libdir)
 		goNs = goEnqueue(b)
 	}
-	for _, name := range []string{"c.enqueue", "c.throughput", "c.launch_sync", "c.cross_stream"} {
+	for _, name := range []string{"c.enqueue", "c.throughput", "c.launch_sync", "c.cross_stream", "c.eager", "c.replay"} {
 		b.ReportMetric(figs[name], strings.TrimPrefix(name, "c.")+"-ns")
 	}
+	b.ReportMetric(figs["c.replay"]/figs["c.eager"], "replay-x-eager")
 	b.ReportMetric(goNs, "go-enqueue-ns")
 	b.ReportMetric(figs["c.enqueue"]-goNs, "c-go-ns")
 }

@@ -1,5 +1,6 @@
 // Measures the C ABI from C: launch enqueue cost, empty-kernel throughput,
-// launch + synchronize round trip and a cross-stream event round trip.
+// launch + synchronize round trip, a cross-stream event round trip, and the
+// cost per task of replaying 100 captured launches against queueing them.
 // Prints one "name value unit" line per figure (the median of 5 runs).
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -105,6 +106,33 @@ int main(int argc, char **argv) {
 		v[r] = (now() - t0) / 20000;
 	}
 	printf("c.cross_stream %.1f ns\n", median(v, RUNS));
+
+	// Replay: 100 launches captured once and replayed, against the same
+	// 100 launches queued one by one; each batch ends with a synchronize.
+	enum { TASKS = 100, BATCHES = 500 };
+	for (int r = 0; r < RUNS; r++) {
+		double t0 = now();
+		for (int i = 0; i < BATCHES; i++) {
+			for (int k = 0; k < TASKS; k++) launch(s1);
+			CHECK(aclrtSynchronizeStream(s1));
+		}
+		v[r] = (now() - t0) / (BATCHES * TASKS);
+	}
+	printf("c.eager %.1f ns/task\n", median(v, RUNS));
+	aclmdlRI model;
+	CHECK(aclmdlRICaptureBegin(s3, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+	for (int k = 0; k < TASKS; k++) launch(s3);
+	CHECK(aclmdlRICaptureEnd(s3, &model));
+	for (int r = 0; r < RUNS; r++) {
+		double t0 = now();
+		for (int i = 0; i < BATCHES; i++) {
+			CHECK(aclmdlRIExecuteAsync(model, s1));
+			CHECK(aclrtSynchronizeStream(s1));
+		}
+		v[r] = (now() - t0) / (BATCHES * TASKS);
+	}
+	printf("c.replay %.1f ns/task\n", median(v, RUNS));
+	CHECK(aclmdlRIDestroy(model));
 
 	CHECK(aclrtDestroyEvent(ev));
 	CHECK(aclrtDestroyNotify(hold));
