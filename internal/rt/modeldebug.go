@@ -199,6 +199,9 @@ func (d DebugModel) String() string {
 			if t.Kernel != "" {
 				fmt.Fprintf(&b, " %s<<<%d>>>", t.Kernel, t.Blocks)
 			}
+			if len(t.Args) > 0 { // verbose only
+				fmt.Fprintf(&b, "(%s)", strings.Join(t.Args, ", "))
+			}
 			if t.Bytes != 0 {
 				fmt.Fprintf(&b, " %d bytes", t.Bytes)
 			}
@@ -210,6 +213,9 @@ func (d DebugModel) String() string {
 			}
 			if t.Disabled {
 				b.WriteString(" (disabled)")
+			}
+			if t.Site != "" { // verbose only
+				fmt.Fprintf(&b, " launched at %s", t.Site)
 			}
 			b.WriteByte('\n')
 		}
