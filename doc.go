@@ -17,6 +17,18 @@
 // for pageable memory: the source is staged before the call returns, or the
 // call waits for the copy.
 //
+// Model run instances (ACL Graph) are recorded once and replayed as one
+// task: by capturing a stream (Stream.BeginCapture, or Stream.Capture with
+// a function) or by building over persistent streams (Context.BuildModel).
+// CANN's capture mode is per OS thread (aclmdlRICaptureThreadExchangeMode);
+// here it belongs to the *Capture, and Go calls count as coming from no
+// capturing thread in GLOBAL mode: while a GLOBAL capture is active,
+// synchronous copies and memsets anywhere in the runtime are refused and
+// invalidate it, as CANN refuses them on other threads; Capture.SetMode
+// (THREAD_LOCAL or RELAXED) allows them. Synchronizing or querying what a
+// capture involves is refused in every mode. The C ABI keeps the per-thread
+// modes and passes them with each call (Caller).
+//
 // Kernels are Go functions registered by name; a kernel reads device memory
 // through View, bounds-checked against the allocation, so a bad access is an
 // AI core exception rather than a crash.
