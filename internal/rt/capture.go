@@ -103,7 +103,11 @@ func (c *Capture) Status() (CaptureStatus, error) {
 // BeginCapture starts capturing s into a new model (aclmdlRICaptureBegin).
 func (s *Stream) BeginCapture(mode CaptureMode, caller Caller) (*Capture, error) {
 	m := s.c.newModel(modelCaptured)
-	return s.beginCapture(m, mode, caller)
+	c, err := s.beginCapture(m, mode, caller)
+	if err != nil {
+		m.release() // never handed out; the context must not keep it
+	}
+	return c, err
 }
 
 // BeginCaptureInto starts capturing s into branch model m of a conditional
@@ -111,11 +115,18 @@ func (s *Stream) BeginCapture(mode CaptureMode, caller Caller) (*Capture, error)
 func (s *Stream) BeginCaptureInto(m *Model, mode CaptureMode, caller Caller) (*Capture, error) {
 	m.mu.Lock()
 	ok := m.kind == modelSub && m.state == modelEmpty
+	if ok {
+		m.state = modelBuilding // claimed: a second capture into m fails
+	}
 	m.mu.Unlock()
 	if !ok {
 		return nil, hal.Errorf(hal.KindInvalidParam, "model %d is not an uncaptured conditional branch (from aclmdlRIAddCondTask)", m.id)
 	}
-	return s.beginCapture(m, mode, caller)
+	c, err := s.beginCapture(m, mode, caller)
+	if err != nil {
+		m.reset() // the branch stays capturable
+	}
+	return c, err
 }
 
 func (s *Stream) beginCapture(m *Model, mode CaptureMode, caller Caller) (*Capture, error) {
