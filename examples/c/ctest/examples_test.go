@@ -1,0 +1,162 @@
+package ctest_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// example is one C program: the kernel binary it takes, if any, and lines
+// its output must hold (each a substring of a line).
+type example struct {
+	name   string
+	kernel string
+	want   []string
+}
+
+var examples = []example{
+	{"01_device", "", []string{
+		"ok: aclrtGetSocName before aclInit: Ascend",
+		"ok: repeated aclInit (aclInit(NULL) -> 100002)",
+		"ok: aclrtGetDeviceCount = ",
+		"ok: after one of two aclrtResetDevice(0), a stream of device 0 still works",
+		"ok: after the last aclrtResetDevice(0), its streams are gone",
+		"ok: second aclFinalize (aclFinalize() -> 100037)",
+		"ok: aclInit / aclFinalize / aclInit again works",
+		"ok: defaultDevice: aclrtMalloc without aclrtSetDevice",
+		"ok: defaultDevice: aclrtCreateStream without aclrtSetDevice",
+	}},
+	{"02_context", "", []string{
+		"ok: aclrtCreateContext(0) makes the new context current",
+		"ok: aclrtSetCurrentContext(c0): device 0",
+		"ok: default stream follows the current context",
+		"ok: aclrtSetCurrentContext of a destroyed context (aclrtSetCurrentContext(c1) -> 107017)",
+	}},
+	{"03_stream", "vadd", []string{
+		"ok: held stream: aclrtStreamQuery NOT_READY",
+		"-> 507046)",
+		"ok: the trap is reported at synchronization (aclrtSynchronizeStream(s) -> 507016)",
+		"ok: the other stream of the context is stopped by it (507016)",
+		"ok: after the aborts both streams run new work",
+		"then 207008",
+		"ok: after a destroy a stream can be created again",
+		"ok: aclrtDestroyStreamForce dropped the queued memset",
+	}},
+	{"04_memory", "", []string{
+		"ok: never-used device memory reads zero",
+		"ok: aclrtMemcpy DEFAULT infers host to device and device to host",
+		"ok: destMax smaller than count (",
+		"ok: aclrtMemcpyAsync with pageable memory",
+		"ok: aclrtMemcpyAsync with pinned memory",
+		"ok: aclrtMemcpy2dAsync device to pinned host copies them back",
+		"ok: copy from freed memory (",
+		"ok: memset of device 1 memory on a device 0 stream (",
+		"ok: a freed block allocated again keeps its old bytes",
+	}},
+	{"05_event", "", []string{
+		"ok: aclrtStreamWaitEvent orders s2's copy after s1's memset",
+		"ok: record behind a held stream: NOT_READY (0)",
+		"-> 507047)",
+		"ok: aclrtStreamWaitEventWithTimeout(1 s) times out",
+		"ok: aclrtEventElapsedTime around a 50 ms sleep",
+		"ok: after aclrtResetEvent it reads NOT_READY again",
+		"ok: aclrtResetEvent of an aclrtCreateEventExWithFlag event (",
+	}},
+	{"06_notify", "", []string{
+		"ok: one record released exactly one wait",
+		"ok: a record on device 0 released the wait on device 1",
+		"ok: aclrtWaitAndResetNotify(1 s) with no record (aclrtSynchronizeStream(b) -> 107019)",
+		"ok: record of a destroyed notify (",
+	}},
+	{"07_value", "value", []string{
+		"ok: GEQ ((int64_t)(*addr - value) >= 0): word 0xb releases it",
+		"ok: EQ (*addr == value): word 0x2a releases it",
+		"ok: AND ((*addr & value) != 0): word 0x11 releases it",
+		"ok: NOR (~(*addr | value) != 0): word 0x7f releases it",
+		"ok: a kernel storing the word released aclrtValueWait on another stream",
+		"ok: aclrtValueWrite on another stream released the polling kernel",
+	}},
+	{"08_callback", "", []string{
+		"ok: aclrtLaunchHostFunc: host functions run in stream order",
+		"ok: aclrtProcessReport in a thread never subscribed (aclrtProcessReport(10) -> 107012)",
+		"ok: aclrtProcessReport(50 ms) with nothing to run returns ACL_ERROR_RT_REPORT_TIMEOUT (507012)",
+		"ok: BLOCK callbacks ran in order and the stream waited for them",
+		"ok: the callbacks ran on the subscribed report thread",
+		"ok: NO_BLOCK: the stream ran past the callback before it returned",
+		"ok: aclrtLaunchCallback after aclrtUnSubscribeReport (",
+	}},
+	{"09_kernel", "vadd", []string{
+		"ok: aclrtLaunchKernel (arguments in device memory): all 10007 sums right",
+		"ok: aclrtLaunchKernelV2 (with a cfg): all 10007 sums right",
+		"ok: aclrtLaunchKernelWithHostArgs: all 10007 sums right",
+		"ok: aclrtLaunchKernelWithHostArgs with a placeholder for x: all 10007 sums right",
+		"ok: aclrtLaunchKernelWithConfig (Append, AppendPlaceHolder, GetPlaceHolderBuffer, Finalize): all 10007 sums right",
+		"after aclrtKernelArgsParaUpdate of z: all 10007 sums right",
+		"ok: aclrtLaunchKernelWithArgsArray: all 10007 sums right",
+		"ok: aclrtLaunchKernelWithArgsArray with a 4-byte parameter: all 10007 sums right",
+		"ok: aclrtBinaryLoadFromData, 3 blocks: all 10007 sums right",
+		`ok: aclrtGetFunctionName = "vadd"`,
+		"kernel hello: tag 4242, 3 blocks", // printf in a kernel reaches stdout
+		"ok: Trap() in block 2 (aclrtSynchronizeStream(s) -> 507016)",
+		"is not an ELF shared object",
+		"cannot run on the simulated NPU",
+		"ok: aclrtBinaryUnLoad",
+	}},
+	{"10_error", "vadd", []string{
+		"ok: aclGetRecentErrMsg with no failure: NULL",
+		"ok: aclrtPeekAtLastError keeps it",
+		"ok: and clears it",
+		"ok: each names its parameter",
+		"ok: this thread does not see it",
+		"ok: this thread's sync reports the trap",
+		"ok: each callback ran once (set 1, registered 1)",
+		"ok: getters: task 1,",
+		"ok: an event handle passed as a stream (",
+		"ok: a pointer to random memory as a stream (",
+		"ok: the stale handle stays dead after a new stream (",
+		"ok: aclrtCreateStream(NULL) (aclrtCreateStream(NULL) -> 100000)",
+		"ok: err_msg_mode 1: another thread's message is visible",
+	}},
+	{"11_threads", "vadd", []string{
+		"ok: thread 7 (own context on device 1)",
+		"ok: thread 6: its last error is its own 507016",
+		"ok: the main thread saw none of them",
+	}},
+}
+
+func TestExamples(t *testing.T) {
+	tl := setup(t)
+	start := time.Now()
+	for _, ex := range examples {
+		t.Run(ex.name, func(t *testing.T) {
+			var args []string
+			if ex.kernel != "" {
+				args = append(args, tl.kernel(t, ex.kernel))
+			}
+			exe := tl.program(t, ex.name)
+			res := runProgram(t, time.Minute, exe, args...)
+			if res.err != nil || !strings.Contains(res.stdout, "\nPASS "+ex.name+"\n") {
+				t.Fatalf("%s: %v\nstdout:\n%s\nstderr:\n%s", ex.name, res.err, res.stdout, res.stderr)
+			}
+			oks := 0
+			for _, line := range strings.Split(res.stdout, "\n") {
+				if strings.HasPrefix(line, "ok: ") {
+					oks++
+				}
+				if strings.HasPrefix(line, "FAIL") {
+					t.Errorf("%s printed %q", ex.name, line)
+				}
+			}
+			for _, w := range ex.want {
+				if !strings.Contains(res.stdout, w) {
+					t.Errorf("%s: output lacks %q", ex.name, w)
+				}
+			}
+			if t.Failed() {
+				t.Logf("stdout:\n%s\nstderr:\n%s", res.stdout, res.stderr)
+			}
+			t.Logf("%s: %d checks passed in %v", ex.name, oks, res.took.Round(time.Millisecond))
+		})
+	}
+	t.Logf("all programs: %v", time.Since(start).Round(time.Millisecond))
+}

@@ -1,0 +1,62 @@
+package ctest_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestInstall installs a CANN-shaped tree with make install, then builds
+// and runs an example the way a CANN application is built, in a clean
+// environment (PATH only) where set_env.sh provides the rest: once linked
+// as libascendcl and once as libacl_rt.
+func TestInstall(t *testing.T) {
+	tl := setup(t)
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Fatal("make not found: make install is how the library is installed")
+	}
+	shell, source := "bash", "source"
+	if _, err := exec.LookPath("bash"); err != nil {
+		shell, source = "sh", "." // the POSIX spelling of source
+	}
+	dir := t.TempDir()
+	prefix := filepath.Join(dir, "cann")
+	if _, err := run(tl.root, "make", "install", "PREFIX="+prefix, "BUILD="+filepath.Join(dir, "build")); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"set_env.sh", "include/acl/acl.h", "include/gocann/kernel.h", "lib64/libascendcl.so", "lib64/libacl_rt.so"} {
+		if !fileExists(filepath.Join(prefix, f)) {
+			t.Errorf("make install did not create %s", f)
+		}
+	}
+
+	app := filepath.Join(dir, "app")
+	if err := os.MkdirAll(app, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// The program and the header it includes with quotes, side by side.
+	for src, dst := range map[string]string{"02_context.c": "app.c", "common.h": "common.h"} {
+		b, err := os.ReadFile(filepath.Join(tl.src, src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(app, dst), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, lib := range []string{"ascendcl", "acl_rt"} {
+		t.Run(lib, func(t *testing.T) {
+			script := source + ` "$1/set_env.sh" && cd "$2" && ` +
+				`gcc app.c -I"$ASCEND_HOME_PATH/include" -L"$ASCEND_HOME_PATH/lib64" -l` + lib + ` -o app && ./app`
+			cmd := exec.Command(shell, "-c", script, "sh", prefix, app)
+			cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
+			out, err := cmd.CombinedOutput()
+			if err != nil || !strings.Contains(string(out), "PASS 02_context") {
+				t.Fatalf("build and run with -l%s after set_env.sh: %v\n%s", lib, err, out)
+			}
+			t.Logf("-l%s: %d checks passed", lib, strings.Count(string(out), "ok: "))
+		})
+	}
+}
