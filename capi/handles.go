@@ -132,3 +132,19 @@ func (t *table) remove(h handle, k kind) bool {
 	t.free = append(t.free, idx)
 	return true
 }
+
+// clear releases every live handle, as aclFinalize ends every object: a
+// handle from before stays invalid after the next aclInit.
+func (t *table) clear() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for idx := uint32(0); idx < t.used; idx++ {
+		slot := &t.chunks[idx/chunkSize].Load()[idx%chunkSize]
+		if slot.Load() == nil {
+			continue
+		}
+		slot.Store(nil)
+		t.gens[idx]++
+		t.free = append(t.free, idx)
+	}
+}

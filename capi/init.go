@@ -84,6 +84,9 @@ func finalize(t *C.gocann_thread, fn string, all bool, refCount *C.uint64_t) C.a
 	for _, c := range defaults {
 		c.release()
 	}
+	// Explicit contexts, streams, events, binaries and the rest end with
+	// the runtime too.
+	proc.handles.clear()
 	t.device, t.context = -1, 0
 	err := r.Finalize()
 	stopProfile()
