@@ -125,12 +125,19 @@ int main(void)
     EXPECT(rc != ACL_SUCCESS, "aclrtResetDevice(1) after the force reset fails (%d)", rc);
     clear_errors();
 
-    /* Finalize; a second one is a repeat; initialization works again. */
+    /* Finalize; a second one is a repeat; initialization works again. An
+     * explicit context and stream still alive at aclFinalize end with it. */
+    aclrtContext ctx = NULL;
+    aclrtStream live = NULL;
+    CHECK(aclrtCreateContext(&ctx, 0));
+    CHECK(aclrtCreateStream(&live));
     CHECK(aclFinalize());
     pass("aclFinalize");
     EXPECT_CODE(aclFinalize(), ACL_ERROR_REPEAT_FINALIZE, "second aclFinalize");
     EXPECT_CODE(aclrtSetDevice(0), ACL_ERROR_UNINITIALIZE, "aclrtSetDevice after aclFinalize");
     CHECK(aclInit(NULL));
+    EXPECT_CODE(aclrtSetCurrentContext(ctx), ACL_ERROR_RT_INVALID_HANDLE, "a context from before aclFinalize is gone");
+    EXPECT_CODE(aclrtSynchronizeStream(live), ACL_ERROR_RT_INVALID_HANDLE, "and so is its stream");
     CHECK(aclrtSetDevice(0));
     void *p = NULL;
     CHECK(aclrtMalloc(&p, 1024, ACL_MEM_MALLOC_NORMAL_ONLY));
