@@ -243,7 +243,15 @@ func badHandle(t *C.gocann_thread, fn, param string, p unsafe.Pointer, want kind
 		return nullArg(t, fn, param)
 	}
 	if k := h.kind(); k != want && k > 0 && k < numKinds {
-		return failf(t, fn, hal.KindInvalidHandle, "%s %p is a %s handle, expected a %s handle", param, p, kindNames[k], kindNames[want])
+		return failf(t, fn, hal.KindInvalidHandle, "%s %p is %s handle, expected %s handle", param, p, article(kindNames[k]), article(kindNames[want]))
 	}
 	return failf(t, fn, hal.KindInvalidHandle, "%s %p is not a live %s handle (destroyed, or never created)", param, p, kindNames[want])
+}
+
+// article puts "a" or "an" before a kind name.
+func article(name string) string {
+	if name != "" && strings.ContainsRune("aeiou", rune(name[0])) {
+		return "an " + name
+	}
+	return "a " + name
 }

@@ -204,7 +204,7 @@ int main(int argc, char **argv)
     CHECK(aclrtCreateEvent(&ev));
     EXPECT_CODE(aclrtStreamQuery((aclrtStream)ev, &st), ACL_ERROR_RT_INVALID_HANDLE, "an event handle passed as a stream");
     msg = aclGetRecentErrMsg();
-    EXPECT(msg != NULL && strstr(msg, "event handle") != NULL, "the message says what it was: %s", msg ? msg : "(null)");
+    EXPECT(msg != NULL && strstr(msg, "is an event handle, expected a stream handle") != NULL, "the message says what it was: %s", msg ? msg : "(null)");
     EXPECT_CODE(aclrtRecordEvent((aclrtEvent)fresh, shared), ACL_ERROR_RT_INVALID_HANDLE, "a stream handle passed as an event");
     EXPECT_CODE(aclrtSetCurrentContext((aclrtContext)shared), ACL_ERROR_RT_INVALID_HANDLE, "a stream handle passed as a context");
     EXPECT_CODE(aclrtSynchronizeStream((aclrtStream)(uintptr_t)0x1234), ACL_ERROR_RT_INVALID_HANDLE, "a made-up stream value");
