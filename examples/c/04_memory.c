@@ -208,7 +208,8 @@ int main(void)
     CHECK(aclrtSetDevice(0));
     CHECK(aclrtPointerGetAttributes(other, &attr));
     EXPECT(attr.location.id == 1, "memory of device 1 reports device %u", attr.location.id);
-    EXPECT_CODE(aclrtMemsetAsync(other, N, 0, N, s), ACL_ERROR_RT_PARAM_INVALID, "memset of device 1 memory on a device 0 stream");
+    EXPECT_CODE(aclrtMemsetAsync(other, N, 0, N, s), ACL_ERROR_RT_PARAM_INVALID,
+                "memset of device 1 memory on a device 0 stream");
     EXPECT_CODE(aclrtMemcpyAsync(d, N, other, N, ACL_MEMCPY_DEVICE_TO_DEVICE, s), ACL_ERROR_RT_PARAM_INVALID,
                 "device-to-device copy from device 1 memory on a device 0 stream");
 

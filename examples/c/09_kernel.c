@@ -241,7 +241,8 @@ int main(int argc, char **argv)
     EXPECT(msg != NULL && strstr(msg, "machine") != NULL, "message: %s", msg ? msg : "(null)");
     free(image);
     EXPECT_CODE(aclrtBinaryLoadFromFile("no_such_kernel.o", NULL, &bin2), ACL_ERROR_INVALID_FILE, "a file that does not exist");
-    EXPECT_CODE(aclrtBinaryGetFunction(bin, "no_such_kernel", &vadd2), ACL_ERROR_RT_SYMBOL_NOT_FOUND, "a kernel the binary lacks");
+    EXPECT_CODE(aclrtBinaryGetFunction(bin, "no_such_kernel", &vadd2), ACL_ERROR_RT_SYMBOL_NOT_FOUND,
+                "a kernel the binary lacks");
 
     /* Unloading: the handle is gone, and so are its functions. */
     CHECK(aclrtBinaryUnLoad(bin));

@@ -204,7 +204,8 @@ int main(int argc, char **argv)
     CHECK(aclrtCreateEvent(&ev));
     EXPECT_CODE(aclrtStreamQuery((aclrtStream)ev, &st), ACL_ERROR_RT_INVALID_HANDLE, "an event handle passed as a stream");
     msg = aclGetRecentErrMsg();
-    EXPECT(msg != NULL && strstr(msg, "is an event handle, expected a stream handle") != NULL, "the message says what it was: %s", msg ? msg : "(null)");
+    EXPECT(msg != NULL && strstr(msg, "is an event handle, expected a stream handle") != NULL,
+           "the message says what it was: %s", msg ? msg : "(null)");
     EXPECT_CODE(aclrtRecordEvent((aclrtEvent)fresh, shared), ACL_ERROR_RT_INVALID_HANDLE, "a stream handle passed as an event");
     EXPECT_CODE(aclrtSetCurrentContext((aclrtContext)shared), ACL_ERROR_RT_INVALID_HANDLE, "a stream handle passed as a context");
     EXPECT_CODE(aclrtSynchronizeStream((aclrtStream)(uintptr_t)0x1234), ACL_ERROR_RT_INVALID_HANDLE, "a made-up stream value");
@@ -212,7 +213,8 @@ int main(int argc, char **argv)
     memset(junk, 0x5a, sizeof junk);
     EXPECT_CODE(aclrtSynchronizeStream((aclrtStream)junk), ACL_ERROR_RT_INVALID_HANDLE, "a pointer to random memory as a stream");
     EXPECT_CODE(aclrtDestroyEvent((aclrtEvent)junk), ACL_ERROR_RT_INVALID_HANDLE, "a pointer to random memory as an event");
-    EXPECT_CODE(aclrtDestroyContext((aclrtContext)&junk[8]), ACL_ERROR_RT_INVALID_HANDLE, "a pointer to random memory as a context");
+    EXPECT_CODE(aclrtDestroyContext((aclrtContext)&junk[8]), ACL_ERROR_RT_INVALID_HANDLE,
+                "a pointer to random memory as a context");
     EXPECT_CODE(aclrtBinaryUnLoad((aclrtBinHandle)junk), ACL_ERROR_RT_INVALID_HANDLE, "a pointer to random memory as a binary");
     EXPECT_CODE(aclrtSynchronizeEvent(NULL), ACL_ERROR_INVALID_PARAM, "a NULL event");
     EXPECT_CODE(aclrtSetCurrentContext(NULL), ACL_ERROR_INVALID_PARAM, "a NULL context");
@@ -246,9 +248,12 @@ int main(int argc, char **argv)
     EXPECT_CODE(aclrtMallocHost(NULL, 64), ACL_ERROR_INVALID_PARAM, "aclrtMallocHost(NULL, 64)");
     EXPECT_CODE(aclrtGetMemInfo(ACL_HBM_MEM, NULL, &sz), ACL_ERROR_INVALID_PARAM, "aclrtGetMemInfo with NULL free");
     EXPECT_CODE(aclrtPointerGetAttributes(out, NULL), ACL_ERROR_INVALID_PARAM, "aclrtPointerGetAttributes(p, NULL)");
-    EXPECT_CODE(aclrtDeviceGetStreamPriorityRange(NULL, NULL), ACL_ERROR_INVALID_PARAM, "aclrtDeviceGetStreamPriorityRange(NULL, NULL)");
-    EXPECT_CODE(aclrtBinaryLoadFromFile(argv[1], NULL, NULL), ACL_ERROR_INVALID_PARAM, "aclrtBinaryLoadFromFile with NULL handle");
-    EXPECT_CODE(aclrtBinaryGetFunction(bin, "trap_block", NULL), ACL_ERROR_INVALID_PARAM, "aclrtBinaryGetFunction with NULL handle");
+    EXPECT_CODE(aclrtDeviceGetStreamPriorityRange(NULL, NULL), ACL_ERROR_INVALID_PARAM,
+                "aclrtDeviceGetStreamPriorityRange(NULL, NULL)");
+    EXPECT_CODE(aclrtBinaryLoadFromFile(argv[1], NULL, NULL), ACL_ERROR_INVALID_PARAM,
+                "aclrtBinaryLoadFromFile with NULL handle");
+    EXPECT_CODE(aclrtBinaryGetFunction(bin, "trap_block", NULL), ACL_ERROR_INVALID_PARAM,
+                "aclrtBinaryGetFunction with NULL handle");
     EXPECT_CODE(aclrtGetNotifyId(NULL, &u32), ACL_ERROR_INVALID_PARAM, "aclrtGetNotifyId with a NULL notify");
     EXPECT_CODE(aclrtKernelArgsInit(trap, NULL), ACL_ERROR_INVALID_PARAM, "aclrtKernelArgsInit with NULL handle");
 

@@ -172,7 +172,7 @@ int main(int argc, char **argv)
     }
     double took = now_ms() - t0;
     for (int i = 0; i < THREADS; i++) {
-        EXPECT(w[i].ok, "thread %d (own context on device %d): %d rounds of vadd and add_scalar on two streams ordered by an event, correct", i,
+        EXPECT(w[i].ok, "thread %d (own context on device %d): %d rounds of vadd and add_scalar on two streams, correct", i,
                i % 2, ROUNDS);
     }
     for (int i = 0; i < THREADS; i++) {
