@@ -28,13 +28,6 @@ func (d *divert) addOp(s *Stream, op hal.Op) error {
 // diverted reports whether s's tasks go somewhere other than its queue.
 func (s *Stream) diverted() bool { return s.divert.Load() != nil }
 
-// captureOf returns the active capture e was recorded in, if any.
-func (e *Event) captureOf() *Capture {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.capture
-}
-
 // addCapture registers an active capture for the capture-mode checks.
 func (r *Runtime) addCapture(c *Capture) {
 	r.capMu.Lock()
