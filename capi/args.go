@@ -310,7 +310,7 @@ func gocann_aclrtLaunchKernelWithConfig(t *C.gocann_thread, fp C.aclrtFuncHandle
 	if code := checkLaunchCfg(t, fn, cfg); code != 0 {
 		return code
 	}
-	s, code := stream(t, fn, sp)
+	s, code := queueStream(t, fn, sp)
 	if code != 0 {
 		return code
 	}

@@ -26,7 +26,7 @@ func gocann_aclrtLaunchHostFunc(t *C.gocann_thread, sp C.aclrtStream, fn C.aclrt
 	if fn == nil {
 		return nullArg(t, name, "fn")
 	}
-	s, code := stream(t, name, sp)
+	s, code := queueStream(t, name, sp)
 	if code != 0 {
 		return code
 	}
@@ -110,7 +110,7 @@ func gocann_aclrtLaunchCallback(t *C.gocann_thread, fn C.aclrtCallback, data uns
 	if block != C.ACL_CALLBACK_NO_BLOCK && block != C.ACL_CALLBACK_BLOCK {
 		return failf(t, name, hal.KindInvalidParam, "blockType %d is invalid, expected ACL_CALLBACK_NO_BLOCK (0) or ACL_CALLBACK_BLOCK (1)", block)
 	}
-	s, code := stream(t, name, sp)
+	s, code := queueStream(t, name, sp)
 	if code != 0 {
 		return code
 	}

@@ -29,7 +29,7 @@ func captureMode(t *C.gocann_thread, fn string, mode C.aclmdlRICaptureMode) (goc
 //export gocann_aclmdlRICaptureBegin
 func gocann_aclmdlRICaptureBegin(t *C.gocann_thread, sp C.aclrtStream, mode C.aclmdlRICaptureMode) C.aclError {
 	const fn = "aclmdlRICaptureBegin"
-	s, code := stream(t, fn, sp)
+	s, code := queueStream(t, fn, sp)
 	if code != 0 {
 		return code
 	}
@@ -44,7 +44,7 @@ func gocann_aclmdlRICaptureBegin(t *C.gocann_thread, sp C.aclrtStream, mode C.ac
 //export gocann_aclmdlRICaptureToModelRIBegin
 func gocann_aclmdlRICaptureToModelRIBegin(t *C.gocann_thread, sp C.aclrtStream, p C.aclmdlRI, mode C.aclmdlRICaptureMode) C.aclError {
 	const fn = "aclmdlRICaptureToModelRIBegin"
-	s, code := stream(t, fn, sp)
+	s, code := queueStream(t, fn, sp)
 	if code != 0 {
 		return code
 	}
@@ -249,7 +249,7 @@ func gocann_aclmdlRIAddCondTask(t *C.gocann_thread, params C.aclmdlRICondTaskPar
 	if params._type > C.ACL_MODEL_RI_COND_TYPE_SWITCH {
 		return failf(t, fn, hal.KindInvalidParam, "params.type %d is invalid, expected ACL_MODEL_RI_COND_TYPE_IF (0), _WHILE (1) or _SWITCH (2)", params._type)
 	}
-	s, code := stream(t, fn, sp)
+	s, code := queueStream(t, fn, sp)
 	if code != 0 {
 		return code
 	}

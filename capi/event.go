@@ -96,7 +96,7 @@ func gocann_aclrtRecordEvent(t *C.gocann_thread, p C.aclrtEvent, sp C.aclrtStrea
 	if code != 0 {
 		return code
 	}
-	s, code := stream(t, fn, sp)
+	s, code := queueStream(t, fn, sp)
 	if code != 0 {
 		return code
 	}
@@ -110,7 +110,7 @@ func gocann_aclrtResetEvent(t *C.gocann_thread, p C.aclrtEvent, sp C.aclrtStream
 	if code != 0 {
 		return code
 	}
-	s, code := stream(t, fn, sp)
+	s, code := queueStream(t, fn, sp)
 	if code != 0 {
 		return code
 	}
@@ -247,7 +247,7 @@ func gocann_aclrtEventGetTimestamp(t *C.gocann_thread, p C.aclrtEvent, ts *C.uin
 //export gocann_aclrtStreamWaitEvent
 func gocann_aclrtStreamWaitEvent(t *C.gocann_thread, sp C.aclrtStream, p C.aclrtEvent) C.aclError {
 	const fn = "aclrtStreamWaitEvent"
-	s, code := stream(t, fn, sp)
+	s, code := queueStream(t, fn, sp)
 	if code != 0 {
 		return code
 	}
@@ -264,7 +264,7 @@ func gocann_aclrtStreamWaitEventWithTimeout(t *C.gocann_thread, sp C.aclrtStream
 	if timeout < 0 {
 		return failf(t, fn, hal.KindInvalidParam, "timeout %d is invalid, expected 0 (no timeout) or seconds > 0", timeout)
 	}
-	s, code := stream(t, fn, sp)
+	s, code := queueStream(t, fn, sp)
 	if code != 0 {
 		return code
 	}

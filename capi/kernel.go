@@ -221,7 +221,7 @@ func launchArgs(t *C.gocann_thread, fn string, fp unsafe.Pointer, blocks C.uint3
 	if code := checkLaunchCfg(t, fn, cfg); code != 0 {
 		return code
 	}
-	s, code := stream(t, fn, sp)
+	s, code := queueStream(t, fn, sp)
 	if code != 0 {
 		return code
 	}
@@ -292,7 +292,7 @@ func gocann_aclrtLaunchKernelWithHostArgs(t *C.gocann_thread, fp C.aclrtFuncHand
 	if code := checkLaunchCfg(t, fn, cfg); code != 0 {
 		return code
 	}
-	s, code := stream(t, fn, sp)
+	s, code := queueStream(t, fn, sp)
 	if code != 0 {
 		return code
 	}
@@ -342,7 +342,7 @@ func gocann_aclrtLaunchKernelWithArgsArray(t *C.gocann_thread, fp unsafe.Pointer
 	if code := checkLaunchCfg(t, fn, cfg); code != 0 {
 		return code
 	}
-	s, code := stream(t, fn, sp)
+	s, code := queueStream(t, fn, sp)
 	if code != 0 {
 		return code
 	}

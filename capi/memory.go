@@ -139,7 +139,7 @@ func gocann_aclrtMemcpyAsync(t *C.gocann_thread, dst unsafe.Pointer, destMax C.s
 	if code := nullPtrs(t, fn, dst, src); code != 0 {
 		return code
 	}
-	s, code := stream(t, fn, p)
+	s, code := queueStream(t, fn, p)
 	if code != 0 {
 		return code
 	}
@@ -165,7 +165,7 @@ func gocann_aclrtMemsetAsync(t *C.gocann_thread, dst unsafe.Pointer, maxCount C.
 	if dst == nil {
 		return nullArg(t, fn, "devPtr")
 	}
-	s, code := stream(t, fn, p)
+	s, code := queueStream(t, fn, p)
 	if code != 0 {
 		return code
 	}
@@ -191,7 +191,7 @@ func gocann_aclrtMemcpy2dAsync(t *C.gocann_thread, dst unsafe.Pointer, dpitch C.
 	if code := nullPtrs(t, fn, dst, src); code != 0 {
 		return code
 	}
-	s, code := stream(t, fn, p)
+	s, code := queueStream(t, fn, p)
 	if code != 0 {
 		return code
 	}

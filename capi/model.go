@@ -213,7 +213,7 @@ func gocann_aclmdlRIExecuteAsync(t *C.gocann_thread, p C.aclmdlRI, sp C.aclrtStr
 	if code != 0 {
 		return code
 	}
-	s, code := stream(t, fn, sp)
+	s, code := queueStream(t, fn, sp)
 	if code != 0 {
 		return code
 	}

@@ -76,7 +76,7 @@ func gocann_aclrtRecordNotify(t *C.gocann_thread, p C.aclrtNotify, sp C.aclrtStr
 	if code != 0 {
 		return code
 	}
-	s, code := stream(t, fn, sp)
+	s, code := queueStream(t, fn, sp)
 	if code != 0 {
 		return code
 	}
@@ -90,7 +90,7 @@ func gocann_aclrtWaitAndResetNotify(t *C.gocann_thread, p C.aclrtNotify, sp C.ac
 	if code != 0 {
 		return code
 	}
-	s, code := stream(t, fn, sp)
+	s, code := queueStream(t, fn, sp)
 	if code != 0 {
 		return code
 	}
@@ -121,7 +121,7 @@ func gocann_aclrtValueWrite(t *C.gocann_thread, addr unsafe.Pointer, value C.uin
 	if flag != 0 {
 		return failf(t, fn, hal.KindInvalidParam, "flag %d is invalid, expected 0", flag)
 	}
-	s, code := stream(t, fn, sp)
+	s, code := queueStream(t, fn, sp)
 	if code != 0 {
 		return code
 	}
@@ -134,7 +134,7 @@ func gocann_aclrtValueWait(t *C.gocann_thread, addr unsafe.Pointer, value C.uint
 	if addr == nil {
 		return nullArg(t, fn, "devAddr")
 	}
-	s, code := stream(t, fn, sp)
+	s, code := queueStream(t, fn, sp)
 	if code != 0 {
 		return code
 	}

@@ -235,6 +235,23 @@ func stream(t *C.gocann_thread, fn string, p C.aclrtStream) (*cStream, C.aclErro
 	return nil, badHandle(t, fn, "stream", unsafe.Pointer(p), kindStream)
 }
 
+// queueStream is stream for calls that queue work: an explicit stream must
+// belong to the thread's current context, as the device checks.
+func queueStream(t *C.gocann_thread, fn string, p C.aclrtStream) (*cStream, C.aclError) {
+	s, code := stream(t, fn, p)
+	if code != 0 || p == nil {
+		return s, code
+	}
+	c, code := currentContext(t, fn)
+	if code != 0 {
+		return nil, code
+	}
+	if s.ctx != c {
+		return nil, failf(t, fn, hal.KindStreamContext, "stream %p belongs to a context of device %d, not to the thread's current context (device %d); call aclrtSetCurrentContext or aclrtSetDevice first", unsafe.Pointer(p), s.ctx.dev, c.dev)
+	}
+	return s, 0
+}
+
 // badHandle records the error for a handle that is not live or not of the
 // kind expected.
 func badHandle(t *C.gocann_thread, fn, param string, p unsafe.Pointer, want kind) C.aclError {

@@ -60,6 +60,12 @@ int main(void)
     CHECK(aclrtGetDevice(&dev));
     EXPECT(dev == 0, "back to the default context of device 0");
 
+    /* Work goes only to streams of the current context; synchronizing
+     * another context's stream is allowed. */
+    EXPECT_CODE(aclrtMemsetAsync(host, sizeof host, 0, sizeof host, ds1), ACL_ERROR_RT_STREAM_CONTEXT,
+                "queueing on a stream of another context");
+    CHECK(aclrtSynchronizeStream(ds1));
+
     /* The default context cannot be destroyed with aclrtDestroyContext
      * (the reference names no code). */
     aclError rc = aclrtDestroyContext(def0);

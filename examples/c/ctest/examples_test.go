@@ -31,6 +31,7 @@ var examples = []example{
 		"ok: aclrtSetCurrentContext(c0): device 0",
 		"ok: default stream follows the current context",
 		"ok: aclrtSetCurrentContext of a destroyed context (aclrtSetCurrentContext(c1) -> 107017)",
+		"ok: queueing on a stream of another context (",
 	}},
 	{"03_stream", "vadd", []string{
 		"ok: held stream: aclrtStreamQuery NOT_READY",
