@@ -40,12 +40,6 @@ type argParam struct {
 	bufSize uintptr
 }
 
-// cParam names one parameter of a list.
-type cParam struct {
-	a   *cArgs
-	idx int
-}
-
 // userLists maps caller-provided handle memory to its list: such a handle
 // is an address, not one of ours, and is never dereferenced.
 var userLists sync.Map // unsafe.Pointer -> *cArgs
@@ -60,11 +54,31 @@ func argsOf(t *C.gocann_thread, fn string, p C.aclrtArgsHandle) (*cArgs, C.aclEr
 	return nil, badHandle(t, fn, "argsHandle", unsafe.Pointer(p), kindArgs)
 }
 
-func paramOf(t *C.gocann_thread, fn string, a *cArgs, p C.aclrtParamHandle) (*cParam, C.aclError) {
-	if obj, ok := proc.handles.get(handleOf(unsafe.Pointer(p)), kindParam); ok && obj.(*cParam).a == a {
-		return obj.(*cParam), 0
+// paramOf returns the index of parameter p of a. A parameter handle is its
+// index in the list, tagged, so parameters take no table slots; the list
+// handle that comes with it says which list.
+func paramOf(t *C.gocann_thread, fn string, a *cArgs, p C.aclrtParamHandle) (int, C.aclError) {
+	h := handleOf(unsafe.Pointer(p))
+	a.mu.Lock()
+	n := len(a.params)
+	a.mu.Unlock()
+	if h.kind() == kindParam && h.gen() == 0 && int(h.index()) < n {
+		return int(h.index()), 0
 	}
-	return nil, badHandle(t, fn, "paramHandle", unsafe.Pointer(p), kindParam)
+	return 0, failf(t, fn, hal.KindInvalidHandle, "paramHandle %p is not a parameter of this argument list", unsafe.Pointer(p))
+}
+
+// release frees what the list holds: its placeholder buffers and handle.
+func (a *cArgs) release() {
+	a.mu.Lock()
+	for i := range a.params {
+		C.free(a.params[i].buf)
+		a.params[i].buf, a.params[i].bufSize = nil, 0
+	}
+	a.mu.Unlock()
+	if a.h != 0 {
+		proc.handles.remove(a.h, kindArgs)
+	}
 }
 
 // handleMemSize is what aclrtKernelArgsGetHandleMemSize reports.
@@ -112,6 +126,7 @@ func gocann_aclrtKernelArgsInit(t *C.gocann_thread, fp C.aclrtFuncHandle, out *C
 		return failf(t, fn, hal.KindInternal, "too many live handles")
 	}
 	a.h = h
+	f.own(a, nil)
 	*out = C.aclrtArgsHandle(C.gocann_handle(C.uintptr_t(h)))
 	return 0
 }
@@ -128,7 +143,9 @@ func gocann_aclrtKernelArgsInitByUserMem(t *C.gocann_thread, fp C.aclrtFuncHandl
 	}
 	// The arguments are kept by the runtime; the caller's memory only
 	// names the list.
-	userLists.Store(unsafe.Pointer(mem), &cArgs{f: f})
+	a := &cArgs{f: f}
+	userLists.Store(unsafe.Pointer(mem), a)
+	f.own(a, unsafe.Pointer(mem))
 	return 0
 }
 
@@ -142,11 +159,7 @@ func addParam(t *C.gocann_thread, fn string, a *cArgs, p argParam, out *C.aclrtP
 	a.params = append(a.params, p)
 	idx := len(a.params) - 1
 	a.mu.Unlock()
-	h, ok := proc.handles.add(kindParam, &cParam{a: a, idx: idx})
-	if !ok {
-		return failf(t, fn, hal.KindInternal, "too many live handles")
-	}
-	*out = C.aclrtParamHandle(C.gocann_handle(C.uintptr_t(h)))
+	*out = C.aclrtParamHandle(C.gocann_handle(C.uintptr_t(makeHandle(kindParam, 0, uint32(idx)))))
 	return 0
 }
 
@@ -198,15 +211,15 @@ func gocann_aclrtKernelArgsGetPlaceHolderBuffer(t *C.gocann_thread, ap C.aclrtAr
 	if code != 0 {
 		return code
 	}
-	p, code := paramOf(t, fn, a, pp)
+	idx, code := paramOf(t, fn, a, pp)
 	if code != 0 {
 		return code
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	par := &a.params[p.idx]
+	par := &a.params[idx]
 	if !par.ph {
-		return failf(t, fn, hal.KindInvalidParam, "parameter %d was appended with aclrtKernelArgsAppend, expected a placeholder", p.idx)
+		return failf(t, fn, hal.KindInvalidParam, "parameter %d was appended with aclrtKernelArgsAppend, expected a placeholder", idx)
 	}
 	if par.bufSize < uintptr(size) {
 		C.free(par.buf) // the list owns its buffers; a larger request replaces the old one
@@ -226,15 +239,15 @@ func gocann_aclrtKernelArgsParaUpdate(t *C.gocann_thread, ap C.aclrtArgsHandle, 
 	if code != 0 {
 		return code
 	}
-	p, code := paramOf(t, fn, a, pp)
+	idx, code := paramOf(t, fn, a, pp)
 	if code != 0 {
 		return code
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	par := &a.params[p.idx]
+	par := &a.params[idx]
 	if par.ph {
-		return failf(t, fn, hal.KindInvalidParam, "parameter %d is a placeholder; fill its buffer instead", p.idx)
+		return failf(t, fn, hal.KindInvalidParam, "parameter %d is a placeholder; fill its buffer instead", idx)
 	}
 	if (size+7)&^7 != C.size_t(len(par.val)) {
 		return failf(t, fn, hal.KindInvalidParam, "paramSize %d is invalid, expected %d bytes as appended", size, len(par.val))

@@ -79,6 +79,7 @@ func finalize(t *C.gocann_thread, fn string, all bool, refCount *C.uint64_t) C.a
 	}
 	defaults := proc.defaults
 	proc.defaults = nil
+	proc.msgs = nil // process-wide messages belong to this initialization
 	r := proc.r
 	proc.mu.Unlock()
 	for _, c := range defaults {
@@ -87,6 +88,8 @@ func finalize(t *C.gocann_thread, fn string, all bool, refCount *C.uint64_t) C.a
 	// Explicit contexts, streams, events, binaries and the rest end with
 	// the runtime too.
 	proc.handles.clear()
+	proc.fronts.Clear()
+	userLists.Clear()
 	t.device, t.context = -1, 0
 	err := r.Finalize()
 	stopProfile()

@@ -22,9 +22,14 @@ import (
 type cBinary struct {
 	b *ckernel.Binary
 	h handle
+
+	// mu guards funcs.
+	mu    sync.Mutex
+	funcs map[string]*cFunc // one function handle per kernel name
 }
 
-// cFunc is a kernel of a binary.
+// cFunc is a kernel of a binary. It owns the argument lists built for it,
+// which go when the binary is unloaded.
 type cFunc struct {
 	k    *gocann.Kernel
 	name string
@@ -34,6 +39,50 @@ type cFunc struct {
 	paramsOnce sync.Once
 	params     []int
 	paramsErr  error
+
+	// mu guards the fields below.
+	mu       sync.Mutex
+	lists    []*cArgs
+	userMems []unsafe.Pointer // caller memory naming lists (aclrtKernelArgsInitByUserMem)
+}
+
+// own records an argument list built for f; mem is the caller memory that
+// names it, if any.
+func (f *cFunc) own(a *cArgs, mem unsafe.Pointer) {
+	f.mu.Lock()
+	f.lists = append(f.lists, a)
+	if mem != nil {
+		f.userMems = append(f.userMems, mem)
+	}
+	f.mu.Unlock()
+}
+
+// release drops f's handle and its argument lists.
+func (f *cFunc) release() {
+	f.mu.Lock()
+	lists, mems := f.lists, f.userMems
+	f.lists, f.userMems = nil, nil
+	f.mu.Unlock()
+	for _, a := range lists {
+		a.release()
+	}
+	for _, m := range mems {
+		userLists.Delete(m)
+	}
+	proc.fronts.Delete(f.k)
+	proc.handles.remove(f.h, kindFunc)
+}
+
+// release unloads nothing; it drops the handles of b and its functions.
+func (b *cBinary) release() {
+	b.mu.Lock()
+	funcs := b.funcs
+	b.funcs = nil
+	b.mu.Unlock()
+	for _, f := range funcs {
+		f.release()
+	}
+	proc.handles.remove(b.h, kindBinary)
 }
 
 func binaryOf(t *C.gocann_thread, fn string, p C.aclrtBinHandle) (*cBinary, C.aclError) {
@@ -70,7 +119,7 @@ func checkLoadOptions(t *C.gocann_thread, fn string, opts *C.aclrtBinaryLoadOpti
 }
 
 func addBinary(t *C.gocann_thread, fn string, b *ckernel.Binary, out *C.aclrtBinHandle) C.aclError {
-	cb := &cBinary{b: b}
+	cb := &cBinary{b: b, funcs: map[string]*cFunc{}}
 	h, ok := proc.handles.add(kindBinary, cb)
 	if !ok {
 		b.Unload()
@@ -133,6 +182,15 @@ func gocann_aclrtBinaryGetFunction(t *C.gocann_thread, p C.aclrtBinHandle, name 
 		return code
 	}
 	kname := C.GoString(name)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if f := b.funcs[kname]; f != nil {
+		*out = C.aclrtFuncHandle(C.gocann_handle(C.uintptr_t(f.h)))
+		return 0
+	}
+	if b.funcs == nil {
+		return failf(t, fn, hal.KindInvalidHandle, "binHandle was unloaded")
+	}
 	hk, err := b.b.Kernel(kname)
 	if err != nil {
 		return fail(t, fn, err)
@@ -143,6 +201,7 @@ func gocann_aclrtBinaryGetFunction(t *C.gocann_thread, p C.aclrtBinHandle, name 
 		return failf(t, fn, hal.KindInternal, "too many live handles")
 	}
 	f.h = h
+	b.funcs[kname] = f
 	proc.fronts.Store(f.k, h)
 	*out = C.aclrtFuncHandle(C.gocann_handle(C.uintptr_t(h)))
 	return 0
@@ -158,7 +217,7 @@ func gocann_aclrtBinaryUnLoad(t *C.gocann_thread, p C.aclrtBinHandle) C.aclError
 	if err := b.b.Unload(); err != nil {
 		return fail(t, fn, err)
 	}
-	proc.handles.remove(b.h, kindBinary)
+	b.release()
 	return 0
 }
 

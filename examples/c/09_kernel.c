@@ -75,6 +75,9 @@ int main(int argc, char **argv)
     CHECK(aclrtBinaryGetFunction(bin, "trap_block", &trap));
     CHECK(aclrtBinaryGetFunction(bin, "hello", &hello));
     pass("aclrtBinaryLoadFromFile and aclrtBinaryGetFunction");
+    aclrtFuncHandle again = NULL;
+    CHECK(aclrtBinaryGetFunction(bin, "vadd", &again));
+    EXPECT(again == vadd, "aclrtBinaryGetFunction of the same name gives the same handle");
 
     char name[32];
     CHECK(aclrtGetFunctionName(vadd, sizeof name, name));
