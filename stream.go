@@ -99,11 +99,12 @@ const (
 )
 
 // SetFailureMode sets the failure mode; it applies to every stream of the
-// context.
+// context. It may be called once per stream (SetAttr may change the
+// mode again with StreamAttrFailureMode).
 //
 // CANN: aclrtSetStreamFailureMode.
 func (s *Stream) SetFailureMode(m FailureMode) error {
-	return wrap("Stream.SetFailureMode (aclrtSetStreamFailureMode)", s.s.SetAttr(rt.AttrFailureMode, uint64(m)))
+	return wrap("Stream.SetFailureMode (aclrtSetStreamFailureMode)", s.s.SetFailureMode(uint64(m)))
 }
 
 // FailureMode reports the failure mode.

@@ -311,6 +311,7 @@ func TestStopOnFailureRecoveredByReset(t *testing.T) {
 	s, err := c.DefaultStream()
 	check(t, err)
 	check(t, s.SetFailureMode(gocann.StopOnFailure))
+	wantErr(t, s.SetFailureMode(gocann.StopOnFailure), gocann.CodeRTParamInvalid, "once per stream")
 	check(t, s.Launch(panicKernel(t, r, "bad"), 1))
 	wantErr(t, s.SynchronizeTimeout(long), gocann.CodeRTAICoreException, `kernel "bad"`)
 	wantErr(t, s.LaunchHostFunc(func() {}), gocann.CodeRTAICoreException, "stopped")

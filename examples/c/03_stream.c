@@ -131,6 +131,8 @@ int main(int argc, char **argv)
     CHECK(aclrtMalloc(&mark, 64, ACL_MEM_MALLOC_NORMAL_ONLY));
     CHECK(aclrtMemset(mark, 64, 0, 64));
     CHECK(aclrtSetStreamFailureMode(s, ACL_STOP_ON_FAILURE));
+    EXPECT_CODE(aclrtSetStreamFailureMode(s, ACL_STOP_ON_FAILURE), ACL_ERROR_RT_PARAM_INVALID,
+                "aclrtSetStreamFailureMode is called once per stream");
     memset(&val, 0, sizeof val);
     CHECK(aclrtGetStreamAttribute(s2, ACL_STREAM_ATTR_FAILURE_MODE, &val));
     EXPECT(val.failureMode == ACL_STOP_ON_FAILURE, "STOP_ON_FAILURE on one stream applies to the context's others");

@@ -42,6 +42,7 @@ type Stream struct {
 	persistent bool // tasks are recorded for the model it is bound to
 	dead       atomic.Bool
 	divert     atomic.Pointer[divert] // capture, binding or update taking its tasks
+	modeSet    atomic.Bool            // SetFailureMode was called
 
 	// mu guards the fields below.
 	mu        sync.Mutex
@@ -302,6 +303,22 @@ func (s *Stream) SetPriority(p int) error {
 	s.prio = p
 	s.mu.Unlock()
 	s.q.SetPriority(p)
+	return nil
+}
+
+// SetFailureMode sets the failure mode once, as aclrtSetStreamFailureMode
+// allows; aclrtSetStreamAttribute may change it again.
+func (s *Stream) SetFailureMode(mode uint64) error {
+	if err := s.check(); err != nil {
+		return err
+	}
+	if s.modeSet.Load() {
+		return hal.Errorf(hal.KindInvalidParam, "the failure mode of stream %d was already set; aclrtSetStreamFailureMode is called once per stream", s.id)
+	}
+	if err := s.SetAttr(AttrFailureMode, mode); err != nil {
+		return err
+	}
+	s.modeSet.Store(true)
 	return nil
 }
 
