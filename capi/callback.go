@@ -46,7 +46,12 @@ type report struct {
 type reportThread struct {
 	id      uint64
 	reports chan report
+	dev     int // device of its streams
+	streams int // streams subscribed
 }
+
+// maxReportThreads is how many report threads a process may have.
+const maxReportThreads = 1024
 
 // reports maps report threads and subscribed streams.
 var reports struct {
@@ -77,9 +82,17 @@ func gocann_aclrtSubscribeReport(t *C.gocann_thread, threadID C.uint64_t, sp C.a
 	}
 	th := reports.threads[uint64(threadID)]
 	if th == nil {
+		if len(reports.threads) >= maxReportThreads {
+			return failf(t, fn, hal.KindOverLimit, "%d report threads are subscribed, the most a process may have", maxReportThreads)
+		}
 		th = &reportThread{id: uint64(threadID), reports: make(chan report, reportQueue)}
 		reports.threads[th.id] = th
 	}
+	if th.streams > 0 && th.dev != s.ctx.dev {
+		return failf(t, fn, hal.KindThreadNotSubscribed, "report thread %#x serves streams of device %d; a thread serves one device, stream %d is on device %d", th.id, th.dev, s.s.ID(), s.ctx.dev)
+	}
+	th.dev = s.ctx.dev
+	th.streams++
 	reports.streams[s] = th
 	return 0
 }
@@ -98,6 +111,7 @@ func gocann_aclrtUnSubscribeReport(t *C.gocann_thread, threadID C.uint64_t, sp C
 		return failf(t, fn, hal.KindNotSubscribed, "stream %d is not subscribed to report thread %#x", s.s.ID(), uint64(threadID))
 	}
 	delete(reports.streams, s)
+	th.streams--
 	return 0
 }
 

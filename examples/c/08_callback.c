@@ -132,6 +132,14 @@ int main(void)
     /* The error table gives ACL_ERROR_REPEAT_SUBSCRIBE for this, the
      * runtime codes also ACL_ERROR_RT_STREAM_SUBSCRIBE; the first is used. */
     EXPECT_CODE(aclrtSubscribeReport((uint64_t)reporter, s), ACL_ERROR_REPEAT_SUBSCRIBE, "subscribing the stream twice");
+    /* A report thread serves streams of one device. */
+    aclrtStream dev1 = NULL;
+    CHECK(aclrtSetDevice(1));
+    CHECK(aclrtCreateStream(&dev1));
+    EXPECT_CODE(aclrtSubscribeReport((uint64_t)reporter, dev1), ACL_ERROR_RT_THREAD_SUBSCRIBE,
+                "subscribing a report thread to a stream of a second device");
+    CHECK(aclrtDestroyStream(dev1));
+    CHECK(aclrtSetDevice(0));
 
     /* Let the report thread's ProcessReport time out at least once. */
     sleep_ms(120);
