@@ -2,9 +2,11 @@ package gocann_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/gocann/gocann"
 )
@@ -299,4 +301,62 @@ func TestModelDestroyCallbacks(t *testing.T) {
 	if got := log.String(); got != "a,c" {
 		t.Fatalf("callbacks ran again: %q", got)
 	}
+}
+
+func TestBuildWaitTimeout(t *testing.T) {
+	// A wait of a bound stream for an event of the model that never comes
+	// fails after its timeout, and the stream goes on.
+	e := setup(t)
+	k := registerKernels(t, e)
+	p := word(t, e, 0)
+	ev := newEvents(t, e, 1)[0]
+	head, side := e.persistent(t), e.persistent(t)
+	m, err := e.c.BuildModel()
+	check(t, err)
+	closeModel(t, m)
+	check(t, m.Bind(head, true))
+	check(t, m.Bind(side, false)) // never activated
+	check(t, side.Record(ev))
+	check(t, head.WaitEventTimeout(ev, 20*time.Millisecond))
+	check(t, head.Launch(k.add, 1, gocann.Ptr(p), gocann.U64(1)))
+	check(t, m.BuildEnd())
+	check(t, m.Run(e.s))
+	wantErr(t, e.s.SynchronizeTimeout(long), gocann.CodeRTWaitTimeout, "event wait timed out after 20ms")
+	wantU64(t, e, p, 1, "the task after the timed-out wait")
+}
+
+func TestBuildExecuteTimeout(t *testing.T) {
+	// Execute waits for the run; a bounded wait that expires reports
+	// ACL_ERROR_RT_STREAM_SYNC_TIMEOUT and the run goes on.
+	e := setup(t)
+	k := registerKernels(t, e)
+	p := word(t, e, 0)
+	release := make(chan struct{})
+	t.Cleanup(func() {
+		select {
+		case <-release:
+		default:
+			close(release)
+		}
+	})
+	s := e.persistent(t)
+	m, err := e.c.BuildModel()
+	check(t, err)
+	closeModel(t, m)
+	check(t, m.Bind(s, true))
+	check(t, s.LaunchHostFunc(func() { <-release }))
+	check(t, s.Launch(k.add, 1, gocann.Ptr(p), gocann.U64(1)))
+	check(t, m.BuildEnd())
+	wantErr(t, m.ExecuteTimeout(10*time.Millisecond), gocann.CodeRTStreamSyncTimeout)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err = m.Execute(ctx)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Execute with a cancelled context = %v, want context.Canceled", err)
+	}
+	close(release)
+	def, err := e.c.DefaultStream()
+	check(t, err)
+	syncOK(t, def)
+	wantU64(t, e, p, 2, "both runs went on after their waits ended")
 }

@@ -448,3 +448,71 @@ func TestCapturePageableCopyRefused(t *testing.T) {
 		}
 	}
 }
+
+func TestCapturedWaitTimeouts(t *testing.T) {
+	// A captured wait with a timeout behaves as it does on a stream: once
+	// reached, it fails after the timeout with ACL_ERROR_RT_WAIT_TIMEOUT,
+	// reported by the run's stream, and the model's stream moves on.
+	e := setup(t)
+	k := registerKernels(t, e)
+	p, flag := word(t, e, 0), word(t, e, 0)
+	n, err := e.c.NewNotify()
+	check(t, err)
+	ext, err := e.c.NewEventWithFlag(gocann.EventExternal)
+	check(t, err)
+	ev := newEvents(t, e, 2)
+	s2 := e.newStream(t)
+	cases := []struct {
+		name    string
+		capture func(s *gocann.Stream) error
+		msg     string
+	}{
+		{"notify", func(s *gocann.Stream) error {
+			check(t, s.WaitNotify(n, 20*time.Millisecond))
+			return s.Launch(k.add, 1, gocann.Ptr(p), gocann.U64(1))
+		}, "notify " + utoa(n.ID()) + " wait timed out after 20ms"},
+		{"external event", func(s *gocann.Stream) error {
+			check(t, s.WaitEventTimeout(ext, 20*time.Millisecond))
+			return s.Launch(k.add, 1, gocann.Ptr(p), gocann.U64(1))
+		}, "event wait timed out after 20ms"},
+		{"event of another captured stream", func(s *gocann.Stream) error {
+			// The origin records only once s2 has given up waiting for it.
+			check(t, s.Record(ev[0]))
+			check(t, s2.WaitEvent(ev[0]))
+			check(t, s.WaitValue(flag, 1, gocann.WaitEQ))
+			check(t, s.Record(ev[1]))
+			check(t, s2.WaitEventTimeout(ev[1], 20*time.Millisecond))
+			check(t, s2.WriteValue(flag, 1))
+			check(t, s2.Launch(k.add, 1, gocann.Ptr(p), gocann.U64(1)))
+			check(t, s2.Record(ev[0]))
+			return s.WaitEvent(ev[0])
+		}, "event wait timed out after 20ms"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m, err := e.s.Capture(gocann.CaptureGlobal, c.capture)
+			check(t, err)
+			defer m.Close()
+			for i := range 2 {
+				writeU64(t, e.c, p, 0)
+				writeU64(t, e.c, flag, 0)
+				check(t, m.Run(e.s))
+				wantErr(t, e.s.SynchronizeTimeout(long), gocann.CodeRTWaitTimeout, c.msg)
+				wantU64(t, e, p, 1, "the task after the timed-out wait, run "+itoa(int32(i)))
+			}
+		})
+	}
+
+	// A wait satisfied within its timeout is no fault.
+	m, err := e.s.Capture(gocann.CaptureGlobal, func(s *gocann.Stream) error {
+		check(t, s.WaitNotify(n, long))
+		return s.Launch(k.add, 1, gocann.Ptr(p), gocann.U64(1))
+	})
+	check(t, err)
+	closeModel(t, m)
+	writeU64(t, e.c, p, 0)
+	check(t, m.Run(e.s))
+	check(t, s2.RecordNotify(n))
+	syncOK(t, e.s)
+	wantU64(t, e, p, 1, "the task after the satisfied wait")
+}

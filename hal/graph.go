@@ -1,6 +1,9 @@
 package hal
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+	"time"
+)
 
 // A Graph is a model run instance as the device runs it: streams of
 // operations executed together as one task (TaskGraph) on the queue that
@@ -93,7 +96,8 @@ type Op struct {
 	Cond     int     // OpCond: index into Graph.Conds
 	CondKind uint8   // OpCond
 	Subs     []*Graph
-	Disabled bool // skipped when the graph runs
+	Timeout  time.Duration // OpWait: once reached, a wait fault after this long (0: never)
+	Disabled bool          // skipped when the graph runs
 
 	// Ref is the runtime object the operation came from (the event of an
 	// event operation), for inspection; the device ignores it.

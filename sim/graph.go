@@ -129,6 +129,32 @@ func (r *graphRun) wait(cond func() bool) bool {
 	return true
 }
 
+// waitTimed is wait for a wait task that may time out (timeout > 0): once
+// it has waited that long, the run takes a timeout fault and the stream
+// moves on, as a queue's wait does. It reports false if the device is
+// closing.
+func (r *graphRun) waitTimed(si, pc int, t *hal.Task, what string, timeout time.Duration, cond func() bool) bool {
+	if timeout <= 0 {
+		return r.wait(cond)
+	}
+	deadline := r.s.clock() + int64(timeout)
+	expired := false
+	ok := r.wait(func() bool {
+		// The last evaluation decides: cond may take what it waits for
+		// (a notify) on a later call than one that saw the deadline.
+		expired = false
+		if cond() {
+			return true
+		}
+		expired = r.s.clock() >= deadline
+		return expired
+	})
+	if ok && expired {
+		r.fail(si, pc, t, hal.KindWaitTimeout, fmt.Sprintf("%s timed out after %v", what, timeout), nil)
+	}
+	return ok
+}
+
 // fail records a fault of operation pc of stream si; the first one wins.
 func (r *graphRun) fail(si, pc int, t *hal.Task, k hal.Kind, msg string, err error) {
 	top := r.top
@@ -179,7 +205,7 @@ func (w *worker) streamOps(r *graphRun, si, pc int) {
 			r.events[op.Event].Store(true)
 		case hal.OpWait:
 			ev := &r.events[op.Event]
-			if !r.wait(ev.Load) {
+			if !r.waitTimed(si, pc, &hal.Task{Kind: hal.TaskEventWait}, "event wait", op.Timeout, ev.Load) {
 				return
 			}
 		case hal.OpReset:
@@ -310,13 +336,13 @@ func (w *worker) runOp(r *graphRun, si, pc int, t *hal.Task) {
 		s.mu.Unlock()
 	case hal.TaskNotifyWait:
 		n := t.Notify.(*notify)
-		r.wait(func() bool {
+		r.waitTimed(si, pc, t, fmt.Sprintf("notify %d wait", n.ID()), t.Timeout, func() bool {
 			s.mu.Lock()
 			defer s.mu.Unlock()
 			return n.consume(s)
 		})
 	case hal.TaskEventRecord, hal.TaskEventWait, hal.TaskEventReset:
-		w.runEventOp(r, t)
+		w.runEventOp(r, si, pc, t)
 	default:
 		r.fail(si, pc, t, hal.KindInternal, "task kind not runnable in a graph", nil)
 	}
@@ -324,7 +350,7 @@ func (w *worker) runOp(r *graphRun, si, pc int, t *hal.Task) {
 
 // runEventOp runs an operation on a device event from inside a graph: the
 // graph synchronizing with streams outside it.
-func (w *worker) runEventOp(r *graphRun, t *hal.Task) {
+func (w *worker) runEventOp(r *graphRun, si, pc int, t *hal.Task) {
 	s := r.s
 	e := t.Event.(*event)
 	s.mu.Lock()
@@ -352,7 +378,7 @@ func (w *worker) runEventOp(r *graphRun, t *hal.Task) {
 		rec = e.submitted
 	}
 	s.mu.Unlock()
-	r.wait(func() bool {
+	r.waitTimed(si, pc, t, "event wait", t.Timeout, func() bool {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		return e.satisfied(rec)

@@ -3,6 +3,7 @@ package rt
 import (
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/gocann/gocann/hal"
 )
@@ -294,9 +295,9 @@ func (c *Capture) recordEvent(s *Stream, ms *mstream, e *Event) error {
 	return nil
 }
 
-// waitEvent records a wait of stream s for e, pulling s into the capture
-// if e was recorded in it. It reports whether the wait was captured.
-func (c *Capture) waitEvent(s *Stream, e *Event) error {
+// waitEvent records a wait of stream s for e, failing after timeout (0:
+// never), pulling s into the capture if e was recorded in it.
+func (c *Capture) waitEvent(s *Stream, e *Event, timeout time.Duration) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if err := c.live(); err != nil {
@@ -339,7 +340,7 @@ func (c *Capture) waitEvent(s *Stream, e *Event) error {
 			return err
 		}
 	}
-	ms.ops = append(ms.ops, hal.Op{Kind: hal.OpWait, Event: ce.ge, Ref: e})
+	ms.ops = append(ms.ops, hal.Op{Kind: hal.OpWait, Event: ce.ge, Timeout: timeout, Ref: e})
 	ms.waits = append(ms.waits, waitRef{on: ms, rec: ce.last, recOp: ce.op, waitOp: len(ms.ops) - 1})
 	return nil
 }

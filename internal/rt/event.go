@@ -181,7 +181,7 @@ func (s *Stream) WaitEventTimeout(e *Event, timeout time.Duration, site uintptr)
 		return s.divertEvent(d, e, t)
 	}
 	if c := s.c.d.r.captureOfEvent(e); c != nil && !e.external() {
-		return c.waitEvent(s, e) // s joins the capture that recorded e
+		return c.waitEvent(s, e, timeout) // s joins the capture that recorded e
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -368,7 +368,7 @@ func (s *Stream) divertEvent(d *divert, e *Event, t *hal.Task) error {
 		case hal.TaskEventRecord:
 			return c.recordEvent(s, d.ms, e)
 		case hal.TaskEventWait:
-			return c.waitEvent(s, e)
+			return c.waitEvent(s, e, t.Timeout)
 		}
 		c.mu.Lock()
 		ce := c.events[e]
@@ -397,5 +397,5 @@ func (s *Stream) divertEvent(d *divert, e *Event, t *hal.Task) error {
 	case hal.TaskEventWait:
 		kind = hal.OpWait
 	}
-	return m.addBound(d.ms, hal.Op{Kind: kind, Event: ge, Ref: e})
+	return m.addBound(d.ms, hal.Op{Kind: kind, Event: ge, Timeout: t.Timeout, Ref: e})
 }
