@@ -110,7 +110,35 @@ func (m *Model) BuildEnd() error {
 			op.Labels[i] = hal.Label{Stream: ms.idx, Pos: pos}
 		}
 	}
+	m.bindEvents()
 	return m.finish(false)
+}
+
+// bindEvents turns waits and resets queued before their event's first
+// record on a bound stream, taken then for events of the world outside the
+// model, into operations on the model's event: streams are filled in any
+// order, and a run's record satisfies the wait whichever came first. m.mu
+// held.
+func (m *Model) bindEvents() {
+	for _, ms := range m.streams {
+		for i := range ms.ops {
+			op := &ms.ops[i]
+			e, ok := op.Ref.(*Event)
+			if !ok || op.Kind != hal.OpTask {
+				continue
+			}
+			ge, recorded := m.events[e]
+			if !recorded {
+				continue
+			}
+			switch op.Task.Kind {
+			case hal.TaskEventWait:
+				*op = hal.Op{Kind: hal.OpWait, Event: ge, Timeout: op.Task.Timeout, Ref: e}
+			case hal.TaskEventReset:
+				*op = hal.Op{Kind: hal.OpReset, Event: ge, Ref: e}
+			}
+		}
+	}
 }
 
 // Unbind unbinds s from m (aclmdlRIUnbindStream); a built model keeps
