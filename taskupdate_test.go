@@ -316,3 +316,43 @@ func TestTaskGroupUpdatesBackToBack(t *testing.T) {
 	wantU64(t, e, q, 149, "the group kernel after 50 updates")
 	wantU64(t, e, r, 0x3131313131313131, "the group memset after 50 updates")
 }
+
+func TestTaskGroupUpdateAndTaskEdits(t *testing.T) {
+	// A group update and edits of other tasks of the same stream (SetParams,
+	// published by ModelRI.Update) do not undo each other, in either order.
+	e := setup(t)
+	k := registerKernels(t, e)
+	p, q, r := word(t, e, 0), word(t, e, 0), word(t, e, 0)
+	m, g := groupModel(t, e, k, e.s, p, q, r)
+	ss, err := m.Streams()
+	check(t, err)
+	first := ss[0].Tasks()[0] // p = 1, outside the group
+	upd := e.newStream(t)
+	update := func(v uint64) {
+		check(t, upd.BeginUpdate(g))
+		check(t, upd.Launch(k.store, 1, gocann.Ptr(q), gocann.U64(v)))
+		check(t, upd.Memset(r, byte(v), 8))
+		check(t, upd.EndUpdate())
+		syncOK(t, upd)
+	}
+	edit := func(v uint64) {
+		check(t, first.SetParams(gocann.TaskParams{Type: gocann.TaskKernel, Kernel: k.store, Blocks: 1, Args: []gocann.Arg{gocann.Ptr(p), gocann.U64(v)}}))
+	}
+
+	edit(100)  // pending
+	update(20) // applied now
+	check(t, m.Update())
+	runOK(t, m, e.s)
+	wantU64(t, e, p, 101, "the edit published after a group update")
+	wantU64(t, e, q, 20, "the group update after an edit was published")
+	if got := ss[0].Tasks()[1].Params().Args[1]; got != gocann.U64(20) {
+		t.Fatalf("the group's kernel reports argument %d, want the update's 20", got)
+	}
+
+	update(30)
+	edit(200)
+	check(t, m.Update())
+	runOK(t, m, e.s)
+	wantU64(t, e, p, 201, "an edit published after a group update")
+	wantU64(t, e, q, 30, "the group update before an edit")
+}

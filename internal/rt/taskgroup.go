@@ -143,13 +143,21 @@ func (s *Stream) EndUpdate(site uintptr) error {
 		m := g.ms.m
 		m.mu.Lock()
 		defer m.mu.Unlock()
-		ops := append([]hal.Op(nil), g.ms.gs.Ops()...)
-		for i, op := range u.ops {
-			op.Disabled = ops[g.start+i].Disabled
-			ops[g.start+i] = op
+		replace := func(ops []hal.Op) {
+			for i, op := range u.ops {
+				op.Disabled = ops[g.start+i].Disabled
+				ops[g.start+i] = op
+			}
 		}
+		ops := append([]hal.Op(nil), g.ms.gs.Ops()...)
+		replace(ops)
 		g.ms.ops = ops
 		g.ms.gs.SetOps(ops)
+		// Task edits not yet published hold a copy of the stream's tasks;
+		// publishing them must not bring the old group back.
+		if p, ok := m.pending[g.ms.idx]; ok {
+			replace(p)
+		}
 	}
 	_, err := s.submit(&hal.Task{Kind: hal.TaskHostFunc, Host: apply, Site: site})
 	return err
