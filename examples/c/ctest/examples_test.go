@@ -123,6 +123,33 @@ var examples = []example{
 		"ok: thread 6: its last error is its own 507016",
 		"ok: the main thread saw none of them",
 	}},
+	{"12_model_build", "model", []string{
+		"ok: a kernel on a persistent stream bound to no model (trace(head, 1) -> 107005)",
+		"ok: binding a stream created without ACL_STREAM_PERSISTENT (",
+		"ok: aclmdlRIExecute(-1): the head stream, then the activated one (12)",
+		"ok: three aclmdlRIExecuteAsync between a memset and a kernel of the stream (1212129)",
+		"ok: after aclmdlRIUnbindStream the model still runs both streams",
+		"ok: aclrtPersistentTaskClean dropped the two tasks queued before it (6)",
+		`ok: aclmdlRISetName: the last name wins ("resnet50")`,
+		"ok: aclmdlRIDestroy of a running model (aclmdlRIDestroy(mh) -> 107037)",
+		"-> 507046)",
+		"ok: aclmdlRIDestroy ran the registered callback once, not the unregistered one (1)",
+	}},
+	{"13_capture", "model", []string{
+		"ok: nothing captured ran during the capture",
+		"ok: 4 replays on 3 other streams and the origin each ran every captured task once (4 right)",
+		"ok: GLOBAL capture, another thread in its default (GLOBAL) mode: aclrtMemcpy and aclrtMemset refused (107030, 107030)",
+		"ok: GLOBAL capture, another thread in THREAD_LOCAL mode: aclrtMemcpy and aclrtMemset run at once, uncaptured",
+		"ok: THREAD_LOCAL capture, the capturing thread in its default (GLOBAL) mode: aclrtMemcpy and aclrtMemset refused",
+		"ok: RELAXED capture, another thread in its default (GLOBAL) mode: aclrtMemcpy and aclrtMemset run at once, uncaptured",
+		"ok: aclrtQueryEventStatus of a captured event: refused (107030)",
+		"ok: each synchronization and query is refused the same way in THREAD_LOCAL and RELAXED captures",
+		"ok: aclmdlRICaptureBegin of the default stream (NULL) (",
+		"ok: RELAXED capture: aclrtMemcpyAsync from pageable memory (",
+		"ok: aclmdlRICaptureEnd of a stream not capturing (aclmdlRICaptureEnd(cap, &m) -> 107029)",
+		"ok: GLOBAL capture: aclmdlRICaptureEnd on another thread: refused (107038)",
+		"ok: RELAXED capture: aclmdlRICaptureEnd on another thread succeeds",
+	}},
 }
 
 func TestExamples(t *testing.T) {
