@@ -150,6 +150,17 @@ var examples = []example{
 		"ok: GLOBAL capture: aclmdlRICaptureEnd on another thread: refused (107038)",
 		"ok: RELAXED capture: aclmdlRICaptureEnd on another thread succeeds",
 	}},
+	{"14_cross_stream", "model", []string{
+		"ok: aclrtStreamWaitEvent on a captured event pulled s2 into s1's capture",
+		"ok: s3 joined too, by waiting for an event of s2",
+		"ok: aclmdlRICaptureEnd on a joined stream (aclmdlRICaptureEnd(s2, &m) -> 107036)",
+		"ok: 3 replays ran the chain in its order each time (123451234512345)",
+		"ok: s2 never records an event: aclmdlRICaptureEnd -> 107025",
+		"ok: s2 queues a task after joining back: aclmdlRICaptureEnd -> 107025",
+		"ok: waiting in a capture for an event never recorded (aclrtStreamWaitEvent(s1, ev[i]) -> 107024)",
+		"ok: s3's capture waiting for an event of s1's capture (aclrtStreamWaitEvent(to, ev[0]) -> 107032)",
+		"ok: in each of 3 replays the host functions of s1 and s2 met (3 times",
+	}},
 }
 
 func TestExamples(t *testing.T) {
