@@ -1,6 +1,9 @@
 package gocann_test
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/gocann/gocann"
@@ -322,9 +325,39 @@ func TestCondSwitch(t *testing.T) {
 	e := setup(t)
 	k := registerKernels(t, e)
 	p := word(t, e, 0)
-	m, h, _ := condModel(t, e, k, gocann.CondSwitch, 3, 0, false, p)
+	m, h, subs := condModel(t, e, k, gocann.CondSwitch, 3, 0, false, p)
 	for v, want := range map[uint64]uint64{0: 10, 1: 20, 2: 30, 3: 0, 1 << 33: 0} {
 		runCond(t, e, m, h, v, p, want, "SWITCH value "+utoa(uint32(v)))
+	}
+	// The description names the condition and the branch models, which
+	// it describes too.
+	var buf bytes.Buffer
+	check(t, m.WriteJSON(&buf, false))
+	var doc struct {
+		Streams []struct {
+			Tasks []struct {
+				Type     string   `json:"type"`
+				Branches []uint32 `json:"branch_models"`
+			} `json:"tasks"`
+		} `json:"streams"`
+		Conditions []struct {
+			Addr string `json:"addr"`
+		} `json:"conditions"`
+		Branches []struct {
+			ID   uint32 `json:"model_id"`
+			Kind string `json:"kind"`
+		} `json:"branches"`
+	}
+	check(t, json.Unmarshal(buf.Bytes(), &doc))
+	task := doc.Streams[0].Tasks[0]
+	if task.Type != "switch" || len(task.Branches) != 3 || task.Branches[2] != subs[2].ID() {
+		t.Fatalf("JSON conditional task: %+v", task)
+	}
+	if len(doc.Conditions) != 1 || doc.Conditions[0].Addr != fmt.Sprintf("%#x", uint64(h.Ptr())) {
+		t.Fatalf("JSON conditions: %+v", doc.Conditions)
+	}
+	if len(doc.Branches) != 3 || doc.Branches[0].ID != subs[0].ID() || doc.Branches[0].Kind != "branch" {
+		t.Fatalf("JSON branches: %+v", doc.Branches)
 	}
 }
 
