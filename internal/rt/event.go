@@ -303,6 +303,9 @@ func (e *Event) QueryWait() (bool, error) {
 	if e.api == EventEx {
 		return false, hal.Errorf(hal.KindInvalidParam, "aclrtQueryEventWaitStatus does not accept events from aclrtCreateEventExWithFlag")
 	}
+	if c := e.c.d.r.captureOfEvent(e); c != nil {
+		return false, refuseInCapture(c, "querying the wait status of an event recorded in a capture")
+	}
 	e.mu.Lock()
 	s, seq := e.waited, e.waitSeq
 	e.mu.Unlock()
