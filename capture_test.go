@@ -230,6 +230,8 @@ func TestCaptureSyncRefusedInEveryMode(t *testing.T) {
 	p := word(t, e, 0)
 	ev, err := e.c.NewEvent(gocann.EventSync)
 	check(t, err)
+	legacy, err := e.c.NewEventWithFlag(gocann.EventSync)
+	check(t, err)
 	ops := []struct {
 		name string
 		call func(s *gocann.Stream) error
@@ -240,16 +242,20 @@ func TestCaptureSyncRefusedInEveryMode(t *testing.T) {
 		{"Stream.Query", func(s *gocann.Stream) error { _, err := s.Query(); return err }, "querying a capturing stream"},
 		{"Event.Synchronize", func(*gocann.Stream) error { return ev.SynchronizeTimeout(long) }, "event recorded in a capture"},
 		{"Event.Query", func(*gocann.Stream) error { _, err := ev.Query(); return err }, "event recorded in a capture"},
+		{"Event.QueryLegacy", func(*gocann.Stream) error { _, err := legacy.QueryLegacy(); return err }, "event recorded in a capture"},
+		{"Event.QueryWait", func(*gocann.Stream) error { _, err := legacy.QueryWait(); return err }, "event recorded in a capture"},
 		{"Context.Synchronize", func(*gocann.Stream) error { return e.c.SynchronizeTimeout(long) }, "context with a capturing stream"},
 		{"Device.Synchronize", func(*gocann.Stream) error { return e.d.SynchronizeTimeout(long) }, "context with a capturing stream"},
 	}
 	for _, mode := range []gocann.CaptureMode{gocann.CaptureGlobal, gocann.CaptureThreadLocal, gocann.CaptureRelaxed} {
 		for _, op := range ops {
 			t.Run(mode.String()+"/"+op.name, func(t *testing.T) {
+				endCaptures(t, e.s)
 				c, err := e.s.BeginCapture(mode)
 				check(t, err)
 				check(t, e.s.Memset(p, 1, 8))
 				check(t, e.s.Record(ev))
+				check(t, e.s.Record(legacy))
 				refusal := wantErr(t, op.call(e.s), gocann.CodeRTCaptureModeNotSupport, op.msg, "stream "+itoa(e.s.ID()))
 				// The capture is invalidated, reports why, and takes no
 				// more tasks.
@@ -313,6 +319,7 @@ func TestCaptureModesAndUnsafeCalls(t *testing.T) {
 	}
 	for _, op := range ops {
 		t.Run("GLOBAL/"+op.name, func(t *testing.T) {
+			endCaptures(t, e.s)
 			writeU64(t, e.c, p, 0)
 			writeU64(t, e.c, q, 42)
 			c, err := e.s.BeginCapture(gocann.CaptureGlobal)
@@ -331,6 +338,7 @@ func TestCaptureModesAndUnsafeCalls(t *testing.T) {
 				name = "GLOBAL switched to RELAXED"
 			}
 			t.Run(name+"/"+op.name, func(t *testing.T) {
+				endCaptures(t, e.s)
 				writeU64(t, e.c, p, 0)
 				writeU64(t, e.c, q, 42)
 				c, err := e.s.BeginCapture(mode)
@@ -439,6 +447,7 @@ func TestCapturePageableCopyRefused(t *testing.T) {
 			"CopyFromDevice": func() error { return e.s.CopyFromDevice(make([]byte, 8), p) },
 		} {
 			t.Run(mode.String()+"/"+name, func(t *testing.T) {
+				endCaptures(t, e.s)
 				c, err := e.s.BeginCapture(mode)
 				check(t, err)
 				wantErr(t, call(), gocann.CodeRTCaptureModeBlockAsync, "pageable", "stream "+itoa(e.s.ID()), "aclrtMallocHost")

@@ -141,6 +141,7 @@ func TestCrossStreamCaptureMustJoinBack(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			endCaptures(t, s1)
 			s2 := e.newStream(t)
 			ev := newEvents(t, e, 3)
 			c, err := s1.BeginCapture(gocann.CaptureGlobal)
@@ -176,6 +177,7 @@ func TestCrossStreamCaptureDependency(t *testing.T) {
 	syncOK(t, other)
 	for name, target := range map[string]*gocann.Event{"recorded before the capture": ev[0], "never recorded": ev[1]} {
 		t.Run(name, func(t *testing.T) {
+			endCaptures(t, e.s)
 			c, err := e.s.BeginCapture(gocann.CaptureGlobal)
 			check(t, err)
 			wantErr(t, e.s.WaitEvent(target), gocann.CodeRTCaptureDependency, "stream "+itoa(e.s.ID()), "not recorded in the capture")
@@ -192,6 +194,7 @@ func TestCrossStreamCaptureConflict(t *testing.T) {
 	s1, s2 := e.s, e.newStream(t)
 	link := func(t *testing.T, name string, fn func(ev *gocann.Event) error) {
 		t.Run(name, func(t *testing.T) {
+			endCaptures(t, s1, s2)
 			ev := newEvents(t, e, 1)[0]
 			a, err := s1.BeginCapture(gocann.CaptureGlobal)
 			check(t, err)

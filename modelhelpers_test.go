@@ -112,3 +112,19 @@ func (r *rendezvous) reset() { r.a, r.b = make(chan struct{}), make(chan struct{
 // itoa and utoa format stream and model ids as messages name them.
 func itoa(id int32) string  { return strconv.Itoa(int(id)) }
 func utoa(id uint32) string { return strconv.FormatUint(uint64(id), 10) }
+
+// endCaptures ends, when the test ends, any capture still open on the
+// given streams, so that one failing subtest does not leave a stream
+// capturing for the next.
+func endCaptures(t *testing.T, streams ...*gocann.Stream) {
+	t.Helper()
+	t.Cleanup(func() {
+		for _, s := range streams {
+			if c := s.Capturing(); c != nil {
+				if m, err := c.End(); err == nil {
+					m.Close()
+				}
+			}
+		}
+	})
+}
