@@ -360,3 +360,15 @@ func TestBuildExecuteTimeout(t *testing.T) {
 	syncOK(t, def)
 	wantU64(t, e, p, 2, "both runs went on after their waits ended")
 }
+
+func TestRunOnPersistentStreamRefused(t *testing.T) {
+	// A persistent stream takes tasks only for the model it is bound to; a
+	// run is a task like any other (and its Synchronize, a no-op, could not
+	// wait for one).
+	e := setup(t)
+	m, err := e.s.Capture(gocann.CaptureGlobal, func(*gocann.Stream) error { return nil })
+	check(t, err)
+	closeModel(t, m)
+	ps := e.persistent(t)
+	wantErr(t, m.Run(ps), gocann.CodeRTStreamModel, "persistent stream "+itoa(ps.ID()), "not bound")
+}

@@ -155,6 +155,11 @@ func (m *Model) ExecuteAsync(s *Stream, site uintptr) error {
 	if s.diverted() {
 		return hal.Errorf(hal.KindCaptureModeNotSupport, "stream %d is capturing or bound to a model; launch model %d on another stream", s.id, m.id)
 	}
+	if s.persistent {
+		// A run is a task like any other; an unbound persistent stream
+		// takes none (and its Synchronize could not wait for it).
+		return hal.Errorf(hal.KindStreamModel, "persistent stream %d is not bound to a model; launch model %d on another stream", s.id, m.id)
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err := m.readyLocked(); err != nil {
