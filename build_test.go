@@ -372,3 +372,39 @@ func TestRunOnPersistentStreamRefused(t *testing.T) {
 	ps := e.persistent(t)
 	wantErr(t, m.Run(ps), gocann.CodeRTStreamModel, "persistent stream "+itoa(ps.ID()), "not bound")
 }
+
+func TestPersistentCleanTasks(t *testing.T) {
+	// aclrtPersistentTaskClean "clears the tasks on a PERSISTENT stream so
+	// tasks can be re-issued without destroying the stream".
+	e := setup(t)
+	k := registerKernels(t, e)
+	p := word(t, e, 0)
+	wantErr(t, e.s.CleanTasks(), gocann.CodeRTParamInvalid, "stream "+itoa(e.s.ID()), "not persistent")
+	s := e.persistent(t)
+	check(t, s.CleanTasks()) // nothing recorded: nothing to do
+	m, err := e.c.BuildModel()
+	check(t, err)
+	closeModel(t, m)
+	check(t, m.Bind(s, true))
+	check(t, s.Launch(k.add, 1, gocann.Ptr(p), gocann.U64(100)))
+	check(t, m.EndTask(s))
+	_, err = s.BoundModelStream()
+	wantErr(t, err, gocann.CodeRTModelCaptured, "still being built")
+	// The cleaned stream takes tasks again, EndTask included.
+	check(t, s.CleanTasks())
+	check(t, s.Launch(k.add, 1, gocann.Ptr(p), gocann.U64(1)))
+	check(t, m.EndTask(s))
+	check(t, m.BuildEnd())
+	ms, err := s.BoundModelStream()
+	check(t, err)
+	if ms.Model() != m || ms.Source() != s || len(ms.Tasks()) != 2 {
+		t.Fatalf("BoundModelStream: model %p, %d tasks; want the model and its kernel and end", ms.Model(), len(ms.Tasks()))
+	}
+	// A built model keeps its tasks.
+	check(t, s.CleanTasks())
+	runOK(t, m, e.s)
+	runOK(t, m, e.s)
+	wantU64(t, e, p, 2, "runs after a clean of the built model's stream")
+	_, err = e.newStream(t).BoundModelStream()
+	wantErr(t, err, gocann.CodeRTStreamModel, "not bound")
+}
