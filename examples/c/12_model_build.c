@@ -161,6 +161,18 @@ int main(int argc, char **argv)
     EXPECT(read_u64(word) == 0, "bound streams ran nothing before the first run");
     EXPECT_CODE(trace(head, 3), ACL_ERROR_RT_STREAM_MODEL, "a task on a bound stream after aclmdlRIBuildEnd");
     EXPECT_CODE(aclmdlRIBuildEnd(m, NULL), ACL_ERROR_RT_PARAM_INVALID, "aclmdlRIBuildEnd twice");
+    /* A bound stream names its tasks in the model: the kernel, the
+     * activation and the end. */
+    aclmdlRITask tasks[4];
+    aclmdlRITaskType types[3];
+    uint32_t nTasks = 4;
+    CHECK(aclmdlRIGetTasksByStream(head, tasks, &nTasks));
+    for (uint32_t i = 0; i < nTasks && i < 3; i++) {
+        CHECK(aclmdlRITaskGetType(tasks[i], &types[i]));
+    }
+    EXPECT(nTasks == 3 && types[0] == ACL_MODEL_RI_TASK_KERNEL && types[1] == ACL_MODEL_RI_TASK_DEFAULT &&
+               types[2] == ACL_MODEL_RI_TASK_DEFAULT,
+           "aclmdlRIGetTasksByStream of a bound stream: a kernel, then two DEFAULT tasks (%u tasks)", nTasks);
 
     /* aclmdlRIExecute runs on the default stream and waits. */
     CHECK(aclmdlRIExecute(m, -1));
