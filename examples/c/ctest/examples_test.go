@@ -161,6 +161,23 @@ var examples = []example{
 		"ok: s3's capture waiting for an event of s1's capture (aclrtStreamWaitEvent(to, ev[0]) -> 107032)",
 		"ok: in each of 3 replays the host functions of s1 and s2 met (3 times",
 	}},
+	{"15_task_update", "model", []string{
+		"ok: runs after the update: y = 3x + 5, z = 0x22..., and the tasks around the group ran (w = 6)",
+		"ok: a memset where the group has a kernel (aclrtMemsetAsync(z, 8, 0x99, 8, upd) -> 107040)",
+		"ok: aclmdlRICaptureTaskGrpBegin twice (aclmdlRICaptureTaskGrpBegin(s2) -> 107033)",
+		"ok: an event record inside a task group (aclrtRecordEvent(e0, s2) -> 507009)",
+		"ok: a kernel on another captured stream while a group is open (add_word(s2, w, 10) -> 107034)",
+		"ok: each run waited for the external event before its group (4 of 4)",
+		"ok: each run used the update made while it waited: y = x, 2x + 10, 3x + 20, 4x + 30 (4 of 4)",
+		"ok: aclmdlRIGetStreams with room for 1 (aclmdlRIGetStreams(m3, streams, &ns) -> 107039)",
+		"ok: aclmdlRITaskGetParams of the kernel: its function, 4 blocks, 40 bytes of arguments in device memory",
+		"ok: after aclmdlRIUpdate: the kernel with host arguments (isHostArgs 1) gives y = 5x + 2, the value write 9",
+		"ok: the kernel with arguments in device memory (isHostArgs 0): y = 6x + 3, then 7x + 3",
+		"ok: aclmdlRITaskDisable: the memset and the add ran until aclmdlRIUpdate, not after",
+		`"inspected" (captured) on device 0: 2 streams`, // aclmdlRIDebugPrint
+		"kernel axpb<<<2>>>",
+		"ok: aclmdlRIDebugJsonPrint wrote inspected.json naming the model and its tasks",
+	}},
 }
 
 func TestExamples(t *testing.T) {
