@@ -213,8 +213,10 @@ func TestTaskGroupInterrupted(t *testing.T) {
 		t.Fatal("a stream joined the capture while a task group was open on another")
 	}
 	for name, call := range map[string]func() error{
-		"record": func() error { return s1.Record(ev[3]) },
-		"wait":   func() error { return s1.WaitEvent(ev[1]) },
+		"record":      func() error { return s1.Record(ev[3]) },
+		"wait":        func() error { return s1.WaitEvent(ev[1]) },
+		"host func":   func() error { return s1.LaunchHostFunc(func() {}) },
+		"value write": func() error { return s1.WriteValue(p, 1) },
 	} {
 		wantErr(t, call(), gocann.CodeRTTaskTypeNotSupport, "task group", name)
 	}

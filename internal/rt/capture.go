@@ -233,8 +233,9 @@ func (c *Capture) add(s *Stream, ms *mstream, op hal.Op) error {
 
 // checkGroup applies an open task group's rules to a task of stream s
 // (ms, nil if s has not joined the capture yet): no other stream may queue
-// one, event records and waits included, and the group holds single tasks,
-// no event operations. c.mu held.
+// one, event records and waits included, and the group holds what a
+// single-operator call queues — kernels, copies and memsets — nothing that
+// synchronizes or calls back. c.mu held.
 func (c *Capture) checkGroup(s *Stream, ms *mstream, op hal.Op) error {
 	g := c.group
 	switch {
@@ -242,10 +243,19 @@ func (c *Capture) checkGroup(s *Stream, ms *mstream, op hal.Op) error {
 		return nil
 	case g.ms != ms:
 		return hal.Errorf(hal.KindTaskGroupIntr, "stream %d queued a task while a task group is open on stream %d", s.id, g.ms.src.id)
-	case op.Kind != hal.OpTask, op.Task.Kind == hal.TaskEventRecord, op.Task.Kind == hal.TaskEventWait, op.Task.Kind == hal.TaskEventReset:
-		return hal.Errorf(hal.KindTaskTypeNotSupport, "a task group holds single tasks; a %s cannot be in one", opName(op))
+	case op.Kind != hal.OpTask || !groupable(op.Task.Kind):
+		return hal.Errorf(hal.KindTaskTypeNotSupport, "a task group holds single-operator tasks (kernels, copies, memsets); a %s cannot be in one", opName(op))
 	}
 	return nil
+}
+
+// groupable reports whether a task of kind k may be in a task group.
+func groupable(k hal.TaskKind) bool {
+	switch k {
+	case hal.TaskKernel, hal.TaskCopy, hal.TaskCopy2D, hal.TaskMemset:
+		return true
+	}
+	return false
 }
 
 func opName(op hal.Op) string {

@@ -146,34 +146,40 @@ func (m *Model) readyLocked() error {
 // ExecuteAsync queues one run of m on s (aclmdlRIExecuteAsync): it starts
 // after s's earlier tasks and s's later tasks wait for it.
 func (m *Model) ExecuteAsync(s *Stream, site uintptr) error {
+	_, err := m.executeAsync(s, site)
+	return err
+}
+
+// executeAsync queues a run and returns its sequence number on s.
+func (m *Model) executeAsync(s *Stream, site uintptr) (uint64, error) {
 	if err := s.check(); err != nil {
-		return err
+		return 0, err
 	}
 	if s.c.d != m.c.d {
-		return hal.Errorf(hal.KindInvalidParam, "model %d is on device %d, stream %d on device %d", m.id, m.c.d.id, s.id, s.c.d.id)
+		return 0, hal.Errorf(hal.KindInvalidParam, "model %d is on device %d, stream %d on device %d", m.id, m.c.d.id, s.id, s.c.d.id)
 	}
 	if s.diverted() {
-		return hal.Errorf(hal.KindCaptureModeNotSupport, "stream %d is capturing or bound to a model; launch model %d on another stream", s.id, m.id)
+		return 0, hal.Errorf(hal.KindCaptureModeNotSupport, "stream %d is capturing or bound to a model; launch model %d on another stream", s.id, m.id)
 	}
 	if s.persistent {
 		// A run is a task like any other; an unbound persistent stream
 		// takes none (and its Synchronize could not wait for it).
-		return hal.Errorf(hal.KindStreamModel, "persistent stream %d is not bound to a model; launch model %d on another stream", s.id, m.id)
+		return 0, hal.Errorf(hal.KindStreamModel, "persistent stream %d is not bound to a model; launch model %d on another stream", s.id, m.id)
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err := m.readyLocked(); err != nil {
-		return err
+		return 0, err
 	}
 	if m.kind == modelSub {
-		return hal.Errorf(hal.KindInvalidParam, "model %d is a conditional branch; it runs as part of model %d", m.id, m.parent.id)
+		return 0, hal.Errorf(hal.KindInvalidParam, "model %d is a conditional branch; it runs as part of model %d", m.id, m.parent.id)
 	}
 	seq, err := s.q.Submit(hal.Task{Kind: hal.TaskGraph, Graph: m.graph, Site: site})
 	if err != nil {
-		return err
+		return 0, err
 	}
 	m.noteRun(s, seq)
-	return nil
+	return seq, nil
 }
 
 // noteRun remembers a run, forgetting finished ones. m.mu held.
@@ -204,12 +210,10 @@ func (m *Model) Execute(ctx context.Context, timeout time.Duration) error {
 	if err != nil {
 		return err
 	}
-	if err := m.ExecuteAsync(s, 0); err != nil {
+	seq, err := m.executeAsync(s, 0)
+	if err != nil {
 		return err
 	}
-	m.mu.Lock()
-	seq := m.runs[len(m.runs)-1].seq
-	m.mu.Unlock()
 	if err := s.q.Wait(ctx, seq, timeout); err != nil {
 		return err
 	}
