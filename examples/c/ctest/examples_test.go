@@ -178,6 +178,18 @@ var examples = []example{
 		"kernel axpb<<<2>>>",
 		"ok: aclmdlRIDebugJsonPrint wrote inspected.json naming the model and its tasks",
 	}},
+	{"16_control", "model", []string{
+		"ok: aclrtSetLabel of a label already set (aclrtSetLabel(labels[0], b.s[1]) -> 107000)",
+		"ok: aclrtSwitchLabelByIndex: index 0, 1, 2 take labels 0, 1, 2 (5123, 523, 53); 3 and 2^31, past the end, the last (53) (6 of 6 right)",
+		"ok: aclrtActiveStream: the activated stream ran alongside the head stream in both runs",
+		"ok: aclrtSwitchStream 0xFFFFFFFF < 0: -1 as INT32, 4294967295 as INT64 (INT32 12, INT64 19)",
+		"ok: each condition with 3 and 3: EQUAL, GREATER_OR_EQUAL, LESS_OR_EQUAL jump; the others go on",
+		"ok: IF with two branches: 1 and 2^40 take branch 0 (718), 0 takes branch 1 (728)",
+		"ok: ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT: each run starts from the default 1",
+		"ok: WHILE whose body decrements the condition: 0, 3 and 6 iterations for 0, 3 and 6 (3 of 3 right)",
+		"ok: SWITCH with 3 branches: 0, 1, 2 take branches 0, 1, 2; 3 and 2^33 take none",
+		"ok: aclmdlRIDestroy of a branch (aclmdlRIDestroy(sel.branches[1]) -> 107000)",
+	}},
 }
 
 func TestExamples(t *testing.T) {
