@@ -46,6 +46,8 @@ type DebugTask struct {
 	Labels   []string `json:"labels,omitempty"`
 	Cond     *int     `json:"condition,omitempty"`
 	Branches []uint32 `json:"branch_models,omitempty"`
+	Addr     string   `json:"addr,omitempty"`
+	Value    *uint64  `json:"value,omitempty"`
 	Site     string   `json:"launched_at,omitempty"`
 	Disabled bool     `json:"disabled,omitempty"`
 }
@@ -152,6 +154,10 @@ func describeOp(i int, op hal.Op, verbose bool, m *Model) DebugTask {
 			t.Bytes = task.Size
 		case hal.TaskCopy2D:
 			t.Bytes = task.Width * task.Height
+		case hal.TaskValueWrite, hal.TaskValueWait:
+			t.Addr = fmt.Sprintf("%#x", task.Dst.Dev)
+			v := task.Value
+			t.Value = &v
 		}
 	case hal.OpRecord, hal.OpWait, hal.OpReset:
 		t.Event = ip(op.Event)
@@ -205,8 +211,17 @@ func (d DebugModel) String() string {
 			if t.Bytes != 0 {
 				fmt.Fprintf(&b, " %d bytes", t.Bytes)
 			}
+			if t.Addr != "" {
+				fmt.Fprintf(&b, " %s value %d", t.Addr, *t.Value)
+			}
 			if t.Event != nil {
 				fmt.Fprintf(&b, " graph event %d", *t.Event)
+			}
+			if t.Cond != nil {
+				fmt.Fprintf(&b, " condition %d branches %v", *t.Cond, t.Branches)
+			}
+			if len(t.Labels) > 0 {
+				fmt.Fprintf(&b, " to %s", strings.Join(t.Labels, " | "))
 			}
 			if t.Target != nil {
 				fmt.Fprintf(&b, " stream %d", *t.Target)
@@ -222,6 +237,18 @@ func (d DebugModel) String() string {
 	}
 	for _, dep := range d.Dependencies {
 		fmt.Fprintf(&b, "  stream %d task %d -> stream %d task %d (graph event %d)\n", dep.From.Stream, dep.From.Seq, dep.To.Stream, dep.To.Seq, dep.Event)
+	}
+	for i, c := range d.Conditions {
+		reset := ""
+		if c.Reset {
+			reset = fmt.Sprintf(", set to %d at each run", c.Default)
+		}
+		fmt.Fprintf(&b, "  condition %d at %s%s\n", i, c.Addr, reset)
+	}
+	for _, br := range d.Branches {
+		for _, line := range strings.Split(strings.TrimRight(br.String(), "\n"), "\n") {
+			b.WriteString("  " + line + "\n")
+		}
 	}
 	return b.String()
 }
