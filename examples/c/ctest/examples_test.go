@@ -190,6 +190,13 @@ var examples = []example{
 		"ok: SWITCH with 3 branches: 0, 1, 2 take branches 0, 1, 2; 3 and 2^33 take none",
 		"ok: aclmdlRIDestroy of a branch (aclmdlRIDestroy(sel.branches[1]) -> 107000)",
 	}},
+	{"17_resources", "", []string{
+		"ok: stream pool of 8: 3 one-stream models captured, then aclmdlRICaptureEnd -> 207008",
+		"ok: with the pool used up a model built over a persistent stream builds and runs",
+		"ok: after one aclmdlRIDestroy a model is captured again and runs",
+		"ok: a two-stream capture with one stream free (capture(2, 0x20, &models[1]) -> 207008)",
+		"ok: after the models are destroyed, 3 streams can be created again",
+	}},
 }
 
 func TestExamples(t *testing.T) {
