@@ -197,6 +197,12 @@ var examples = []example{
 		"ok: a two-stream capture with one stream free (capture(2, 0x20, &models[1]) -> 207008)",
 		"ok: after the models are destroyed, 3 streams can be created again",
 	}},
+	{"18_graph_example", "model", []string{
+		"ok: captured the step into a model; nothing ran yet",
+		"ok: replay 1: output = 2 * input + 1",
+		"  output: 140 142 144 146 148 150 152 154",
+		"ok: replay 3: output = 2 * input + 100",
+	}},
 }
 
 func TestExamples(t *testing.T) {
