@@ -4,7 +4,8 @@
  * streams that wait for its events); every joined stream must join back
  * to the origin stream, which alone ends the capture. Replays run the
  * captured streams concurrently. Also: waits with no captured record, two
- * captures linked by an event, and the default stream.
+ * captures linked by an event, the default stream, and ACL_EVENT_EXTERNAL
+ * events, which link a capture to streams outside it.
  *
  * Usage: 14_cross_stream <kernel binary with trace>
  */
@@ -217,6 +218,30 @@ int main(int argc, char **argv)
         CHECK(aclmdlRIDestroy(m));
         clear_errors();
     }
+
+    /* An ACL_EVENT_EXTERNAL event does not pull a stream in: a stream
+     * that waits for its record in a capture stays outside, held until a
+     * replay records the event. */
+    aclrtEvent ext = NULL;
+    CHECK(aclrtCreateEventWithFlag(&ext, ACL_EVENT_EXTERNAL));
+    write_u64(word, 0);
+    CHECK(aclmdlRICaptureBegin(s1, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    CHECK(trace(s1, 1));
+    CHECK(aclrtRecordEvent(ext, s1));
+    CHECK(aclrtStreamWaitEvent(s2, ext));
+    int outside = !capturing(s2, NULL);
+    CHECK(trace(s2, 2));
+    CHECK(aclmdlRICaptureEnd(s1, &m));
+    sleep_ms(20);
+    uint64_t beforeRun = read_u64(word);
+    CHECK(aclmdlRIExecuteAsync(m, run));
+    CHECK(aclrtSynchronizeStream(run));
+    CHECK(aclrtSynchronizeStream(s2));
+    EXPECT(outside && beforeRun == 0 && read_u64(word) == 12,
+           "a wait for an external event recorded in a capture leaves the stream outside; the replay's record releases it (%llu)",
+           (unsigned long long)read_u64(word));
+    CHECK(aclmdlRIDestroy(m));
+    CHECK(aclrtDestroyEvent(ext));
 
     /* A replay runs the captured streams concurrently: a host function on
      * s1 and one on s2 wait for each other. */

@@ -159,6 +159,7 @@ var examples = []example{
 		"ok: s2 queues a task after joining back: aclmdlRICaptureEnd -> 107025",
 		"ok: waiting in a capture for an event never recorded (aclrtStreamWaitEvent(s1, ev[i]) -> 107024)",
 		"ok: s3's capture waiting for an event of s1's capture (aclrtStreamWaitEvent(to, ev[0]) -> 107032)",
+		"ok: a wait for an external event recorded in a capture leaves the stream outside; the replay's record releases it (12)",
 		"ok: in each of 3 replays the host functions of s1 and s2 met (3 times",
 	}},
 	{"15_task_update", "model", []string{
