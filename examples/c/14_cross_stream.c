@@ -156,8 +156,8 @@ int main(int argc, char **argv)
            (unsigned long long)read_u64(word));
     write_u64(word, 0);
     CHECK(trace(s2, 7));
-    CHECK(trace(s3, 8));
     CHECK(aclrtSynchronizeStream(s2));
+    CHECK(trace(s3, 8));
     CHECK(aclrtSynchronizeStream(s3));
     EXPECT(read_u64(word) == 78, "the joined streams run their own tasks again");
     CHECK(aclmdlRIDestroy(m));
