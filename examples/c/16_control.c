@@ -233,6 +233,22 @@ int main(int argc, char **argv)
     CHECK(aclrtDestroyLabel(labels[2]));
     CHECK(aclrtDestroyLabel(lone));
 
+    /* A process holds at most 65535 labels; the reference names no code
+     * for one more, and ACL_ERROR_RT_OVER_LIMIT is used. */
+    static aclrtLabel many[65536];
+    int made = 0;
+    aclError rc = ACL_SUCCESS;
+    while (made < 65536 && (rc = aclrtCreateLabel(&many[made])) == ACL_SUCCESS) {
+        made++;
+    }
+    EXPECT(made == 65535 && rc == ACL_ERROR_RT_OVER_LIMIT, "%d labels, then aclrtCreateLabel -> %d", made, rc);
+    CHECK(aclrtDestroyLabel(many[0]));
+    CHECK(aclrtCreateLabel(&many[0]));
+    pass("after aclrtDestroyLabel one more can be created");
+    for (int i = 0; i < made; i++) {
+        CHECK(aclrtDestroyLabel(many[i]));
+    }
+
     /* ---- Stream activation ---------------------------------------- */
     /* The activated stream runs alongside the one that activated it: a
      * host function on each waits for the other. */
@@ -381,7 +397,7 @@ int main(int argc, char **argv)
      * answering ACL_ERROR_RT_MODEL_CAPTURED ("model already in capture
      * state"), the opposite of this model's state:
      * EXPECT_CODE(aclmdlRICondHandleCreate(ifOne.m, 0, 0, &h), ACL_ERROR_RT_PARAM_INVALID, ...); */
-    aclError rc = aclmdlRICondHandleCreate(ifOne.m, 0, 0, &h);
+    rc = aclmdlRICondHandleCreate(ifOne.m, 0, 0, &h);
     EXPECT(rc != ACL_SUCCESS, "aclmdlRICondHandleCreate for a model whose capture has ended is refused (%d)", rc);
     clear_errors();
     CHECK(aclmdlRICaptureBegin(cap, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));

@@ -182,6 +182,7 @@ var examples = []example{
 	{"16_control", "model", []string{
 		"ok: aclrtSetLabel of a label already set (aclrtSetLabel(labels[0], b.s[1]) -> 107000)",
 		"ok: aclrtSwitchLabelByIndex: index 0, 1, 2 take labels 0, 1, 2 (5123, 523, 53); 3 and 2^31, past the end, the last (53) (6 of 6 right)",
+		"ok: 65535 labels, then aclrtCreateLabel -> 207012",
 		"ok: aclrtActiveStream: the activated stream ran alongside the head stream in both runs",
 		"ok: aclrtSwitchStream 0xFFFFFFFF < 0: -1 as INT32, 4294967295 as INT64 (INT32 12, INT64 19)",
 		"ok: each condition with 3 and 3: EQUAL, GREATER_OR_EQUAL, LESS_OR_EQUAL jump; the others go on",
