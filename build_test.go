@@ -408,3 +408,29 @@ func TestPersistentCleanTasks(t *testing.T) {
 	_, err = e.newStream(t).BoundModelStream()
 	wantErr(t, err, gocann.CodeRTStreamModel, "not bound")
 }
+
+func TestBuildPageableCopies(t *testing.T) {
+	// CANN's own model examples queue aclrtMemcpyAsync from a std::vector
+	// on a bound stream: the model records the host addresses, and each run
+	// reads (or writes) them, as the device's DMA would.
+	e := setup(t)
+	p := word(t, e, 0)
+	src := make([]byte, 8)
+	dst := make([]byte, 8)
+	s := e.persistent(t)
+	m, err := e.c.BuildModel()
+	check(t, err)
+	closeModel(t, m)
+	check(t, m.Bind(s, true))
+	check(t, s.CopyToDevice(p, src))
+	check(t, s.CopyFromDevice(dst, p))
+	check(t, m.BuildEnd())
+	for _, v := range []byte{3, 9} {
+		src[0] = v
+		runOK(t, m, e.s)
+		wantU64(t, e, p, uint64(v), "the word after a run copied the host bytes")
+		if dst[0] != v {
+			t.Fatalf("run with host byte %d: the device-to-host copy wrote %d", v, dst[0])
+		}
+	}
+}

@@ -374,7 +374,7 @@ func TestCondErrors(t *testing.T) {
 	check(t, built.Bind(e.persistent(t), true))
 	check(t, built.BuildEnd())
 	_, err = built.NewCond(0, false)
-	wantErr(t, err, gocann.CodeRTModelCaptured, "not being captured")
+	wantErr(t, err, gocann.CodeRTParamInvalid, "not being captured")
 
 	c, err := e.s.BeginCapture(gocann.CaptureGlobal)
 	check(t, err)

@@ -205,6 +205,10 @@ func codeFor(k hal.Kind) Code {
 		return CodeRTTaskTypeNotSupport
 	case hal.KindOverLimit:
 		return CodeRTOverLimit
+	case hal.KindModelContext:
+		return CodeRTModelContext
+	case hal.KindLabelContext:
+		return CodeRTLabelContext
 	}
 	return CodeRTInternalError
 }

@@ -30,6 +30,11 @@ func (r *Runtime) model(m *rt.Model) *ModelRI {
 	return m.Front.Load().(*ModelRI)
 }
 
+// Context is the context the model was captured or built in.
+//
+// CANN: none.
+func (m *ModelRI) Context() *Context { return m.r.context(m.m.Context()) }
+
 // ID is the model's id, unique in the runtime.
 //
 // CANN: aclmdlRIGetId.

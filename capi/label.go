@@ -20,11 +20,31 @@ import (
 // maxLabelList is the longest label list aclrtCreateLabelList accepts.
 const maxLabelList = 65535
 
-func labelOf(t *C.gocann_thread, fn, param string, p C.aclrtLabel) (*gocann.Label, C.aclError) {
+// cLabel is a label and the context it was created in.
+type cLabel struct {
+	l   *gocann.Label
+	ctx *cContext
+}
+
+func labelOf(t *C.gocann_thread, fn, param string, p C.aclrtLabel) (*cLabel, C.aclError) {
 	if obj, ok := proc.handles.get(handleOf(unsafe.Pointer(p)), kindLabel); ok {
-		return obj.(*gocann.Label), 0
+		return obj.(*cLabel), 0
 	}
 	return nil, badHandle(t, fn, param, unsafe.Pointer(p), kindLabel)
+}
+
+// inContext checks that the labels belong to the thread's current context.
+func inContext(t *C.gocann_thread, fn string, labels ...*cLabel) C.aclError {
+	c, code := currentContext(t, fn)
+	if code != 0 {
+		return code
+	}
+	for i, l := range labels {
+		if l.ctx != c {
+			return failf(t, fn, hal.KindLabelContext, "label %d was created in a context of device %d, not in the thread's current context (device %d)", i, l.ctx.dev, c.dev)
+		}
+	}
+	return 0
 }
 
 //export gocann_aclrtCreateLabel
@@ -37,11 +57,15 @@ func gocann_aclrtCreateLabel(t *C.gocann_thread, out *C.aclrtLabel) C.aclError {
 	if code != 0 {
 		return code
 	}
+	c, code := currentContext(t, fn)
+	if code != 0 {
+		return code
+	}
 	l, err := r.NewLabel()
 	if err != nil {
 		return fail(t, fn, err)
 	}
-	h, ok := proc.handles.add(kindLabel, l)
+	h, ok := proc.handles.add(kindLabel, &cLabel{l: l, ctx: c})
 	if !ok {
 		l.Close()
 		return failf(t, fn, hal.KindInternal, "too many live handles")
@@ -57,7 +81,7 @@ func gocann_aclrtDestroyLabel(t *C.gocann_thread, p C.aclrtLabel) C.aclError {
 	if code != 0 {
 		return code
 	}
-	if err := l.Close(); err != nil {
+	if err := l.l.Close(); err != nil {
 		return fail(t, fn, err)
 	}
 	proc.handles.remove(handleOf(unsafe.Pointer(p)), kindLabel)
@@ -71,11 +95,14 @@ func gocann_aclrtSetLabel(t *C.gocann_thread, p C.aclrtLabel, sp C.aclrtStream) 
 	if code != 0 {
 		return code
 	}
+	if code := inContext(t, fn, l); code != 0 {
+		return code
+	}
 	s, code := stream(t, fn, sp)
 	if code != 0 {
 		return code
 	}
-	return fail(t, fn, s.s.SetLabel(l))
+	return fail(t, fn, s.s.SetLabel(l.l))
 }
 
 //export gocann_aclrtCreateLabelList
@@ -87,7 +114,7 @@ func gocann_aclrtCreateLabelList(t *C.gocann_thread, labels *C.aclrtLabel, num C
 	if num == 0 || num > maxLabelList {
 		return failf(t, fn, hal.KindInvalidParam, "num %d is invalid, expected 1..%d", num, maxLabelList)
 	}
-	list := make([]*gocann.Label, num)
+	list := make([]*cLabel, num)
 	for i, p := range unsafe.Slice(labels, num) {
 		l, code := labelOf(t, fn, "labels[i]", p)
 		if code != 0 {
@@ -122,15 +149,23 @@ func gocann_aclrtSwitchLabelByIndex(t *C.gocann_thread, ptr unsafe.Pointer, maxV
 	if !ok {
 		return badHandle(t, fn, "labelList", unsafe.Pointer(lp), kindLabelList)
 	}
-	list := obj.([]*gocann.Label)
+	list := obj.([]*cLabel)
 	if maxValue == 0 || int(maxValue) > len(list) {
 		return failf(t, fn, hal.KindInvalidParam, "maxValue %d is invalid, expected 1..%d (the labels in the list)", maxValue, len(list))
+	}
+	list = list[:maxValue]
+	if code := inContext(t, fn, list...); code != 0 {
+		return code
 	}
 	s, code := stream(t, fn, sp)
 	if code != 0 {
 		return code
 	}
-	return fail(t, fn, s.s.SwitchLabel(gocann.DevPtr(uintptr(ptr)), list[:maxValue]))
+	labels := make([]*gocann.Label, len(list))
+	for i, l := range list {
+		labels[i] = l.l
+	}
+	return fail(t, fn, s.s.SwitchLabel(gocann.DevPtr(uintptr(ptr)), labels))
 }
 
 //export gocann_aclrtActiveStream

@@ -105,6 +105,23 @@ func modelOf(t *C.gocann_thread, fn string, p C.aclmdlRI) (*cModel, C.aclError) 
 	return nil, badHandle(t, fn, "modelRI", unsafe.Pointer(p), kindModel)
 }
 
+// currentModel is modelOf for calls that run or build the model: it must
+// belong to the thread's current context.
+func currentModel(t *C.gocann_thread, fn string, p C.aclmdlRI) (*cModel, C.aclError) {
+	m, code := modelOf(t, fn, p)
+	if code != 0 {
+		return nil, code
+	}
+	c, code := currentContext(t, fn)
+	if code != 0 {
+		return nil, code
+	}
+	if mc := m.m.Context(); mc != c.c {
+		return nil, failf(t, fn, hal.KindModelContext, "modelRI %d belongs to a context of device %d, not to the thread's current context (device %d); call aclrtSetCurrentContext first", m.m.ID(), mc.Device().ID(), c.dev)
+	}
+	return m, 0
+}
+
 // Stream binding flags of aclmdlRIBindStream.
 const (
 	modelStreamHead    = 0x00000000 // ACL_MODEL_STREAM_FLAG_HEAD
@@ -134,7 +151,7 @@ func gocann_aclmdlRIBuildBegin(t *C.gocann_thread, out *C.aclmdlRI, flag C.uint3
 //export gocann_aclmdlRIBindStream
 func gocann_aclmdlRIBindStream(t *C.gocann_thread, p C.aclmdlRI, sp C.aclrtStream, flag C.uint32_t) C.aclError {
 	const fn = "aclmdlRIBindStream"
-	m, code := modelOf(t, fn, p)
+	m, code := currentModel(t, fn, p)
 	if code != 0 {
 		return code
 	}
@@ -154,7 +171,7 @@ func gocann_aclmdlRIBindStream(t *C.gocann_thread, p C.aclmdlRI, sp C.aclrtStrea
 //export gocann_aclmdlRIEndTask
 func gocann_aclmdlRIEndTask(t *C.gocann_thread, p C.aclmdlRI, sp C.aclrtStream) C.aclError {
 	const fn = "aclmdlRIEndTask"
-	m, code := modelOf(t, fn, p)
+	m, code := currentModel(t, fn, p)
 	if code != 0 {
 		return code
 	}
@@ -168,7 +185,7 @@ func gocann_aclmdlRIEndTask(t *C.gocann_thread, p C.aclmdlRI, sp C.aclrtStream) 
 //export gocann_aclmdlRIBuildEnd
 func gocann_aclmdlRIBuildEnd(t *C.gocann_thread, p C.aclmdlRI, reserve unsafe.Pointer) C.aclError {
 	const fn = "aclmdlRIBuildEnd"
-	m, code := modelOf(t, fn, p)
+	m, code := currentModel(t, fn, p)
 	if code != 0 {
 		return code
 	}
@@ -181,7 +198,7 @@ func gocann_aclmdlRIBuildEnd(t *C.gocann_thread, p C.aclmdlRI, reserve unsafe.Po
 //export gocann_aclmdlRIUnbindStream
 func gocann_aclmdlRIUnbindStream(t *C.gocann_thread, p C.aclmdlRI, sp C.aclrtStream) C.aclError {
 	const fn = "aclmdlRIUnbindStream"
-	m, code := modelOf(t, fn, p)
+	m, code := currentModel(t, fn, p)
 	if code != 0 {
 		return code
 	}
@@ -195,7 +212,7 @@ func gocann_aclmdlRIUnbindStream(t *C.gocann_thread, p C.aclmdlRI, sp C.aclrtStr
 //export gocann_aclmdlRIExecute
 func gocann_aclmdlRIExecute(t *C.gocann_thread, p C.aclmdlRI, timeout C.int32_t) C.aclError {
 	const fn = "aclmdlRIExecute"
-	m, code := modelOf(t, fn, p)
+	m, code := currentModel(t, fn, p)
 	if code != 0 {
 		return code
 	}
@@ -209,7 +226,7 @@ func gocann_aclmdlRIExecute(t *C.gocann_thread, p C.aclmdlRI, timeout C.int32_t)
 //export gocann_aclmdlRIExecuteAsync
 func gocann_aclmdlRIExecuteAsync(t *C.gocann_thread, p C.aclmdlRI, sp C.aclrtStream) C.aclError {
 	const fn = "aclmdlRIExecuteAsync"
-	m, code := modelOf(t, fn, p)
+	m, code := currentModel(t, fn, p)
 	if code != 0 {
 		return code
 	}

@@ -71,6 +71,8 @@ const (
 	KindInsufficientArray                  // output array too small
 	KindTaskTypeNotSupport                 // task kind not supported here
 	KindOverLimit                          // a per-process limit reached (labels)
+	KindModelContext                       // model used outside its context
+	KindLabelContext                       // label used outside its context
 	numKinds
 )
 
@@ -92,6 +94,7 @@ var kindNames = [numKinds]string{
 	"capture ended on another thread", "capture invalidated", "blocking async call in capture",
 	"task group status", "task group interrupted", "model running", "model update failed",
 	"array too small", "task type not supported", "over limit",
+	"model not in context", "label not in context",
 }
 
 func (k Kind) String() string {

@@ -161,6 +161,17 @@ int main(int argc, char **argv)
     EXPECT(read_u64(word) == 0, "bound streams ran nothing before the first run");
     EXPECT_CODE(trace(head, 3), ACL_ERROR_RT_STREAM_MODEL, "a task on a bound stream after aclmdlRIBuildEnd");
     EXPECT_CODE(aclmdlRIBuildEnd(m, NULL), ACL_ERROR_RT_PARAM_INVALID, "aclmdlRIBuildEnd twice");
+    /* A model runs in its own context. */
+    {
+        aclrtContext home = NULL, away = NULL;
+        CHECK(aclrtGetCurrentContext(&home));
+        CHECK(aclrtCreateContext(&away, 0));
+        EXPECT_CODE(aclmdlRIExecuteAsync(m, NULL), ACL_ERROR_RT_MODEL_CONTEXT,
+                    "aclmdlRIExecuteAsync with another context current");
+        EXPECT_CODE(aclmdlRIExecute(m, -1), ACL_ERROR_RT_MODEL_CONTEXT, "aclmdlRIExecute with another context current");
+        CHECK(aclrtSetCurrentContext(home));
+        CHECK(aclrtDestroyContext(away));
+    }
     /* A bound stream names its tasks in the model: the kernel, the
      * activation and the end. */
     aclmdlRITask tasks[4];

@@ -179,6 +179,15 @@ int main(int argc, char **argv)
     EXPECT_CODE(aclrtCreateLabel(NULL), ACL_ERROR_INVALID_PARAM, "aclrtCreateLabel(NULL)");
     EXPECT_CODE(aclrtCreateLabelList(labels, 0, &list), ACL_ERROR_RT_PARAM_INVALID, "aclrtCreateLabelList of 0 labels");
     CHECK(aclrtCreateLabelList(labels, 3, &list));
+    /* A label belongs to the context it was created in. */
+    {
+        aclrtContext home = NULL, away = NULL;
+        CHECK(aclrtGetCurrentContext(&home));
+        CHECK(aclrtCreateContext(&away, 0));
+        EXPECT_CODE(aclrtSetLabel(labels[0], NULL), ACL_ERROR_RT_LABEL_CONTEXT, "aclrtSetLabel with another context current");
+        CHECK(aclrtSetCurrentContext(home));
+        CHECK(aclrtDestroyContext(away));
+    }
     EXPECT_CODE(aclrtSetLabel(labels[0], plain), ACL_ERROR_RT_STREAM_MODEL, "aclrtSetLabel on a stream bound to no model");
     EXPECT_CODE(aclrtSwitchLabelByIndex(idx, 3, list, plain), ACL_ERROR_RT_STREAM_MODEL,
                 "aclrtSwitchLabelByIndex on a stream bound to no model");
@@ -393,13 +402,8 @@ int main(int argc, char **argv)
     aclmdlRICondHandle h = NULL;
     aclmdlRI m = NULL, br[4] = {NULL};
     aclmdlRICaptureStatus st;
-    /* TODO: expect ACL_ERROR_RT_PARAM_INVALID once the runtime stops
-     * answering ACL_ERROR_RT_MODEL_CAPTURED ("model already in capture
-     * state"), the opposite of this model's state:
-     * EXPECT_CODE(aclmdlRICondHandleCreate(ifOne.m, 0, 0, &h), ACL_ERROR_RT_PARAM_INVALID, ...); */
-    rc = aclmdlRICondHandleCreate(ifOne.m, 0, 0, &h);
-    EXPECT(rc != ACL_SUCCESS, "aclmdlRICondHandleCreate for a model whose capture has ended is refused (%d)", rc);
-    clear_errors();
+    EXPECT_CODE(aclmdlRICondHandleCreate(ifOne.m, 0, 0, &h), ACL_ERROR_RT_PARAM_INVALID,
+                "aclmdlRICondHandleCreate for a model whose capture has ended");
     CHECK(aclmdlRICaptureBegin(cap, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
     CHECK(aclmdlRICaptureGetInfo(cap, &st, &m));
     EXPECT_CODE(aclmdlRICondHandleCreate(m, 0, (aclmdlRICondHandleFlag)2, &h), ACL_ERROR_RT_PARAM_INVALID,

@@ -33,10 +33,13 @@ func (h *CondHandle) Addr() uint64 { return h.addr }
 // (aclmdlRICondHandleCreate).
 func (m *Model) NewCond(def uint64, reset bool) (*CondHandle, error) {
 	m.mu.Lock()
-	state := m.state
+	state, kind := m.state, m.kind
 	m.mu.Unlock()
-	if state != modelBuilding {
-		return nil, hal.Errorf(hal.KindModelCaptured, "model %d is not being captured; condition variables belong to a capture", m.id)
+	switch {
+	case state == modelDestroyed:
+		return nil, errModelDestroyed(m)
+	case state != modelBuilding || kind == modelBuilt:
+		return nil, hal.Errorf(hal.KindInvalidParam, "model %d is not being captured; condition variables belong to a capture (between aclmdlRICaptureBegin and aclmdlRICaptureEnd)", m.id)
 	}
 	a, err := m.c.Malloc(8, hal.MemPolicy{Page: hal.PageNormalOnly})
 	if err != nil {

@@ -227,20 +227,16 @@ func (s *Stream) MemcpyAsync(caller Caller, dst hal.Loc, destMax uint64, src hal
 	if err != nil {
 		return err
 	}
+	t := hal.Task{Kind: hal.TaskCopy, Dst: dst, Src: src, Size: count, Site: site}
 	if (src.IsHost() && !srcPinned) || (dst.IsHost() && !dstPinned) || kind == HostToBufToDevice {
-		if cp := s.Capture(); cp != nil {
-			err := hal.Errorf(hal.KindCaptureBlockAsync, "an asynchronous copy with pageable host memory cannot be captured (stream %d); use memory from aclrtMallocHost", s.id)
-			cp.Invalidate(err)
-			return err
-		}
-		if s.diverted() {
-			return hal.Errorf(hal.KindCaptureBlockAsync, "stream %d records tasks for a model; copies with pageable host memory cannot be recorded", s.id)
-		}
-		if err := s.c.d.r.CheckUnsafe(caller, "an asynchronous copy with pageable host memory"); err != nil {
+		if bound, err := s.pageableDiverted(caller, "an asynchronous copy"); bound || err != nil {
+			if err != nil {
+				return err
+			}
+			_, err = s.submit(&t)
 			return err
 		}
 	}
-	t := hal.Task{Kind: hal.TaskCopy, Dst: dst, Src: src, Size: count, Site: site}
 	var st staged
 	if src.IsHost() && (!srcPinned || kind == HostToBufToDevice) {
 		if st, err = s.stage(b, src, count); err != nil {
@@ -396,21 +392,17 @@ func (s *Stream) Memcpy2DAsync(caller Caller, p Copy2D, site uintptr) error {
 	if err != nil || p.Width == 0 || p.Height == 0 {
 		return err
 	}
+	t := p.task(site)
 	pageable := (p.Dst.IsHost() && !dstPinned) || (p.Src.IsHost() && !srcPinned)
 	if pageable {
-		if cp := s.Capture(); cp != nil {
-			err := hal.Errorf(hal.KindCaptureBlockAsync, "an asynchronous 2-D copy with pageable host memory cannot be captured (stream %d)", s.id)
-			cp.Invalidate(err)
-			return err
-		}
-		if s.diverted() {
-			return hal.Errorf(hal.KindCaptureBlockAsync, "stream %d records tasks for a model; copies with pageable host memory cannot be recorded", s.id)
-		}
-		if err := s.c.d.r.CheckUnsafe(caller, "an asynchronous 2-D copy with pageable host memory"); err != nil {
+		if bound, err := s.pageableDiverted(caller, "an asynchronous 2-D copy"); bound || err != nil {
+			if err != nil {
+				return err
+			}
+			_, err = s.submit(&t)
 			return err
 		}
 	}
-	t := p.task(site)
 	seq, err := s.submit(&t)
 	if err != nil {
 		return err
@@ -419,6 +411,28 @@ func (s *Stream) Memcpy2DAsync(caller Caller, p Copy2D, site uintptr) error {
 		return s.q.Wait(context.Background(), seq, 0)
 	}
 	return nil
+}
+
+// pageableDiverted applies the rules for an asynchronous copy with
+// pageable host memory (what) on s: refused in a capture or a task-group
+// update, which need memory from aclrtMallocHost, and subject to the
+// capture modes elsewhere. On a persistent stream bound to a model it is
+// recorded as given (bound is true): each run of the model reads or writes
+// that host memory, as the device's DMA would, so it must outlive the
+// model.
+func (s *Stream) pageableDiverted(caller Caller, what string) (bound bool, err error) {
+	if cp := s.Capture(); cp != nil {
+		err := hal.Errorf(hal.KindCaptureBlockAsync, "%s with pageable host memory cannot be captured (stream %d); use memory from aclrtMallocHost", what, s.id)
+		cp.Invalidate(err)
+		return false, err
+	}
+	if d := s.divert.Load(); d != nil {
+		if d.update != nil {
+			return false, hal.Errorf(hal.KindCaptureBlockAsync, "%s with pageable host memory cannot update a captured task (stream %d); use memory from aclrtMallocHost", what, s.id)
+		}
+		return true, nil
+	}
+	return false, s.c.d.r.CheckUnsafe(caller, what+" with pageable host memory")
 }
 
 // Location types of aclrtPointerGetAttributes, with the CANN values.
