@@ -17,9 +17,9 @@ import (
 // Looking into a model and editing its tasks: aclmdlRIGetStreams,
 // aclmdlRIGetTasksByStream, aclmdlRITask*, aclmdlRIUpdate.
 
-// streamHandle returns the handle of model stream s, registering it on
-// first sight.
-func (cm *cModel) streamHandle(s gocann.ModelStream) (handle, bool) {
+// ownStreamHandle returns the model's own handle for stream s, registering
+// it on first sight.
+func (cm *cModel) ownStreamHandle(s gocann.ModelStream) (handle, bool) {
 	cm.mu.Lock()
 	defer cm.mu.Unlock()
 	if cm.streams == nil {
@@ -90,6 +90,19 @@ func gocann_aclmdlRIGetStreams(t *C.gocann_thread, p C.aclmdlRI, streams *C.aclr
 		return fail(t, fn, err)
 	}
 	return fillArray(t, fn, "streams", unsafe.Pointer(streams), n, len(ss), func(i int) (handle, bool) { return m.streamHandle(ss[i]) })
+}
+
+// streamHandle returns the handle of model stream s: the persistent stream
+// still bound to it, for a built model, else a handle of its own.
+func (cm *cModel) streamHandle(s gocann.ModelStream) (handle, bool) {
+	if src := s.Source(); src != nil {
+		if bs, err := src.BoundModelStream(); err == nil && bs == s {
+			if h := frontHandle(src); h != 0 {
+				return h, true
+			}
+		}
+	}
+	return cm.ownStreamHandle(s)
 }
 
 // modelStreamOf accepts a stream handle from aclmdlRIGetStreams, or a

@@ -158,6 +158,7 @@ func newCContext(gc *gocann.Context, dev int, isDefault bool) (*cContext, error)
 func (c *cContext) release() {
 	c.mu.Lock()
 	for s := range c.streams {
+		proc.fronts.Delete(s.s)
 		proc.handles.remove(s.h, kindStream)
 	}
 	c.streams = nil

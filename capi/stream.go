@@ -39,6 +39,7 @@ func createStream(t *C.gocann_thread, fn string, out *C.aclrtStream, prio uint32
 		return failf(t, fn, hal.KindNoStream, "too many live handles")
 	}
 	s.h = h
+	proc.fronts.Store(gs, h)
 	c.mu.Lock()
 	c.streams[s] = struct{}{}
 	c.mu.Unlock()
@@ -134,6 +135,7 @@ func destroyStream(t *C.gocann_thread, fn string, p C.aclrtStream, force bool) C
 	if err != nil {
 		return fail(t, fn, err)
 	}
+	proc.fronts.Delete(s.s)
 	proc.handles.remove(s.h, kindStream)
 	s.ctx.mu.Lock()
 	delete(s.ctx.streams, s)

@@ -161,6 +161,17 @@ int main(int argc, char **argv)
     EXPECT(read_u64(word) == 0, "bound streams ran nothing before the first run");
     EXPECT_CODE(trace(head, 3), ACL_ERROR_RT_STREAM_MODEL, "a task on a bound stream after aclmdlRIBuildEnd");
     EXPECT_CODE(aclmdlRIBuildEnd(m, NULL), ACL_ERROR_RT_PARAM_INVALID, "aclmdlRIBuildEnd twice");
+    /* A built model's streams are the persistent streams bound to it. */
+    {
+        aclrtStream ms[4];
+        uint32_t n = 4;
+        CHECK(aclmdlRIGetStreams(m, ms, &n));
+        int found = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            found += ms[i] == head;
+        }
+        EXPECT(found == 1, "aclmdlRIGetStreams of a built model lists the bound stream itself (%u streams)", n);
+    }
     /* A model runs in its own context. */
     {
         aclrtContext home = NULL, away = NULL;
