@@ -52,6 +52,7 @@ type engine struct {
 
 	avail    atomic.Int32 // len(heap), for spinners
 	spinning atomic.Int32 // workers spinning for work (at most one)
+	handoff  bool         // a worker of this engine completing a task takes the next itself: push wakes no one
 }
 
 func newEngine(s *scheduler, kind hal.Engine, start, max int) *engine {
@@ -76,7 +77,9 @@ func (e *engine) push(it *item) {
 	e.heap = append(e.heap, it)
 	e.up(it.hidx)
 	e.avail.Store(int32(len(e.heap)))
-	e.wakeOne()
+	if !e.handoff {
+		e.wakeOne()
+	}
 }
 
 // wakeOne gets a worker looking for work unless one already is. s.mu held.
@@ -193,12 +196,15 @@ func (w *worker) run() {
 		if it == nil {
 			return
 		}
-		w.runPart(it, part)
+		for it != nil {
+			it, part = w.runPart(it, part)
+		}
 	}
 }
 
-// runPart runs part p of it and counts it done.
-func (w *worker) runPart(it *item, p int32) {
+// runPart runs part p of it and counts it done. It returns the next part
+// for this worker to run, if completing it handed one over.
+func (w *worker) runPart(it *item, p int32) (*item, int32) {
 	// Read parts before counting this one done: once the last part is
 	// counted, the item may be reused for the queue's next task.
 	parts := it.parts
@@ -211,7 +217,7 @@ func (w *worker) runPart(it *item, p int32) {
 		// done with a fault and start a worker in this one's place.
 		w.fail(it, p, "runtime.Goexit called")
 		if it.done.Add(1) == parts {
-			w.e.s.complete(it)
+			w.e.s.complete(it, nil)
 		}
 		s := w.e.s
 		s.mu.Lock()
@@ -224,8 +230,9 @@ func (w *worker) runPart(it *item, p int32) {
 	w.exec(it, p)
 	exited = false
 	if it.done.Add(1) == parts {
-		w.e.s.complete(it)
+		return w.e.s.complete(it, w)
 	}
+	return nil, 0
 }
 
 // next returns the next part to run, spinning and then parking while there

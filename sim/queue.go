@@ -70,7 +70,7 @@ func (q *queue) dropped(seq uint64) bool {
 func (q *queue) Submit(t hal.Task) (uint64, error) {
 	s := q.s
 	now := s.clock()
-	s.mu.Lock()
+	lockHot(&s.mu)
 	for {
 		if err := q.refuse(); err != nil {
 			s.mu.Unlock()

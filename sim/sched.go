@@ -161,24 +161,40 @@ func (s *scheduler) finish(q *queue, seq uint64, sl *slot, eng hal.Engine, start
 }
 
 // complete is called by the worker that finished the last part of it.
-func (s *scheduler) complete(it *item) {
+// With a worker w, it also hands w the next part of its engine's most
+// urgent work, if any: the task that completing it made ready, typically,
+// which w then runs without another worker being woken for it and without
+// taking the lock again.
+func (s *scheduler) complete(it *item, w *worker) (*item, int32) {
 	if it.q == nil {
 		if it.wake != nil {
 			close(it.wake)
 		}
-		return
+		return nil, 0
 	}
 	end := s.clock()
 	s.mu.Lock()
+	if w != nil {
+		w.e.handoff = true
+	}
 	q := it.q
 	sl := q.slot(it.seq)
 	s.finish(q, it.seq, sl, engineOf(sl.t.Kind), it.start, end, it.fault.Load())
 	q.state = qIdle
 	s.advance(q)
 	q.completed.advance(q.done)
+	var next *item
+	var part int32
+	if w != nil {
+		w.e.handoff = false
+		if !s.closed {
+			next, part = w.e.take()
+		}
+	}
 	faults := s.takeFaults()
 	s.mu.Unlock()
 	s.report(faults)
+	return next, part
 }
 
 // takeFaults returns the faults to report and clears the list. s.mu held.
