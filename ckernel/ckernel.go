@@ -141,8 +141,8 @@ func (b *Binary) Kernel(name string) (*hal.Kernel, error) {
 // run runs one block; a trap or an unloaded binary is a kernel fault.
 func (b *Binary) run(fn unsafe.Pointer, name string, blk *hal.Block) {
 	b.mu.RLock()
-	defer b.mu.RUnlock()
 	if b.handle == nil {
+		b.mu.RUnlock()
 		panic(fmt.Sprintf("kernel %q: its binary %s was unloaded", name, b.name))
 	}
 	args := blk.Args()
@@ -150,7 +150,9 @@ func (b *Binary) run(fn unsafe.Pointer, name string, blk *hal.Block) {
 	if len(args) > 0 {
 		p = (*C.uint64_t)(unsafe.Pointer(&args[0]))
 	}
-	if C.gocann_call_kernel(fn, C.int64_t(blk.Idx()), C.int64_t(blk.Num()), p, C.int(len(args))) != 0 {
+	trapped := C.gocann_call_kernel(fn, C.int64_t(blk.Idx()), C.int64_t(blk.Num()), p, C.int(len(args))) != 0
+	b.mu.RUnlock()
+	if trapped {
 		panic(&hal.TrapError{Msg: C.GoString(C.gocann_trap_message())})
 	}
 }

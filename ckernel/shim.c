@@ -11,8 +11,11 @@ struct block_state {
 	jmp_buf *trap;
 };
 
-static __thread struct block_state state;
-static __thread const char *trap_message;
+// Initial-exec: the state is read on every kernel call, and the library is
+// linked into the process (or loaded like the Go runtime it comes with,
+// which uses the same model).
+static __thread struct block_state state __attribute__((tls_model("initial-exec")));
+static __thread const char *trap_message __attribute__((tls_model("initial-exec")));
 
 int64_t GetBlockIdx(void) { return state.idx; }
 int64_t GetBlockNum(void) { return state.num; }
@@ -34,15 +37,10 @@ typedef void (*kernel32)(u, u, u, u, u, u, u, u, u, u, u, u, u, u, u, u,
 // Every kernel is called with 32 slots: the calling conventions of the
 // supported hosts pass integer and pointer parameters alike and let the
 // caller clean up, so a kernel declaring fewer parameters ignores the rest.
+// Slots past n are zero. They are read one by one, not copied into a
+// cleared array first: a block's call is on the launch path of every task.
 int gocann_call_kernel(void *fn, int64_t idx, int64_t num, const uint64_t *args, int n) {
-	uint64_t a[GOCANN_MAX_ARGS];
-	memset(a, 0, sizeof a);
-	if (n > GOCANN_MAX_ARGS) {
-		n = GOCANN_MAX_ARGS;
-	}
-	if (n > 0) {
-		memcpy(a, args, (size_t)n * sizeof a[0]);
-	}
+#define A(i) ((i) < n ? args[i] : 0)
 	jmp_buf jb;
 	struct block_state saved = state;
 	state.idx = idx;
@@ -52,9 +50,10 @@ int gocann_call_kernel(void *fn, int64_t idx, int64_t num, const uint64_t *args,
 		state = saved;
 		return 1;
 	}
-	((kernel32)fn)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11],
-		       a[12], a[13], a[14], a[15], a[16], a[17], a[18], a[19], a[20], a[21], a[22],
-		       a[23], a[24], a[25], a[26], a[27], a[28], a[29], a[30], a[31]);
+	((kernel32)fn)(A(0), A(1), A(2), A(3), A(4), A(5), A(6), A(7), A(8), A(9), A(10), A(11),
+		       A(12), A(13), A(14), A(15), A(16), A(17), A(18), A(19), A(20), A(21), A(22),
+		       A(23), A(24), A(25), A(26), A(27), A(28), A(29), A(30), A(31));
+#undef A
 	state = saved;
 	return 0;
 }

@@ -122,7 +122,7 @@ func (e *engine) takeFrom(it *item) int32 {
 	if p == 0 {
 		it.start = e.s.clock()
 		if it.q != nil {
-			it.q.state = qRunning
+			it.q.setState(qRunning)
 		}
 	}
 	return p

@@ -26,7 +26,7 @@ func (s *scheduler) recheckPolled() {
 	s.polled, s.pollSpare = s.pollSpare[:0], nil
 	for _, q := range qs {
 		if q.state == qBlocked {
-			q.state = qIdle
+			q.setState(qIdle)
 			s.advance(q)
 		}
 	}

@@ -29,8 +29,8 @@ func (b *Backend) busyQueues() []queuePoint {
 	for _, d := range *b.open.Load() {
 		d.s.mu.Lock()
 		for _, q := range d.s.queues {
-			if q.done < q.tail {
-				pts = append(pts, queuePoint{q, q.tail})
+			if tail := q.submitted.Load(); q.done < tail {
+				pts = append(pts, queuePoint{q, tail})
 			}
 		}
 		d.s.mu.Unlock()

@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -35,15 +36,20 @@ type queue struct {
 
 	stop      atomic.Pointer[hal.Fault] // set while stopped by STOP_ON_FAILURE
 	abortGen  atomic.Uint64             // bumped by each Abort
-	submitted atomic.Uint64             // tail, for readers without the lock
+	submitted atomic.Uint64             // published tail: tasks up to it are in the ring
 	nfaults   atomic.Int32              // len(faults), for readers without the lock
+	busy      atomic.Bool               // state is not qIdle: the scheduler will step the queue again
+
+	// smu serializes submitters, and orders them with Abort, Close and ring
+	// growth; it is taken before s.mu. Workers never take it.
+	smu sync.Mutex
 
 	// Guarded by s.mu.
 	prio          int
 	group         uint64
 	stopOnFailure bool
-	ring          []slot // len is a power of two; seq maps to ring[seq&(len-1)]
-	done, tail    uint64 // tasks done+1..tail are pending
+	ring          []slot // len is a power of two; seq maps to ring[seq&(len-1)]; replaced with smu held too
+	done, tail    uint64 // tasks done+1..tail are pending; tail trails submitted until step takes them in
 	state         qstate
 	cur           item // the head's engine item while queued or running
 	faults        []hal.Fault
@@ -52,6 +58,13 @@ type queue struct {
 }
 
 func (q *queue) slot(seq uint64) *slot { return &q.ring[seq&uint64(len(q.ring)-1)] }
+
+// setState sets the head's state and publishes whether the queue is busy.
+// s.mu held.
+func (q *queue) setState(st qstate) {
+	q.state = st
+	q.busy.Store(st != qIdle)
+}
 
 func (q *queue) ID() int32 { return q.id }
 
@@ -67,10 +80,21 @@ func (q *queue) dropped(seq uint64) bool {
 }
 
 // Submit appends t. It blocks while the ring is full at the queue depth.
+//
+// A task that needs nothing from the scheduler at submission (a kernel, a
+// copy, a memset, a host function, a graph), queued behind work the
+// scheduler will come back to, is published without the scheduler's lock:
+// the host and the engines then never contend for it on the hot path.
 func (q *queue) Submit(t hal.Task) (uint64, error) {
+	q.smu.Lock()
+	defer q.smu.Unlock()
+	if seq, ok := q.publish(&t); ok {
+		return seq, nil
+	}
 	s := q.s
 	now := s.clock()
 	lockHot(&s.mu)
+	q.tail = q.submitted.Load()
 	for {
 		if err := q.refuse(); err != nil {
 			s.mu.Unlock()
@@ -83,13 +107,18 @@ func (q *queue) Submit(t hal.Task) (uint64, error) {
 			q.grow()
 			break
 		}
+		// Full: wait for room, letting Abort and Close in meanwhile.
 		target := q.tail - uint64(len(q.ring)) + 1
+		gen := q.abortGen.Load()
 		s.mu.Unlock()
-		err := q.completed.wait(context.Background(), target, 0, q, q.abortGen.Load())
+		q.smu.Unlock()
+		err := q.completed.wait(context.Background(), target, 0, q, gen)
+		q.smu.Lock()
 		if err != nil {
 			return 0, err
 		}
-		s.mu.Lock()
+		lockHot(&s.mu)
+		q.tail = q.submitted.Load()
 	}
 	seq := q.tail + 1
 	sl := q.slot(seq)
@@ -109,6 +138,38 @@ func (q *queue) Submit(t hal.Task) (uint64, error) {
 	s.mu.Unlock()
 	s.report(faults)
 	return seq, nil
+}
+
+// publish is Submit's fast path; it reports false when t must take the
+// slow one. q.smu held.
+func (q *queue) publish(t *hal.Task) (uint64, bool) {
+	switch t.Kind {
+	case hal.TaskKernel, hal.TaskCopy, hal.TaskCopy2D, hal.TaskMemset, hal.TaskHostFunc, hal.TaskGraph:
+	default:
+		return 0, false // admission numbers events and registers waits
+	}
+	if !q.busy.Load() || q.stop.Load() != nil || staticCheck(t) != nil {
+		return 0, false
+	}
+	seq := q.submitted.Load() + 1
+	if seq-q.completed.v.Load() > uint64(len(q.ring)) {
+		return 0, false // full: the slow path grows the ring or waits
+	}
+	s := q.s
+	sl := q.slot(seq)
+	sl.t = *t
+	sl.submit = s.clock()
+	sl.rec, sl.deadline = 0, 0
+	q.submitted.Store(seq)
+	if !q.busy.Load() {
+		// The queue ran dry meanwhile and may have missed the task.
+		lockHot(&s.mu)
+		s.advance(q)
+		faults := s.takeFaults()
+		s.mu.Unlock()
+		s.report(faults)
+	}
+	return seq, true
 }
 
 // refuse returns why q takes no tasks now, or nil. s.mu held.
@@ -217,13 +278,16 @@ func (q *queue) Stopped() (hal.Fault, bool) {
 func (q *queue) unqueue() {
 	if q.state == qQueued && q.cur.next == 0 {
 		q.s.engines[engineOf(q.cur.t.Kind)].remove(&q.cur)
-		q.state = qIdle
+		q.setState(qIdle)
 	}
 }
 
 func (q *queue) Abort() error {
 	s := q.s
+	q.smu.Lock()
 	s.mu.Lock()
+	q.tail = q.submitted.Load()
+	q.smu.Unlock() // tasks submitted from now on are not aborted
 	if q.closed {
 		s.mu.Unlock()
 		return hal.Errorf(hal.KindInvalidHandle, "queue %d is closed", q.id)
@@ -236,7 +300,7 @@ func (q *queue) Abort() error {
 		q.dropping = true
 	} else {
 		q.done = q.tail
-		q.state = qIdle
+		q.setState(qIdle)
 	}
 	q.stop.Store(nil)
 	q.completed.interrupt()
@@ -251,8 +315,11 @@ func (q *queue) Abort() error {
 
 func (q *queue) Close() error {
 	s := q.s
+	q.smu.Lock()
+	defer q.smu.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	q.tail = q.submitted.Load()
 	if q.closed {
 		return hal.Errorf(hal.KindInvalidHandle, "queue %d is already closed", q.id)
 	}

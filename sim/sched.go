@@ -91,12 +91,35 @@ func (s *scheduler) advance(q *queue) {
 }
 
 // step runs q's head as far as it goes: synchronization tasks complete in
-// place, the first engine task is handed to its engine. s.mu held.
+// place, the first engine task is handed to its engine. Tasks published
+// without the lock (queue.Submit's fast path) are taken in first; a queue
+// that runs dry says so (busy) and looks once more, so that a task
+// published meanwhile is either seen here or kicked by its submitter.
+// s.mu held.
 func (s *scheduler) step(q *queue) {
 	if q.state == qQueued || q.state == qRunning || q.stop.Load() != nil {
 		return
 	}
 	start := q.done
+	for {
+		q.tail = q.submitted.Load()
+		s.runHead(q)
+		if q.state != qIdle || q.done != q.tail {
+			break
+		}
+		q.busy.Store(false)
+		if q.submitted.Load() == q.tail {
+			break
+		}
+		q.busy.Store(true)
+	}
+	if q.done != start {
+		q.completed.advance(q.done)
+	}
+}
+
+// runHead is step's work on the tasks taken in. s.mu held.
+func (s *scheduler) runHead(q *queue) {
 	for q.done < q.tail {
 		seq := q.done + 1
 		sl := q.slot(seq)
@@ -113,29 +136,24 @@ func (s *scheduler) step(q *queue) {
 			it := &q.cur
 			*it = item{q: q, seq: seq, t: &sl.t, prio: q.prio, ticket: s.ticket, parts: partsOf(&sl.t, s.engines[eng].maxWorkers)}
 			s.ticket++
-			q.state = qQueued
+			q.setState(qQueued)
 			s.engines[eng].push(it)
-			break
+			return
 		}
 		now := s.clock()
 		ok, f := s.runSync(q, sl, now)
 		if !ok {
-			q.state = qBlocked
-			break
+			q.setState(qBlocked)
+			return
 		}
 		s.finish(q, seq, sl, hal.EngineScheduler, now, now, f)
 		if q.stop.Load() != nil {
 			// It failed in STOP_ON_FAILURE mode: nothing after it runs.
-			q.state = qIdle
-			break
+			q.setState(qIdle)
+			return
 		}
 	}
-	if q.done == q.tail {
-		q.state = qIdle
-	}
-	if q.done != start {
-		q.completed.advance(q.done)
-	}
+	q.setState(qIdle)
 }
 
 // finish records the completion of task seq of q. s.mu held.
@@ -180,7 +198,7 @@ func (s *scheduler) complete(it *item, w *worker) (*item, int32) {
 	q := it.q
 	sl := q.slot(it.seq)
 	s.finish(q, it.seq, sl, engineOf(sl.t.Kind), it.start, end, it.fault.Load())
-	q.state = qIdle
+	q.setState(qIdle)
 	s.advance(q)
 	q.completed.advance(q.done)
 	var next *item

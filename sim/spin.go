@@ -11,7 +11,7 @@ import (
 // not to steal a core from real work for long. Spinners yield between polls
 // so that, with more spinners than CPUs, the goroutine with work still runs.
 const (
-	hostSpin   = 20 * time.Microsecond
+	hostSpin   = 100 * time.Microsecond
 	workerSpin = 50 * time.Microsecond
 	lockSpin   = 5 * time.Microsecond
 )

@@ -12,24 +12,8 @@ import (
 func (s *scheduler) admit(q *queue, sl *slot) error {
 	t := &sl.t
 	switch t.Kind {
-	case hal.TaskKernel:
-		switch {
-		case t.Kernel == nil || t.Kernel.Fn == nil:
-			return hal.Errorf(hal.KindInvalidParam, "kernel launch without a kernel function")
-		case t.Blocks == 0:
-			return hal.Errorf(hal.KindInvalidParam, "block count 0 is invalid, expected >= 1")
-		case t.NArgs > hal.MaxArgs:
-			return hal.Errorf(hal.KindInvalidParam, "%d argument slots is invalid, expected <= %d", t.NArgs, hal.MaxArgs)
-		}
-	case hal.TaskGraph:
-		if t.Graph == nil {
-			return hal.Errorf(hal.KindInvalidParam, "graph task without a graph")
-		}
-	case hal.TaskCopy, hal.TaskMemset, hal.TaskCopy2D:
-	case hal.TaskHostFunc:
-		if t.Host == nil && t.HostFn == nil {
-			return hal.Errorf(hal.KindInvalidParam, "host function task without a function")
-		}
+	case hal.TaskKernel, hal.TaskGraph, hal.TaskCopy, hal.TaskMemset, hal.TaskCopy2D, hal.TaskHostFunc:
+		return staticCheck(t)
 	case hal.TaskEventRecord, hal.TaskEventWait, hal.TaskEventReset:
 		e, err := s.ownEvent(t.Event)
 		if err != nil {
@@ -65,6 +49,31 @@ func (s *scheduler) admit(q *queue, sl *slot) error {
 		}
 	default:
 		return hal.Errorf(hal.KindInvalidParam, "task kind %d is invalid", t.Kind)
+	}
+	return nil
+}
+
+// staticCheck checks an engine task on its own; such a task needs nothing
+// else at submission.
+func staticCheck(t *hal.Task) error {
+	switch t.Kind {
+	case hal.TaskKernel:
+		switch {
+		case t.Kernel == nil || t.Kernel.Fn == nil:
+			return hal.Errorf(hal.KindInvalidParam, "kernel launch without a kernel function")
+		case t.Blocks == 0:
+			return hal.Errorf(hal.KindInvalidParam, "block count 0 is invalid, expected >= 1")
+		case t.NArgs > hal.MaxArgs:
+			return hal.Errorf(hal.KindInvalidParam, "%d argument slots is invalid, expected <= %d", t.NArgs, hal.MaxArgs)
+		}
+	case hal.TaskGraph:
+		if t.Graph == nil {
+			return hal.Errorf(hal.KindInvalidParam, "graph task without a graph")
+		}
+	case hal.TaskHostFunc:
+		if t.Host == nil && t.HostFn == nil {
+			return hal.Errorf(hal.KindInvalidParam, "host function task without a function")
+		}
 	}
 	return nil
 }
