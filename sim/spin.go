@@ -8,8 +8,11 @@ import (
 
 // Spin budgets. Waiting hosts and idle workers poll this long before they
 // park: long enough to cover a submit-run-complete round trip, short enough
-// not to steal a core from real work for long. Spinners yield between polls
+// not to steal a core from real work for long. Workers yield between polls
 // so that, with more spinners than CPUs, the goroutine with work still runs.
+// Hosts spin longer: a host may be a C thread, which parking puts to sleep
+// in the kernel, and a model replay or a short batch of tasks outlasts a
+// few tens of microseconds.
 const (
 	hostSpin   = 100 * time.Microsecond
 	workerSpin = 50 * time.Microsecond
