@@ -6,7 +6,9 @@
 #include <unistd.h>
 #include "thread.h"
 
-static __thread gocann_thread self;
+// Initial-exec, as the Go runtime in this library uses: every API call
+// reads it, and the general model costs a call per access.
+static __thread gocann_thread self __attribute__((tls_model("initial-exec")));
 
 gocann_thread *gocann_self(void) {
 	gocann_thread *t = &self;
