@@ -10,13 +10,6 @@ static aclrtStream waiter, writer;
 static uint64_t *word; /* device memory */
 static unsigned char *mark; /* device memory: one byte per case */
 
-static uint64_t read_u64(void *dev)
-{
-    uint64_t v = 0;
-    CHECK(aclrtMemcpy(&v, sizeof v, dev, sizeof v, ACL_MEMCPY_DEVICE_TO_HOST));
-    return v;
-}
-
 static int marked(int i)
 {
     unsigned char b = 0;

@@ -21,18 +21,6 @@ static uint64_t *p, *q;  /* device words */
 
 static const char *modeName[] = {"GLOBAL", "THREAD_LOCAL", "RELAXED"};
 
-static uint64_t read_u64(const void *dev)
-{
-    uint64_t v = 0;
-    CHECK(aclrtMemcpy(&v, sizeof v, dev, sizeof v, ACL_MEMCPY_DEVICE_TO_HOST));
-    return v;
-}
-
-static void write_u64(void *dev, uint64_t v)
-{
-    CHECK(aclrtMemcpy(dev, sizeof v, &v, sizeof v, ACL_MEMCPY_HOST_TO_DEVICE));
-}
-
 static aclError add_word(aclrtStream s, uint64_t *w, uint64_t k)
 {
     struct { void *w; uint64_t k; } a = {w, k};

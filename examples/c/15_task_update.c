@@ -20,18 +20,6 @@ static aclrtFuncHandle axpbFn, addFn;
 static int64_t *x, *y; /* device vectors: y = a * x + b */
 static uint64_t *w, *z, *v; /* device words */
 
-static uint64_t read_u64(const void *dev)
-{
-    uint64_t val = 0;
-    CHECK(aclrtMemcpy(&val, sizeof val, dev, sizeof val, ACL_MEMCPY_DEVICE_TO_HOST));
-    return val;
-}
-
-static void write_u64(void *dev, uint64_t val)
-{
-    CHECK(aclrtMemcpy(dev, sizeof val, &val, sizeof val, ACL_MEMCPY_HOST_TO_DEVICE));
-}
-
 /* The argument block of axpb: one 8-byte slot per parameter. */
 struct axpb_args {
     void *x, *y;

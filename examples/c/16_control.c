@@ -16,18 +16,6 @@ static aclrtFuncHandle traceFn, countdownFn;
 static uint64_t *word; /* device memory: the decimal trace of the tasks */
 static aclrtStream run;  /* runs the models */
 
-static uint64_t read_u64(const void *dev)
-{
-    uint64_t v = 0;
-    CHECK(aclrtMemcpy(&v, sizeof v, dev, sizeof v, ACL_MEMCPY_DEVICE_TO_HOST));
-    return v;
-}
-
-static void write_u64(void *dev, uint64_t v)
-{
-    CHECK(aclrtMemcpy(dev, sizeof v, &v, sizeof v, ACL_MEMCPY_HOST_TO_DEVICE));
-}
-
 /* Queues trace(word, d): the word becomes word * 10 + d when it runs. */
 static aclError trace(aclrtStream s, uint64_t d)
 {

@@ -14,13 +14,6 @@ static uint64_t *word; /* device memory */
 static aclrtStream cap, s2;
 static aclrtEvent ev[2];
 
-static uint64_t read_u64(const void *dev)
-{
-    uint64_t v = 0;
-    CHECK(aclrtMemcpy(&v, sizeof v, dev, sizeof v, ACL_MEMCPY_DEVICE_TO_HOST));
-    return v;
-}
-
 /* Captures a memset of the word to byte b on cap alone (streams = 1), or
  * on cap and s2 joined through events (streams = 2). */
 static aclError capture(int streams, int b, aclmdlRI *m)

@@ -126,4 +126,17 @@ static inline void write_file(const char *path, const char *text)
     }
 }
 
+/* read_u64 / write_u64: a 64-bit word of device memory, synchronously. */
+static inline uint64_t read_u64(const void *dev)
+{
+    uint64_t v = 0;
+    CHECK(aclrtMemcpy(&v, sizeof v, dev, sizeof v, ACL_MEMCPY_DEVICE_TO_HOST));
+    return v;
+}
+
+static inline void write_u64(void *dev, uint64_t v)
+{
+    CHECK(aclrtMemcpy(dev, sizeof v, &v, sizeof v, ACL_MEMCPY_HOST_TO_DEVICE));
+}
+
 #endif /* GOCANN_EXAMPLES_COMMON_H */
