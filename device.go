@@ -168,6 +168,16 @@ func (d *Device) StreamPriorityRange() (least, greatest int) {
 	return p.LeastPriority, p.GreatestPriority
 }
 
+// StreamsAvailable is how many more streams the device's pool can give:
+// its limit less the streams of its contexts (default streams included) and
+// the streams its models hold.
+//
+// CANN: aclrtGetStreamAvailableNum.
+func (d *Device) StreamsAvailable() (int, error) {
+	n, err := d.d.StreamsAvailable()
+	return n, wrap("Device.StreamsAvailable (aclrtGetStreamAvailableNum)", err)
+}
+
 // TaskRecord is one task's entry in the device trace: when the scheduler
 // saw it submitted, started and completed it, and which engine ran it.
 type TaskRecord = hal.Record

@@ -129,6 +129,7 @@
 //	aclrtGetSocName                                                            Device.SoCName
 //	aclrtGetStreamAttribute                                                    Stream.Attr
 //	aclrtGetStreamAttribute (ACL_STREAM_ATTR_FAILURE_MODE)                     Stream.FailureMode
+//	aclrtGetStreamAvailableNum                                                 Device.StreamsAvailable
 //	aclrtLaunchHostFunc                                                        Stream.LaunchHostFunc
 //	aclrtLaunchHostFunc (function of two words)                                Stream.LaunchHostFuncC
 //	aclrtLaunchKernel                                                          Stream.Launch

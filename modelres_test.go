@@ -20,6 +20,15 @@ func TestCaptureUsesStreamPool(t *testing.T) {
 	// the model lives.
 	e := setup(t, poolConfig)
 	p := word(t, e, 0)
+	avail := func() int {
+		t.Helper()
+		n, err := e.d.StreamsAvailable()
+		check(t, err)
+		return n
+	}
+	if n := avail(); n != 62 {
+		t.Fatalf("StreamsAvailable = %d before any capture, want 62 (64 less the default stream and e.s)", n)
+	}
 	var models []*gocann.ModelRI
 	var err error
 	for len(models) < 100 {
@@ -41,10 +50,16 @@ func TestCaptureUsesStreamPool(t *testing.T) {
 	}
 	_, err = e.c.NewStream()
 	wantErr(t, err, gocann.CodeRTNoStreamResource, "all 64 streams")
+	if n := avail(); n != 0 {
+		t.Fatalf("StreamsAvailable = %d with the pool exhausted, want 0", n)
+	}
 	runOK(t, models[61], e.s) // the models still run
 
 	// Closing a model gives its stream back.
 	check(t, models[0].Close())
+	if n := avail(); n != 1 {
+		t.Fatalf("StreamsAvailable = %d after a model was closed, want 1", n)
+	}
 	m, err := e.s.Capture(gocann.CaptureGlobal, func(s *gocann.Stream) error { return s.Memset(p, 2, 8) })
 	check(t, err)
 	closeModel(t, m)

@@ -306,3 +306,21 @@ func gocann_aclrtStreamAbort(t *C.gocann_thread, p C.aclrtStream) C.aclError {
 	}
 	return fail(t, fn, s.s.Abort())
 }
+
+//export gocann_aclrtGetStreamAvailableNum
+func gocann_aclrtGetStreamAvailableNum(t *C.gocann_thread, count *C.uint32_t) C.aclError {
+	const fn = "aclrtGetStreamAvailableNum"
+	if count == nil {
+		return nullArg(t, fn, "streamCount")
+	}
+	d, code := currentDevice(t, fn)
+	if code != 0 {
+		return code
+	}
+	n, err := d.StreamsAvailable()
+	if err != nil {
+		return fail(t, fn, err)
+	}
+	*count = C.uint32_t(n)
+	return 0
+}

@@ -158,5 +158,6 @@ aclError aclrtDestroyLabelList(aclrtLabelList labelList) { return (aclError)goca
 aclError aclrtSwitchLabelByIndex(void* ptr, uint32_t maxValue, aclrtLabelList labelList, aclrtStream stream) { return (aclError)gocann_aclrtSwitchLabelByIndex(gocann_self(), (void*)ptr, (uint32_t)maxValue, (aclrtLabelList)labelList, (aclrtStream)stream); }
 aclError aclrtActiveStream(aclrtStream activeStream, aclrtStream stream) { return (aclError)gocann_aclrtActiveStream(gocann_self(), (aclrtStream)activeStream, (aclrtStream)stream); }
 aclError aclrtSwitchStream(void* leftValue, aclrtCondition cond, void* rightValue, aclrtCompareDataType dataType, aclrtStream trueStream, aclrtStream falseStream, aclrtStream stream) { return (aclError)gocann_aclrtSwitchStream(gocann_self(), (void*)leftValue, (aclrtCondition)cond, (void*)rightValue, (aclrtCompareDataType)dataType, (aclrtStream)trueStream, (aclrtStream)falseStream, (aclrtStream)stream); }
+aclError aclrtGetStreamAvailableNum(uint32_t* streamCount) { return (aclError)gocann_aclrtGetStreamAvailableNum(gocann_self(), (uint32_t*)streamCount); }
 aclError aclrtPersistentTaskClean(aclrtStream stream) { return (aclError)gocann_aclrtPersistentTaskClean(gocann_self(), (aclrtStream)stream); }
 

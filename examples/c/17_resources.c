@@ -57,6 +57,10 @@ int main(void)
     CHECK(aclrtCreateStream(&s2));
     CHECK(aclrtCreateStream(&run));
     CHECK(aclrtCreateStreamWithConfig(&persistent, 0, ACL_STREAM_PERSISTENT));
+    uint32_t avail = 0;
+    CHECK(aclrtGetStreamAvailableNum(&avail));
+    EXPECT(avail == 3, "aclrtGetStreamAvailableNum: %u of the 8 streams left", avail);
+    EXPECT_CODE(aclrtGetStreamAvailableNum(NULL), ACL_ERROR_INVALID_PARAM, "aclrtGetStreamAvailableNum(NULL)");
 
     /* Capture one-stream models until the pool runs out. */
     clear_errors();
@@ -69,6 +73,8 @@ int main(void)
     EXPECT(msg != NULL && strstr(msg, "aclmdlRICaptureEnd") != NULL, "the error names the call: %s", msg ? msg : "(null)");
     EXPECT(!capturing(cap), "the failed aclmdlRICaptureEnd ended the capture");
     EXPECT_CODE(aclrtCreateStream(&extra[0]), ACL_ERROR_RT_NO_STREAM_RESOURCE, "aclrtCreateStream with the pool used up");
+    CHECK(aclrtGetStreamAvailableNum(&avail));
+    EXPECT(avail == 0, "aclrtGetStreamAvailableNum with the models holding the rest: %u", avail);
 
     /* The models still run, each with its own streams. */
     CHECK(aclmdlRIExecuteAsync(models[n - 1], run));

@@ -1896,6 +1896,10 @@ ACL_FUNC_VISIBILITY aclError aclrtSwitchStream(
     void* leftValue, aclrtCondition cond, void* rightValue, aclrtCompareDataType dataType, aclrtStream trueStream,
     aclrtStream falseStream, aclrtStream stream);
 
+/* How many more streams the current device's pool can give; models hold
+ * streams of the pool too. */
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamAvailableNum(uint32_t* streamCount);
+
 /* Drop the tasks a persistent stream queued into a model not yet built. */
 ACL_FUNC_VISIBILITY aclError aclrtPersistentTaskClean(aclrtStream stream);
 

@@ -273,3 +273,38 @@ func (d *Device) MemInfo() (free, total uint64, err error) {
 
 // HAL returns the open hal device for diagnosis (trace, sharing).
 func (d *Device) HAL() (hal.Device, error) { return d.halDevice() }
+
+// StreamsAvailable is how many more streams the device's pool can give
+// (aclrtGetStreamAvailableNum): its limit less the streams of its contexts,
+// default streams included, and the streams models hold.
+func (d *Device) StreamsAvailable() (int, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.dead || d.hd == nil {
+		return 0, hal.Errorf(hal.KindInvalidDevice, "device %d is not set", d.id)
+	}
+	used := 0
+	for _, c := range d.contextsLocked() {
+		c.mu.Lock()
+		if c.defStream != nil {
+			used++
+		}
+		used += len(c.streams)
+		models := make([]*Model, 0, len(c.models))
+		for m := range c.models {
+			models = append(models, m)
+		}
+		c.mu.Unlock()
+		for _, m := range models {
+			m.mu.Lock()
+			used += len(m.queues)
+			for _, sub := range m.subs {
+				sub.mu.Lock()
+				used += len(sub.queues)
+				sub.mu.Unlock()
+			}
+			m.mu.Unlock()
+		}
+	}
+	return max(0, d.props.StreamLimit-used), nil
+}
