@@ -40,7 +40,6 @@ aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) { return (aclError)g
 aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value) { return (aclError)gocann_aclrtGetDeviceInfo(gocann_self(), (uint32_t)deviceId, (aclrtDevAttr)attr, (int64_t*)value); }
 aclError aclrtDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* greatestPriority) { return (aclError)gocann_aclrtDeviceGetStreamPriorityRange(gocann_self(), (int32_t*)leastPriority, (int32_t*)greatestPriority); }
 aclError aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus* deviceStatus) { return (aclError)gocann_aclrtQueryDeviceStatus(gocann_self(), (int32_t)deviceId, (aclrtDeviceStatus*)deviceStatus); }
-aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) { return (aclError)gocann_aclrtGetMemInfo(gocann_self(), (aclrtMemAttr)attr, (size_t*)free, (size_t*)total); }
 aclError aclrtCreateStream(aclrtStream* stream) { return (aclError)gocann_aclrtCreateStream(gocann_self(), (aclrtStream*)stream); }
 aclError aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t priority, uint32_t flag) { return (aclError)gocann_aclrtCreateStreamWithConfig(gocann_self(), (aclrtStream*)stream, (uint32_t)priority, (uint32_t)flag); }
 aclError aclrtCreateStreamV2(aclrtStream* stream, const aclrtStreamConfigHandle* handle) { return (aclError)gocann_aclrtCreateStreamV2(gocann_self(), (aclrtStream*)stream, (aclrtStreamConfigHandle*)handle); }
@@ -61,21 +60,8 @@ aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType
 aclError aclrtStreamAbort(aclrtStream stream) { return (aclError)gocann_aclrtStreamAbort(gocann_self(), (aclrtStream)stream); }
 aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) { return (aclError)gocann_aclrtStreamWaitEvent(gocann_self(), (aclrtStream)stream, (aclrtEvent)event); }
 aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout) { return (aclError)gocann_aclrtStreamWaitEventWithTimeout(gocann_self(), (aclrtStream)stream, (aclrtEvent)event, (int32_t)timeout); }
-aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) { return (aclError)gocann_aclrtMalloc(gocann_self(), (void**)devPtr, (size_t)size, (aclrtMemMallocPolicy)policy); }
-aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy policy) { return (aclError)gocann_aclrtMallocAlign32(gocann_self(), (void**)devPtr, (size_t)size, (aclrtMemMallocPolicy)policy); }
-aclError aclrtMallocCached(void** devPtr, size_t size, aclrtMemMallocPolicy policy) { return (aclError)gocann_aclrtMallocCached(gocann_self(), (void**)devPtr, (size_t)size, (aclrtMemMallocPolicy)policy); }
-aclError aclrtMallocWithCfg(void** devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig* cfg) { return (aclError)gocann_aclrtMallocWithCfg(gocann_self(), (void**)devPtr, (size_t)size, (aclrtMemMallocPolicy)policy, (aclrtMallocConfig*)cfg); }
-aclError aclrtFree(void* devPtr) { return (aclError)gocann_aclrtFree(gocann_self(), (void*)devPtr); }
-aclError aclrtMallocHost(void** hostPtr, size_t size) { return (aclError)gocann_aclrtMallocHost(gocann_self(), (void**)hostPtr, (size_t)size); }
-aclError aclrtFreeHost(void* hostPtr) { return (aclError)gocann_aclrtFreeHost(gocann_self(), (void*)hostPtr); }
-aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) { return (aclError)gocann_aclrtMemcpy(gocann_self(), (void*)dst, (size_t)destMax, (void*)src, (size_t)count, (aclrtMemcpyKind)kind); }
-aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind, aclrtStream stream) { return (aclError)gocann_aclrtMemcpyAsync(gocann_self(), (void*)dst, (size_t)destMax, (void*)src, (size_t)count, (aclrtMemcpyKind)kind, (aclrtStream)stream); }
-aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) { return (aclError)gocann_aclrtMemset(gocann_self(), (void*)devPtr, (size_t)maxCount, (int32_t)value, (size_t)count); }
-aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) { return (aclError)gocann_aclrtMemsetAsync(gocann_self(), (void*)devPtr, (size_t)maxCount, (int32_t)value, (size_t)count, (aclrtStream)stream); }
-aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind) { return (aclError)gocann_aclrtMemcpy2d(gocann_self(), (void*)dst, (size_t)dpitch, (void*)src, (size_t)spitch, (size_t)width, (size_t)height, (aclrtMemcpyKind)kind); }
-aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind, aclrtStream stream) { return (aclError)gocann_aclrtMemcpy2dAsync(gocann_self(), (void*)dst, (size_t)dpitch, (void*)src, (size_t)spitch, (size_t)width, (size_t)height, (aclrtMemcpyKind)kind, (aclrtStream)stream); }
-aclError aclrtPointerGetAttributes(const void* ptr, aclrtPtrAttributes* attributes) { return (aclError)gocann_aclrtPointerGetAttributes(gocann_self(), (void*)ptr, (aclrtPtrAttributes*)attributes); }
-aclError aclrtMemGetAddressRange(void* ptr, void** pbase, size_t* psize) { return (aclError)gocann_aclrtMemGetAddressRange(gocann_self(), (void*)ptr, (void**)pbase, (size_t*)psize); }
+
+// acl/acl_rt_event.h
 aclError aclrtCreateEvent(aclrtEvent* event) { return (aclError)gocann_aclrtCreateEvent(gocann_self(), (aclrtEvent*)event); }
 aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) { return (aclError)gocann_aclrtCreateEventWithFlag(gocann_self(), (aclrtEvent*)event, (uint32_t)flag); }
 aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag) { return (aclError)gocann_aclrtCreateEventExWithFlag(gocann_self(), (aclrtEvent*)event, (uint32_t)flag); }
@@ -96,6 +82,26 @@ aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_
 aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t* notifyId) { return (aclError)gocann_aclrtGetNotifyId(gocann_self(), (aclrtNotify)notify, (uint32_t*)notifyId); }
 aclError aclrtValueWrite(void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream) { return (aclError)gocann_aclrtValueWrite(gocann_self(), (void*)devAddr, (uint64_t)value, (uint32_t)flag, (aclrtStream)stream); }
 aclError aclrtValueWait(void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream) { return (aclError)gocann_aclrtValueWait(gocann_self(), (void*)devAddr, (uint64_t)value, (uint32_t)flag, (aclrtStream)stream); }
+
+// acl/acl_rt_memory.h
+aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) { return (aclError)gocann_aclrtMalloc(gocann_self(), (void**)devPtr, (size_t)size, (aclrtMemMallocPolicy)policy); }
+aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy policy) { return (aclError)gocann_aclrtMallocAlign32(gocann_self(), (void**)devPtr, (size_t)size, (aclrtMemMallocPolicy)policy); }
+aclError aclrtMallocCached(void** devPtr, size_t size, aclrtMemMallocPolicy policy) { return (aclError)gocann_aclrtMallocCached(gocann_self(), (void**)devPtr, (size_t)size, (aclrtMemMallocPolicy)policy); }
+aclError aclrtMallocWithCfg(void** devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig* cfg) { return (aclError)gocann_aclrtMallocWithCfg(gocann_self(), (void**)devPtr, (size_t)size, (aclrtMemMallocPolicy)policy, (aclrtMallocConfig*)cfg); }
+aclError aclrtFree(void* devPtr) { return (aclError)gocann_aclrtFree(gocann_self(), (void*)devPtr); }
+aclError aclrtMallocHost(void** hostPtr, size_t size) { return (aclError)gocann_aclrtMallocHost(gocann_self(), (void**)hostPtr, (size_t)size); }
+aclError aclrtFreeHost(void* hostPtr) { return (aclError)gocann_aclrtFreeHost(gocann_self(), (void*)hostPtr); }
+aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) { return (aclError)gocann_aclrtMemcpy(gocann_self(), (void*)dst, (size_t)destMax, (void*)src, (size_t)count, (aclrtMemcpyKind)kind); }
+aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind, aclrtStream stream) { return (aclError)gocann_aclrtMemcpyAsync(gocann_self(), (void*)dst, (size_t)destMax, (void*)src, (size_t)count, (aclrtMemcpyKind)kind, (aclrtStream)stream); }
+aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) { return (aclError)gocann_aclrtMemset(gocann_self(), (void*)devPtr, (size_t)maxCount, (int32_t)value, (size_t)count); }
+aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) { return (aclError)gocann_aclrtMemsetAsync(gocann_self(), (void*)devPtr, (size_t)maxCount, (int32_t)value, (size_t)count, (aclrtStream)stream); }
+aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind) { return (aclError)gocann_aclrtMemcpy2d(gocann_self(), (void*)dst, (size_t)dpitch, (void*)src, (size_t)spitch, (size_t)width, (size_t)height, (aclrtMemcpyKind)kind); }
+aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind, aclrtStream stream) { return (aclError)gocann_aclrtMemcpy2dAsync(gocann_self(), (void*)dst, (size_t)dpitch, (void*)src, (size_t)spitch, (size_t)width, (size_t)height, (aclrtMemcpyKind)kind, (aclrtStream)stream); }
+aclError aclrtPointerGetAttributes(const void* ptr, aclrtPtrAttributes* attributes) { return (aclError)gocann_aclrtPointerGetAttributes(gocann_self(), (void*)ptr, (aclrtPtrAttributes*)attributes); }
+aclError aclrtMemGetAddressRange(void* ptr, void** pbase, size_t* psize) { return (aclError)gocann_aclrtMemGetAddressRange(gocann_self(), (void*)ptr, (void**)pbase, (size_t*)psize); }
+aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) { return (aclError)gocann_aclrtGetMemInfo(gocann_self(), (aclrtMemAttr)attr, (size_t*)free, (size_t*)total); }
+
+// acl/acl_rt_kernel.h
 aclError aclrtBinaryLoadFromFile(const char* binPath, aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle) { return (aclError)gocann_aclrtBinaryLoadFromFile(gocann_self(), (char*)binPath, (aclrtBinaryLoadOptions*)options, (aclrtBinHandle*)binHandle); }
 aclError aclrtBinaryLoadFromData(const void* data, size_t length, const aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle) { return (aclError)gocann_aclrtBinaryLoadFromData(gocann_self(), (void*)data, (size_t)length, (aclrtBinaryLoadOptions*)options, (aclrtBinHandle*)binHandle); }
 aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char* kernelName, aclrtFuncHandle* funcHandle) { return (aclError)gocann_aclrtBinaryGetFunction(gocann_self(), (aclrtBinHandle)binHandle, (char*)kernelName, (aclrtFuncHandle*)funcHandle); }
@@ -115,6 +121,8 @@ aclError aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle, aclrtParam
 aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, size_t dataSize, void** bufferAddr) { return (aclError)gocann_aclrtKernelArgsGetPlaceHolderBuffer(gocann_self(), (aclrtArgsHandle)argsHandle, (aclrtParamHandle)paramHandle, (size_t)dataSize, (void**)bufferAddr); }
 aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, void* param, size_t paramSize) { return (aclError)gocann_aclrtKernelArgsParaUpdate(gocann_self(), (aclrtArgsHandle)argsHandle, (aclrtParamHandle)paramHandle, (void*)param, (size_t)paramSize); }
 aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle) { return (aclError)gocann_aclrtKernelArgsFinalize(gocann_self(), (aclrtArgsHandle)argsHandle); }
+
+// acl/acl_rt_graph.h
 aclError aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32_t flag) { return (aclError)gocann_aclmdlRIBuildBegin(gocann_self(), (aclmdlRI*)modelRI, (uint32_t)flag); }
 aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag) { return (aclError)gocann_aclmdlRIBindStream(gocann_self(), (aclmdlRI)modelRI, (aclrtStream)stream, (uint32_t)flag); }
 aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream) { return (aclError)gocann_aclmdlRIEndTask(gocann_self(), (aclmdlRI)modelRI, (aclrtStream)stream); }

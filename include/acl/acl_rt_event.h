@@ -1,0 +1,176 @@
+/*
+ * gocann: CANN-compatible runtime on a simulated NPU.
+ *
+ * acl/acl_rt_event.h: events, notifies and value operations. Part of
+ * acl/acl_rt.h, which includes it; it may also be included on its own.
+ */
+/* First: acl_rt.h includes every part, this one included. */
+#include "acl_rt.h"
+
+#ifndef INC_GOCANN_ACL_ACL_RT_EVENT_H_
+#define INC_GOCANN_ACL_ACL_RT_EVENT_H_
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------
+ * Events and notifies
+ * ------------------------------------------------------------------------ */
+
+/* Result of the old aclrtQueryEvent (COMPLETE is 0 here). */
+typedef enum aclrtEventStatus {
+    ACL_EVENT_STATUS_COMPLETE = 0,
+    ACL_EVENT_STATUS_NOT_READY = 1,
+    ACL_EVENT_STATUS_RESERVED = 2,
+} aclrtEventStatus;
+
+/* Result of aclrtQueryEventStatus. Note the order is the reverse of
+ * aclrtEventStatus: NOT_READY is 0 and COMPLETE is 1. */
+typedef enum aclrtEventRecordedStatus {
+    ACL_EVENT_RECORDED_STATUS_NOT_READY = 0,
+    ACL_EVENT_RECORDED_STATUS_COMPLETE = 1,
+} aclrtEventRecordedStatus;
+
+/* Result of aclrtQueryEventWaitStatus. */
+typedef enum aclrtEventWaitStatus {
+    ACL_EVENT_WAIT_STATUS_COMPLETE = 0,
+    ACL_EVENT_WAIT_STATUS_NOT_READY = 1,
+    ACL_EVENT_WAIT_STATUS_RESERVED = 0xFFFF,
+} aclrtEventWaitStatus;
+
+/* Opaque token that lets another process open an event. */
+typedef struct aclrtIpcEventHandle {
+    char reserved[ACL_IPC_EVENT_HANDLE_SIZE];
+} aclrtIpcEventHandle;
+
+/* Counting notifies: how a record changes the counter and what a wait
+ * waits for. */
+typedef enum {
+    ACL_RT_CNT_NOTIFY_RECORD_SET_VALUE_MODE = 0,
+    ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE = 1,
+    ACL_RT_CNT_NOTIFY_RECORD_BIT_OR_MODE = 2,
+    ACL_RT_CNT_NOTIFY_RECORD_BIT_AND_MODE = 4,
+} aclrtCntNotifyRecordMode;
+
+typedef struct {
+    aclrtCntNotifyRecordMode mode;
+    uint32_t value;
+} aclrtCntNotifyRecordInfo;
+
+typedef enum {
+    ACL_RT_CNT_NOTIFY_WAIT_LESS_MODE = 0,
+    ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE = 1,
+    ACL_RT_CNT_NOTIFY_WAIT_BIGGER_MODE = 2,
+    ACL_RT_CNT_NOTIFY_WAIT_BIGGER_OR_EQUAL_MODE = 3,
+    ACL_RT_CNT_NOTIFY_WAIT_EQUAL_WITH_BITMASK_MODE = 4,
+} aclrtCntNotifyWaitMode;
+
+/* timeout is in seconds, 0 waits forever; isClear resets the counter
+ * once the wait is satisfied. */
+typedef struct {
+    aclrtCntNotifyWaitMode mode;
+    uint32_t value;
+    uint32_t timeout;
+    uint8_t isClear;
+    uint8_t rsv[3];
+} aclrtCntNotifyWaitInfo;
+
+/* ------------------------------------------------------------------------
+ * Events
+ * ------------------------------------------------------------------------ */
+
+/* Events mark points in a stream; a NULL stream is the default stream. */
+
+/* Create an event with default flags. */
+ACL_FUNC_VISIBILITY aclError aclrtCreateEvent(aclrtEvent* event);
+
+/* Create an event with ACL_EVENT_* flags (combinable with |). */
+ACL_FUNC_VISIBILITY aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag);
+
+/* As aclrtCreateEventWithFlag, for an event not limited by the device's
+ * hardware event count. */
+ACL_FUNC_VISIBILITY aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag);
+
+/* Destroy event; if it is still pending, its resources go when it
+ * completes. */
+ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event);
+
+/* Enqueue on stream a record of event: it completes once the tasks before
+ * it on stream have finished. */
+ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream);
+
+/* Enqueue on stream a reset of event to its initial state, so it can be
+ * reused. */
+ACL_FUNC_VISIBILITY aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream);
+
+/* Store whether event has completed. Kept for old code: prefer
+ * aclrtQueryEventStatus, whose status values are ordered differently. */
+ACL_DEPRECATED_MESSAGE("aclrtQueryEvent is deprecated, use aclrtQueryEventStatus instead")
+ACL_FUNC_VISIBILITY aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status);
+
+/* Store, without blocking, whether the work captured by event's latest
+ * record has finished. */
+ACL_FUNC_VISIBILITY aclError aclrtQueryEventStatus(
+    aclrtEvent event, aclrtEventRecordedStatus* status);
+
+/* Store, without blocking, whether the stream waits on event have been
+ * satisfied. */
+ACL_FUNC_VISIBILITY aclError aclrtQueryEventWaitStatus(
+    aclrtEvent event, aclrtEventWaitStatus* status);
+
+/* Block until event completes. */
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEvent(aclrtEvent event);
+
+/* As aclrtSynchronizeEvent, but give up after timeout ms (-1: wait
+ * forever). */
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout);
+
+/* Store in *ms the time in milliseconds from startEvent to endEvent, both
+ * completed. */
+ACL_FUNC_VISIBILITY aclError aclrtEventElapsedTime(
+    float* ms, aclrtEvent startEvent, aclrtEvent endEvent);
+
+/* Store the time event completed, in microseconds since the device
+ * started. */
+ACL_FUNC_VISIBILITY aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t* timestamp);
+
+/* ------------------------------------------------------------------------
+ * Notifies and value operations
+ * ------------------------------------------------------------------------ */
+
+/* Notifies are device-side signals between streams. */
+
+/* Create a notify with flag ACL_NOTIFY_DEFAULT or
+ * ACL_NOTIFY_DEVICE_USE_ONLY. */
+ACL_FUNC_VISIBILITY aclError aclrtCreateNotify(aclrtNotify* notify, uint64_t flag);
+
+/* Destroy notify. */
+ACL_FUNC_VISIBILITY aclError aclrtDestroyNotify(aclrtNotify notify);
+
+/* Enqueue on stream a signal of notify. */
+ACL_FUNC_VISIBILITY aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream);
+
+/* Enqueue on stream a wait for notify to be signalled, consuming the
+ * signal; the wait fails after timeout seconds (0: never). */
+ACL_FUNC_VISIBILITY aclError aclrtWaitAndResetNotify(
+    aclrtNotify notify, aclrtStream stream, uint32_t timeout);
+
+/* Store the numeric id of notify. */
+ACL_FUNC_VISIBILITY aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t* notifyId);
+
+/* Enqueue on stream a store of the 64-bit value at devAddr (8-byte
+ * aligned); flag must be 0. */
+ACL_FUNC_VISIBILITY aclError aclrtValueWrite(
+    void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream);
+
+/* Enqueue on stream a wait until the 64-bit word at devAddr passes the
+ * ACL_STREAM_WAIT_VALUE_* test given by flag against value. */
+ACL_FUNC_VISIBILITY aclError aclrtValueWait(
+    void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* INC_GOCANN_ACL_ACL_RT_EVENT_H_ */
