@@ -117,67 +117,54 @@ func gocann_aclrtResetEvent(t *C.gocann_thread, p C.aclrtEvent, sp C.aclrtStream
 	return fail(t, fn, s.s.ResetEvent(e.e))
 }
 
-//export gocann_aclrtQueryEvent
-func gocann_aclrtQueryEvent(t *C.gocann_thread, p C.aclrtEvent, status *C.aclrtEventStatus) C.aclError {
-	const fn = "aclrtQueryEvent"
-	if status == nil {
-		return nullArg(t, fn, "status")
+// queryEvent is the shared part of the three event queries: the status
+// pointer must be set (ok), and query says whether the event is done.
+func queryEvent(t *C.gocann_thread, fn string, p C.aclrtEvent, ok bool, query func(*gocann.Event) (bool, error)) (bool, C.aclError) {
+	if !ok {
+		return false, nullArg(t, fn, "status")
 	}
 	e, code := eventOf(t, fn, p)
 	if code != 0 {
-		return code
+		return false, code
 	}
-	done, err := e.e.QueryLegacy()
-	if err != nil {
-		return fail(t, fn, err)
+	done, err := query(e.e)
+	return done, fail(t, fn, err)
+}
+
+//export gocann_aclrtQueryEvent
+func gocann_aclrtQueryEvent(t *C.gocann_thread, p C.aclrtEvent, status *C.aclrtEventStatus) C.aclError {
+	done, code := queryEvent(t, "aclrtQueryEvent", p, status != nil, (*gocann.Event).QueryLegacy)
+	if code == 0 {
+		*status = C.ACL_EVENT_STATUS_NOT_READY
+		if done {
+			*status = C.ACL_EVENT_STATUS_COMPLETE
+		}
 	}
-	*status = C.ACL_EVENT_STATUS_NOT_READY
-	if done {
-		*status = C.ACL_EVENT_STATUS_COMPLETE
-	}
-	return 0
+	return code
 }
 
 //export gocann_aclrtQueryEventStatus
 func gocann_aclrtQueryEventStatus(t *C.gocann_thread, p C.aclrtEvent, status *C.aclrtEventRecordedStatus) C.aclError {
-	const fn = "aclrtQueryEventStatus"
-	if status == nil {
-		return nullArg(t, fn, "status")
+	done, code := queryEvent(t, "aclrtQueryEventStatus", p, status != nil, (*gocann.Event).Query)
+	if code == 0 {
+		*status = C.ACL_EVENT_RECORDED_STATUS_NOT_READY
+		if done {
+			*status = C.ACL_EVENT_RECORDED_STATUS_COMPLETE
+		}
 	}
-	e, code := eventOf(t, fn, p)
-	if code != 0 {
-		return code
-	}
-	done, err := e.e.Query()
-	if err != nil {
-		return fail(t, fn, err)
-	}
-	*status = C.ACL_EVENT_RECORDED_STATUS_NOT_READY
-	if done {
-		*status = C.ACL_EVENT_RECORDED_STATUS_COMPLETE
-	}
-	return 0
+	return code
 }
 
 //export gocann_aclrtQueryEventWaitStatus
 func gocann_aclrtQueryEventWaitStatus(t *C.gocann_thread, p C.aclrtEvent, status *C.aclrtEventWaitStatus) C.aclError {
-	const fn = "aclrtQueryEventWaitStatus"
-	if status == nil {
-		return nullArg(t, fn, "status")
+	done, code := queryEvent(t, "aclrtQueryEventWaitStatus", p, status != nil, (*gocann.Event).QueryWait)
+	if code == 0 {
+		*status = C.ACL_EVENT_WAIT_STATUS_NOT_READY
+		if done {
+			*status = C.ACL_EVENT_WAIT_STATUS_COMPLETE
+		}
 	}
-	e, code := eventOf(t, fn, p)
-	if code != 0 {
-		return code
-	}
-	done, err := e.e.QueryWait()
-	if err != nil {
-		return fail(t, fn, err)
-	}
-	*status = C.ACL_EVENT_WAIT_STATUS_NOT_READY
-	if done {
-		*status = C.ACL_EVENT_WAIT_STATUS_COMPLETE
-	}
-	return 0
+	return code
 }
 
 //export gocann_aclrtSynchronizeEvent

@@ -122,6 +122,18 @@ func currentModel(t *C.gocann_thread, fn string, p C.aclmdlRI) (*cModel, C.aclEr
 	return m, 0
 }
 
+// modelAndStream resolves the model and stream of a call that builds or
+// runs the model on a stream; lookup is stream or queueStream.
+func modelAndStream(t *C.gocann_thread, fn string, p C.aclmdlRI, sp C.aclrtStream,
+	lookup func(*C.gocann_thread, string, C.aclrtStream) (*cStream, C.aclError)) (*cModel, *cStream, C.aclError) {
+	m, code := currentModel(t, fn, p)
+	if code != 0 {
+		return nil, nil, code
+	}
+	s, code := lookup(t, fn, sp)
+	return m, s, code
+}
+
 // Stream binding flags of aclmdlRIBindStream.
 const (
 	modelStreamHead    = 0x00000000 // ACL_MODEL_STREAM_FLAG_HEAD
@@ -151,14 +163,10 @@ func gocann_aclmdlRIBuildBegin(t *C.gocann_thread, out *C.aclmdlRI, flag C.uint3
 //export gocann_aclmdlRIBindStream
 func gocann_aclmdlRIBindStream(t *C.gocann_thread, p C.aclmdlRI, sp C.aclrtStream, flag C.uint32_t) C.aclError {
 	const fn = "aclmdlRIBindStream"
-	m, code := currentModel(t, fn, p)
-	if code != 0 {
-		return code
-	}
 	if sp == nil {
 		return nullArg(t, fn, "stream")
 	}
-	s, code := stream(t, fn, sp)
+	m, s, code := modelAndStream(t, fn, p, sp, stream)
 	if code != 0 {
 		return code
 	}
@@ -171,11 +179,7 @@ func gocann_aclmdlRIBindStream(t *C.gocann_thread, p C.aclmdlRI, sp C.aclrtStrea
 //export gocann_aclmdlRIEndTask
 func gocann_aclmdlRIEndTask(t *C.gocann_thread, p C.aclmdlRI, sp C.aclrtStream) C.aclError {
 	const fn = "aclmdlRIEndTask"
-	m, code := currentModel(t, fn, p)
-	if code != 0 {
-		return code
-	}
-	s, code := stream(t, fn, sp)
+	m, s, code := modelAndStream(t, fn, p, sp, stream)
 	if code != 0 {
 		return code
 	}
@@ -198,11 +202,7 @@ func gocann_aclmdlRIBuildEnd(t *C.gocann_thread, p C.aclmdlRI, reserve unsafe.Po
 //export gocann_aclmdlRIUnbindStream
 func gocann_aclmdlRIUnbindStream(t *C.gocann_thread, p C.aclmdlRI, sp C.aclrtStream) C.aclError {
 	const fn = "aclmdlRIUnbindStream"
-	m, code := currentModel(t, fn, p)
-	if code != 0 {
-		return code
-	}
-	s, code := stream(t, fn, sp)
+	m, s, code := modelAndStream(t, fn, p, sp, stream)
 	if code != 0 {
 		return code
 	}
@@ -226,11 +226,7 @@ func gocann_aclmdlRIExecute(t *C.gocann_thread, p C.aclmdlRI, timeout C.int32_t)
 //export gocann_aclmdlRIExecuteAsync
 func gocann_aclmdlRIExecuteAsync(t *C.gocann_thread, p C.aclmdlRI, sp C.aclrtStream) C.aclError {
 	const fn = "aclmdlRIExecuteAsync"
-	m, code := currentModel(t, fn, p)
-	if code != 0 {
-		return code
-	}
-	s, code := queueStream(t, fn, sp)
+	m, s, code := modelAndStream(t, fn, p, sp, queueStream)
 	if code != 0 {
 		return code
 	}
