@@ -8,21 +8,20 @@ const MaxBlocks = 65535
 // Launch queues kernel k over blocks blocks with argument slots args
 // (aclrtLaunchKernel). It allocates nothing.
 func (s *Stream) Launch(k *hal.Kernel, blocks uint32, args []uint64, site uintptr) error {
-	if err := s.check(); err != nil {
-		return err
-	}
+	return s.LaunchSlots(k, blocks, args, 0, site)
+}
+
+// checkLaunch checks a launch of k over blocks blocks with nargs slots.
+func checkLaunch(k *hal.Kernel, blocks uint32, nargs int) error {
 	switch {
 	case k == nil:
-		return hal.Errorf(hal.KindBadArgument, "kernel is nil, expected a registered kernel")
+		return hal.Errorf(hal.KindBadArgument, "kernel is nil, expected a kernel")
 	case blocks == 0 || blocks > MaxBlocks:
 		return hal.Errorf(hal.KindInvalidParam, "numBlocks %d is invalid, expected 1..%d", blocks, MaxBlocks)
-	case len(args) > hal.MaxArgs:
-		return hal.Errorf(hal.KindInvalidParam, "%d argument slots is invalid, expected at most %d", len(args), hal.MaxArgs)
+	case nargs < 0 || nargs > hal.MaxArgs:
+		return hal.Errorf(hal.KindInvalidParam, "%d argument slots is invalid, expected at most %d", nargs, hal.MaxArgs)
 	}
-	t := hal.Task{Kind: hal.TaskKernel, Kernel: k, Blocks: blocks, NArgs: uint32(len(args)), Site: site}
-	copy(t.Args[:], args)
-	_, err := s.submit(&t)
-	return err
+	return nil
 }
 
 // LaunchHostFunc queues fn to run on a runtime goroutine once every earlier
@@ -96,13 +95,8 @@ func (s *Stream) LaunchDeviceArgs(k *hal.Kernel, blocks uint32, argsDev uint64, 
 	if err := s.check(); err != nil {
 		return err
 	}
-	switch {
-	case k == nil:
-		return hal.Errorf(hal.KindBadArgument, "kernel is nil, expected a kernel")
-	case blocks == 0 || blocks > MaxBlocks:
-		return hal.Errorf(hal.KindInvalidParam, "numBlocks %d is invalid, expected 1..%d", blocks, MaxBlocks)
-	case nargs < 0 || nargs > hal.MaxArgs:
-		return hal.Errorf(hal.KindInvalidParam, "%d argument slots is invalid, expected at most %d", nargs, hal.MaxArgs)
+	if err := checkLaunch(k, blocks, nargs); err != nil {
+		return err
 	}
 	if nargs > 0 {
 		if err := checkDevice(s.c.d.b, "argsData", argsDev, 8*uint64(nargs), s.c.d.id); err != nil {
@@ -119,13 +113,8 @@ func (s *Stream) LaunchSlots(k *hal.Kernel, blocks uint32, args []uint64, thread
 	if err := s.check(); err != nil {
 		return err
 	}
-	switch {
-	case k == nil:
-		return hal.Errorf(hal.KindBadArgument, "kernel is nil, expected a kernel")
-	case blocks == 0 || blocks > MaxBlocks:
-		return hal.Errorf(hal.KindInvalidParam, "numBlocks %d is invalid, expected 1..%d", blocks, MaxBlocks)
-	case len(args) > hal.MaxArgs:
-		return hal.Errorf(hal.KindInvalidParam, "%d argument slots is invalid, expected at most %d", len(args), hal.MaxArgs)
+	if err := checkLaunch(k, blocks, len(args)); err != nil {
+		return err
 	}
 	t := hal.Task{Kind: hal.TaskKernel, Kernel: k, Blocks: blocks, NArgs: uint32(len(args)), Thread: thread, Site: site}
 	copy(t.Args[:], args)

@@ -122,13 +122,10 @@ func (t ModelTask) edit(fn func(op *hal.Op) error) error {
 // take effect.
 func (t ModelTask) SetKernel(k *hal.Kernel, blocks uint32, args []uint64, argsDev uint64, nargs int) error {
 	d := t.s.m.c.d
-	switch {
-	case k == nil:
-		return hal.Errorf(hal.KindBadArgument, "kernel is nil, expected a kernel")
-	case blocks == 0 || blocks > MaxBlocks:
-		return hal.Errorf(hal.KindInvalidParam, "numBlocks %d is invalid, expected 1..%d", blocks, MaxBlocks)
-	case len(args) > hal.MaxArgs || nargs < 0 || nargs > hal.MaxArgs:
-		return hal.Errorf(hal.KindInvalidParam, "argument slots are invalid, expected at most %d", hal.MaxArgs)
+	for _, n := range []int{len(args), nargs} {
+		if err := checkLaunch(k, blocks, n); err != nil {
+			return err
+		}
 	}
 	if argsDev != 0 && nargs > 0 {
 		if err := checkDevice(d.b, "args", argsDev, 8*uint64(nargs), d.id); err != nil {
