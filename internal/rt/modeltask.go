@@ -51,9 +51,6 @@ func (s ModelStream) Model() *Model { return s.m }
 // Source is the user stream that was captured or bound, if any.
 func (s ModelStream) Source() *Stream { return s.ms.src }
 
-// Head reports whether the stream starts when the model runs.
-func (s ModelStream) Head() bool { return s.ms.head }
-
 // ModelTask is a task of a model stream.
 type ModelTask struct {
 	s   ModelStream
