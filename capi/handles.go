@@ -128,6 +128,7 @@ func (t *table) remove(h handle, k kind) bool {
 		return false
 	}
 	slot.Store(nil)
+	proc.direct.clear(idx) // the direct launch path forgets it too
 	t.gens[idx]++
 	t.free = append(t.free, idx)
 	return true
@@ -144,6 +145,7 @@ func (t *table) clear() {
 			continue
 		}
 		slot.Store(nil)
+		proc.direct.clear(idx)
 		t.gens[idx]++
 		t.free = append(t.free, idx)
 	}

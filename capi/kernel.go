@@ -11,6 +11,7 @@ import "C"
 import (
 	"encoding/binary"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/gocann/gocann"
@@ -35,6 +36,8 @@ type cFunc struct {
 	name string
 	bin  *cBinary
 	h    handle
+
+	direct atomic.Bool // its record has its kernel number: launches may go direct
 
 	paramsOnce sync.Once
 	params     []int
@@ -284,7 +287,11 @@ func launchArgs(t *C.gocann_thread, fn string, fp unsafe.Pointer, blocks C.uint3
 	if code != 0 {
 		return code
 	}
-	return fail(t, fn, s.s.LaunchArgs(f.k, uint32(blocks), args, uintptr(size), uint32(t.tid)))
+	if code := fail(t, fn, s.s.LaunchArgs(f.k, uint32(blocks), args, uintptr(size), uint32(t.tid))); code != 0 {
+		return code
+	}
+	proc.direct.noteKernel(f, s)
+	return 0
 }
 
 //export gocann_aclrtLaunchKernel
@@ -364,7 +371,11 @@ func gocann_aclrtLaunchKernelWithHostArgs(t *C.gocann_thread, fp C.aclrtFuncHand
 	if phNum == 0 && size <= 8*hal.MaxArgs {
 		// No placeholders: the slots are read from the caller's block now,
 		// without a copy.
-		return fail(t, fn, s.s.LaunchArgs(f.k, uint32(blocks), hostArgs, uintptr(size), uint32(t.tid)))
+		if code := fail(t, fn, s.s.LaunchArgs(f.k, uint32(blocks), hostArgs, uintptr(size), uint32(t.tid))); code != 0 {
+			return code
+		}
+		proc.direct.noteKernel(f, s)
+		return 0
 	}
 	block := C.GoBytes(hostArgs, C.int(size))
 	slots := len(block)

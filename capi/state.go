@@ -8,6 +8,7 @@ package main
 import "C"
 
 import (
+	"runtime"
 	"strings"
 	"sync"
 	"unsafe"
@@ -34,12 +35,14 @@ type cStream struct {
 	s   *gocann.Stream
 	h   handle
 	ctx *cContext
+	pin *runtime.Pinner // keeps the submission area C launches into in place
 }
 
 // process is the state of the C ABI: one runtime per process, as aclInit
 // makes, and the handle tables.
 type process struct {
 	handles table
+	direct  directState
 	fronts  sync.Map // Go API object (*gocann.Event, *gocann.Kernel, *gocann.TaskGroup) -> its handle
 
 	// mu guards the fields below.
@@ -151,6 +154,8 @@ func newCContext(gc *gocann.Context, dev int, isDefault bool) (*cContext, error)
 		proc.handles.remove(h, kindContext)
 		return nil, gocann.NewError("aclrtCreateContext", hal.KindNoStream, "too many live handles")
 	}
+	proc.direct.openStream(c.def)
+	proc.direct.set(c.h, uint64(c.def.h), nil)
 	return c, nil
 }
 
@@ -160,10 +165,12 @@ func (c *cContext) release() {
 	for s := range c.streams {
 		proc.fronts.Delete(s.s)
 		proc.handles.remove(s.h, kindStream)
+		proc.direct.closeStream(s)
 	}
 	c.streams = nil
 	c.mu.Unlock()
 	proc.handles.remove(c.def.h, kindStream)
+	proc.direct.closeStream(c.def)
 	proc.handles.remove(c.h, kindContext)
 }
 

@@ -39,6 +39,7 @@ func createStream(t *C.gocann_thread, fn string, out *C.aclrtStream, prio uint32
 		return failf(t, fn, hal.KindNoStream, "too many live handles")
 	}
 	s.h = h
+	proc.direct.openStream(s)
 	proc.fronts.Store(gs, h)
 	c.mu.Lock()
 	c.streams[s] = struct{}{}
@@ -137,6 +138,7 @@ func destroyStream(t *C.gocann_thread, fn string, p C.aclrtStream, force bool) C
 	}
 	proc.fronts.Delete(s.s)
 	proc.handles.remove(s.h, kindStream)
+	proc.direct.closeStream(s)
 	s.ctx.mu.Lock()
 	delete(s.ctx.streams, s)
 	s.ctx.mu.Unlock()

@@ -5,6 +5,13 @@ package ckernel
 #include <dlfcn.h>
 #include <stdlib.h>
 #include "shim.h"
+
+// call_kernel takes its pointers as integers: the arguments are in Go
+// memory the caller keeps alive, and pointer arguments would cost a cgo
+// pointer check on every block.
+static int call_kernel(uintptr_t fn, int64_t idx, int64_t num, uintptr_t args, int n) {
+	return gocann_call_kernel((void *)fn, idx, num, (const uint64_t *)args, n);
+}
 */
 import "C"
 
@@ -146,11 +153,12 @@ func (b *Binary) run(fn unsafe.Pointer, name string, blk *hal.Block) {
 		panic(fmt.Sprintf("kernel %q: its binary %s was unloaded", name, b.name))
 	}
 	args := blk.Args()
-	var p *C.uint64_t
+	var p uintptr
 	if len(args) > 0 {
-		p = (*C.uint64_t)(unsafe.Pointer(&args[0]))
+		p = uintptr(unsafe.Pointer(&args[0]))
 	}
-	trapped := C.gocann_call_kernel(fn, C.int64_t(blk.Idx()), C.int64_t(blk.Num()), p, C.int(len(args))) != 0
+	trapped := C.call_kernel(C.uintptr_t(uintptr(fn)), C.int64_t(blk.Idx()), C.int64_t(blk.Num()), C.uintptr_t(p), C.int(len(args))) != 0
+	runtime.KeepAlive(args)
 	b.mu.RUnlock()
 	if trapped {
 		panic(&hal.TrapError{Msg: C.GoString(C.gocann_trap_message())})

@@ -14,6 +14,8 @@ type Backend struct {
 	host hostMem
 	open atomic.Pointer[[]*device] // open devices, for address lookups
 
+	kernels hal.KernelTable // numbers kernels for direct launches (hal.SQ)
+
 	// mu guards the fields below.
 	mu         sync.Mutex
 	devs       []*device // by id; nil when not open

@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/gocann/gocann/hal"
 )
 
@@ -20,6 +22,8 @@ type Config struct {
 	// DMAWorkers is the number of copy workers per device; default: the
 	// number of CPUs, at least 2.
 	DMAWorkers int
+
+	monoBase int64 // CLOCK_MONOTONIC at clock 0 for the default clock, else 0
 }
 
 // DefaultProfile is a chip close to an Ascend 910B: 24 AI cores (each one
@@ -94,6 +98,12 @@ func (c Config) withDefaults() (Config, error) {
 	if c.Clock == nil {
 		start := time.Now()
 		c.Clock = func() int64 { return int64(time.Since(start)) }
+		// Go's monotonic time is CLOCK_MONOTONIC: producers in C stamp
+		// launches with it (hal.SQ.ClockBase).
+		var ts unix.Timespec
+		if unix.ClockGettime(unix.CLOCK_MONOTONIC, &ts) == nil {
+			c.monoBase = max(1, ts.Nano()-c.Clock())
+		}
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
@@ -106,3 +116,7 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	return c, nil
 }
+
+// clockBase returns CLOCK_MONOTONIC in ns at device clock 0, if the clock
+// is the default one.
+func (c *Config) clockBase() (int64, bool) { return c.monoBase, c.monoBase != 0 }

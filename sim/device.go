@@ -92,7 +92,7 @@ func (d *device) Run(t hal.Task) error {
 			s.mu.Unlock()
 			break
 		}
-		p := e.takeFrom(it)
+		p := e.takeFrom(it, 0)
 		s.mu.Unlock()
 		if perr := d.b.transfer(&t, p, parts); perr != nil && err == nil {
 			err = perr

@@ -99,28 +99,34 @@ func (e *engine) wakeOne() {
 	}
 }
 
-// take hands out the next part of the most urgent item. s.mu held.
-func (e *engine) take() (*item, int32) {
+// take hands out the next part of the most urgent item; an item starting
+// now starts at device time now, or at the clock's reading if now is 0.
+// s.mu held.
+func (e *engine) take(now int64) (*item, int32) {
 	if len(e.heap) == 0 {
 		return nil, 0
 	}
 	it := e.heap[0]
-	p := e.takeFrom(it)
+	p := e.takeFrom(it, now)
 	if len(e.heap) > 0 {
 		e.wakeOne()
 	}
 	return it, p
 }
 
-// takeFrom hands out the next part of it, which must be in the heap. s.mu held.
-func (e *engine) takeFrom(it *item) int32 {
+// takeFrom hands out the next part of it, which must be in the heap; see
+// take for now. s.mu held.
+func (e *engine) takeFrom(it *item, now int64) int32 {
 	p := it.next
 	it.next++
 	if it.next == it.parts {
 		e.remove(it)
 	}
 	if p == 0 {
-		it.start = e.s.clock()
+		if now == 0 {
+			now = e.s.clock()
+		}
+		it.start = now
 		if it.q != nil {
 			it.q.setState(qRunning)
 		}
@@ -246,7 +252,7 @@ func (w *worker) next() (*item, int32) {
 			s.mu.Unlock()
 			return nil, 0
 		}
-		if it, p := e.take(); it != nil {
+		if it, p := e.take(0); it != nil {
 			s.mu.Unlock()
 			return it, p
 		}

@@ -433,7 +433,7 @@ func (w *worker) runKernel(r *graphRun, si, pc int, t *hal.Task) {
 	s.ticket++
 	e.push(sub)
 	for sub.next < sub.parts {
-		p := e.takeFrom(sub)
+		p := e.takeFrom(sub, 0)
 		s.mu.Unlock()
 		w.exec(sub, p)
 		if sub.done.Add(1) == sub.parts {

@@ -29,7 +29,7 @@ func (b *Backend) busyQueues() []queuePoint {
 	for _, d := range *b.open.Load() {
 		d.s.mu.Lock()
 		for _, q := range d.s.queues {
-			if tail := q.submitted.Load(); q.done < tail {
+			if tail := q.sq.Submitted.Load(); q.done < tail {
 				pts = append(pts, queuePoint{q, tail})
 			}
 		}

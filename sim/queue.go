@@ -3,7 +3,6 @@ package sim
 import (
 	"context"
 	"fmt"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -34,23 +33,26 @@ type queue struct {
 	depth     int
 	completed signal // sequence number up to which every task is done
 
-	stop      atomic.Pointer[hal.Fault] // set while stopped by STOP_ON_FAILURE
-	abortGen  atomic.Uint64             // bumped by each Abort
-	submitted atomic.Uint64             // published tail: tasks up to it are in the ring
-	nfaults   atomic.Int32              // len(faults), for readers without the lock
-	busy      atomic.Bool               // state is not qIdle: the scheduler will step the queue again
+	stop     atomic.Pointer[hal.Fault] // set while stopped by STOP_ON_FAILURE (mirrored in sq.Stopped)
+	abortGen atomic.Uint64             // bumped by each Abort
+	nfaults  atomic.Int32              // len(faults), for readers without the lock
 
-	// smu serializes submitters, and orders them with Abort, Close and ring
-	// growth; it is taken before s.mu. Workers never take it.
-	smu sync.Mutex
+	// sq holds the submission state submitters share, in C too: its lock
+	// (lockSubmit) serializes submitters and orders them with Abort, Close
+	// and ring growth, and is taken before s.mu; workers never take it.
+	// sq.Submitted is the published tail: tasks up to it are in the ring or
+	// in sq's entries. sq.Busy is 1 while the state is not qIdle: the
+	// scheduler will step the queue again.
+	sq *hal.SQ
 
 	// Guarded by s.mu.
 	prio          int
 	group         uint64
 	stopOnFailure bool
-	ring          []slot // len is a power of two; seq maps to ring[seq&(len-1)]; replaced with smu held too
-	done, tail    uint64 // tasks done+1..tail are pending; tail trails submitted until step takes them in
+	ring          []slot // len is a power of two; seq maps to ring[seq&(len-1)]; replaced with the submitters' lock held too
+	done, tail    uint64 // tasks done+1..tail are pending; tail trails sq.Submitted until absorb takes them in
 	state         qstate
+	busy          bool // last published to sq.Busy
 	cur           item // the head's engine item while queued or running
 	faults        []hal.Fault
 	dropping      bool // an abort drops everything after the running task
@@ -63,12 +65,14 @@ func (q *queue) slot(seq uint64) *slot { return &q.ring[seq&uint64(len(q.ring)-1
 // s.mu held.
 func (q *queue) setState(st qstate) {
 	q.state = st
-	q.busy.Store(st != qIdle)
+	if busy := st != qIdle; busy != q.busy {
+		q.setBusy(busy)
+	}
 }
 
 func (q *queue) ID() int32 { return q.id }
 
-func (q *queue) Submitted() uint64 { return q.submitted.Load() }
+func (q *queue) Submitted() uint64 { return q.sq.Submitted.Load() }
 
 func (q *queue) Completed() uint64 { return q.completed.v.Load() }
 
@@ -86,15 +90,15 @@ func (q *queue) dropped(seq uint64) bool {
 // scheduler will come back to, is published without the scheduler's lock:
 // the host and the engines then never contend for it on the hot path.
 func (q *queue) Submit(t hal.Task) (uint64, error) {
-	q.smu.Lock()
-	defer q.smu.Unlock()
+	q.lockSubmit()
+	defer q.unlockSubmit()
 	if seq, ok := q.publish(&t); ok {
 		return seq, nil
 	}
 	s := q.s
 	now := s.clock()
 	lockHot(&s.mu)
-	q.tail = q.submitted.Load()
+	q.absorb()
 	for {
 		if err := q.refuse(); err != nil {
 			s.mu.Unlock()
@@ -107,18 +111,21 @@ func (q *queue) Submit(t hal.Task) (uint64, error) {
 			q.grow()
 			break
 		}
-		// Full: wait for room, letting Abort and Close in meanwhile.
-		target := q.tail - uint64(len(q.ring)) + 1
+		// Full: wait for room, letting Abort and Close in meanwhile. The
+		// wait is for an eighth of the ring, not one slot: a host that
+		// outpaces the device then queues in bursts instead of contending
+		// with the workers for the lock at every completion.
+		target := q.tail - uint64(len(q.ring)) + uint64(max(1, len(q.ring)/8))
 		gen := q.abortGen.Load()
 		s.mu.Unlock()
-		q.smu.Unlock()
+		q.unlockSubmit()
 		err := q.completed.wait(context.Background(), target, 0, q, gen)
-		q.smu.Lock()
+		q.lockSubmit()
 		if err != nil {
 			return 0, err
 		}
 		lockHot(&s.mu)
-		q.tail = q.submitted.Load()
+		q.absorb()
 	}
 	seq := q.tail + 1
 	sl := q.slot(seq)
@@ -130,7 +137,8 @@ func (q *queue) Submit(t hal.Task) (uint64, error) {
 		return 0, err
 	}
 	q.tail = seq
-	q.submitted.Store(seq)
+	q.sq.Submitted.Store(seq)
+	q.sq.Absorbed.Store(seq)
 	if q.state == qIdle && q.done+1 == seq {
 		s.advance(q)
 	}
@@ -141,27 +149,32 @@ func (q *queue) Submit(t hal.Task) (uint64, error) {
 }
 
 // publish is Submit's fast path; it reports false when t must take the
-// slow one. q.smu held.
+// slow one. The submitters' lock is held.
 func (q *queue) publish(t *hal.Task) (uint64, bool) {
 	switch t.Kind {
 	case hal.TaskKernel, hal.TaskCopy, hal.TaskCopy2D, hal.TaskMemset, hal.TaskHostFunc, hal.TaskGraph:
 	default:
 		return 0, false // admission numbers events and registers waits
 	}
-	if !q.busy.Load() || q.stop.Load() != nil || staticCheck(t) != nil {
+	if q.sq.Busy.Load() == 0 || q.stop.Load() != nil || staticCheck(t) != nil {
 		return 0, false
 	}
-	seq := q.submitted.Load() + 1
+	seq := q.sq.Submitted.Load() + 1
 	if seq-q.completed.v.Load() > uint64(len(q.ring)) {
 		return 0, false // full: the slow path grows the ring or waits
+	}
+	if q.sq.Direct.Load() != 0 && seq-q.sq.Absorbed.Load() > hal.SQEntries/2 {
+		// Direct entries pile up behind a queue that is not moving; the
+		// slow path takes them in, making room for more.
+		return 0, false
 	}
 	s := q.s
 	sl := q.slot(seq)
 	sl.t = *t
 	sl.submit = s.clock()
 	sl.rec, sl.deadline = 0, 0
-	q.submitted.Store(seq)
-	if !q.busy.Load() {
+	q.sq.Submitted.Store(seq)
+	if q.sq.Busy.Load() == 0 {
 		// The queue ran dry meanwhile and may have missed the task.
 		lockHot(&s.mu)
 		s.advance(q)
@@ -197,6 +210,7 @@ func (q *queue) grow() {
 	for seq := q.done + 1; seq <= q.tail; seq++ {
 		*q.slot(seq) = old[seq&uint64(len(old)-1)]
 	}
+	q.sq.RingLen.Store(uint32(len(q.ring)))
 }
 
 // brokenSince returns why a wait that began at abort generation gen must
@@ -284,10 +298,10 @@ func (q *queue) unqueue() {
 
 func (q *queue) Abort() error {
 	s := q.s
-	q.smu.Lock()
+	q.lockSubmit()
 	s.mu.Lock()
-	q.tail = q.submitted.Load()
-	q.smu.Unlock() // tasks submitted from now on are not aborted
+	q.absorb()
+	q.unlockSubmit() // tasks submitted from now on are not aborted
 	if q.closed {
 		s.mu.Unlock()
 		return hal.Errorf(hal.KindInvalidHandle, "queue %d is closed", q.id)
@@ -302,9 +316,9 @@ func (q *queue) Abort() error {
 		q.done = q.tail
 		q.setState(qIdle)
 	}
-	q.stop.Store(nil)
+	q.setStop(nil)
 	q.completed.interrupt()
-	q.completed.advance(q.done)
+	q.setCompleted(q.done)
 	s.mu.Unlock()
 	if running != 0 {
 		// The running task cannot be taken back; wait for it.
@@ -315,11 +329,11 @@ func (q *queue) Abort() error {
 
 func (q *queue) Close() error {
 	s := q.s
-	q.smu.Lock()
-	defer q.smu.Unlock()
+	q.lockSubmit()
+	defer q.unlockSubmit()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	q.tail = q.submitted.Load()
+	q.absorb()
 	if q.closed {
 		return hal.Errorf(hal.KindInvalidHandle, "queue %d is already closed", q.id)
 	}
@@ -353,8 +367,14 @@ func (s *scheduler) newQueue(cfg hal.QueueConfig) (*queue, error) {
 		}
 	}
 	q := &queue{s: s, id: s.nextID, depth: p.QueueDepth, prio: cfg.Priority, group: cfg.Group,
-		ring: make([]slot, min(16, p.QueueDepth))}
+		ring: make([]slot, min(16, p.QueueDepth)), sq: new(hal.SQ)}
 	q.cur.hidx = -1
+	q.sq.RingLen.Store(uint32(len(q.ring)))
+	q.sq.Open.Store(1)
+	if base, ok := s.dev.b.cfg.clockBase(); ok {
+		q.sq.ClockBase.Store(base)
+		q.sq.ClockKnown.Store(1)
+	}
 	s.nextID++
 	s.queues[q.id] = q
 	return q, nil

@@ -34,6 +34,7 @@ type scheduler struct {
 	events    int      // live counted events
 	notifies  int      // live notifies
 	notifyID  uint32   // last notify id handed out
+	last      int64    // latest clock reading of a task run in place (stamp)
 	trace     traceRing
 	faults    []hal.Fault // faults to report once mu is released
 }
@@ -97,24 +98,28 @@ func (s *scheduler) advance(q *queue) {
 // published meanwhile is either seen here or kicked by its submitter.
 // s.mu held.
 func (s *scheduler) step(q *queue) {
-	if q.state == qQueued || q.state == qRunning || q.stop.Load() != nil {
+	if q.state == qQueued || q.state == qRunning {
+		return
+	}
+	if q.stop.Load() != nil {
+		q.setState(q.state) // publish an idle head: nothing runs now
 		return
 	}
 	start := q.done
 	for {
-		q.tail = q.submitted.Load()
+		q.absorb()
 		s.runHead(q)
 		if q.state != qIdle || q.done != q.tail {
 			break
 		}
-		q.busy.Store(false)
-		if q.submitted.Load() == q.tail {
+		q.setBusy(false)
+		if q.sq.Submitted.Load() == q.tail {
 			break
 		}
-		q.busy.Store(true)
+		q.setBusy(true)
 	}
 	if q.done != start {
-		q.completed.advance(q.done)
+		q.setCompleted(q.done)
 	}
 }
 
@@ -126,7 +131,7 @@ func (s *scheduler) runHead(q *queue) {
 		eng := engineOf(sl.t.Kind)
 		if sl.t.Kind == hal.TaskKernel && sl.t.ArgsDev != 0 {
 			if err := s.loadArgs(&sl.t); err != nil {
-				now := s.clock()
+				now := s.stamp()
 				f := s.newFault(q, seq, &sl.t, hal.KindAICoreException, "kernel argument block unreadable", err)
 				s.finish(q, seq, sl, hal.EngineAICore, now, now, f)
 				continue
@@ -140,7 +145,7 @@ func (s *scheduler) runHead(q *queue) {
 			s.engines[eng].push(it)
 			return
 		}
-		now := s.clock()
+		now := s.stamp()
 		ok, f := s.runSync(q, sl, now)
 		if !ok {
 			q.setState(qBlocked)
@@ -154,6 +159,13 @@ func (s *scheduler) runHead(q *queue) {
 		}
 	}
 	q.setState(qIdle)
+}
+
+// stamp reads the clock for a task run in place. s.mu held.
+func (s *scheduler) stamp() int64 {
+	now := s.clock()
+	s.last = max(s.last, now)
+	return now
 }
 
 // finish records the completion of task seq of q. s.mu held.
@@ -198,15 +210,19 @@ func (s *scheduler) complete(it *item, w *worker) (*item, int32) {
 	q := it.q
 	sl := q.slot(it.seq)
 	s.finish(q, it.seq, sl, engineOf(sl.t.Kind), it.start, end, it.fault.Load())
-	q.setState(qIdle)
+	// The head is done; advance looks at the queue next, so producers
+	// need not see it idle in between (sq.Busy stays as it is).
+	q.state = qIdle
 	s.advance(q)
-	q.completed.advance(q.done)
+	q.setCompleted(q.done)
 	var next *item
 	var part int32
 	if w != nil {
 		w.e.handoff = false
 		if !s.closed {
-			next, part = w.e.take()
+			// What this worker takes next starts as the last one ends,
+			// or as the last task the scheduler ran in place did.
+			next, part = w.e.take(max(end, s.last))
 		}
 	}
 	faults := s.takeFaults()
@@ -244,7 +260,7 @@ func (s *scheduler) stopGroup(g uint64, f *hal.Fault) {
 			continue
 		}
 		fc := *f
-		q.stop.Store(&fc)
+		q.setStop(&fc)
 		q.unqueue()
 		q.completed.interrupt()
 	}

@@ -40,7 +40,7 @@ func (m *Model) Bind(s *Stream, head bool) error {
 		return hal.Errorf(hal.KindInvalidParam, "model %d is not being built (aclmdlRIBuildBegin); streams bind only before aclmdlRIBuildEnd", m.id)
 	}
 	ms := &mstream{m: m, idx: len(m.streams), head: head, src: s}
-	if !s.divert.CompareAndSwap(nil, &divert{ms: ms}) {
+	if !s.swapDivert(nil, &divert{ms: ms}) {
 		return hal.Errorf(hal.KindInvalidParam, "stream %d is already bound to a model", s.id)
 	}
 	m.streams = append(m.streams, ms)
@@ -161,7 +161,7 @@ func (m *Model) Unbind(s *Stream) error {
 // unbind releases s from model stream ms.
 func (s *Stream) unbind(ms *mstream) {
 	if d := s.divert.Load(); d != nil && d.ms == ms {
-		s.divert.CompareAndSwap(d, nil)
+		s.swapDivert(d, nil)
 	}
 }
 

@@ -155,7 +155,7 @@ func (s *Stream) beginCapture(m *Model, mode CaptureMode, caller Caller) (*Captu
 	c.mu.Lock()
 	ms := c.join(s)
 	c.mu.Unlock()
-	if !s.divert.CompareAndSwap(nil, &divert{capture: c, ms: ms}) {
+	if !s.swapDivert(nil, &divert{capture: c, ms: ms}) {
 		if s.Capture() != nil {
 			return nil, hal.Errorf(hal.KindStreamCaptured, "stream %d is already capturing; end that capture first", s.id)
 		}
@@ -340,7 +340,7 @@ func (c *Capture) waitEvent(s *Stream, e *Event, timeout time.Duration) error {
 			return hal.Errorf(hal.KindInvalidParam, "persistent stream %d cannot join a capture", s.id)
 		}
 		ms = c.join(s)
-		if !s.divert.CompareAndSwap(nil, &divert{capture: c, ms: ms}) {
+		if !s.swapDivert(nil, &divert{capture: c, ms: ms}) {
 			c.m.mu.Lock()
 			c.m.streams = c.m.streams[:len(c.m.streams)-1]
 			c.m.mu.Unlock()
@@ -401,7 +401,7 @@ func (s *Stream) EndCapture(caller Caller) (*Model, error) {
 // close releases the capture's streams and events. c.mu held.
 func (c *Capture) close() {
 	for st := range c.members {
-		st.divert.Store(nil)
+		st.clearDivert()
 	}
 	c.m.c.d.r.removeCapture(c)
 	for e := range c.events {

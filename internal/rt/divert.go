@@ -118,3 +118,44 @@ func refuseInCapture(c *Capture, what string) error {
 	c.Invalidate(err)
 	return err
 }
+
+// swapDivert replaces s's divert old with new, reporting whether it was
+// old. A divert changes only with the submitters' lock of the queue held,
+// together with whether the queue takes direct launches (hal.SQ): those
+// bypass submit, so they are taken only while s runs eagerly.
+func (s *Stream) swapDivert(old, new *divert) bool {
+	var ok bool
+	s.withDirect(func() bool {
+		ok = s.divert.CompareAndSwap(old, new)
+		return s.eager()
+	})
+	return ok
+}
+
+// clearDivert ends s's divert, whatever it is.
+func (s *Stream) clearDivert() {
+	s.withDirect(func() bool {
+		s.divert.Store(nil)
+		return s.eager()
+	})
+}
+
+// eager reports whether s's tasks go straight to its queue.
+func (s *Stream) eager() bool { return !s.persistent && !s.dead.Load() && s.divert.Load() == nil }
+
+// withDirect calls f with the queue's submitters' lock held and opens the
+// queue to direct launches if f reports true.
+func (s *Stream) withDirect(f func() bool) {
+	if d, ok := s.q.(hal.Direct); ok {
+		d.Update(f)
+		return
+	}
+	f()
+}
+
+// Direct returns s's queue as producers outside Go write it, or nil if the
+// device has no such queues.
+func (s *Stream) Direct() hal.Direct {
+	d, _ := s.q.(hal.Direct)
+	return d
+}

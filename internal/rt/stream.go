@@ -92,6 +92,7 @@ func (c *Context) newStream(cfg StreamConfig, isDefault bool) (*Stream, error) {
 	if c.stopMode {
 		q.SetStopOnFailure(true)
 	}
+	s.withDirect(s.eager)
 	return s, nil
 }
 
@@ -239,6 +240,7 @@ func (s *Stream) release(wait bool) error {
 	if s.dead.Swap(true) {
 		return nil
 	}
+	s.withDirect(s.eager)
 	if d := s.divert.Load(); d != nil {
 		switch {
 		case d.capture != nil:

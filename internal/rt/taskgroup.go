@@ -115,7 +115,7 @@ func (s *Stream) BeginUpdate(g *TaskGroup) error {
 	if g.updating {
 		return hal.Errorf(hal.KindTaskGroupStatus, "the task group is already being updated; end that update first")
 	}
-	if !s.divert.CompareAndSwap(nil, &divert{update: &update{g: g, kinds: kinds}}) {
+	if !s.swapDivert(nil, &divert{update: &update{g: g, kinds: kinds}}) {
 		return hal.Errorf(hal.KindTaskGroupStatus, "stream %d is capturing, bound or already updating; updates are made on a plain stream", s.id)
 	}
 	g.updating = true
@@ -165,7 +165,7 @@ func (s *Stream) EndUpdate(site uintptr) error {
 
 // dropUpdate ends s's update without applying it.
 func (s *Stream) dropUpdate(u *update) {
-	s.divert.Store(nil)
+	s.clearDivert()
 	u.g.mu.Lock()
 	u.g.updating = false
 	u.g.mu.Unlock()

@@ -1,0 +1,142 @@
+// The direct launch path (direct.h) and the launch calls that try it
+// first. A launch the path declines goes to Go, which checks it fully and
+// reports any error; so the path only ever takes launches that are valid.
+
+#define _GNU_SOURCE
+#include <sched.h>
+#include <string.h>
+#include <time.h>
+#include "acl/acl.h"
+#include "direct.h"
+#include "thread.h"
+#include "_cgo_export.h"
+
+gocann_rec *gocann_recs[GOCANN_REC_CHUNKS];
+
+enum { MAX_BLOCKS = 65535 };
+
+#define LOAD(p) __atomic_load_n(p, __ATOMIC_SEQ_CST)
+#define STORE(p, v) __atomic_store_n(p, v, __ATOMIC_SEQ_CST)
+
+// rec returns the record serving live handle h, or NULL.
+static gocann_rec *rec(uint64_t h) {
+	uint32_t idx = (uint32_t)h - 1; // handles keep index+1 in the low word
+	if (h == 0 || idx >= GOCANN_REC_CHUNKS << GOCANN_REC_CHUNK_BITS) {
+		return NULL;
+	}
+	gocann_rec *chunk = __atomic_load_n(&gocann_recs[idx >> GOCANN_REC_CHUNK_BITS], __ATOMIC_ACQUIRE);
+	if (chunk == NULL) {
+		return NULL;
+	}
+	gocann_rec *r = &chunk[idx & ((1u << GOCANN_REC_CHUNK_BITS) - 1)];
+	return LOAD(&r->handle) == h ? r : NULL;
+}
+
+// The submitters' lock, shared with Go (sim.queue.lockSubmit): held for a
+// few hundred nanoseconds at most, so waiters spin and then yield.
+static void lock(gocann_sq *q) {
+	for (int i = 0; __atomic_exchange_n(&q->lock, 1, __ATOMIC_ACQUIRE) != 0; i++) {
+		if (i >= 64) {
+			sched_yield();
+		}
+	}
+}
+
+static void unlock(gocann_sq *q) { __atomic_store_n(&q->lock, 0, __ATOMIC_RELEASE); }
+
+int gocann_direct_launch(uint32_t tid, uint64_t ctx, uint64_t f, uint32_t blocks, uint64_t stream,
+			 const void *args, size_t size) {
+	if (ctx == 0 || blocks == 0 || blocks > MAX_BLOCKS || size % 8 != 0 || size > 8 * GOCANN_MAX_ARGS ||
+	    (size > 0 && args == NULL)) {
+		return -1;
+	}
+	gocann_rec *fr = rec(f);
+	uint32_t kernel = fr ? (uint32_t)LOAD(&fr->a) : 0;
+	if (kernel == 0) {
+		return -1;
+	}
+	if (stream == 0) {
+		gocann_rec *cr = rec(ctx);
+		if (cr == NULL) {
+			return -1;
+		}
+		stream = LOAD(&cr->a);
+	}
+	gocann_rec *sr = rec(stream);
+	if (sr == NULL || sr->a != ctx) {
+		return -1; // another context's stream: Go reports it
+	}
+	gocann_sq *q = sr->sq;
+	int64_t submit = 0;
+	if (LOAD(&q->clock_known)) {
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		submit = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec - LOAD(&q->clock_base);
+	}
+	lock(q);
+	// The stream may have been destroyed since the look-up; its record is
+	// cleared before its queue closes, which takes this lock.
+	if (LOAD(&sr->handle) != stream || !LOAD(&q->open) || !LOAD(&q->busy) || LOAD(&q->stopped)) {
+		unlock(q);
+		return -1;
+	}
+	uint64_t seq = LOAD(&q->submitted) + 1;
+	if (seq - LOAD(&q->completed) > LOAD(&q->ring_len) || seq - LOAD(&q->absorbed) > GOCANN_SQ_ENTRIES) {
+		unlock(q);
+		return -1;
+	}
+	gocann_sqe *e = &q->entries[seq % GOCANN_SQ_ENTRIES];
+	e->kernel = kernel;
+	e->blocks = blocks;
+	e->nargs = (uint32_t)(size / 8);
+	e->thread = tid;
+	e->submit = submit;
+	if (size > 0) {
+		memcpy(e->args, args, size);
+	}
+	__atomic_store_n(&e->seq, seq, __ATOMIC_RELAXED);
+	if (!__atomic_load_n(&q->direct, __ATOMIC_RELAXED)) {
+		STORE(&q->direct, 1);
+	}
+	STORE(&q->submitted, seq);
+	if (!LOAD(&q->busy)) {
+		// The queue ran dry meanwhile and may have missed the entry.
+		gocann_direct_doorbell(stream);
+	}
+	unlock(q);
+	return 0;
+}
+
+aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData, size_t argsSize,
+			   aclrtStream stream) {
+	gocann_thread *t = gocann_self();
+	if (gocann_direct_launch(t->tid, t->context, (uint64_t)(uintptr_t)funcHandle, numBlocks,
+				 (uint64_t)(uintptr_t)stream, argsData, argsSize) == 0) {
+		return ACL_SUCCESS;
+	}
+	return (aclError)gocann_aclrtLaunchKernel(t, funcHandle, numBlocks, (void *)argsData, argsSize, stream);
+}
+
+aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData, size_t argsSize,
+			     aclrtLaunchKernelCfg *cfg, aclrtStream stream) {
+	gocann_thread *t = gocann_self();
+	if ((cfg == NULL || cfg->numAttrs == 0) &&
+	    gocann_direct_launch(t->tid, t->context, (uint64_t)(uintptr_t)funcHandle, numBlocks,
+				 (uint64_t)(uintptr_t)stream, argsData, argsSize) == 0) {
+		return ACL_SUCCESS;
+	}
+	return (aclError)gocann_aclrtLaunchKernelV2(t, funcHandle, numBlocks, (void *)argsData, argsSize, cfg, stream);
+}
+
+aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
+				       aclrtLaunchKernelCfg *cfg, void *hostArgs, size_t argsSize,
+				       aclrtPlaceHolderInfo *placeHolderArray, size_t placeHolderNum) {
+	gocann_thread *t = gocann_self();
+	if ((cfg == NULL || cfg->numAttrs == 0) && placeHolderNum == 0 &&
+	    gocann_direct_launch(t->tid, t->context, (uint64_t)(uintptr_t)funcHandle, numBlocks,
+				 (uint64_t)(uintptr_t)stream, hostArgs, argsSize) == 0) {
+		return ACL_SUCCESS;
+	}
+	return (aclError)gocann_aclrtLaunchKernelWithHostArgs(t, funcHandle, numBlocks, stream, cfg, hostArgs, argsSize,
+							      placeHolderArray, placeHolderNum);
+}

@@ -1,0 +1,175 @@
+package main
+
+/*
+#include <stddef.h>
+#include <stdlib.h>
+#include "direct.h"
+
+enum {
+	GOCANN_SQ_OFF_SUBMITTED = offsetof(gocann_sq, submitted),
+	GOCANN_SQ_OFF_OPEN = offsetof(gocann_sq, open),
+	GOCANN_SQ_OFF_BUSY = offsetof(gocann_sq, busy),
+	GOCANN_SQ_OFF_ABSORBED = offsetof(gocann_sq, absorbed),
+	GOCANN_SQ_OFF_COMPLETED = offsetof(gocann_sq, completed),
+	GOCANN_SQ_OFF_CLOCK_BASE = offsetof(gocann_sq, clock_base),
+	GOCANN_SQ_OFF_ENTRIES = offsetof(gocann_sq, entries),
+	GOCANN_SQE_OFF_SUBMIT = offsetof(gocann_sqe, submit),
+	GOCANN_SQE_OFF_ARGS = offsetof(gocann_sqe, args),
+};
+*/
+import "C"
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/gocann/gocann/hal"
+)
+
+// The C mirror of hal.SQ must match it field for field: each line fails to
+// compile (a negative array length) if the two disagree.
+var (
+	_ [unsafe.Sizeof(hal.SQ{}) - C.sizeof_gocann_sq]struct{}
+	_ [C.sizeof_gocann_sq - unsafe.Sizeof(hal.SQ{})]struct{}
+	_ [unsafe.Offsetof(hal.SQ{}.Submitted) - C.GOCANN_SQ_OFF_SUBMITTED]struct{}
+	_ [C.GOCANN_SQ_OFF_SUBMITTED - unsafe.Offsetof(hal.SQ{}.Submitted)]struct{}
+	_ [unsafe.Offsetof(hal.SQ{}.Open) - C.GOCANN_SQ_OFF_OPEN]struct{}
+	_ [C.GOCANN_SQ_OFF_OPEN - unsafe.Offsetof(hal.SQ{}.Open)]struct{}
+	_ [unsafe.Offsetof(hal.SQ{}.Busy) - C.GOCANN_SQ_OFF_BUSY]struct{}
+	_ [C.GOCANN_SQ_OFF_BUSY - unsafe.Offsetof(hal.SQ{}.Busy)]struct{}
+	_ [unsafe.Offsetof(hal.SQ{}.Absorbed) - C.GOCANN_SQ_OFF_ABSORBED]struct{}
+	_ [C.GOCANN_SQ_OFF_ABSORBED - unsafe.Offsetof(hal.SQ{}.Absorbed)]struct{}
+	_ [unsafe.Offsetof(hal.SQ{}.Completed) - C.GOCANN_SQ_OFF_COMPLETED]struct{}
+	_ [C.GOCANN_SQ_OFF_COMPLETED - unsafe.Offsetof(hal.SQ{}.Completed)]struct{}
+	_ [unsafe.Offsetof(hal.SQ{}.ClockBase) - C.GOCANN_SQ_OFF_CLOCK_BASE]struct{}
+	_ [C.GOCANN_SQ_OFF_CLOCK_BASE - unsafe.Offsetof(hal.SQ{}.ClockBase)]struct{}
+	_ [unsafe.Offsetof(hal.SQ{}.Entries) - C.GOCANN_SQ_OFF_ENTRIES]struct{}
+	_ [C.GOCANN_SQ_OFF_ENTRIES - unsafe.Offsetof(hal.SQ{}.Entries)]struct{}
+	_ [unsafe.Sizeof(hal.SQE{}) - C.sizeof_gocann_sqe]struct{}
+	_ [C.sizeof_gocann_sqe - unsafe.Sizeof(hal.SQE{})]struct{}
+	_ [unsafe.Offsetof(hal.SQE{}.Submit) - C.GOCANN_SQE_OFF_SUBMIT]struct{}
+	_ [C.GOCANN_SQE_OFF_SUBMIT - unsafe.Offsetof(hal.SQE{}.Submit)]struct{}
+	_ [unsafe.Offsetof(hal.SQE{}.Args) - C.GOCANN_SQE_OFF_ARGS]struct{}
+	_ [C.GOCANN_SQE_OFF_ARGS - unsafe.Offsetof(hal.SQE{}.Args)]struct{}
+	_ [hal.SQEntries - C.GOCANN_SQ_ENTRIES]struct{}
+	_ [C.GOCANN_SQ_ENTRIES - hal.SQEntries]struct{}
+)
+
+// directState is what the direct launch path needs from Go: the records C
+// reads (gocann_recs) and the pins that keep submission areas in place.
+type directState struct {
+	mu sync.Mutex // guards chunk allocation and retired
+	// retired holds the pins of destroyed streams' submission areas for a
+	// while: a racing launch on a destroyed stream may still hold the
+	// address, and must find it mapped when it takes the lock and sees
+	// the stream gone.
+	retired []*runtime.Pinner
+}
+
+// maxRetired bounds the submission areas kept pinned after their streams
+// are destroyed.
+const maxRetired = 256
+
+// rec returns the record at h's table index, allocating its chunk.
+func (d *directState) rec(h handle) *C.gocann_rec {
+	idx := h.index()
+	ci := idx >> C.GOCANN_REC_CHUNK_BITS
+	if ci >= C.GOCANN_REC_CHUNKS {
+		return nil
+	}
+	slot := (*unsafe.Pointer)(unsafe.Pointer(&C.gocann_recs[ci]))
+	chunk := atomic.LoadPointer(slot)
+	if chunk == nil {
+		d.mu.Lock()
+		if chunk = atomic.LoadPointer(slot); chunk == nil {
+			chunk = C.calloc(1<<C.GOCANN_REC_CHUNK_BITS, C.sizeof_gocann_rec)
+			if chunk == nil {
+				d.mu.Unlock()
+				return nil
+			}
+			atomic.StorePointer(slot, chunk)
+		}
+		d.mu.Unlock()
+	}
+	return &unsafe.Slice((*C.gocann_rec)(chunk), 1<<C.GOCANN_REC_CHUNK_BITS)[idx&(1<<C.GOCANN_REC_CHUNK_BITS-1)]
+}
+
+// set makes the record at h's index serve h; the handle is stored last.
+func (d *directState) set(h handle, a uint64, sq *hal.SQ) {
+	r := d.rec(h)
+	if r == nil {
+		return
+	}
+	atomic.StoreUint64((*uint64)(unsafe.Pointer(&r.handle)), 0)
+	atomic.StoreUint64((*uint64)(unsafe.Pointer(&r.a)), a)
+	r.sq = (*C.gocann_sq)(unsafe.Pointer(sq))
+	atomic.StoreUint64((*uint64)(unsafe.Pointer(&r.handle)), uint64(h))
+}
+
+// clear ends the record at table index idx, if it has one.
+func (d *directState) clear(idx uint32) {
+	ci := idx >> C.GOCANN_REC_CHUNK_BITS
+	if ci >= C.GOCANN_REC_CHUNKS {
+		return
+	}
+	chunk := atomic.LoadPointer((*unsafe.Pointer)(unsafe.Pointer(&C.gocann_recs[ci])))
+	if chunk == nil {
+		return
+	}
+	r := &unsafe.Slice((*C.gocann_rec)(chunk), 1<<C.GOCANN_REC_CHUNK_BITS)[idx&(1<<C.GOCANN_REC_CHUNK_BITS-1)]
+	atomic.StoreUint64((*uint64)(unsafe.Pointer(&r.handle)), 0)
+}
+
+// openStream lets C launch directly into s: its submission area is pinned
+// and its record names its context.
+func (d *directState) openStream(s *cStream) {
+	dq := s.s.Direct()
+	if dq == nil {
+		return
+	}
+	sq := dq.SQ()
+	s.pin = new(runtime.Pinner)
+	s.pin.Pin(sq)
+	d.set(s.h, uint64(s.ctx.h), sq)
+}
+
+// closeStream retires s's pin once its record is gone.
+func (d *directState) closeStream(s *cStream) {
+	if s.pin == nil {
+		return
+	}
+	d.mu.Lock()
+	d.retired = append(d.retired, s.pin)
+	if len(d.retired) > maxRetired {
+		d.retired[0].Unpin()
+		d.retired[0] = nil
+		d.retired = d.retired[1:]
+	}
+	d.mu.Unlock()
+	s.pin = nil
+}
+
+// noteKernel gives f's record its kernel number once f has been launched on
+// s, so later launches of f may go direct.
+func (d *directState) noteKernel(f *cFunc, s *cStream) {
+	if f.direct.Load() {
+		return
+	}
+	dq := s.s.Direct()
+	if dq == nil {
+		return
+	}
+	d.set(f.h, uint64(dq.KernelID(f.k.HAL())), nil)
+	f.direct.Store(true)
+}
+
+//export gocann_direct_doorbell
+func gocann_direct_doorbell(h C.uint64_t) {
+	if obj, ok := proc.handles.get(handle(h), kindStream); ok {
+		if dq := obj.(*cStream).s.Direct(); dq != nil {
+			dq.Doorbell()
+		}
+	}
+}

@@ -1,0 +1,56 @@
+// The direct launch path: kernel launches written from C into a stream's
+// submission area (hal.SQ in Go), without a call into Go while the stream
+// is busy. Go owns the records below and fills them; C only reads them.
+#ifndef GOCANN_CAPI_DIRECT_H
+#define GOCANN_CAPI_DIRECT_H
+
+#include <stdint.h>
+
+enum { GOCANN_SQ_ENTRIES = 64, GOCANN_MAX_ARGS = 32 };
+
+// gocann_sqe mirrors hal.SQE.
+typedef struct gocann_sqe {
+	uint64_t seq;
+	uint32_t kernel, blocks, nargs, thread;
+	int64_t submit;
+	uint64_t args[GOCANN_MAX_ARGS];
+} gocann_sqe;
+
+// gocann_sq mirrors hal.SQ; direct.go checks the layouts agree.
+typedef struct gocann_sq {
+	uint32_t lock, pad0;
+	uint64_t submitted;
+	uint8_t pad1[64 - 16];
+	uint32_t open, stopped, ring_len, direct, clock_known, pad2;
+	int64_t clock_base;
+	uint8_t pad3[64 - 32];
+	uint32_t busy, pad4;
+	uint64_t absorbed, completed;
+	uint8_t pad5[64 - 24];
+	gocann_sqe entries[GOCANN_SQ_ENTRIES];
+} gocann_sq;
+
+// gocann_rec is what the direct path knows of one live handle, at the
+// handle's table index: for a stream, its context handle (a) and its
+// submission area (sq); for a context, its default stream's handle (a);
+// for a function, its kernel number (a), 0 until Go has numbered it.
+typedef struct gocann_rec {
+	uint64_t handle; // the handle served, 0 if none; read atomically
+	uint64_t a;
+	gocann_sq *sq;
+	uint64_t pad;
+} gocann_rec;
+
+enum { GOCANN_REC_CHUNK_BITS = 10, GOCANN_REC_CHUNKS = 1 << 12 };
+
+// gocann_recs are the record chunks, allocated by Go as handles need them.
+extern gocann_rec *gocann_recs[GOCANN_REC_CHUNKS];
+
+// gocann_direct_launch queues a launch through f's stream's submission
+// area. It returns 0 when it did, and -1 when the launch must take the Go
+// path: anything invalid or unusual, and a stream that is idle, full,
+// stopped or not running eagerly.
+int gocann_direct_launch(uint32_t tid, uint64_t ctx, uint64_t f, uint32_t blocks, uint64_t stream,
+			 const void *args, size_t size);
+
+#endif

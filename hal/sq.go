@@ -1,0 +1,118 @@
+package hal
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// SQEntries is the number of entries of an SQ: how many direct launches may
+// be written ahead of the scheduler taking them in.
+const SQEntries = 64
+
+// SQ is a queue's submission area as producers outside Go write it. A
+// host driver writes a launch into a hardware queue's ring and rings a
+// doorbell only when the device has gone idle; the C ABI does the same
+// here, so a kernel launch from C does not enter Go while the queue is
+// busy. Go submitters take the same lock, so tasks keep one order.
+//
+// Every field is accessed atomically and the memory holds no Go pointer:
+// it may be pinned and handed to C, which mirrors this layout.
+//
+// The protocol a direct producer follows, with Lock held: Open, Busy and
+// not Stopped must be 1, 1 and 0; the next sequence number seq =
+// Submitted+1 must satisfy seq-Completed <= RingLen and seq-Absorbed <=
+// SQEntries. It fills Entries[seq%SQEntries], with Seq = seq written last,
+// then stores Submitted = seq. If Busy reads 0 afterwards, the queue may
+// have missed the entry: the producer calls Direct.Doorbell before
+// releasing Lock.
+//
+// Fields are grouped by writer into cache lines of their own: the
+// submitters' line, the rarely written state, and the scheduler's line.
+type SQ struct {
+	Lock      atomic.Uint32 // submitters' lock: 0 free, 1 held
+	_         uint32
+	Submitted atomic.Uint64 // last sequence number submitted
+	_         [64 - 16]byte
+
+	Open    atomic.Uint32 // 1 while the stream takes direct launches (it runs eagerly)
+	Stopped atomic.Uint32 // 1 while stopped by STOP_ON_FAILURE
+	RingLen atomic.Uint32 // tasks the queue's ring holds
+	Direct  atomic.Uint32 // 1 once a direct producer wrote an entry
+	// ClockBase is CLOCK_MONOTONIC, in ns, at device clock 0, when
+	// ClockKnown is 1: a producer stamps Submit with it.
+	ClockKnown atomic.Uint32
+	_          uint32
+	ClockBase  atomic.Int64
+	_          [64 - 32]byte
+
+	Busy      atomic.Uint32 // 1 while the scheduler will look at the queue again
+	_         uint32
+	Absorbed  atomic.Uint64 // last sequence number the scheduler took in
+	Completed atomic.Uint64 // sequence number up to which every task is done
+	_         [64 - 24]byte
+
+	Entries [SQEntries]SQE
+}
+
+// SQE is one kernel launch written by a direct producer.
+type SQE struct {
+	Seq    uint64 // the sequence number the entry is for, written last
+	Kernel uint32 // the kernel's number in its KernelTable
+	Blocks uint32
+	NArgs  uint32
+	Thread uint32 // submitting OS thread
+	Submit int64  // device clock at submission, 0 if unknown
+	Args   [MaxArgs]uint64
+}
+
+// Direct is implemented by queues that take launches written into an SQ.
+type Direct interface {
+	// SQ returns the queue's submission area.
+	SQ() *SQ
+	// KernelID numbers k for SQE.Kernel.
+	KernelID(k *Kernel) uint32
+	// Doorbell makes the scheduler take in entries written while the
+	// queue was idle. The caller holds the SQ's Lock.
+	Doorbell()
+	// Update calls f with the SQ's Lock held and sets Open to whether f
+	// returns true, so that what f changes and Open move together.
+	Update(f func() bool)
+}
+
+// KernelTable numbers kernels for SQ entries, which cannot hold a *Kernel.
+// Numbers start at 1 and are never reused; lookups take no lock.
+type KernelTable struct {
+	mu   sync.Mutex
+	ids  map[*Kernel]uint32
+	list atomic.Pointer[[]*Kernel] // list[id-1]; replaced, never written in place
+}
+
+// ID returns k's number, numbering it on first use.
+func (t *KernelTable) ID(k *Kernel) uint32 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if id, ok := t.ids[k]; ok {
+		return id
+	}
+	if t.ids == nil {
+		t.ids = make(map[*Kernel]uint32)
+	}
+	var list []*Kernel
+	if p := t.list.Load(); p != nil {
+		list = *p
+	}
+	list = append(list[:len(list):len(list)], k)
+	t.list.Store(&list)
+	id := uint32(len(list))
+	t.ids[k] = id
+	return id
+}
+
+// Kernel returns the kernel numbered id, or nil.
+func (t *KernelTable) Kernel(id uint32) *Kernel {
+	p := t.list.Load()
+	if p == nil || id == 0 || int(id) > len(*p) {
+		return nil
+	}
+	return (*p)[id-1]
+}
