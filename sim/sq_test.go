@@ -1,0 +1,200 @@
+package sim
+
+import (
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/gocann/gocann/hal"
+)
+
+// directLaunch writes a launch into q's SQ as a producer outside Go does
+// (capi/direct.c), reporting false where that producer falls back to Submit.
+func directLaunch(q hal.Queue, kernel uint32, blocks uint32, args ...uint64) bool {
+	sq := q.(hal.Direct).SQ()
+	for !sq.Lock.CompareAndSwap(0, 1) {
+	}
+	defer sq.Lock.Store(0)
+	if sq.Open.Load() == 0 || sq.Busy.Load() == 0 || sq.Stopped.Load() != 0 {
+		return false
+	}
+	seq := sq.Submitted.Load() + 1
+	if seq-sq.Completed.Load() > uint64(sq.RingLen.Load()) || seq-sq.Absorbed.Load() > hal.SQEntries {
+		return false
+	}
+	e := &sq.Entries[seq%hal.SQEntries]
+	e.Kernel, e.Blocks, e.NArgs, e.Thread, e.Submit = kernel, blocks, uint32(len(args)), 7, 0
+	copy(e.Args[:], args)
+	e.Seq = seq
+	sq.Direct.Store(1)
+	sq.Submitted.Store(seq)
+	if sq.Busy.Load() == 0 {
+		q.(hal.Direct).Doorbell()
+	}
+	return true
+}
+
+// logKernel appends its argument to a log, in the order launches run.
+type logKernel struct {
+	mu  sync.Mutex
+	got []uint64
+	k   hal.Kernel
+}
+
+func newLogKernel() *logKernel {
+	l := &logKernel{}
+	l.k = hal.Kernel{Name: "log", Fn: func(b *hal.Block) {
+		l.mu.Lock()
+		l.got = append(l.got, b.Args()[0])
+		l.mu.Unlock()
+	}}
+	return l
+}
+
+func (l *logKernel) launch(t *testing.T, q hal.Queue, v uint64) {
+	t.Helper()
+	submit(t, q, hal.Task{Kind: hal.TaskKernel, Kernel: &l.k, Blocks: 1, NArgs: 1, Args: [hal.MaxArgs]uint64{v}})
+}
+
+func (l *logKernel) check(t *testing.T, n int) {
+	t.Helper()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	want := make([]uint64, n)
+	for i := range want {
+		want[i] = uint64(i)
+	}
+	if !slices.Equal(l.got, want) {
+		t.Fatalf("kernels ran with arguments %v, want 0..%d in order", l.got, n-1)
+	}
+}
+
+// hold blocks q behind a notify wait and returns the function that releases it.
+func hold(t *testing.T, d hal.Device, q hal.Queue) func() {
+	t.Helper()
+	n, err := d.NewNotify()
+	if err != nil {
+		t.Fatal(err)
+	}
+	submit(t, q, hal.Task{Kind: hal.TaskNotifyWait, Notify: n})
+	other := newQ(t, d, 0)
+	return func() { submit(t, other, hal.Task{Kind: hal.TaskNotifyRecord, Notify: n}) }
+}
+
+// TestDirectKeepsOrder mixes direct launches with Submit on a queue held by
+// a notify wait: every task runs once, in the order submitted, though the
+// entries outnumber the SQ (Submit takes them in to make room).
+func TestDirectKeepsOrder(t *testing.T) {
+	d := openDev(t, hal.Props{})
+	q := newQ(t, d, 0)
+	l := newLogKernel()
+	id := q.(hal.Direct).KernelID(&l.k)
+	if id == 0 || q.(hal.Direct).KernelID(&l.k) != id {
+		t.Fatalf("KernelID gave %d, then another number: want one non-zero number per kernel", id)
+	}
+	release := hold(t, d, q)
+	direct := 0
+	for i := range 1000 {
+		if directLaunch(q, id, 1, uint64(i)) {
+			direct++
+		} else {
+			l.launch(t, q, uint64(i))
+		}
+	}
+	if direct < 900 {
+		t.Errorf("%d of 1000 launches behind a held queue went direct, want most", direct)
+	}
+	release()
+	wait(t, q)
+	l.check(t, 1000)
+}
+
+// TestDirectStress launches from a producer that falls back to Submit while
+// a worker drains the queue, so the queue runs dry between entries: an
+// entry written as it does must be taken in by the doorbell, never lost.
+func TestDirectStress(t *testing.T) {
+	d := openDev(t, hal.Props{})
+	q := newQ(t, d, 0)
+	l := newLogKernel()
+	id := q.(hal.Direct).KernelID(&l.k)
+	const n = 20000
+	for i := range n {
+		if !directLaunch(q, id, 1, uint64(i)) {
+			l.launch(t, q, uint64(i))
+		}
+	}
+	wait(t, q)
+	l.check(t, n)
+	if got := q.Completed(); got != n {
+		t.Fatalf("completed %d tasks, want %d", got, n)
+	}
+}
+
+// TestDirectRefused checks what closes the SQ to direct launches: an idle
+// queue, a closed Open (a stream that captures, say), a stop.
+func TestDirectRefused(t *testing.T) {
+	d := openDev(t, hal.Props{})
+	q := newQ(t, d, 0)
+	l := newLogKernel()
+	dq := q.(hal.Direct)
+	id := dq.KernelID(&l.k)
+	if directLaunch(q, id, 1, 0) {
+		t.Fatal("a direct launch on an idle queue was taken; it must go through Submit to start the queue")
+	}
+	release := hold(t, d, q)
+	dq.Update(func() bool { return false })
+	if directLaunch(q, id, 1, 0) {
+		t.Fatal("a direct launch was taken with Open 0")
+	}
+	dq.Update(func() bool { return true })
+	if !directLaunch(q, id, 1, 0) {
+		t.Fatal("a direct launch behind a held queue with Open 1 was refused")
+	}
+	release()
+	wait(t, q)
+	l.check(t, 1)
+
+	// A stopped queue refuses until the stop is cleared.
+	q.SetStopOnFailure(true)
+	release = hold(t, d, q)
+	submit(t, q, hal.Task{Kind: hal.TaskKernel, Blocks: 1, Kernel: &hal.Kernel{Name: "bad", Fn: func(*hal.Block) { panic("bad") }}})
+	release()
+	q.Wait(t.Context(), q.Submitted(), 0)
+	if _, stopped := q.Stopped(); !stopped {
+		t.Fatal("a faulting kernel in STOP_ON_FAILURE mode did not stop the queue")
+	}
+	if dq.SQ().Stopped.Load() != 1 {
+		t.Fatal("the SQ does not show the stop")
+	}
+	release = hold(t, d, newQ(t, d, 0))
+	defer release()
+	if directLaunch(q, id, 1, 1) {
+		t.Fatal("a direct launch on a stopped queue was taken")
+	}
+	if err := q.Abort(); err != nil {
+		t.Fatal(err)
+	}
+	if dq.SQ().Stopped.Load() != 0 {
+		t.Fatal("the SQ still shows a stop after Abort")
+	}
+}
+
+// TestDirectUnknownKernel: an entry naming no kernel faults when it runs;
+// the scheduler goes on.
+func TestDirectUnknownKernel(t *testing.T) {
+	d := openDev(t, hal.Props{})
+	q := newQ(t, d, 0)
+	l := newLogKernel()
+	id := q.(hal.Direct).KernelID(&l.k)
+	release := hold(t, d, q)
+	if !directLaunch(q, 999, 1, 0) || !directLaunch(q, id, 1, 0) {
+		t.Fatal("direct launches behind a held queue were refused")
+	}
+	release()
+	wait(t, q)
+	faults := q.TakeFaults(q.Submitted())
+	if len(faults) != 1 || faults[0].Kind != hal.KindAICoreException {
+		t.Fatalf("faults %v, want one AI core exception for the unknown kernel", faults)
+	}
+	l.check(t, 1)
+}
