@@ -67,12 +67,6 @@ int gocann_direct_launch(uint32_t tid, uint64_t ctx, uint64_t f, uint32_t blocks
 		return -1; // another context's stream: Go reports it
 	}
 	gocann_sq *q = sr->sq;
-	int64_t submit = 0;
-	if (LOAD(&q->clock_known)) {
-		struct timespec ts;
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		submit = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec - LOAD(&q->clock_base);
-	}
 	lock(q);
 	// The stream may have been destroyed since the look-up; its record is
 	// cleared before its queue closes, which takes this lock.
@@ -84,6 +78,12 @@ int gocann_direct_launch(uint32_t tid, uint64_t ctx, uint64_t f, uint32_t blocks
 	if (seq - LOAD(&q->completed) > LOAD(&q->ring_len) || seq - LOAD(&q->absorbed) > GOCANN_SQ_ENTRIES) {
 		unlock(q);
 		return -1;
+	}
+	int64_t submit = 0;
+	if (LOAD(&q->clock_known)) {
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		submit = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec - LOAD(&q->clock_base);
 	}
 	gocann_sqe *e = &q->entries[seq % GOCANN_SQ_ENTRIES];
 	e->kernel = kernel;

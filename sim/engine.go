@@ -29,7 +29,21 @@ type item struct {
 
 	run    *graphRun // a graph stream to run (with stream), not a task
 	stream int
+
+	// A chain: the one-block kernels queued right behind a one-block
+	// kernel, which the worker running it runs too before completing them
+	// all at once (runChain). Written by that worker only.
+	ring     []slot // the ring they are in; it may be replaced meanwhile, never rewritten
+	last     uint64 // the last task the chain may run; seq if none
+	ran      uint64 // the last task run, seq when only the item's own
+	cur      uint64 // the chained task running now, 0 if none
+	ends     [maxChain]int64
+	endFault *hal.Fault // the fault of task ran, if it is chained
 }
+
+// maxChain bounds a chain, so one queue holds a worker for a few
+// microseconds at most before the engine's priorities are looked at again.
+const maxChain = 16
 
 func (it *item) before(o *item) bool {
 	if it.prio != o.prio {
@@ -234,6 +248,9 @@ func (w *worker) runPart(it *item, p int32) (*item, int32) {
 		s.mu.Unlock()
 	}()
 	w.exec(it, p)
+	if it.last != it.seq {
+		w.runChain(it)
+	}
 	exited = false
 	if it.done.Add(1) == parts {
 		return w.e.s.complete(it, w)

@@ -107,11 +107,54 @@ func (w *worker) exec(it *item, p int32) {
 	}
 }
 
+// runChain runs the kernels chained behind it's own (item.last) until one
+// fails, the queue is aborted or stopped, or the device closes; it.ran and
+// it.ends say how far it got.
+func (w *worker) runChain(it *item) {
+	q, s := it.q, w.e.s
+	gen := q.abortGen.Load()
+	it.ends[0] = s.clock()
+	for seq := it.seq + 1; seq <= it.last; seq++ {
+		if it.fault.Load() != nil || q.abortGen.Load() != gen || q.stop.Load() != nil || s.closing.Load() {
+			return
+		}
+		it.cur = seq
+		w.chained(it, &it.ring[seq&uint64(len(it.ring)-1)].t)
+		if it.cur == 0 {
+			return // it failed, which ends the chain
+		}
+		it.cur, it.ran, it.ends[seq-it.seq] = 0, seq, s.clock()
+	}
+}
+
+// chained runs one chained kernel, turning a panic into its fault.
+func (w *worker) chained(it *item, t *hal.Task) {
+	defer func() {
+		if v := recover(); v != nil {
+			w.fail(it, 0, v)
+		}
+	}()
+	w.block.Reset(0, 1, t.Args[:t.NArgs], w.e.s.dev.mem)
+	t.Kernel.Fn(&w.block)
+}
+
+// fail records that part p of it panicked with v, or, in a chain, the
+// chained kernel running; that ends the chain.
 func (w *worker) fail(it *item, p int32, v any) {
 	if it.run != nil {
 		return // runStream reported it before letting go of the run
 	}
-	t := it.t
+	if seq := it.cur; seq != 0 {
+		it.endFault = w.faultOf(it.q, seq, &it.ring[seq&uint64(len(it.ring)-1)].t, 0, v)
+		it.cur, it.ran, it.ends[seq-it.seq] = 0, seq, w.e.s.clock()
+		return
+	}
+	it.fault.CompareAndSwap(nil, w.faultOf(it.q, it.seq, it.t, p, v))
+}
+
+// faultOf describes the failure of part p of task seq of q, which panicked
+// with v.
+func (w *worker) faultOf(q *queue, seq uint64, t *hal.Task, p int32, v any) *hal.Fault {
 	s := w.e.s
 	// An error panic value becomes the fault's cause; anything else is
 	// described in the message. Never both, so it is reported once.
@@ -122,20 +165,17 @@ func (w *worker) fail(it *item, p int32, v any) {
 		}
 		return fmt.Sprintf("%s: %v", prefix, v)
 	}
-	var f *hal.Fault
 	switch t.Kind {
 	case hal.TaskKernel:
 		k := hal.KindAICoreException
 		if _, ok := v.(*hal.TrapError); ok {
 			k = hal.KindAICoreTrap
 		}
-		f = s.newFault(it.q, it.seq, t, k, what(fmt.Sprintf("kernel %q block %d of %d", t.Kernel.Name, p, t.Blocks)), err)
+		return s.newFault(q, seq, t, k, what(fmt.Sprintf("kernel %q block %d of %d", t.Kernel.Name, p, t.Blocks)), err)
 	case hal.TaskHostFunc:
-		f = s.newFault(it.q, it.seq, t, hal.KindHostFuncFault, what("host function panicked"), err)
-	default:
-		f = s.newFault(it.q, it.seq, t, hal.KindDMAFault, what(t.Kind.String()+" failed"), err)
+		return s.newFault(q, seq, t, hal.KindHostFuncFault, what("host function panicked"), err)
 	}
-	it.fault.CompareAndSwap(nil, f)
+	return s.newFault(q, seq, t, hal.KindDMAFault, what(t.Kind.String()+" failed"), err)
 }
 
 // transfer runs part p of parts of a copy, 2-D copy or memset.

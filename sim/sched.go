@@ -139,8 +139,15 @@ func (s *scheduler) runHead(q *queue) {
 		}
 		if eng != hal.EngineScheduler {
 			it := &q.cur
-			*it = item{q: q, seq: seq, t: &sl.t, prio: q.prio, ticket: s.ticket, parts: partsOf(&sl.t, s.engines[eng].maxWorkers)}
+			*it = item{q: q, seq: seq, t: &sl.t, prio: q.prio, ticket: s.ticket, parts: partsOf(&sl.t, s.engines[eng].maxWorkers),
+				last: seq, ran: seq}
 			s.ticket++
+			if chainable(&sl.t) {
+				for it.last < q.tail && it.last-seq < maxChain-1 && chainable(&q.slot(it.last+1).t) {
+					it.last++
+				}
+				it.ring = q.ring
+			}
 			q.setState(qQueued)
 			s.engines[eng].push(it)
 			return
@@ -159,6 +166,12 @@ func (s *scheduler) runHead(q *queue) {
 		}
 	}
 	q.setState(qIdle)
+}
+
+// chainable reports whether t may run in a chain (item.last): a one-block
+// kernel whose arguments are in the task.
+func chainable(t *hal.Task) bool {
+	return t.Kind == hal.TaskKernel && t.Blocks == 1 && t.ArgsDev == 0
 }
 
 // stamp reads the clock for a task run in place. s.mu held.
@@ -181,11 +194,6 @@ func (s *scheduler) finish(q *queue, seq uint64, sl *slot, eng hal.Engine, start
 			s.stopGroup(q.group, f)
 		}
 	}
-	if q.dropping {
-		// An abort is waiting for this task; drop what follows it.
-		q.dropping = false
-		q.done = q.tail
-	}
 	sl.t.Event, sl.t.Notify, sl.t.Kernel, sl.t.Host, sl.t.HostFn, sl.t.Graph = nil, nil, nil, nil, nil, nil
 	sl.t.Dst, sl.t.Src = hal.Loc{}, hal.Loc{}
 }
@@ -202,7 +210,10 @@ func (s *scheduler) complete(it *item, w *worker) (*item, int32) {
 		}
 		return nil, 0
 	}
-	end := s.clock()
+	end := it.ends[0]
+	if it.ran == it.seq {
+		end = s.clock()
+	}
 	s.mu.Lock()
 	if w != nil {
 		w.e.handoff = true
@@ -210,6 +221,20 @@ func (s *scheduler) complete(it *item, w *worker) (*item, int32) {
 	q := it.q
 	sl := q.slot(it.seq)
 	s.finish(q, it.seq, sl, engineOf(sl.t.Kind), it.start, end, it.fault.Load())
+	for seq := it.seq + 1; seq <= it.ran; seq++ {
+		start := end
+		end = it.ends[seq-it.seq]
+		var f *hal.Fault
+		if seq == it.ran {
+			f = it.endFault
+		}
+		s.finish(q, seq, q.slot(seq), hal.EngineAICore, start, end, f)
+	}
+	if q.dropping {
+		// An abort is waiting for this task; drop what follows it.
+		q.dropping = false
+		q.done = q.tail
+	}
 	// The head is done; advance looks at the queue next, so producers
 	// need not see it idle in between (sq.Busy stays as it is).
 	q.state = qIdle
