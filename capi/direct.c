@@ -70,7 +70,7 @@ int gocann_direct_launch(uint32_t tid, uint64_t ctx, uint64_t f, uint32_t blocks
 	lock(q);
 	// The stream may have been destroyed since the look-up; its record is
 	// cleared before its queue closes, which takes this lock.
-	if (LOAD(&sr->handle) != stream || !LOAD(&q->open) || !LOAD(&q->busy) || LOAD(&q->stopped)) {
+	if (LOAD(&sr->handle) != stream || !LOAD(&q->open) || LOAD(&q->stopped)) {
 		unlock(q);
 		return -1;
 	}

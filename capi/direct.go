@@ -29,32 +29,21 @@ import (
 )
 
 // The C mirror of hal.SQ must match it field for field: each line fails to
-// compile (a negative array length) if the two disagree.
+// compile unless its two sides are equal (a difference overflows or is an
+// index out of range).
 var (
-	_ [unsafe.Sizeof(hal.SQ{}) - C.sizeof_gocann_sq]struct{}
-	_ [C.sizeof_gocann_sq - unsafe.Sizeof(hal.SQ{})]struct{}
-	_ [unsafe.Offsetof(hal.SQ{}.Submitted) - C.GOCANN_SQ_OFF_SUBMITTED]struct{}
-	_ [C.GOCANN_SQ_OFF_SUBMITTED - unsafe.Offsetof(hal.SQ{}.Submitted)]struct{}
-	_ [unsafe.Offsetof(hal.SQ{}.Open) - C.GOCANN_SQ_OFF_OPEN]struct{}
-	_ [C.GOCANN_SQ_OFF_OPEN - unsafe.Offsetof(hal.SQ{}.Open)]struct{}
-	_ [unsafe.Offsetof(hal.SQ{}.Busy) - C.GOCANN_SQ_OFF_BUSY]struct{}
-	_ [C.GOCANN_SQ_OFF_BUSY - unsafe.Offsetof(hal.SQ{}.Busy)]struct{}
-	_ [unsafe.Offsetof(hal.SQ{}.Absorbed) - C.GOCANN_SQ_OFF_ABSORBED]struct{}
-	_ [C.GOCANN_SQ_OFF_ABSORBED - unsafe.Offsetof(hal.SQ{}.Absorbed)]struct{}
-	_ [unsafe.Offsetof(hal.SQ{}.Completed) - C.GOCANN_SQ_OFF_COMPLETED]struct{}
-	_ [C.GOCANN_SQ_OFF_COMPLETED - unsafe.Offsetof(hal.SQ{}.Completed)]struct{}
-	_ [unsafe.Offsetof(hal.SQ{}.ClockBase) - C.GOCANN_SQ_OFF_CLOCK_BASE]struct{}
-	_ [C.GOCANN_SQ_OFF_CLOCK_BASE - unsafe.Offsetof(hal.SQ{}.ClockBase)]struct{}
-	_ [unsafe.Offsetof(hal.SQ{}.Entries) - C.GOCANN_SQ_OFF_ENTRIES]struct{}
-	_ [C.GOCANN_SQ_OFF_ENTRIES - unsafe.Offsetof(hal.SQ{}.Entries)]struct{}
-	_ [unsafe.Sizeof(hal.SQE{}) - C.sizeof_gocann_sqe]struct{}
-	_ [C.sizeof_gocann_sqe - unsafe.Sizeof(hal.SQE{})]struct{}
-	_ [unsafe.Offsetof(hal.SQE{}.Submit) - C.GOCANN_SQE_OFF_SUBMIT]struct{}
-	_ [C.GOCANN_SQE_OFF_SUBMIT - unsafe.Offsetof(hal.SQE{}.Submit)]struct{}
-	_ [unsafe.Offsetof(hal.SQE{}.Args) - C.GOCANN_SQE_OFF_ARGS]struct{}
-	_ [C.GOCANN_SQE_OFF_ARGS - unsafe.Offsetof(hal.SQE{}.Args)]struct{}
-	_ [hal.SQEntries - C.GOCANN_SQ_ENTRIES]struct{}
-	_ [C.GOCANN_SQ_ENTRIES - hal.SQEntries]struct{}
+	_ = [1]int{}[unsafe.Sizeof(hal.SQ{})-C.sizeof_gocann_sq]
+	_ = [1]int{}[unsafe.Offsetof(hal.SQ{}.Submitted)-C.GOCANN_SQ_OFF_SUBMITTED]
+	_ = [1]int{}[unsafe.Offsetof(hal.SQ{}.Open)-C.GOCANN_SQ_OFF_OPEN]
+	_ = [1]int{}[unsafe.Offsetof(hal.SQ{}.ClockBase)-C.GOCANN_SQ_OFF_CLOCK_BASE]
+	_ = [1]int{}[unsafe.Offsetof(hal.SQ{}.Busy)-C.GOCANN_SQ_OFF_BUSY]
+	_ = [1]int{}[unsafe.Offsetof(hal.SQ{}.Absorbed)-C.GOCANN_SQ_OFF_ABSORBED]
+	_ = [1]int{}[unsafe.Offsetof(hal.SQ{}.Completed)-C.GOCANN_SQ_OFF_COMPLETED]
+	_ = [1]int{}[unsafe.Offsetof(hal.SQ{}.Entries)-C.GOCANN_SQ_OFF_ENTRIES]
+	_ = [1]int{}[unsafe.Sizeof(hal.SQE{})-C.sizeof_gocann_sqe]
+	_ = [1]int{}[unsafe.Offsetof(hal.SQE{}.Submit)-C.GOCANN_SQE_OFF_SUBMIT]
+	_ = [1]int{}[unsafe.Offsetof(hal.SQE{}.Args)-C.GOCANN_SQE_OFF_ARGS]
+	_ = [1]int{}[hal.SQEntries-C.GOCANN_SQ_ENTRIES]
 )
 
 // directState is what the direct launch path needs from Go: the records C
