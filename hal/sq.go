@@ -18,13 +18,14 @@ const SQEntries = 64
 // Every field is accessed atomically and the memory holds no Go pointer:
 // it may be pinned and handed to C, which mirrors this layout.
 //
-// The protocol a direct producer follows, with Lock held: Open, Busy and
-// not Stopped must be 1, 1 and 0; the next sequence number seq =
-// Submitted+1 must satisfy seq-Completed <= RingLen and seq-Absorbed <=
-// SQEntries. It fills Entries[seq%SQEntries], with Seq = seq written last,
-// then stores Submitted = seq. If Busy reads 0 afterwards, the queue may
-// have missed the entry: the producer calls Direct.Doorbell before
-// releasing Lock.
+// The protocol a direct producer follows, with Lock held: Open must be 1
+// and Stopped 0; the next sequence number seq = Submitted+1 must satisfy
+// seq-Completed <= RingLen and seq-Absorbed <= SQEntries. It fills
+// Entries[seq%SQEntries], with Seq = seq written last, then stores
+// Submitted = seq. If Busy reads 0 afterwards, the queue is idle or may
+// have gone idle without seeing the entry: the producer calls
+// Direct.Doorbell before releasing Lock. (Busy is stored before the
+// scheduler's last look at Submitted, so one of the two sees the other.)
 //
 // Fields are grouped by writer into cache lines of their own: the
 // submitters' line, the rarely written state, and the scheduler's line.

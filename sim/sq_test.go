@@ -15,7 +15,7 @@ func directLaunch(q hal.Queue, kernel uint32, blocks uint32, args ...uint64) boo
 	for !sq.Lock.CompareAndSwap(0, 1) {
 	}
 	defer sq.Lock.Store(0)
-	if sq.Open.Load() == 0 || sq.Busy.Load() == 0 || sq.Stopped.Load() != 0 {
+	if sq.Open.Load() == 0 || sq.Stopped.Load() != 0 {
 		return false
 	}
 	seq := sq.Submitted.Load() + 1
@@ -130,29 +130,32 @@ func TestDirectStress(t *testing.T) {
 	}
 }
 
-// TestDirectRefused checks what closes the SQ to direct launches: an idle
-// queue, a closed Open (a stream that captures, say), a stop.
+// TestDirectRefused checks what closes the SQ to direct launches: a closed
+// Open (a stream that captures, say), a stop. A launch on an idle queue is
+// taken, and the doorbell starts the queue.
 func TestDirectRefused(t *testing.T) {
 	d := openDev(t, hal.Props{})
 	q := newQ(t, d, 0)
 	l := newLogKernel()
 	dq := q.(hal.Direct)
 	id := dq.KernelID(&l.k)
-	if directLaunch(q, id, 1, 0) {
-		t.Fatal("a direct launch on an idle queue was taken; it must go through Submit to start the queue")
+	if dq.SQ().Busy.Load() != 0 || !directLaunch(q, id, 1, 0) {
+		t.Fatal("a direct launch on an idle queue was refused")
 	}
+	wait(t, q)
+	l.check(t, 1)
 	release := hold(t, d, q)
 	dq.Update(func() bool { return false })
 	if directLaunch(q, id, 1, 0) {
 		t.Fatal("a direct launch was taken with Open 0")
 	}
 	dq.Update(func() bool { return true })
-	if !directLaunch(q, id, 1, 0) {
+	if !directLaunch(q, id, 1, 1) {
 		t.Fatal("a direct launch behind a held queue with Open 1 was refused")
 	}
 	release()
 	wait(t, q)
-	l.check(t, 1)
+	l.check(t, 2)
 
 	// A stopped queue refuses until the stop is cleared.
 	q.SetStopOnFailure(true)
