@@ -12,16 +12,18 @@
 #include "_cgo_export.h"
 
 gocann_rec *gocann_recs[GOCANN_REC_CHUNKS];
+gocann_range gocann_devmem[GOCANN_MAX_DEVICES];
+uint32_t gocann_ndevmem;
 
 enum { MAX_BLOCKS = 65535 };
 
 #define LOAD(p) __atomic_load_n(p, __ATOMIC_SEQ_CST)
 #define STORE(p, v) __atomic_store_n(p, v, __ATOMIC_SEQ_CST)
 
-// rec returns the record serving live handle h, or NULL.
-static gocann_rec *rec(uint64_t h) {
+// rec returns the record serving live handle h of the kind given, or NULL.
+static gocann_rec *rec(uint64_t h, uint64_t kind) {
 	uint32_t idx = (uint32_t)h - 1; // handles keep index+1 in the low word
-	if (h == 0 || idx >= GOCANN_REC_CHUNKS << GOCANN_REC_CHUNK_BITS) {
+	if (h >> 48 != kind || idx >= GOCANN_REC_CHUNKS << GOCANN_REC_CHUNK_BITS) {
 		return NULL;
 	}
 	gocann_rec *chunk = __atomic_load_n(&gocann_recs[idx >> GOCANN_REC_CHUNK_BITS], __ATOMIC_ACQUIRE);
@@ -30,6 +32,19 @@ static gocann_rec *rec(uint64_t h) {
 	}
 	gocann_rec *r = &chunk[idx & ((1u << GOCANN_REC_CHUNK_BITS) - 1)];
 	return LOAD(&r->handle) == h ? r : NULL;
+}
+
+// device_memory reports whether p lies in the memory of a device seen so far.
+static int device_memory(const void *p) {
+	uint64_t a = (uint64_t)(uintptr_t)p;
+	uint32_t n = LOAD(&gocann_ndevmem);
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t lo = LOAD(&gocann_devmem[i].lo), hi = LOAD(&gocann_devmem[i].hi);
+		if (a - lo < hi - lo) {
+			return 1;
+		}
+	}
+	return 0;
 }
 
 // The submitters' lock, shared with Go (sim.queue.lockSubmit): held for a
@@ -50,19 +65,22 @@ int gocann_direct_launch(uint32_t tid, uint64_t ctx, uint64_t f, uint32_t blocks
 	    (size > 0 && args == NULL)) {
 		return -1;
 	}
-	gocann_rec *fr = rec(f);
+	if (size > 0 && device_memory(args)) {
+		return -1; // read when the kernel starts, and checked now: Go does both
+	}
+	gocann_rec *fr = rec(f, GOCANN_KIND_FUNC);
 	uint32_t kernel = fr ? (uint32_t)LOAD(&fr->a) : 0;
 	if (kernel == 0) {
 		return -1;
 	}
 	if (stream == 0) {
-		gocann_rec *cr = rec(ctx);
+		gocann_rec *cr = rec(ctx, GOCANN_KIND_CONTEXT);
 		if (cr == NULL) {
 			return -1;
 		}
 		stream = LOAD(&cr->a);
 	}
-	gocann_rec *sr = rec(stream);
+	gocann_rec *sr = rec(stream, GOCANN_KIND_STREAM);
 	if (sr == NULL || sr->a != ctx) {
 		return -1; // another context's stream: Go reports it
 	}

@@ -12,6 +12,7 @@ enum {
 	GOCANN_SQ_OFF_ABSORBED = offsetof(gocann_sq, absorbed),
 	GOCANN_SQ_OFF_COMPLETED = offsetof(gocann_sq, completed),
 	GOCANN_SQ_OFF_CLOCK_BASE = offsetof(gocann_sq, clock_base),
+	GOCANN_SQ_OFF_DEV_LO = offsetof(gocann_sq, dev_lo),
 	GOCANN_SQ_OFF_ENTRIES = offsetof(gocann_sq, entries),
 	GOCANN_SQE_OFF_SUBMIT = offsetof(gocann_sqe, submit),
 	GOCANN_SQE_OFF_ARGS = offsetof(gocann_sqe, args),
@@ -36,6 +37,7 @@ var (
 	_ = [1]int{}[unsafe.Offsetof(hal.SQ{}.Submitted)-C.GOCANN_SQ_OFF_SUBMITTED]
 	_ = [1]int{}[unsafe.Offsetof(hal.SQ{}.Open)-C.GOCANN_SQ_OFF_OPEN]
 	_ = [1]int{}[unsafe.Offsetof(hal.SQ{}.ClockBase)-C.GOCANN_SQ_OFF_CLOCK_BASE]
+	_ = [1]int{}[unsafe.Offsetof(hal.SQ{}.DevLo)-C.GOCANN_SQ_OFF_DEV_LO]
 	_ = [1]int{}[unsafe.Offsetof(hal.SQ{}.Busy)-C.GOCANN_SQ_OFF_BUSY]
 	_ = [1]int{}[unsafe.Offsetof(hal.SQ{}.Absorbed)-C.GOCANN_SQ_OFF_ABSORBED]
 	_ = [1]int{}[unsafe.Offsetof(hal.SQ{}.Completed)-C.GOCANN_SQ_OFF_COMPLETED]
@@ -44,6 +46,9 @@ var (
 	_ = [1]int{}[unsafe.Offsetof(hal.SQE{}.Submit)-C.GOCANN_SQE_OFF_SUBMIT]
 	_ = [1]int{}[unsafe.Offsetof(hal.SQE{}.Args)-C.GOCANN_SQE_OFF_ARGS]
 	_ = [1]int{}[hal.SQEntries-C.GOCANN_SQ_ENTRIES]
+	_ = [1]int{}[kindContext-C.GOCANN_KIND_CONTEXT]
+	_ = [1]int{}[kindStream-C.GOCANN_KIND_STREAM]
+	_ = [1]int{}[kindFunc-C.GOCANN_KIND_FUNC]
 )
 
 // directState is what the direct launch path needs from Go: the records C
@@ -119,9 +124,37 @@ func (d *directState) openStream(s *cStream) {
 		return
 	}
 	sq := dq.SQ()
+	if !d.deviceMemory(s.ctx.dev, sq.DevLo.Load(), sq.DevHi.Load()) {
+		return // launches on it keep to the Go path
+	}
 	s.pin = new(runtime.Pinner)
 	s.pin.Pin(sq)
 	d.set(s.h, uint64(s.ctx.h), sq)
+}
+
+// deviceMemory records that device dev's memory is at [lo, hi), so that
+// direct launches leave arguments there to Go; false if dev is beyond the
+// table.
+func (d *directState) deviceMemory(dev int, lo, hi uint64) bool {
+	if dev < 0 || dev >= C.GOCANN_MAX_DEVICES {
+		return false
+	}
+	r := &C.gocann_devmem[dev]
+	los := (*uint64)(unsafe.Pointer(&r.lo))
+	his := (*uint64)(unsafe.Pointer(&r.hi))
+	if atomic.LoadUint64(los) == lo && atomic.LoadUint64(his) == hi {
+		return true
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	atomic.StoreUint64(his, 0) // no range while it changes
+	atomic.StoreUint64(los, lo)
+	atomic.StoreUint64(his, hi)
+	n := (*uint32)(unsafe.Pointer(&C.gocann_ndevmem))
+	if uint32(dev) >= atomic.LoadUint32(n) {
+		atomic.StoreUint32(n, uint32(dev)+1)
+	}
+	return true
 }
 
 // closeStream retires s's pin once its record is gone.

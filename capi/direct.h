@@ -23,7 +23,8 @@ typedef struct gocann_sq {
 	uint8_t pad1[64 - 16];
 	uint32_t open, stopped, ring_len, direct, clock_known, pad2;
 	int64_t clock_base;
-	uint8_t pad3[64 - 32];
+	uint64_t dev_lo, dev_hi;
+	uint8_t pad3[64 - 48];
 	uint32_t busy, pad4;
 	uint64_t absorbed, completed;
 	uint8_t pad5[64 - 24];
@@ -43,8 +44,24 @@ typedef struct gocann_rec {
 
 enum { GOCANN_REC_CHUNK_BITS = 10, GOCANN_REC_CHUNKS = 1 << 12 };
 
+// The kinds of handle the path looks up; a handle keeps its kind above bit
+// 48 (capi/handles.go).
+enum { GOCANN_KIND_CONTEXT = 1, GOCANN_KIND_STREAM = 2, GOCANN_KIND_FUNC = 6 };
+
 // gocann_recs are the record chunks, allocated by Go as handles need them.
 extern gocann_rec *gocann_recs[GOCANN_REC_CHUNKS];
+
+enum { GOCANN_MAX_DEVICES = 64 };
+
+// gocann_devmem holds the host address range of each device's memory seen
+// so far, [lo, hi), by device id: launch arguments there are device
+// memory, which the path leaves to Go. A stale range only sends launches
+// to Go.
+typedef struct gocann_range {
+	uint64_t lo, hi;
+} gocann_range;
+extern gocann_range gocann_devmem[GOCANN_MAX_DEVICES];
+extern uint32_t gocann_ndevmem; // entries of gocann_devmem in use
 
 // gocann_direct_launch queues a launch through f's stream's submission
 // area. It returns 0 when it did, and -1 when the launch must take the Go

@@ -44,7 +44,12 @@ type SQ struct {
 	ClockKnown atomic.Uint32
 	_          uint32
 	ClockBase  atomic.Int64
-	_          [64 - 32]byte
+	// DevLo and DevHi bound the host addresses of the queue's device
+	// memory, [DevLo, DevHi): a launch whose arguments lie in device
+	// memory reads them when it starts, which a producer leaves to Go.
+	DevLo atomic.Uint64
+	DevHi atomic.Uint64
+	_     [64 - 48]byte
 
 	Busy      atomic.Uint32 // 1 while the scheduler will look at the queue again
 	_         uint32

@@ -371,6 +371,8 @@ func (s *scheduler) newQueue(cfg hal.QueueConfig) (*queue, error) {
 	q.cur.hidx = -1
 	q.sq.RingLen.Store(uint32(len(q.ring)))
 	q.sq.Open.Store(1)
+	q.sq.DevLo.Store(s.dev.mem.base)
+	q.sq.DevHi.Store(s.dev.mem.base + s.dev.mem.hbm)
 	if base, ok := s.dev.b.cfg.clockBase(); ok {
 		q.sq.ClockBase.Store(base)
 		q.sq.ClockKnown.Store(1)
