@@ -28,21 +28,28 @@ func spinUntil(budget time.Duration, done func() bool) bool {
 		return true
 	}
 	start := time.Now()
-	for {
+	for i := 1; ; i++ {
 		for range spinBurst {
 			if done() {
 				return true
 			}
 		}
-		runtime.Gosched()
+		if i%yieldBursts == 0 {
+			runtime.Gosched()
+		}
 		if time.Since(start) > budget {
 			return done()
 		}
 	}
 }
 
-// spinBurst is how many polls a spinner makes between yields.
-const spinBurst = 64
+// spinBurst is how many polls a spinner makes between clock checks, and
+// yieldBursts how many bursts between yields: a yield costs a trip through
+// the Go scheduler, so it comes every microsecond or two, not every burst.
+const (
+	spinBurst   = 64
+	yieldBursts = 8
+)
 
 // spinHot polls done until it returns true or budget passes, without ever
 // yielding. For hosts waiting on the device: the goroutine may be locked to
