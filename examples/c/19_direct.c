@@ -345,6 +345,75 @@ static void run_threads(int own)
     }
 }
 
+/* A stream destroyed while threads launch onto it: each launch is taken,
+ * refused as an invalid handle, or, waiting for room in a full stream,
+ * ends as aborted; never a crash or a hang. Once the destroy has returned
+ * every launch is refused. */
+struct racer {
+    aclrtStream s;
+    int stop; /* set by the main thread, read atomically */
+    aclError bad; /* a code other than success, 107017 or 107023, if any */
+    long taken, refused;
+};
+
+static void *race_launcher(void *arg)
+{
+    struct racer *r = arg;
+    if (aclrtSetCurrentContext(ctxA) != ACL_SUCCESS) {
+        r->bad = -1;
+        return NULL;
+    }
+    pthread_barrier_wait(&barrier);
+    for (long i = 0; !__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE); i++) {
+        aclError rc = count_via(r->s, &counters[0], (int)i);
+        if (rc == ACL_SUCCESS) {
+            r->taken++;
+        } else if (rc == ACL_ERROR_RT_INVALID_HANDLE || rc == ACL_ERROR_RT_STREAM_ABORT) {
+            r->refused++;
+        } else if (r->bad == ACL_SUCCESS) {
+            r->bad = rc;
+        }
+    }
+    return NULL;
+}
+
+static void destroy_race(void)
+{
+    pthread_t th[4];
+    struct racer r[4];
+    aclrtStream s = NULL;
+    CHECK(aclrtCreateStream(&s));
+    CHECK(aclrtLaunchHostFunc(s, sleep_host, (void *)(intptr_t)1)); /* busy at first */
+    pthread_barrier_init(&barrier, NULL, 5);
+    for (int i = 0; i < 4; i++) {
+        r[i] = (struct racer){.s = s};
+        if (pthread_create(&th[i], NULL, race_launcher, &r[i]) != 0) {
+            fail_exit(__FILE__, __LINE__, 0, "pthread_create");
+        }
+    }
+    pthread_barrier_wait(&barrier);
+    sleep_ms(3);
+    CHECK(aclrtDestroyStream(s));
+    aclError after = count_via(s, &counters[0], 0);
+    sleep_ms(2);
+    long taken = 0, refused = 0;
+    aclError bad = ACL_SUCCESS;
+    for (int i = 0; i < 4; i++) {
+        __atomic_store_n(&r[i].stop, 1, __ATOMIC_RELEASE);
+        pthread_join(th[i], NULL);
+        taken += r[i].taken;
+        refused += r[i].refused;
+        if (bad == ACL_SUCCESS) {
+            bad = r[i].bad;
+        }
+    }
+    pthread_barrier_destroy(&barrier);
+    EXPECT(bad == ACL_SUCCESS, "destroy race: every launch was taken, or refused with 107017 or 107023 (other code: %d)", bad);
+    EXPECT(after == ACL_ERROR_RT_INVALID_HANDLE && refused > 0 && taken > 0,
+           "destroy race: 4 threads launching while the stream is destroyed: some taken, then all refused (107017 after the destroy)");
+    clear_errors();
+}
+
 static void threads(void)
 {
     CHECK(aclrtMalloc((void **)&counters, 8 * (THREADS + 1), ACL_MEM_MALLOC_NORMAL_ONLY));
@@ -354,6 +423,7 @@ static void threads(void)
     run_threads(0);
     run_threads(1);
     CHECK(aclrtDestroyStream(shared));
+    destroy_race();
     CHECK(aclrtFree(counters));
 }
 

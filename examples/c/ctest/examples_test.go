@@ -216,6 +216,8 @@ var examples = []example{
 		"ok: threads: 8 threads launching onto one held stream: nothing ran before the release (0)",
 		"ok: threads: 8 threads x 2000 count_up launches onto one shared stream: counter 16000",
 		"ok: threads: 8 threads, each with its own stream of the same context: each counter is 2000",
+		"ok: destroy race: every launch was taken, or refused with 107017 or 107023 (other code: 0)",
+		"ok: destroy race: 4 threads launching while the stream is destroyed: some taken, then all refused (107017 after the destroy)",
 		"ok: held stream: numBlocks 0 (aclrtLaunchKernel) -> 107000, and the message names numBlocks",
 		"ok: held stream: numBlocks 0 (aclrtLaunchKernelWithHostArgs) -> 107000, and the message names numBlocks",
 		"ok: held stream: argsSize 12 (aclrtLaunchKernelV2) -> 107000, and the message names argsSize",
