@@ -12,6 +12,10 @@ package ckernel
 static int call_kernel(uintptr_t fn, int64_t idx, int64_t num, uintptr_t args, int n) {
 	return gocann_call_kernel((void *)fn, idx, num, (const uint64_t *)args, n);
 }
+
+static int call_kernels(uintptr_t calls, int n) {
+	return gocann_call_kernels((const gocann_native_call *)calls, n);
+}
 */
 import "C"
 
@@ -37,6 +41,8 @@ type Binary struct {
 	// the code is never unmapped under a running block.
 	mu     sync.RWMutex
 	handle unsafe.Pointer // nil once unloaded
+
+	calls sync.Pool // *[hal.MaxBatch]C.gocann_native_call, RunBatch's buffers
 }
 
 // LoadFile loads the kernel binary at path.
@@ -142,7 +148,7 @@ func (b *Binary) Kernel(name string) (*hal.Kernel, error) {
 	if fn == nil {
 		return nil, hal.Errorf(hal.KindSymbolNotFound, "kernel %q is not exported by %s", name, b.name)
 	}
-	return &hal.Kernel{Name: name, Fn: func(blk *hal.Block) { b.run(fn, name, blk) }}, nil
+	return &hal.Kernel{Name: name, Fn: func(blk *hal.Block) { b.run(fn, name, blk) }, Batch: b, Entry: uintptr(fn)}, nil
 }
 
 // run runs one block; a trap or an unloaded binary is a kernel fault.
@@ -163,6 +169,39 @@ func (b *Binary) run(fn unsafe.Pointer, name string, blk *hal.Block) {
 	if trapped {
 		panic(&hal.TrapError{Msg: C.GoString(C.gocann_trap_message())})
 	}
+}
+
+var _ hal.Batcher = (*Binary)(nil)
+
+// RunBatch runs one-block launches of kernels of b in one call into C.
+func (b *Binary) RunBatch(calls []hal.BatchCall) (int, any) {
+	buf, _ := b.calls.Get().(*[hal.MaxBatch]C.gocann_native_call)
+	if buf == nil {
+		buf = new([hal.MaxBatch]C.gocann_native_call)
+	}
+	defer b.calls.Put(buf)
+	done := 0
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	if b.handle == nil {
+		return 0, fmt.Sprintf("kernel %q: its binary %s was unloaded", calls[0].Kernel.Name, b.name)
+	}
+	for done < len(calls) {
+		n := min(len(calls)-done, hal.MaxBatch)
+		for i, c := range calls[done : done+n] {
+			buf[i] = C.gocann_native_call{fn: C.uintptr_t(c.Kernel.Entry),
+				args: C.uintptr_t(uintptr(unsafe.Pointer(unsafe.SliceData(c.Args)))), nargs: C.int64_t(len(c.Args))}
+		}
+		// The buffer and the arguments are Go memory the calls keep
+		// alive, passed as integers as call_kernel's are.
+		ran := int(C.call_kernels(C.uintptr_t(uintptr(unsafe.Pointer(buf))), C.int(n)))
+		runtime.KeepAlive(calls)
+		done += ran
+		if ran < n {
+			return done, &hal.TrapError{Msg: C.GoString(C.gocann_trap_message())}
+		}
+	}
+	return done, nil
 }
 
 // Unload unloads the binary once no block of it is running. Kernels of

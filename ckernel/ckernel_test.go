@@ -3,11 +3,14 @@ package ckernel_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/gocann/gocann"
 	"github.com/gocann/gocann/ckernel"
@@ -28,6 +31,9 @@ void add(float *x, float *y, float *z, uint64_t n) {
 }
 
 void trap_odd(void) { if (GetBlockIdx() % 2) Trap(); }
+
+void put(uint64_t *out, uint64_t i, uint64_t v) { out[i] = v; }
+void trap_if(uint64_t x) { if (x) Trap(); }
 
 void many(uint64_t *out, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6,
           uint64_t a7, uint64_t a8, uint64_t a9, uint64_t a10, uint64_t a11, uint64_t a12, uint64_t a13,
@@ -207,5 +213,53 @@ func TestParams(t *testing.T) {
 	}
 	if _, err := plain.Params("add"); err == nil || !strings.Contains(err.Error(), "GOCANN_KERNEL_PARAMS(add") {
 		t.Fatalf("without debug info: %v", err)
+	}
+}
+
+// TestRunBatch runs launches of two kernels of a binary in one call: all of
+// them, more than a call's worth; up to a trap, which the batch reports with
+// the launches before it done and none after run; nothing once unloaded.
+func TestRunBatch(t *testing.T) {
+	bin, err := ckernel.LoadFile(build(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	put, _ := bin.Kernel("put")
+	trap, _ := bin.Kernel("trap_if")
+	if put.Batch != hal.Batcher(bin) || put.Entry == 0 {
+		t.Fatalf("a kernel of a binary has Batch %v and Entry %#x, want the binary and its address", put.Batch, put.Entry)
+	}
+	out := make([]uint64, 40)
+	base := uint64(uintptr(unsafe.Pointer(&out[0])))
+	args := make([][]uint64, 40)
+	var calls []hal.BatchCall
+	for i := range 40 {
+		args[i] = []uint64{base, uint64(i), uint64(100 + i)}
+		calls = append(calls, hal.BatchCall{Kernel: put, Args: args[i]})
+	}
+	if done, failure := bin.RunBatch(calls); done != 40 || failure != nil {
+		t.Fatalf("RunBatch of 40 puts = %d, %v", done, failure)
+	}
+	for i, v := range out {
+		if v != uint64(100+i) {
+			t.Fatalf("out[%d] = %d after the batch, want %d", i, v, 100+i)
+		}
+	}
+	clear(out)
+	batch := []hal.BatchCall{calls[0], calls[1], {Kernel: trap, Args: []uint64{0}}, calls[3],
+		{Kernel: trap, Args: []uint64{1}}, calls[5]}
+	done, failure := bin.RunBatch(batch)
+	if _, ok := failure.(*hal.TrapError); done != 4 || !ok {
+		t.Fatalf("RunBatch with a trap at 4 = %d, %v; want 4 and a trap", done, failure)
+	}
+	if out[0] != 100 || out[1] != 101 || out[3] != 103 || out[5] != 0 {
+		t.Fatalf("out = %v: want launches 0, 1 and 3 done and 5, after the trap, not run", out[:6])
+	}
+	runtime.KeepAlive(out)
+	if err := bin.Unload(); err != nil {
+		t.Fatal(err)
+	}
+	if done, failure := bin.RunBatch(calls[:2]); done != 0 || !strings.Contains(fmt.Sprint(failure), "unloaded") {
+		t.Fatalf("RunBatch after unload = %d, %v", done, failure)
 	}
 }

@@ -39,8 +39,15 @@ typedef void (*kernel32)(u, u, u, u, u, u, u, u, u, u, u, u, u, u, u, u,
 // caller clean up, so a kernel declaring fewer parameters ignores the rest.
 // Slots past n are zero. They are read one by one, not copied into a
 // cleared array first: a block's call is on the launch path of every task.
-int gocann_call_kernel(void *fn, int64_t idx, int64_t num, const uint64_t *args, int n) {
+static inline void invoke(void *fn, const uint64_t *args, int n) {
 #define A(i) ((i) < n ? args[i] : 0)
+	((kernel32)fn)(A(0), A(1), A(2), A(3), A(4), A(5), A(6), A(7), A(8), A(9), A(10), A(11),
+		       A(12), A(13), A(14), A(15), A(16), A(17), A(18), A(19), A(20), A(21), A(22),
+		       A(23), A(24), A(25), A(26), A(27), A(28), A(29), A(30), A(31));
+#undef A
+}
+
+int gocann_call_kernel(void *fn, int64_t idx, int64_t num, const uint64_t *args, int n) {
 	jmp_buf jb;
 	struct block_state saved = state;
 	state.idx = idx;
@@ -50,10 +57,27 @@ int gocann_call_kernel(void *fn, int64_t idx, int64_t num, const uint64_t *args,
 		state = saved;
 		return 1;
 	}
-	((kernel32)fn)(A(0), A(1), A(2), A(3), A(4), A(5), A(6), A(7), A(8), A(9), A(10), A(11),
-		       A(12), A(13), A(14), A(15), A(16), A(17), A(18), A(19), A(20), A(21), A(22),
-		       A(23), A(24), A(25), A(26), A(27), A(28), A(29), A(30), A(31));
-#undef A
+	invoke(fn, args, n);
 	state = saved;
 	return 0;
+}
+
+// One trap point serves the whole batch: a trap returns the index of the
+// launch that raised it.
+int gocann_call_kernels(const gocann_native_call *calls, int n) {
+	jmp_buf jb;
+	struct block_state saved = state;
+	volatile int i = 0;
+	state.idx = 0;
+	state.num = 1;
+	state.trap = &jb;
+	if (setjmp(jb) != 0) {
+		state = saved;
+		return i;
+	}
+	for (; i < n; i++) {
+		invoke((void *)calls[i].fn, (const uint64_t *)calls[i].args, (int)calls[i].nargs);
+	}
+	state = saved;
+	return n;
 }

@@ -11,6 +11,17 @@
 // slots. It returns 0, or 1 if the kernel called Trap.
 int gocann_call_kernel(void *fn, int64_t idx, int64_t num, const uint64_t *args, int n);
 
+// gocann_native_call is one launch of gocann_call_kernels.
+typedef struct gocann_native_call {
+	uintptr_t fn, args;
+	int64_t nargs;
+} gocann_native_call;
+
+// gocann_call_kernels runs block 0 of 1 of each of n launches in order. It
+// returns n, or the index of the first that called Trap (later ones do not
+// run).
+int gocann_call_kernels(const gocann_native_call *calls, int n);
+
 // gocann_trap_message returns the message of the calling thread's last trap.
 const char *gocann_trap_message(void);
 

@@ -12,6 +12,14 @@ type Kernel struct {
 	Name string
 	Fn   func(b *Block)
 
+	// Batch, if set, runs one-block launches of this kernel and of others
+	// with the same Batch several to a call: a backend running a run of
+	// such launches back to back may use it instead of Fn. Kernels in C
+	// then cost one crossing from Go per batch rather than per launch.
+	Batch Batcher
+	// Entry is the kernel's entry point for its Batcher; 0 without one.
+	Entry uintptr
+
 	// Front holds the API layer's object for this one, set once.
 	Front atomic.Value
 }
@@ -118,3 +126,21 @@ func (e *TrapError) Error() string { return "trap: " + e.Msg }
 // Trap stops this block and raises an AI core trap exception for the task,
 // as a device trap instruction does.
 func (b *Block) Trap(msg string) { panic(&TrapError{Msg: msg}) }
+
+// Batcher runs block 0 of 1 of several kernel launches in one call.
+type Batcher interface {
+	// RunBatch runs calls in order, every kernel's Batch being this
+	// Batcher. It stops at the first that fails, returning how many
+	// completed and that one's failure: a *TrapError for a trap, or what
+	// the kernel panicked with.
+	RunBatch(calls []BatchCall) (done int, failure any)
+}
+
+// BatchCall is one launch of a batch.
+type BatchCall struct {
+	Kernel *Kernel
+	Args   []uint64
+}
+
+// MaxBatch bounds the launches a backend hands a Batcher at once.
+const MaxBatch = 16

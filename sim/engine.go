@@ -207,6 +207,11 @@ type worker struct {
 	e     *engine
 	wake  chan struct{}
 	block hal.Block // reused for every kernel block this worker runs
+
+	// A batch of graph kernels (runBatch): the launches and their
+	// operations' positions.
+	calls   [hal.MaxBatch]hal.BatchCall
+	callPCs [hal.MaxBatch]int
 }
 
 func (w *worker) run() {

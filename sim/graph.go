@@ -200,6 +200,10 @@ func (w *worker) streamOps(r *graphRun, si, pc int) {
 		}
 		switch op.Kind {
 		case hal.OpTask:
+			if n := w.runBatch(r, si, pc, ops); n > 0 {
+				pc += n
+				continue
+			}
 			w.runOp(r, si, pc, &op.Task)
 		case hal.OpRecord:
 			r.events[op.Event].Store(true)
@@ -448,19 +452,68 @@ func (w *worker) runKernel(r *graphRun, si, pc int, t *hal.Task) {
 	}
 }
 
+// batchOf returns the Batcher that may run t, if any.
+func batchOf(t *hal.Task) hal.Batcher {
+	if t.Kind != hal.TaskKernel || t.Blocks != 1 || t.ArgsDev != 0 || t.Kernel == nil {
+		return nil
+	}
+	return t.Kernel.Batch
+}
+
+// runBatch runs the one-block kernels from operation pc on that share a
+// Batcher (skipping disabled operations) in one call, as a run of C kernels
+// then crosses from Go once. It returns how many operations it covered:
+// up to and including a kernel that failed, and 0 when there is no batch
+// of two or more.
+func (w *worker) runBatch(r *graphRun, si, pc int, ops []hal.Op) int {
+	b := batchOf(&ops[pc].Task)
+	if b == nil {
+		return 0
+	}
+	n, end := 0, pc
+	for ; end < len(ops) && n < hal.MaxBatch; end++ {
+		op := &ops[end]
+		if op.Disabled {
+			continue
+		}
+		if op.Kind != hal.OpTask || batchOf(&op.Task) != b {
+			break
+		}
+		w.calls[n] = hal.BatchCall{Kernel: op.Task.Kernel, Args: op.Task.Args[:op.Task.NArgs]}
+		w.callPCs[n] = end
+		n++
+	}
+	if n < 2 {
+		return 0
+	}
+	done, failure := b.RunBatch(w.calls[:n])
+	clear(w.calls[:n]) // drop references to the graph's tasks
+	if failure == nil {
+		return end - pc
+	}
+	fpc := w.callPCs[done]
+	t := &ops[fpc].Task
+	err := panicError(failure)
+	r.fail(si, fpc, t, faultKind(err), err.Error(), err)
+	return fpc + 1 - pc
+}
+
+// panicError is what a kernel panicked with, as an error.
+func panicError(v any) error {
+	if te, ok := v.(*hal.TrapError); ok {
+		return te
+	}
+	if e, ok := v.(error); ok {
+		return e
+	}
+	return fmt.Errorf("%v", v)
+}
+
 // block1 runs block 0 of a one-block kernel on this worker.
 func (w *worker) block1(t *hal.Task) (err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			if te, ok := v.(*hal.TrapError); ok {
-				err = te
-				return
-			}
-			if e, ok := v.(error); ok {
-				err = e
-				return
-			}
-			err = fmt.Errorf("%v", v)
+			err = panicError(v)
 		}
 	}()
 	w.block.Reset(0, 1, t.Args[:t.NArgs], w.e.s.dev.mem)
