@@ -33,44 +33,40 @@ struct append_args {
     uint64_t value, cap;
 };
 
-/* Launches append_log(value) on s through one of the calls the direct path
- * serves, chosen by how: 0 aclrtLaunchKernel, 1 aclrtLaunchKernelV2 with no
- * cfg, 2 aclrtLaunchKernelV2 with a cfg of no attributes, 3
- * aclrtLaunchKernelWithHostArgs. The block is on the stack: each call must
- * take its copy before returning. */
-static aclError append_via(aclrtStream s, uint64_t value, int how)
+/* Launches f with the argument block args on s through one of the calls
+ * the direct path serves, chosen by how: 0 aclrtLaunchKernel, 1
+ * aclrtLaunchKernelV2 with no cfg, 2 aclrtLaunchKernelV2 with a cfg of no
+ * attributes, 3 aclrtLaunchKernelWithHostArgs. Callers keep the block on
+ * the stack: each call must take its copy before returning. */
+static aclError launch_via(aclrtFuncHandle f, void *args, size_t size, aclrtStream s, int how)
 {
-    struct append_args a = {logDev, countDev, value, LOG_CAP};
     aclrtLaunchKernelCfg none = {NULL, 0};
     switch (how & 3) {
     case 0:
-        return aclrtLaunchKernel(appendFn, 1, &a, sizeof a, s);
+        return aclrtLaunchKernel(f, 1, args, size, s);
     case 1:
-        return aclrtLaunchKernelV2(appendFn, 1, &a, sizeof a, NULL, s);
+        return aclrtLaunchKernelV2(f, 1, args, size, NULL, s);
     case 2:
-        return aclrtLaunchKernelV2(appendFn, 1, &a, sizeof a, &none, s);
+        return aclrtLaunchKernelV2(f, 1, args, size, &none, s);
     default:
-        return aclrtLaunchKernelWithHostArgs(appendFn, 1, s, NULL, &a, sizeof a, NULL, 0);
+        return aclrtLaunchKernelWithHostArgs(f, 1, s, NULL, args, size, NULL, 0);
     }
+}
+
+/* Launches append_log(log, count, value) on s through call how. */
+static aclError append_via(aclrtStream s, uint64_t value, int how)
+{
+    struct append_args a = {logDev, countDev, value, LOG_CAP};
+    return launch_via(appendFn, &a, sizeof a, s, how);
 }
 
 static aclError append(aclrtStream s, uint64_t value) { return append_via(s, value, (int)(value & 3)); }
 
-/* Launches count_up(counter) on s through call how, as append_via. */
+/* Launches count_up(counter) on s through call how. */
 static aclError count_via(aclrtStream s, uint64_t *counter, int how)
 {
     void *slot = counter;
-    aclrtLaunchKernelCfg none = {NULL, 0};
-    switch (how & 3) {
-    case 0:
-        return aclrtLaunchKernel(countFn, 1, &slot, sizeof slot, s);
-    case 1:
-        return aclrtLaunchKernelV2(countFn, 1, &slot, sizeof slot, NULL, s);
-    case 2:
-        return aclrtLaunchKernelV2(countFn, 1, &slot, sizeof slot, &none, s);
-    default:
-        return aclrtLaunchKernelWithHostArgs(countFn, 1, s, NULL, &slot, sizeof slot, NULL, 0);
-    }
+    return launch_via(countFn, &slot, sizeof slot, s, how);
 }
 
 /* Clears the log and its count (synchronously; no stream is running). */
