@@ -54,11 +54,13 @@ var (
 // directState is what the direct launch path needs from Go: the records C
 // reads (gocann_recs) and the pins that keep submission areas in place.
 type directState struct {
-	mu sync.Mutex // guards chunk allocation and retired
-	// retired holds the pins of destroyed streams' submission areas for a
-	// while: a racing launch on a destroyed stream may still hold the
-	// address, and must find it mapped when it takes the lock and sees
-	// the stream gone.
+	mu sync.Mutex // guards chunk allocation, pins and retired
+	// pins keep the submission areas of live stream records in place, by
+	// table index. When a record ends its pin is retired, and held a while
+	// longer: a racing launch on a destroyed stream may still hold the
+	// address, and must find it mapped when it takes the lock and sees the
+	// stream gone. Every pin stays reachable until unpinned.
+	pins    map[uint32]*runtime.Pinner
 	retired []*runtime.Pinner
 }
 
@@ -90,16 +92,44 @@ func (d *directState) rec(h handle) *C.gocann_rec {
 	return &unsafe.Slice((*C.gocann_rec)(chunk), 1<<C.GOCANN_REC_CHUNK_BITS)[idx&(1<<C.GOCANN_REC_CHUNK_BITS-1)]
 }
 
-// set makes the record at h's index serve h; the handle is stored last.
+// set makes the record at h's index serve h, pinning sq if it is given;
+// the handle is stored last.
 func (d *directState) set(h handle, a uint64, sq *hal.SQ) {
 	r := d.rec(h)
 	if r == nil {
 		return
 	}
 	atomic.StoreUint64((*uint64)(unsafe.Pointer(&r.handle)), 0)
+	if sq != nil {
+		p := new(runtime.Pinner)
+		p.Pin(sq)
+		d.mu.Lock()
+		d.retire(h.index())
+		if d.pins == nil {
+			d.pins = make(map[uint32]*runtime.Pinner)
+		}
+		d.pins[h.index()] = p
+		d.mu.Unlock()
+	}
 	atomic.StoreUint64((*uint64)(unsafe.Pointer(&r.a)), a)
 	r.sq = (*C.gocann_sq)(unsafe.Pointer(sq))
 	atomic.StoreUint64((*uint64)(unsafe.Pointer(&r.handle)), uint64(h))
+}
+
+// retire moves the pin of the record at idx, if any, to the retired ones,
+// unpinning the oldest beyond maxRetired. d.mu held.
+func (d *directState) retire(idx uint32) {
+	p := d.pins[idx]
+	if p == nil {
+		return
+	}
+	delete(d.pins, idx)
+	d.retired = append(d.retired, p)
+	if len(d.retired) > maxRetired {
+		d.retired[0].Unpin()
+		d.retired[0] = nil
+		d.retired = d.retired[1:]
+	}
 }
 
 // clear ends the record at table index idx, if it has one.
@@ -114,10 +144,13 @@ func (d *directState) clear(idx uint32) {
 	}
 	r := &unsafe.Slice((*C.gocann_rec)(chunk), 1<<C.GOCANN_REC_CHUNK_BITS)[idx&(1<<C.GOCANN_REC_CHUNK_BITS-1)]
 	atomic.StoreUint64((*uint64)(unsafe.Pointer(&r.handle)), 0)
+	d.mu.Lock()
+	d.retire(idx)
+	d.mu.Unlock()
 }
 
-// openStream lets C launch directly into s: its submission area is pinned
-// and its record names its context.
+// openStream lets C launch directly into s: its record names its context
+// and holds its submission area.
 func (d *directState) openStream(s *cStream) {
 	dq := s.s.Direct()
 	if dq == nil {
@@ -127,8 +160,6 @@ func (d *directState) openStream(s *cStream) {
 	if !d.deviceMemory(s.ctx.dev, sq.DevLo.Load(), sq.DevHi.Load()) {
 		return // launches on it keep to the Go path
 	}
-	s.pin = new(runtime.Pinner)
-	s.pin.Pin(sq)
 	d.set(s.h, uint64(s.ctx.h), sq)
 }
 
@@ -155,22 +186,6 @@ func (d *directState) deviceMemory(dev int, lo, hi uint64) bool {
 		atomic.StoreUint32(n, uint32(dev)+1)
 	}
 	return true
-}
-
-// closeStream retires s's pin once its record is gone.
-func (d *directState) closeStream(s *cStream) {
-	if s.pin == nil {
-		return
-	}
-	d.mu.Lock()
-	d.retired = append(d.retired, s.pin)
-	if len(d.retired) > maxRetired {
-		d.retired[0].Unpin()
-		d.retired[0] = nil
-		d.retired = d.retired[1:]
-	}
-	d.mu.Unlock()
-	s.pin = nil
 }
 
 // noteKernel gives f's record its kernel number once f has been launched on

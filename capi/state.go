@@ -8,7 +8,6 @@ package main
 import "C"
 
 import (
-	"runtime"
 	"strings"
 	"sync"
 	"unsafe"
@@ -35,7 +34,6 @@ type cStream struct {
 	s   *gocann.Stream
 	h   handle
 	ctx *cContext
-	pin *runtime.Pinner // keeps the submission area C launches into in place
 }
 
 // process is the state of the C ABI: one runtime per process, as aclInit
@@ -165,12 +163,10 @@ func (c *cContext) release() {
 	for s := range c.streams {
 		proc.fronts.Delete(s.s)
 		proc.handles.remove(s.h, kindStream)
-		proc.direct.closeStream(s)
 	}
 	c.streams = nil
 	c.mu.Unlock()
 	proc.handles.remove(c.def.h, kindStream)
-	proc.direct.closeStream(c.def)
 	proc.handles.remove(c.h, kindContext)
 }
 

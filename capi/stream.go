@@ -138,7 +138,6 @@ func destroyStream(t *C.gocann_thread, fn string, p C.aclrtStream, force bool) C
 	}
 	proc.fronts.Delete(s.s)
 	proc.handles.remove(s.h, kindStream)
-	proc.direct.closeStream(s)
 	s.ctx.mu.Lock()
 	delete(s.ctx.streams, s)
 	s.ctx.mu.Unlock()

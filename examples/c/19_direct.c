@@ -801,6 +801,52 @@ static void declined(aclrtStream s)
     clear_errors();
 }
 
+/* aclFinalize with an explicit context and stream still live, then a second
+ * initialization that creates and destroys many streams, launching on each:
+ * what the direct path kept for the first streams is let go, and nothing it
+ * keeps for the later ones outlives them (the garbage collector runs many
+ * times over). */
+static void reinit(const char *kernels)
+{
+    aclrtContext ctx = NULL;
+    aclrtStream s = NULL;
+    aclrtBinHandle bin = NULL;
+    aclrtFuncHandle f = NULL;
+    uint64_t *counter = NULL, n = 0;
+    CHECK(aclInit(NULL));
+    CHECK(aclrtCreateContext(&ctx, 0));
+    CHECK(aclrtCreateStream(&s));
+    CHECK(aclrtBinaryLoadFromFile(kernels, NULL, &bin));
+    CHECK(aclrtBinaryGetFunction(bin, "count_up", &f));
+    CHECK(aclrtMalloc((void **)&counter, 8, ACL_MEM_MALLOC_NORMAL_ONLY));
+    void *slot = counter;
+    CHECK(aclrtLaunchKernel(f, 1, &slot, sizeof slot, s));
+    CHECK(aclrtSynchronizeStream(s));
+    CHECK(aclFinalize()); /* the context, the stream and the binary end with it */
+
+    CHECK(aclInit(NULL));
+    CHECK(aclrtSetDevice(0));
+    CHECK(aclrtBinaryLoadFromFile(kernels, NULL, &bin));
+    CHECK(aclrtBinaryGetFunction(bin, "count_up", &f));
+    CHECK(aclrtMalloc((void **)&counter, 8, ACL_MEM_MALLOC_NORMAL_ONLY));
+    CHECK(aclrtMemset(counter, 8, 0, 8));
+    slot = counter;
+    enum { STREAMS = 3000 };
+    for (int i = 0; i < STREAMS; i++) {
+        CHECK(aclrtCreateStream(&s));
+        CHECK(aclrtLaunchKernel(f, 1, &slot, sizeof slot, s));
+        CHECK(aclrtLaunchKernel(f, 1, &slot, sizeof slot, s));
+        CHECK(aclrtDestroyStream(s));
+    }
+    CHECK(aclrtMemcpy(&n, 8, counter, 8, ACL_MEMCPY_DEVICE_TO_HOST));
+    EXPECT(n == 2 * STREAMS, "reinit: after aclFinalize with live streams, %d streams created, launched on and destroyed (counter %llu)",
+           STREAMS, (unsigned long long)n);
+    CHECK(aclrtFree(counter));
+    CHECK(aclrtBinaryUnLoad(bin));
+    CHECK(aclrtResetDevice(0));
+    CHECK(aclFinalize());
+}
+
 int main(int argc, char **argv)
 {
     aclrtBinHandle bin = NULL;
@@ -851,6 +897,7 @@ int main(int argc, char **argv)
     CHECK(aclrtDestroyStream(releaser));
     CHECK(aclrtResetDevice(0));
     CHECK(aclFinalize());
+    reinit(argv[1]);
     printf("PASS 19_direct\n");
     return 0;
 }

@@ -242,6 +242,7 @@ var examples = []example{
 		"ok: argsData in device 1 memory for a held stream of device 0 -> 107000, and the message names argsData",
 		"ok: argsData of 32 bytes in a 16-byte allocation on a held stream -> 107000, and the message names argsData",
 		"ok: freed device memory as argsData on a held stream -> 107000, and the message names argsData",
+		"ok: reinit: after aclFinalize with live streams, 3000 streams created, launched on and destroyed (counter 6000)",
 	}},
 }
 
