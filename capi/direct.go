@@ -198,6 +198,12 @@ func (d *directState) noteKernel(f *cFunc, s *cStream) {
 	if dq == nil {
 		return
 	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.gone || f.dq != nil {
+		return // released meanwhile, or noted by another thread
+	}
+	f.dq = dq
 	d.set(f.h, uint64(dq.KernelID(f.k.HAL())), nil)
 	f.direct.Store(true)
 }

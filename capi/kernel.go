@@ -45,6 +45,8 @@ type cFunc struct {
 
 	// mu guards the fields below.
 	mu       sync.Mutex
+	gone     bool       // released: its record is not set again
+	dq       hal.Direct // the queue that numbered its kernel, if one did
 	lists    []*cArgs
 	userMems []unsafe.Pointer // caller memory naming lists (aclrtKernelArgsInitByUserMem)
 }
@@ -63,9 +65,12 @@ func (f *cFunc) own(a *cArgs, mem unsafe.Pointer) {
 // release drops f's handle and its argument lists.
 func (f *cFunc) release() {
 	f.mu.Lock()
-	lists, mems := f.lists, f.userMems
-	f.lists, f.userMems = nil, nil
+	lists, mems, dq := f.lists, f.userMems, f.dq
+	f.lists, f.userMems, f.gone = nil, nil, true
 	f.mu.Unlock()
+	if dq != nil {
+		dq.ForgetKernel(f.k.HAL())
+	}
 	for _, a := range lists {
 		a.release()
 	}

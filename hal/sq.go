@@ -1,6 +1,8 @@
 package hal
 
 import (
+	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -77,6 +79,9 @@ type Direct interface {
 	SQ() *SQ
 	// KernelID numbers k for SQE.Kernel.
 	KernelID(k *Kernel) uint32
+	// ForgetKernel lets the numbering drop k (its code is being unloaded):
+	// an entry still naming it faults when it runs.
+	ForgetKernel(k *Kernel)
 	// Doorbell makes the scheduler take in entries written while the
 	// queue was idle. The caller holds the SQ's Lock.
 	Doorbell()
@@ -86,7 +91,9 @@ type Direct interface {
 }
 
 // KernelTable numbers kernels for SQ entries, which cannot hold a *Kernel.
-// Numbers start at 1 and are never reused; lookups take no lock.
+// Numbers start at 1 and are never reused; lookups take no lock. A
+// forgotten kernel's number maps to a stand-in that faults, so the table
+// keeps nothing of the kernel's code alive.
 type KernelTable struct {
 	mu   sync.Mutex
 	ids  map[*Kernel]uint32
@@ -121,4 +128,19 @@ func (t *KernelTable) Kernel(id uint32) *Kernel {
 		return nil
 	}
 	return (*p)[id-1]
+}
+
+// Forget replaces k's entry by a stand-in that faults when run.
+func (t *KernelTable) Forget(k *Kernel) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	id, ok := t.ids[k]
+	if !ok {
+		return
+	}
+	delete(t.ids, k)
+	name := k.Name
+	list := slices.Clone(*t.list.Load())
+	list[id-1] = &Kernel{Name: name, Fn: func(*Block) { panic(fmt.Sprintf("kernel %q: its binary was unloaded", name)) }}
+	t.list.Store(&list)
 }

@@ -25,6 +25,8 @@ func (q *queue) SQ() *hal.SQ { return q.sq }
 
 func (q *queue) KernelID(k *hal.Kernel) uint32 { return q.s.dev.b.kernels.ID(k) }
 
+func (q *queue) ForgetKernel(k *hal.Kernel) { q.s.dev.b.kernels.Forget(k) }
+
 // Doorbell takes in entries written while the queue was idle. The
 // submitters' lock is held.
 func (q *queue) Doorbell() {

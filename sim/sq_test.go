@@ -2,6 +2,7 @@ package sim
 
 import (
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -182,22 +183,31 @@ func TestDirectRefused(t *testing.T) {
 	}
 }
 
-// TestDirectUnknownKernel: an entry naming no kernel faults when it runs;
-// the scheduler goes on.
+// TestDirectUnknownKernel: an entry naming no kernel, or a forgotten one,
+// faults when it runs; the scheduler goes on, and a forgotten kernel's
+// number is not given out again.
 func TestDirectUnknownKernel(t *testing.T) {
 	d := openDev(t, hal.Props{})
 	q := newQ(t, d, 0)
+	dq := q.(hal.Direct)
 	l := newLogKernel()
-	id := q.(hal.Direct).KernelID(&l.k)
+	id := dq.KernelID(&l.k)
+	gone := &hal.Kernel{Name: "gone", Fn: func(*hal.Block) { t.Error("a forgotten kernel ran") }}
+	goneID := dq.KernelID(gone)
+	dq.ForgetKernel(gone)
 	release := hold(t, d, q)
-	if !directLaunch(q, 999, 1, 0) || !directLaunch(q, id, 1, 0) {
+	if !directLaunch(q, 999, 1, 0) || !directLaunch(q, id, 1, 0) || !directLaunch(q, goneID, 1, 0) {
 		t.Fatal("direct launches behind a held queue were refused")
 	}
 	release()
 	wait(t, q)
 	faults := q.TakeFaults(q.Submitted())
-	if len(faults) != 1 || faults[0].Kind != hal.KindAICoreException {
-		t.Fatalf("faults %v, want one AI core exception for the unknown kernel", faults)
+	if len(faults) != 2 || faults[0].Kind != hal.KindAICoreException || faults[1].Kernel != "gone" ||
+		!strings.Contains(faults[1].Msg, "unloaded") {
+		t.Fatalf("faults %+v, want AI core exceptions for the unknown kernel and for gone, unloaded", faults)
 	}
 	l.check(t, 1)
+	if again := dq.KernelID(gone); again == goneID || again == id {
+		t.Fatalf("a forgotten kernel numbered again got %d, a number in use (%d, %d)", again, goneID, id)
+	}
 }
