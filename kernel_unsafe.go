@@ -6,10 +6,14 @@ import (
 	"unsafe"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/internal/rt"
 )
 
 // Kernel is device code registered with Runtime.RegisterKernel.
 type Kernel struct{ k *hal.Kernel }
+
+// MaxBlocks is the largest block count (numBlocks) a launch accepts.
+const MaxBlocks = rt.MaxBlocks
 
 // Name is the kernel's registered name.
 //

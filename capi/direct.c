@@ -15,7 +15,6 @@ gocann_rec *gocann_recs[GOCANN_REC_CHUNKS];
 gocann_range gocann_devmem[GOCANN_MAX_DEVICES];
 uint32_t gocann_ndevmem;
 
-enum { MAX_BLOCKS = 65535 };
 
 #define LOAD(p) __atomic_load_n(p, __ATOMIC_SEQ_CST)
 #define STORE(p, v) __atomic_store_n(p, v, __ATOMIC_SEQ_CST)
@@ -61,7 +60,7 @@ static void unlock(gocann_sq *q) { __atomic_store_n(&q->lock, 0, __ATOMIC_RELEAS
 
 int gocann_direct_launch(uint32_t tid, uint64_t ctx, uint64_t f, uint32_t blocks, uint64_t stream,
 			 const void *args, size_t size) {
-	if (ctx == 0 || blocks == 0 || blocks > MAX_BLOCKS || size % 8 != 0 || size > 8 * GOCANN_MAX_ARGS ||
+	if (ctx == 0 || blocks == 0 || blocks > GOCANN_MAX_BLOCKS || size % 8 != 0 || size > 8 * GOCANN_MAX_ARGS ||
 	    (size > 0 && args == NULL)) {
 		return -1;
 	}
@@ -86,8 +85,9 @@ int gocann_direct_launch(uint32_t tid, uint64_t ctx, uint64_t f, uint32_t blocks
 	}
 	gocann_sq *q = sr->sq;
 	lock(q);
-	// The stream may have been destroyed since the look-up; its record is
-	// cleared before its queue closes, which takes this lock.
+	// The stream may be going away: a stream being destroyed closes its
+	// area (open 0, under this lock) before its queue closes, and loses its
+	// record after.
 	if (LOAD(&sr->handle) != stream || !LOAD(&q->open) || LOAD(&q->stopped)) {
 		unlock(q);
 		return -1;
@@ -118,7 +118,7 @@ int gocann_direct_launch(uint32_t tid, uint64_t ctx, uint64_t f, uint32_t blocks
 	}
 	STORE(&q->submitted, seq);
 	if (!LOAD(&q->busy)) {
-		// The queue ran dry meanwhile and may have missed the entry.
+		// The queue is idle, or went idle without seeing the entry.
 		gocann_direct_doorbell(stream);
 	}
 	unlock(q);

@@ -26,6 +26,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/gocann/gocann"
 	"github.com/gocann/gocann/hal"
 )
 
@@ -46,6 +47,8 @@ var (
 	_ = [1]int{}[unsafe.Offsetof(hal.SQE{}.Submit)-C.GOCANN_SQE_OFF_SUBMIT]
 	_ = [1]int{}[unsafe.Offsetof(hal.SQE{}.Args)-C.GOCANN_SQE_OFF_ARGS]
 	_ = [1]int{}[hal.SQEntries-C.GOCANN_SQ_ENTRIES]
+	_ = [1]int{}[hal.MaxArgs-C.GOCANN_MAX_ARGS]
+	_ = [1]int{}[gocann.MaxBlocks-C.GOCANN_MAX_BLOCKS]
 	_ = [1]int{}[kindContext-C.GOCANN_KIND_CONTEXT]
 	_ = [1]int{}[kindStream-C.GOCANN_KIND_STREAM]
 	_ = [1]int{}[kindFunc-C.GOCANN_KIND_FUNC]

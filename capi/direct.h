@@ -6,7 +6,8 @@
 
 #include <stdint.h>
 
-enum { GOCANN_SQ_ENTRIES = 64, GOCANN_MAX_ARGS = 32 };
+// GOCANN_MAX_BLOCKS is the most blocks a launch may have (gocann.MaxBlocks).
+enum { GOCANN_SQ_ENTRIES = 64, GOCANN_MAX_ARGS = 32, GOCANN_MAX_BLOCKS = 65535 };
 
 // gocann_sqe mirrors hal.SQE.
 typedef struct gocann_sqe {
