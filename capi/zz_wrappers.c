@@ -16,14 +16,6 @@ const char* aclGetRecentErrMsg(void) { return (const char*)gocann_aclGetRecentEr
 aclError aclrtGetVersion(int32_t* majorVersion, int32_t* minorVersion, int32_t* patchVersion) { return (aclError)gocann_aclrtGetVersion(gocann_self(), (int32_t*)majorVersion, (int32_t*)minorVersion, (int32_t*)patchVersion); }
 aclError aclrtPeekAtLastError(aclrtLastErrLevel level) { return (aclError)gocann_aclrtPeekAtLastError(gocann_self(), (aclrtLastErrLevel)level); }
 aclError aclrtGetLastError(aclrtLastErrLevel level) { return (aclError)gocann_aclrtGetLastError(gocann_self(), (aclrtLastErrLevel)level); }
-aclError aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback callback) { return (aclError)gocann_aclrtSetExceptionInfoCallback(gocann_self(), (aclrtExceptionInfoCallback)callback); }
-aclError aclrtExceptionInfoCallbackRegister(aclrtExceptionInfoCallback callback) { return (aclError)gocann_aclrtExceptionInfoCallbackRegister(gocann_self(), (aclrtExceptionInfoCallback)callback); }
-aclError aclrtExceptionInfoCallbackUnregister(aclrtExceptionInfoCallback callback) { return (aclError)gocann_aclrtExceptionInfoCallbackUnregister(gocann_self(), (aclrtExceptionInfoCallback)callback); }
-aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) { return (aclError)gocann_aclrtSubscribeReport(gocann_self(), (uint64_t)threadId, (aclrtStream)stream); }
-aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType, aclrtStream stream) { return (aclError)gocann_aclrtLaunchCallback(gocann_self(), (aclrtCallback)fn, (void*)userData, (aclrtCallbackBlockType)blockType, (aclrtStream)stream); }
-aclError aclrtProcessReport(int32_t timeout) { return (aclError)gocann_aclrtProcessReport(gocann_self(), (int32_t)timeout); }
-aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) { return (aclError)gocann_aclrtUnSubscribeReport(gocann_self(), (uint64_t)threadId, (aclrtStream)stream); }
-aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) { return (aclError)gocann_aclrtLaunchHostFunc(gocann_self(), (aclrtStream)stream, (aclrtHostFunc)fn, (void*)args); }
 aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) { return (aclError)gocann_aclrtCreateContext(gocann_self(), (aclrtContext*)context, (int32_t)deviceId); }
 aclError aclrtDestroyContext(aclrtContext context) { return (aclError)gocann_aclrtDestroyContext(gocann_self(), (aclrtContext)context); }
 aclError aclrtSetCurrentContext(aclrtContext context) { return (aclError)gocann_aclrtSetCurrentContext(gocann_self(), (aclrtContext)context); }
@@ -60,6 +52,16 @@ aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType
 aclError aclrtStreamAbort(aclrtStream stream) { return (aclError)gocann_aclrtStreamAbort(gocann_self(), (aclrtStream)stream); }
 aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) { return (aclError)gocann_aclrtStreamWaitEvent(gocann_self(), (aclrtStream)stream, (aclrtEvent)event); }
 aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout) { return (aclError)gocann_aclrtStreamWaitEventWithTimeout(gocann_self(), (aclrtStream)stream, (aclrtEvent)event, (int32_t)timeout); }
+
+// acl/acl_rt_callback.h
+aclError aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback callback) { return (aclError)gocann_aclrtSetExceptionInfoCallback(gocann_self(), (aclrtExceptionInfoCallback)callback); }
+aclError aclrtExceptionInfoCallbackRegister(aclrtExceptionInfoCallback callback) { return (aclError)gocann_aclrtExceptionInfoCallbackRegister(gocann_self(), (aclrtExceptionInfoCallback)callback); }
+aclError aclrtExceptionInfoCallbackUnregister(aclrtExceptionInfoCallback callback) { return (aclError)gocann_aclrtExceptionInfoCallbackUnregister(gocann_self(), (aclrtExceptionInfoCallback)callback); }
+aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) { return (aclError)gocann_aclrtSubscribeReport(gocann_self(), (uint64_t)threadId, (aclrtStream)stream); }
+aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType, aclrtStream stream) { return (aclError)gocann_aclrtLaunchCallback(gocann_self(), (aclrtCallback)fn, (void*)userData, (aclrtCallbackBlockType)blockType, (aclrtStream)stream); }
+aclError aclrtProcessReport(int32_t timeout) { return (aclError)gocann_aclrtProcessReport(gocann_self(), (int32_t)timeout); }
+aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) { return (aclError)gocann_aclrtUnSubscribeReport(gocann_self(), (uint64_t)threadId, (aclrtStream)stream); }
+aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) { return (aclError)gocann_aclrtLaunchHostFunc(gocann_self(), (aclrtStream)stream, (aclrtHostFunc)fn, (void*)args); }
 
 // acl/acl_rt_event.h
 aclError aclrtCreateEvent(aclrtEvent* event) { return (aclError)gocann_aclrtCreateEvent(gocann_self(), (aclrtEvent*)event); }

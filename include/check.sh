@@ -104,7 +104,7 @@ ACL_RT_LAUNCH_KERNEL_ATTR_LOCAL_MEMORY_SIZE localMemorySize
 DOC_ONLY="ACL_MODEL_STREAM_FLAG_HEAD ACL_MODEL_STREAM_FLAG_DEFAULT"
 
 # Headers whose names TABLE covers.
-TABLE_HEADERS="acl/acl_base_rt.h acl/acl_rt.h acl/acl_rt_event.h acl/acl_rt_memory.h acl/acl_rt_kernel.h acl/acl_rt_graph.h acl/error_codes/rt_error_codes.h acl/error_codes/ge_error_codes.h"
+TABLE_HEADERS="acl/acl_base_rt.h acl/acl_rt.h acl/acl_rt_callback.h acl/acl_rt_event.h acl/acl_rt_memory.h acl/acl_rt_kernel.h acl/acl_rt_graph.h acl/error_codes/rt_error_codes.h acl/error_codes/ge_error_codes.h"
 
 # ---------------------------------------------------------------------------
 # Name extraction. Prints one line per declaration in the given headers:

@@ -14,7 +14,7 @@ import (
 	"strings"
 )
 
-var headers = []string{"../include/acl/acl_base_rt.h", "../include/acl/acl_rt.h", "../include/acl/acl_rt_event.h",
+var headers = []string{"../include/acl/acl_base_rt.h", "../include/acl/acl_rt.h", "../include/acl/acl_rt_callback.h", "../include/acl/acl_rt_event.h",
 	"../include/acl/acl_rt_memory.h", "../include/acl/acl_rt_kernel.h", "../include/acl/acl_rt_graph.h"}
 
 // Decl is one function declaration.
