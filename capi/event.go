@@ -89,32 +89,38 @@ func gocann_aclrtDestroyEvent(t *C.gocann_thread, p C.aclrtEvent) C.aclError {
 	return 0
 }
 
+// onStream runs the event task op queues for event p on stream sp,
+// checking the two handles in the order the call takes them (the stream
+// first for the waits).
+func onStream(t *C.gocann_thread, fn string, p C.aclrtEvent, sp C.aclrtStream, streamFirst bool,
+	op func(*gocann.Stream, *gocann.Event) error) C.aclError {
+	var e *cEvent
+	var s *cStream
+	code := C.aclError(0)
+	if !streamFirst {
+		if e, code = eventOf(t, fn, p); code != 0 {
+			return code
+		}
+	}
+	if s, code = queueStream(t, fn, sp); code != 0 {
+		return code
+	}
+	if streamFirst {
+		if e, code = eventOf(t, fn, p); code != 0 {
+			return code
+		}
+	}
+	return fail(t, fn, op(s.s, e.e))
+}
+
 //export gocann_aclrtRecordEvent
 func gocann_aclrtRecordEvent(t *C.gocann_thread, p C.aclrtEvent, sp C.aclrtStream) C.aclError {
-	const fn = "aclrtRecordEvent"
-	e, code := eventOf(t, fn, p)
-	if code != 0 {
-		return code
-	}
-	s, code := queueStream(t, fn, sp)
-	if code != 0 {
-		return code
-	}
-	return fail(t, fn, s.s.Record(e.e))
+	return onStream(t, "aclrtRecordEvent", p, sp, false, (*gocann.Stream).Record)
 }
 
 //export gocann_aclrtResetEvent
 func gocann_aclrtResetEvent(t *C.gocann_thread, p C.aclrtEvent, sp C.aclrtStream) C.aclError {
-	const fn = "aclrtResetEvent"
-	e, code := eventOf(t, fn, p)
-	if code != 0 {
-		return code
-	}
-	s, code := queueStream(t, fn, sp)
-	if code != 0 {
-		return code
-	}
-	return fail(t, fn, s.s.ResetEvent(e.e))
+	return onStream(t, "aclrtResetEvent", p, sp, false, (*gocann.Stream).ResetEvent)
 }
 
 // queryEvent is the shared part of the three event queries: the status
@@ -233,16 +239,7 @@ func gocann_aclrtEventGetTimestamp(t *C.gocann_thread, p C.aclrtEvent, ts *C.uin
 
 //export gocann_aclrtStreamWaitEvent
 func gocann_aclrtStreamWaitEvent(t *C.gocann_thread, sp C.aclrtStream, p C.aclrtEvent) C.aclError {
-	const fn = "aclrtStreamWaitEvent"
-	s, code := queueStream(t, fn, sp)
-	if code != 0 {
-		return code
-	}
-	e, code := eventOf(t, fn, p)
-	if code != 0 {
-		return code
-	}
-	return fail(t, fn, s.s.WaitEvent(e.e))
+	return onStream(t, "aclrtStreamWaitEvent", p, sp, true, (*gocann.Stream).WaitEvent)
 }
 
 //export gocann_aclrtStreamWaitEventWithTimeout
@@ -251,14 +248,8 @@ func gocann_aclrtStreamWaitEventWithTimeout(t *C.gocann_thread, sp C.aclrtStream
 	if timeout < 0 {
 		return failf(t, fn, hal.KindInvalidParam, "timeout %d is invalid, expected 0 (no timeout) or seconds > 0", timeout)
 	}
-	s, code := queueStream(t, fn, sp)
-	if code != 0 {
-		return code
-	}
-	e, code := eventOf(t, fn, p)
-	if code != 0 {
-		return code
-	}
 	// The reference gives the timeout in seconds; 0 waits forever.
-	return fail(t, fn, s.s.WaitEventTimeout(e.e, time.Duration(timeout)*time.Second))
+	return onStream(t, fn, p, sp, true, func(s *gocann.Stream, e *gocann.Event) error {
+		return s.WaitEventTimeout(e, time.Duration(timeout)*time.Second)
+	})
 }
