@@ -54,18 +54,22 @@ func argsOf(t *C.gocann_thread, fn string, p C.aclrtArgsHandle) (*cArgs, C.aclEr
 	return nil, badHandle(t, fn, "argsHandle", unsafe.Pointer(p), kindArgs)
 }
 
-// paramOf returns the index of parameter p of a. A parameter handle is its
-// index in the list, tagged, so parameters take no table slots; the list
-// handle that comes with it says which list.
-func paramOf(t *C.gocann_thread, fn string, a *cArgs, p C.aclrtParamHandle) (int, C.aclError) {
+// paramOf returns argument list ap and the index of its parameter p. A
+// parameter handle is its index in the list, tagged, so parameters take no
+// table slots; the list handle that comes with it says which list.
+func paramOf(t *C.gocann_thread, fn string, ap C.aclrtArgsHandle, p C.aclrtParamHandle) (*cArgs, int, C.aclError) {
+	a, code := argsOf(t, fn, ap)
+	if code != 0 {
+		return nil, 0, code
+	}
 	h := handleOf(unsafe.Pointer(p))
 	a.mu.Lock()
 	n := len(a.params)
 	a.mu.Unlock()
 	if h.kind() == kindParam && h.gen() == 0 && int(h.index()) < n {
-		return int(h.index()), 0
+		return a, int(h.index()), 0
 	}
-	return 0, failf(t, fn, hal.KindInvalidHandle, "paramHandle %p is not a parameter of this argument list", unsafe.Pointer(p))
+	return nil, 0, failf(t, fn, hal.KindInvalidHandle, "paramHandle %p is not a parameter of this argument list", unsafe.Pointer(p))
 }
 
 // release frees what the list holds: its placeholder buffers and handle.
@@ -207,11 +211,7 @@ func gocann_aclrtKernelArgsGetPlaceHolderBuffer(t *C.gocann_thread, ap C.aclrtAr
 	if size == 0 {
 		return failf(t, fn, hal.KindInvalidParam, "dataSize 0 is invalid, expected > 0")
 	}
-	a, code := argsOf(t, fn, ap)
-	if code != 0 {
-		return code
-	}
-	idx, code := paramOf(t, fn, a, pp)
+	a, idx, code := paramOf(t, fn, ap, pp)
 	if code != 0 {
 		return code
 	}
@@ -235,11 +235,7 @@ func gocann_aclrtKernelArgsParaUpdate(t *C.gocann_thread, ap C.aclrtArgsHandle, 
 	if param == nil {
 		return nullArg(t, fn, "param")
 	}
-	a, code := argsOf(t, fn, ap)
-	if code != 0 {
-		return code
-	}
-	idx, code := paramOf(t, fn, a, pp)
+	a, idx, code := paramOf(t, fn, ap, pp)
 	if code != 0 {
 		return code
 	}

@@ -279,16 +279,25 @@ func checkLaunchCfg(t *C.gocann_thread, fn string, cfg *C.aclrtLaunchKernelCfg) 
 	return 0
 }
 
-// launchArgs queues f with an argument block in device or host memory.
-func launchArgs(t *C.gocann_thread, fn string, fp unsafe.Pointer, blocks C.uint32_t, args unsafe.Pointer, size C.size_t, cfg *C.aclrtLaunchKernelCfg, sp C.aclrtStream) C.aclError {
+// launchTarget looks up a launch's function, configuration and stream.
+func launchTarget(t *C.gocann_thread, fn string, fp unsafe.Pointer, cfg *C.aclrtLaunchKernelCfg, sp C.aclrtStream) (*cFunc, *cStream, C.aclError) {
 	f, code := funcOf(t, fn, fp)
 	if code != 0 {
-		return code
+		return nil, nil, code
 	}
 	if code := checkLaunchCfg(t, fn, cfg); code != 0 {
-		return code
+		return nil, nil, code
 	}
 	s, code := queueStream(t, fn, sp)
+	if code != 0 {
+		return nil, nil, code
+	}
+	return f, s, 0
+}
+
+// launchArgs queues f with an argument block in device or host memory.
+func launchArgs(t *C.gocann_thread, fn string, fp unsafe.Pointer, blocks C.uint32_t, args unsafe.Pointer, size C.size_t, cfg *C.aclrtLaunchKernelCfg, sp C.aclrtStream) C.aclError {
+	f, s, code := launchTarget(t, fn, fp, cfg, sp)
 	if code != 0 {
 		return code
 	}
@@ -356,14 +365,7 @@ func launchBlock(t *C.gocann_thread, fn string, s *cStream, f *cFunc, blocks uin
 func gocann_aclrtLaunchKernelWithHostArgs(t *C.gocann_thread, fp C.aclrtFuncHandle, blocks C.uint32_t, sp C.aclrtStream, cfg *C.aclrtLaunchKernelCfg,
 	hostArgs unsafe.Pointer, size C.size_t, phArray *C.aclrtPlaceHolderInfo, phNum C.size_t) C.aclError {
 	const fn = "aclrtLaunchKernelWithHostArgs"
-	f, code := funcOf(t, fn, unsafe.Pointer(fp))
-	if code != 0 {
-		return code
-	}
-	if code := checkLaunchCfg(t, fn, cfg); code != 0 {
-		return code
-	}
-	s, code := queueStream(t, fn, sp)
+	f, s, code := launchTarget(t, fn, unsafe.Pointer(fp), cfg, sp)
 	if code != 0 {
 		return code
 	}
@@ -410,14 +412,7 @@ func (f *cFunc) paramSizes() ([]int, error) {
 //export gocann_aclrtLaunchKernelWithArgsArray
 func gocann_aclrtLaunchKernelWithArgsArray(t *C.gocann_thread, fp unsafe.Pointer, blocks C.uint32_t, sp C.aclrtStream, cfg *C.aclrtLaunchKernelCfg, args *unsafe.Pointer) C.aclError {
 	const fn = "aclrtLaunchKernelWithArgsArray"
-	f, code := funcOf(t, fn, fp)
-	if code != 0 {
-		return code
-	}
-	if code := checkLaunchCfg(t, fn, cfg); code != 0 {
-		return code
-	}
-	s, code := queueStream(t, fn, sp)
+	f, s, code := launchTarget(t, fn, fp, cfg, sp)
 	if code != 0 {
 		return code
 	}
