@@ -9,9 +9,7 @@
  *
  * Usage: 14_cross_stream <kernel binary with trace>
  */
-#include "common.h"
-
-#include <pthread.h>
+#include "meet.h"
 
 static aclrtFuncHandle traceFn;
 static uint64_t *word; /* device memory: the decimal trace of the tasks */
@@ -34,27 +32,6 @@ static int capturing(aclrtStream s, aclmdlRI *model)
         *model = m;
     }
     return st == ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE;
-}
-
-/* Two host functions that meet: each marks its arrival and waits up to 5 s
- * for the other. Both return met only if they ran at the same time. */
-static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
-static int arrived[2], met[2];
-
-static void meet(void *arg)
-{
-    int me = (int)(intptr_t)arg;
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += 5;
-    pthread_mutex_lock(&mu);
-    arrived[me] = 1;
-    pthread_cond_broadcast(&cv);
-    while (!arrived[1 - me] && pthread_cond_timedwait(&cv, &mu, &until) == 0) {
-    }
-    met[me] = arrived[1 - me];
-    pthread_mutex_unlock(&mu);
 }
 
 /* One join-back case: s2 joins a capture of s1 and ends in a way that does
@@ -244,14 +221,10 @@ int main(int argc, char **argv)
     int together = 0;
     double t0 = now_ms();
     for (int i = 0; i < 3; i++) {
-        pthread_mutex_lock(&mu);
-        arrived[0] = arrived[1] = met[0] = met[1] = 0;
-        pthread_mutex_unlock(&mu);
+        meet_reset();
         CHECK(aclmdlRIExecuteAsync(m, run));
         CHECK(aclrtSynchronizeStream(run));
-        pthread_mutex_lock(&mu);
-        together += met[0] && met[1];
-        pthread_mutex_unlock(&mu);
+        together += met();
     }
     double took = now_ms() - t0;
     EXPECT(together == 3 && took < 4000, "in each of 3 replays the host functions of s1 and s2 met (%d times, %.0f ms)",

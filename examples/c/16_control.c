@@ -8,9 +8,7 @@
  *
  * Usage: 16_control <kernel binary with trace and countdown>
  */
-#include "common.h"
-
-#include <pthread.h>
+#include "meet.h"
 
 static aclrtFuncHandle traceFn, countdownFn;
 static uint64_t *word; /* device memory: the decimal trace of the tasks */
@@ -64,27 +62,6 @@ static void build_free(struct built *b)
     for (int i = 0; i < b->n; i++) {
         CHECK(aclrtDestroyStream(b->s[i]));
     }
-}
-
-/* Two host functions that meet: each marks its arrival and waits up to 5 s
- * for the other. */
-static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
-static int arrived[2], met[2];
-
-static void meet(void *arg)
-{
-    int me = (int)(intptr_t)arg;
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += 5;
-    pthread_mutex_lock(&mu);
-    arrived[me] = 1;
-    pthread_cond_broadcast(&cv);
-    while (!arrived[1 - me] && pthread_cond_timedwait(&cv, &mu, &until) == 0) {
-    }
-    met[me] = arrived[1 - me];
-    pthread_mutex_unlock(&mu);
 }
 
 /* A captured model whose middle task is a conditional task: trace 7, the
@@ -259,13 +236,9 @@ int main(int argc, char **argv)
     CHECK(build_end(&b));
     int together = 0;
     for (int i = 0; i < 2; i++) {
-        pthread_mutex_lock(&mu);
-        arrived[0] = arrived[1] = met[0] = met[1] = 0;
-        pthread_mutex_unlock(&mu);
+        meet_reset();
         trace_run(b.m);
-        pthread_mutex_lock(&mu);
-        together += met[0] && met[1];
-        pthread_mutex_unlock(&mu);
+        together += met();
     }
     EXPECT(together == 2, "aclrtActiveStream: the activated stream ran alongside the head stream in both runs");
     build_free(&b);
