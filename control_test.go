@@ -25,9 +25,7 @@ type builder struct {
 // build starts a model with n bound streams, the first one the head.
 func build(t *testing.T, e env, n int) *builder {
 	t.Helper()
-	m, err := e.c.BuildModel()
-	check(t, err)
-	closeModel(t, m)
+	m := newBuild(t, e)
 	b := &builder{t: t, e: e, m: m}
 	for i := range n {
 		s := e.persistent(t)
@@ -368,12 +366,10 @@ func TestCondErrors(t *testing.T) {
 	branch := e.newStream(t)
 
 	// A condition belongs to a model in capture.
-	built, err := e.c.BuildModel()
-	check(t, err)
-	closeModel(t, built)
+	built := newBuild(t, e)
 	check(t, built.Bind(e.persistent(t), true))
 	check(t, built.BuildEnd())
-	_, err = built.NewCond(0, false)
+	_, err := built.NewCond(0, false)
 	wantErr(t, err, gocann.CodeRTParamInvalid, "not being captured")
 
 	c, err := e.s.BeginCapture(gocann.CaptureGlobal)

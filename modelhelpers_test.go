@@ -63,6 +63,15 @@ func runOK(t *testing.T, m *gocann.ModelRI, s *gocann.Stream) {
 	syncOK(t, s)
 }
 
+// newBuild starts building a model on e's context (aclmdlRIBuildBegin),
+// destroyed when the test ends.
+func newBuild(t *testing.T, e env) *gocann.ModelRI {
+	t.Helper()
+	m, err := e.c.BuildModel()
+	check(t, err)
+	return closeModel(t, m)
+}
+
 // closeModel closes m when the test ends; a model the test closed itself
 // is left alone.
 func closeModel(t *testing.T, m *gocann.ModelRI) *gocann.ModelRI {

@@ -91,9 +91,7 @@ func TestBuiltModelUsesItsOwnStreams(t *testing.T) {
 	p := word(t, e, 0)
 	s := e.persistent(t) // the fourth stream, with the default stream, e.s and nothing else
 	_ = e.newStream(t)
-	m, err := e.c.BuildModel()
-	check(t, err)
-	closeModel(t, m)
+	m := newBuild(t, e)
 	check(t, m.Bind(s, true))
 	check(t, s.Launch(k.add, 1, gocann.Ptr(p), gocann.U64(1)))
 	check(t, m.BuildEnd())
