@@ -1,30 +1,63 @@
-# Builds the C ABI (libascendcl.so) and installs a CANN-toolkit-shaped tree:
+# Builds the C ABI and installs a CANN-toolkit-shaped tree:
 #
+#   make lib [BUILD=dir]        dir/libascendcl.so (the front library, C),
+#                               dir/libgocann_core.so (the runtime, Go) and
+#                               the alias dir/libacl_rt.so
 #   make install PREFIX=dir     dir/include/acl, dir/include/gocann,
-#                               dir/lib64/libascendcl.so (+ libacl_rt.so link),
+#                               dir/lib64/ (the libraries above),
 #                               dir/set_env.sh, dir/bin/setenv.bash
 #
 # After `source dir/set_env.sh`, a CANN program builds with
 #   gcc app.c -I$ASCEND_HOME_PATH/include -L$ASCEND_HOME_PATH/lib64 -lascendcl
+#
+# The front loads the core, from beside itself, on the first call that
+# needs it (capi/front/load.c). RACE=1 builds the core with the race
+# detector.
 
 PREFIX ?= $(CURDIR)/install
-BUILD  := $(CURDIR)/build
-LIB    := $(BUILD)/libascendcl.so
+BUILD  ?= $(CURDIR)/build
+FRONT  := $(BUILD)/libascendcl.so
+CORE   := $(BUILD)/libgocann_core.so
 # Other names CANN programs link the runtime by.
 ALIASES := libacl_rt.so
 
-.PHONY: all lib install clean
+GO     ?= go
+ifeq ($(origin CC),default)
+CC     := gcc
+endif
+RACE   ?=
+CFLAGS ?= -O2 -g
+
+FRONT_SRC := $(wildcard capi/front/*.c) capi/thread.c
+FRONT_HDR := $(wildcard capi/front/*.h) capi/thread.h
+
+.PHONY: all lib core front install clean
 all: lib
 
-lib:
-	go build -buildmode=c-shared -ldflags '-extldflags -Wl,-soname,libascendcl.so' -o $(LIB) ./capi
-	rm -f $(BUILD)/libascendcl.h
+lib: core front
+	cd $(BUILD) && for a in $(ALIASES); do ln -sf libascendcl.so $$a; done
+
+# The core binds its own symbols (-Bsymbolic), so the front's functions of
+# the same names never stand in for them.
+core:
+	mkdir -p $(BUILD)
+	$(GO) build $(if $(RACE),-race) -buildmode=c-shared \
+	  -ldflags '-extldflags "-Wl,-soname,libgocann_core.so -Wl,-Bsymbolic -Wl,-z,nodelete"' \
+	  -o $(CORE) ./capi
+	rm -f $(BUILD)/libgocann_core.h
+
+# Only the API (ACL_FUNC_VISIBILITY) and the kernel functions are exported.
+front: $(FRONT_SRC) $(FRONT_HDR)
+	mkdir -p $(BUILD)
+	$(CC) $(CFLAGS) -std=c11 -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden \
+	  -DFUNC_VISIBILITY -Iinclude -Icapi -Icapi/front -Wl,-soname,libascendcl.so -Wl,-z,nodelete \
+	  -o $(FRONT) $(FRONT_SRC) -ldl -lm -pthread
 
 install: lib
 	mkdir -p $(PREFIX)/include $(PREFIX)/lib64 $(PREFIX)/bin
 	rm -rf $(PREFIX)/include/acl $(PREFIX)/include/gocann
 	cp -R include/acl include/gocann $(PREFIX)/include/
-	cp $(LIB) $(PREFIX)/lib64/libascendcl.so
+	cp $(FRONT) $(CORE) $(PREFIX)/lib64/
 	cd $(PREFIX)/lib64 && for a in $(ALIASES); do ln -sf libascendcl.so $$a; done
 	prefix=$$(cd $(PREFIX) && pwd); \
 	printf '%s\n' \

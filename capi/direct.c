@@ -125,36 +125,36 @@ int gocann_direct_launch(uint32_t tid, uint64_t ctx, uint64_t f, uint32_t blocks
 	return 0;
 }
 
-aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData, size_t argsSize,
-			   aclrtStream stream) {
-	gocann_thread *t = gocann_self();
+// The core's entry points for the launch calls (the front forwards to
+// them): the direct path first, the Go path when it declines.
+
+aclError gocann_aclrtLaunchKernel(gocann_thread *t, aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData,
+				  size_t argsSize, aclrtStream stream) {
 	if (gocann_direct_launch(t->tid, t->context, (uint64_t)(uintptr_t)funcHandle, numBlocks,
 				 (uint64_t)(uintptr_t)stream, argsData, argsSize) == 0) {
 		return ACL_SUCCESS;
 	}
-	return (aclError)gocann_aclrtLaunchKernel(t, funcHandle, numBlocks, (void *)argsData, argsSize, stream);
+	return (aclError)gocann_go_aclrtLaunchKernel(t, funcHandle, numBlocks, (void *)argsData, argsSize, stream);
 }
 
-aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData, size_t argsSize,
-			     aclrtLaunchKernelCfg *cfg, aclrtStream stream) {
-	gocann_thread *t = gocann_self();
+aclError gocann_aclrtLaunchKernelV2(gocann_thread *t, aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData,
+				    size_t argsSize, aclrtLaunchKernelCfg *cfg, aclrtStream stream) {
 	if ((cfg == NULL || cfg->numAttrs == 0) &&
 	    gocann_direct_launch(t->tid, t->context, (uint64_t)(uintptr_t)funcHandle, numBlocks,
 				 (uint64_t)(uintptr_t)stream, argsData, argsSize) == 0) {
 		return ACL_SUCCESS;
 	}
-	return (aclError)gocann_aclrtLaunchKernelV2(t, funcHandle, numBlocks, (void *)argsData, argsSize, cfg, stream);
+	return (aclError)gocann_go_aclrtLaunchKernelV2(t, funcHandle, numBlocks, (void *)argsData, argsSize, cfg, stream);
 }
 
-aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
-				       aclrtLaunchKernelCfg *cfg, void *hostArgs, size_t argsSize,
-				       aclrtPlaceHolderInfo *placeHolderArray, size_t placeHolderNum) {
-	gocann_thread *t = gocann_self();
+aclError gocann_aclrtLaunchKernelWithHostArgs(gocann_thread *t, aclrtFuncHandle funcHandle, uint32_t numBlocks,
+					      aclrtStream stream, aclrtLaunchKernelCfg *cfg, void *hostArgs, size_t argsSize,
+					      aclrtPlaceHolderInfo *placeHolderArray, size_t placeHolderNum) {
 	if ((cfg == NULL || cfg->numAttrs == 0) && placeHolderNum == 0 &&
 	    gocann_direct_launch(t->tid, t->context, (uint64_t)(uintptr_t)funcHandle, numBlocks,
 				 (uint64_t)(uintptr_t)stream, hostArgs, argsSize) == 0) {
 		return ACL_SUCCESS;
 	}
-	return (aclError)gocann_aclrtLaunchKernelWithHostArgs(t, funcHandle, numBlocks, stream, cfg, hostArgs, argsSize,
-							      placeHolderArray, placeHolderNum);
+	return (aclError)gocann_go_aclrtLaunchKernelWithHostArgs(t, funcHandle, numBlocks, stream, cfg, hostArgs, argsSize,
+								 placeHolderArray, placeHolderNum);
 }

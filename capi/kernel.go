@@ -308,13 +308,13 @@ func launchArgs(t *C.gocann_thread, fn string, fp unsafe.Pointer, blocks C.uint3
 	return 0
 }
 
-//export gocann_aclrtLaunchKernel
-func gocann_aclrtLaunchKernel(t *C.gocann_thread, f C.aclrtFuncHandle, blocks C.uint32_t, args unsafe.Pointer, size C.size_t, sp C.aclrtStream) C.aclError {
+//export gocann_go_aclrtLaunchKernel
+func gocann_go_aclrtLaunchKernel(t *C.gocann_thread, f C.aclrtFuncHandle, blocks C.uint32_t, args unsafe.Pointer, size C.size_t, sp C.aclrtStream) C.aclError {
 	return launchArgs(t, "aclrtLaunchKernel", unsafe.Pointer(f), blocks, args, size, nil, sp)
 }
 
-//export gocann_aclrtLaunchKernelV2
-func gocann_aclrtLaunchKernelV2(t *C.gocann_thread, f C.aclrtFuncHandle, blocks C.uint32_t, args unsafe.Pointer, size C.size_t, cfg *C.aclrtLaunchKernelCfg, sp C.aclrtStream) C.aclError {
+//export gocann_go_aclrtLaunchKernelV2
+func gocann_go_aclrtLaunchKernelV2(t *C.gocann_thread, f C.aclrtFuncHandle, blocks C.uint32_t, args unsafe.Pointer, size C.size_t, cfg *C.aclrtLaunchKernelCfg, sp C.aclrtStream) C.aclError {
 	return launchArgs(t, "aclrtLaunchKernelV2", unsafe.Pointer(f), blocks, args, size, cfg, sp)
 }
 
@@ -361,8 +361,8 @@ func launchBlock(t *C.gocann_thread, fn string, s *cStream, f *cFunc, blocks uin
 	return fail(t, fn, err)
 }
 
-//export gocann_aclrtLaunchKernelWithHostArgs
-func gocann_aclrtLaunchKernelWithHostArgs(t *C.gocann_thread, fp C.aclrtFuncHandle, blocks C.uint32_t, sp C.aclrtStream, cfg *C.aclrtLaunchKernelCfg,
+//export gocann_go_aclrtLaunchKernelWithHostArgs
+func gocann_go_aclrtLaunchKernelWithHostArgs(t *C.gocann_thread, fp C.aclrtFuncHandle, blocks C.uint32_t, sp C.aclrtStream, cfg *C.aclrtLaunchKernelCfg,
 	hostArgs unsafe.Pointer, size C.size_t, phArray *C.aclrtPlaceHolderInfo, phNum C.size_t) C.aclError {
 	const fn = "aclrtLaunchKernelWithHostArgs"
 	f, s, code := launchTarget(t, fn, unsafe.Pointer(fp), cfg, sp)

@@ -1,16 +1,18 @@
-// Command capi is the C ABI of gocann, built with -buildmode=c-shared into
-// libascendcl.so: the acl* functions of the public CANN headers, so that an
-// unmodified CANN host program compiles against include/acl and runs on the
-// simulated NPU.
+// Command capi is the core of gocann's C ABI, built with
+// -buildmode=c-shared into libgocann_core.so: the Go implementation of the
+// acl* functions of the public CANN headers. Programs link the front
+// library, libascendcl.so (capi/front, plain C), which loads this core on
+// the first call that needs it and forwards each API function to its entry
+// point here, gocann_<name>, with the calling thread's state first. The
+// core's entry points are Go functions, except the launch calls, which try
+// the direct path in C (direct.c) before Go.
 //
-// The C functions themselves are generated wrappers (zz_wrappers.c, from
-// the headers) that pass the calling thread's state to the Go function
-// gocann_<name> implementing each one. This package keeps what only C
-// programs have: the current device and context per OS thread, the
-// per-thread last error and error messages, and tables that turn C handles
-// into Go objects. Every handle is checked; a NULL, destroyed, stale or
-// wrong-kind handle is an error code, never a crash. Error codes come from
-// the Go errors (gocann.CodeOf); nothing is mapped twice.
+// This package keeps what only C programs have: the current device and
+// context per OS thread, the per-thread last error and error messages, and
+// tables that turn C handles into Go objects. Every handle is checked; a
+// NULL, destroyed, stale or wrong-kind handle is an error code, never a
+// crash. Error codes come from the Go errors (gocann.CodeOf); nothing is
+// mapped twice.
 //
 // The tables are process state by nature: the one place in gocann that keeps
 // package-level state.
@@ -20,7 +22,6 @@ package main
 
 /*
 #cgo CFLAGS: -I${SRCDIR}/../include -I${SRCDIR}/../ckernel
-#cgo LDFLAGS: -lm
 #include "acl/acl.h"
 #include "thread.h"
 */

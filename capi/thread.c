@@ -1,25 +1,9 @@
-#define _GNU_SOURCE
-#include <pthread.h>
+// The error messages of a thread's record, shared by the front and the
+// core: each library builds this file, and neither keeps state here.
+
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 #include "thread.h"
-
-// Initial-exec, as the Go runtime in this library uses: every API call
-// reads it, and the general model costs a call per access.
-static __thread gocann_thread self __attribute__((tls_model("initial-exec")));
-
-gocann_thread *gocann_self(void) {
-	gocann_thread *t = &self;
-	if (!t->ready) {
-		t->ready = 1;
-		t->device = -1;
-		t->pthread = (uint64_t)pthread_self();
-		t->tid = (uint32_t)syscall(SYS_gettid);
-	}
-	return t;
-}
 
 void gocann_push_msg(gocann_thread *t, const char *msg, size_t n) {
 	size_t need = t->msgs_len + n + 2;

@@ -1,6 +1,7 @@
 // Per-OS-thread state of the C ABI: the current device and context, the
-// last error and the error messages aclGetRecentErrMsg returns. Each API
-// function finds it with gocann_self() and hands it to Go.
+// last error and the error messages aclGetRecentErrMsg returns. The front
+// library owns it: each API function finds it with gocann_self() and hands
+// it to the core, in C or Go.
 #ifndef GOCANN_CAPI_THREAD_H
 #define GOCANN_CAPI_THREAD_H
 
@@ -20,6 +21,7 @@ typedef struct gocann_thread {
 	char *msgs_out;         // the string last returned by aclGetRecentErrMsg
 } gocann_thread;
 
+// gocann_self returns the calling thread's record (front library only).
 gocann_thread *gocann_self(void);
 
 // gocann_push_msg prepends a line to t's pending error messages.

@@ -46,7 +46,7 @@ fail() {
 
 # Functions the library exports, hence the only ones the headers declare.
 FUNCS="
-aclDataTypeSize aclFloat16ToFloat aclFloatToFloat16 aclGetDeviceCapability aclrtGetSocName
+aclAppLog aclDataTypeSize aclFloat16ToFloat aclFloatToFloat16 aclGetDeviceCapability aclrtGetSocName
 aclInit aclFinalize aclFinalizeReference aclGetRecentErrMsg aclrtGetVersion aclrtPeekAtLastError
 aclrtGetLastError
 aclrtSetExceptionInfoCallback aclrtExceptionInfoCallbackRegister aclrtExceptionInfoCallbackUnregister

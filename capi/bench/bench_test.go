@@ -37,8 +37,7 @@ func build(b *testing.B) (prog, kernels, libdir string) {
 			b.Fatalf("%s %v: %v\n%s", name, args, err, out)
 		}
 	}
-	run("go", "build", "-buildmode=c-shared", "-ldflags", "-extldflags -Wl,-soname,libascendcl.so",
-		"-o", filepath.Join(dir, "libascendcl.so"), "./capi")
+	run("make", "--no-print-directory", "lib", "BUILD="+dir)
 	inc := filepath.Join(root, "include")
 	kernels = filepath.Join(dir, "empty.so")
 	run("gcc", "-O2", "-shared", "-fPIC", "-I"+inc, "-o", kernels, "capi/bench/testdata/empty.c")

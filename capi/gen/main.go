@@ -1,6 +1,9 @@
-// Command gen writes zz_wrappers.c: one C definition per function the acl
-// headers declare, which passes the calling thread's state and the
-// arguments to the Go function gocann_<name> that implements it.
+// Command gen writes the front library's forwarding code from the acl
+// headers: front/zz_core.h, the table of the core's entry points (one per
+// API function the core implements), and front/zz_front.c, which fills the
+// table's symbol list and defines every API function not written by hand
+// in front/*.c as a call through the table with the calling thread's
+// state.
 //
 // Run it with go generate in package capi.
 package main
@@ -14,13 +17,15 @@ import (
 	"strings"
 )
 
-var headers = []string{"../include/acl/acl_base_rt.h", "../include/acl/acl_rt.h", "../include/acl/acl_rt_callback.h", "../include/acl/acl_rt_event.h",
-	"../include/acl/acl_rt_memory.h", "../include/acl/acl_rt_kernel.h", "../include/acl/acl_rt_graph.h"}
+// headers are the headers declaring the API, under include/.
+var headers = []string{"acl/acl_base_rt.h", "acl/acl_rt.h", "acl/acl_rt_callback.h", "acl/acl_rt_event.h",
+	"acl/acl_rt_memory.h", "acl/acl_rt_kernel.h", "acl/acl_rt_graph.h"}
 
 // Decl is one function declaration.
 type Decl struct {
 	Ret, Name string
 	Params    []Param
+	Variadic  bool
 }
 
 // Param is one parameter.
@@ -41,6 +46,10 @@ func Parse(src string) ([]Decl, error) {
 		if params != "" && params != "void" {
 			for k, p := range strings.Split(params, ",") {
 				p = strings.TrimSpace(p)
+				if p == "..." {
+					d.Variadic = true
+					continue
+				}
 				j := strings.LastIndexAny(p, " *")
 				if j < 0 {
 					return nil, fmt.Errorf("%s: parameter %d %q has no name", d.Name, k, p)
@@ -53,83 +62,145 @@ func Parse(src string) ([]Decl, error) {
 	return out, nil
 }
 
-// unconst drops const qualifiers: the Go side sees plain C types.
-func unconst(t string) string {
-	t = regexp.MustCompile(`\bconst\b`).ReplaceAllString(t, "")
-	return strings.Join(strings.Fields(t), " ")
-}
-
-// Wrapper renders the C definition of d.
-func Wrapper(d Decl) string {
-	var params, args []string
+// signature renders d's parameter list, with the thread first when
+// withThread is set (the core's entry points take it).
+func signature(d Decl, withThread bool) string {
+	var ps []string
+	if withThread {
+		ps = append(ps, "gocann_thread *t")
+	}
 	for _, p := range d.Params {
-		params = append(params, p.Type+" "+p.Name)
-		args = append(args, fmt.Sprintf("(%s)%s", unconst(p.Type), p.Name))
+		ps = append(ps, p.Type+" "+p.Name)
 	}
-	if len(params) == 0 {
-		params = []string{"void"}
+	if len(ps) == 0 {
+		return "void"
 	}
-	call := fmt.Sprintf("gocann_%s(%s)", d.Name, strings.Join(append([]string{"gocann_self()"}, args...), ", "))
-	if d.Ret == "void" {
-		return fmt.Sprintf("%s %s(%s) { %s; }\n", d.Ret, d.Name, strings.Join(params, ", "), call)
-	}
-	return fmt.Sprintf("%s %s(%s) { return (%s)%s; }\n", d.Ret, d.Name, strings.Join(params, ", "), d.Ret, call)
+	return strings.Join(ps, ", ")
 }
 
-// definedInC lists the API functions hand-written C files in dir define;
-// they need no wrapper.
-func definedInC(dir string) (map[string]bool, error) {
+// Field renders d's entry in the core table.
+func Field(d Decl) string {
+	return fmt.Sprintf("\t%s (*%s)(%s);\n", d.Ret, d.Name, signature(d, true))
+}
+
+// failValue is what d returns when the core cannot serve a call: the
+// error code for aclError functions, zero otherwise.
+func failValue(d Decl) string {
+	if d.Ret == "aclError" {
+		return "(aclError)e_"
+	}
+	return "(" + d.Ret + ")0"
+}
+
+// Forwarder renders the front's definition of d.
+func Forwarder(d Decl) string {
+	args := []string{"t"}
+	for _, p := range d.Params {
+		args = append(args, p.Name)
+	}
+	call := fmt.Sprintf("gocann_core.%s(%s)", d.Name, strings.Join(args, ", "))
+	if d.Ret != "void" {
+		call = "return " + call
+	}
+	return fmt.Sprintf("%s %s(%s) {\n\tgocann_thread *t = gocann_self();\n\tGOCANN_ENTER(t, %q, %s);\n\t%s;\n}\n",
+		d.Ret, d.Name, signature(d, false), d.Name, failValue(d), call)
+}
+
+// handWritten lists the API functions the front's own C files define, and
+// which of those call into the core (through gocann_core.<name>).
+func handWritten(dir string) (defined, callsCore map[string]bool, err error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.c"))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	defined := map[string]bool{}
+	defined, callsCore = map[string]bool{}, map[string]bool{}
 	def := regexp.MustCompile(`(?m)^[A-Za-z_][\w ]*[ *](acl\w+)\(`)
+	use := regexp.MustCompile(`gocann_core\.(acl\w+)`)
 	for _, f := range files {
 		if strings.HasPrefix(filepath.Base(f), "zz_") {
 			continue
 		}
 		src, err := os.ReadFile(f)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for _, m := range def.FindAllStringSubmatch(string(src), -1) {
 			defined[m[1]] = true
 		}
+		for _, m := range use.FindAllStringSubmatch(string(src), -1) {
+			callsCore[m[1]] = true
+		}
 	}
-	return defined, nil
+	return defined, callsCore, nil
 }
 
+const banner = "// Code generated by capi/gen from the acl headers; DO NOT EDIT.\n\n"
+
 func main() {
-	inC, err := definedInC(".")
+	files, err := render(".")
+	if err == nil {
+		for name, b := range files {
+			if err = os.WriteFile(filepath.Join("front", name), b, 0o644); err != nil {
+				break
+			}
+		}
+	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
+		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)
 	}
-	var b bytes.Buffer
-	b.WriteString("// Code generated by capi/gen from the acl headers; DO NOT EDIT.\n\n")
-	b.WriteString("#include \"acl/acl.h\"\n#include \"thread.h\"\n#include \"_cgo_export.h\"\n\n")
-	for _, h := range headers {
-		src, err := os.ReadFile(h)
+}
+
+// render returns the generated files of capi/front by name, from the
+// package directory capi.
+func render(capi string) (map[string][]byte, error) {
+	defined, callsCore, err := handWritten(filepath.Join(capi, "front"))
+	if err != nil {
+		return nil, err
+	}
+	var table, syms, fwd bytes.Buffer
+	for _, name := range headers {
+		src, err := os.ReadFile(filepath.Join(capi, "..", "include", name))
 		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
+			return nil, err
 		}
 		decls, err := Parse(string(src))
 		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
+			return nil, err
 		}
-		fmt.Fprintf(&b, "// %s\n", strings.TrimPrefix(h, "../include/"))
+		fmt.Fprintf(&table, "\t// %s\n", name)
+		fmt.Fprintf(&fwd, "// %s\n", name)
 		for _, d := range decls {
-			if !inC[d.Name] {
-				b.WriteString(Wrapper(d))
+			inCore := !defined[d.Name] || callsCore[d.Name]
+			if d.Variadic && !defined[d.Name] {
+				return nil, fmt.Errorf("%s is variadic: the front must define it by hand", d.Name)
+			}
+			if inCore && !d.Variadic {
+				table.WriteString(Field(d))
+				fmt.Fprintf(&syms, "\t{\"gocann_%s\", &gocann_core.%s},\n", d.Name, d.Name)
+			}
+			if !defined[d.Name] {
+				fwd.WriteString(Forwarder(d))
 			}
 		}
-		b.WriteString("\n")
+		fwd.WriteString("\n")
 	}
-	if err := os.WriteFile("zz_wrappers.c", b.Bytes(), 0o644); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
+	var h bytes.Buffer
+	h.WriteString(banner)
+	h.WriteString("#ifndef GOCANN_FRONT_ZZ_CORE_H\n#define GOCANN_FRONT_ZZ_CORE_H\n\n")
+	h.WriteString("#include \"acl/acl.h\"\n#include \"thread.h\"\n\n")
+	h.WriteString("// gocann_core_api holds the core's entry point for each API function it\n")
+	h.WriteString("// implements: gocann_<name>, taking the calling thread's state first.\n")
+	h.WriteString("typedef struct gocann_core_api {\n")
+	h.Write(table.Bytes())
+	h.WriteString("} gocann_core_api;\n\nextern gocann_core_api gocann_core;\n\n#endif\n")
+	var c bytes.Buffer
+	c.WriteString(banner)
+	c.WriteString("#include \"front.h\"\n\n")
+	c.WriteString("gocann_core_api gocann_core;\n\n")
+	c.WriteString("const gocann_core_sym gocann_core_syms[] = {\n")
+	c.Write(syms.Bytes())
+	c.WriteString("\t{0, 0},\n};\n\n")
+	c.Write(fwd.Bytes())
+	return map[string][]byte{"zz_core.h": h.Bytes(), "zz_front.c": c.Bytes()}, nil
 }

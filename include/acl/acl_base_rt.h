@@ -258,9 +258,19 @@ ACL_FUNC_VISIBILITY aclFloat16 aclFloatToFloat16(float value);
 /* Size in bytes of one element of dataType. */
 ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType);
 
+/* Write an application log line at logLevel, from func in file at line;
+ * fmt and what follows are formatted as by printf, to at most 1024 bytes
+ * (a longer line is cut and ends "...[truncated]"). Lines below the level
+ * ASCEND_GLOBAL_LOG_LEVEL sets (default ACL_ERROR) are dropped. */
+ACL_FUNC_VISIBILITY void aclAppLog(
+    aclLogLevel logLevel, const char* func, const char* file, uint32_t line, const char* fmt, ...);
+
 /* Name of the chip model (SoC version string), or NULL on failure; with
  * several devices, the name of device 0. */
 ACL_FUNC_VISIBILITY const char* aclrtGetSocName(void);
+
+/* aclAppLog with the caller's function, file and line. */
+#define ACL_APP_LOG(level, fmt, ...) aclAppLog(level, __FUNCTION__, __FILE__, __LINE__, fmt, ##__VA_ARGS__)
 
 /* Store in *value the capability deviceInfo of device deviceId (a count,
  * or a size in bytes for ACL_DEVICE_INFO_L2_SIZE). */

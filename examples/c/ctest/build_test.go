@@ -20,7 +20,7 @@ type tools struct {
 	root    string // module root
 	include string // the public headers
 	src     string // examples/c
-	lib     string // holds libascendcl.so and libacl_rt.so
+	lib     string // holds libascendcl.so, libacl_rt.so and libgocann_core.so
 	out     string // build outputs
 }
 
@@ -69,14 +69,9 @@ func build() (*tools, error) {
 			return nil, err
 		}
 	}
-	// As the Makefile builds it, soname included; go test puts its own go
-	// command first in PATH.
-	if _, err := run(root, "go", "build", "-buildmode=c-shared", "-ldflags", "-extldflags -Wl,-soname,libascendcl.so",
-		"-o", filepath.Join(tl.lib, "libascendcl.so"), "./capi"); err != nil {
-		return nil, err
-	}
-	os.Remove(filepath.Join(tl.lib, "libascendcl.h"))
-	if err := os.Symlink("libascendcl.so", filepath.Join(tl.lib, "libacl_rt.so")); err != nil {
+	// The Makefile builds the libraries (the front, the core and the alias
+	// names); go test puts its own go command first in PATH.
+	if _, err := run(root, "make", "--no-print-directory", "lib", "BUILD="+tl.lib); err != nil {
 		return nil, err
 	}
 	return tl, nil

@@ -246,6 +246,15 @@ var examples = []example{
 		"ok: freed device memory as argsData on a held stream -> 107000, and the message names argsData",
 		"ok: reinit: after aclFinalize with live streams, 3000 streams created, launched on and destroyed (counter 6000)",
 	}},
+	{"24_fork", "direct", []string{
+		"ok: before the first call the runtime is not loaded (one thread, no core mapped)",
+		"ok: child forked before the first call: aclrtGetSocName = Ascend",
+		"ok: child forked before the first call: 100 kernel launches counted 100",
+		"ok: a child forked before the first runtime call used the runtime and exited 0",
+		"ok: the first call loaded the core",
+		"ok: a child forked after the runtime started: every call -> 207000 at once",
+		"ok: the parent's stream ran its launches, and none of the child's (counter 10)",
+	}},
 }
 
 func TestExamples(t *testing.T) {

@@ -26,7 +26,7 @@ func TestInstall(t *testing.T) {
 	if _, err := run(tl.root, "make", "install", "PREFIX="+prefix, "BUILD="+filepath.Join(dir, "build")); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"set_env.sh", "include/acl/acl.h", "include/gocann/kernel.h", "lib64/libascendcl.so", "lib64/libacl_rt.so"} {
+	for _, f := range []string{"set_env.sh", "include/acl/acl.h", "include/gocann/kernel.h", "lib64/libascendcl.so", "lib64/libacl_rt.so", "lib64/libgocann_core.so"} {
 		if !fileExists(filepath.Join(prefix, f)) {
 			t.Errorf("make install did not create %s", f)
 		}

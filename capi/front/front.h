@@ -1,0 +1,60 @@
+// The front library: libascendcl.so as programs link it. It holds no Go:
+// the runtime itself (the core, libgocann_core.so, built from capi in Go)
+// is loaded on the first call that needs it, so that a process may fork
+// before that call and use the runtime in the child. Every API function
+// the front does not answer itself forwards to the core's entry point,
+// gocann_<name>, through the table in zz_core.h.
+#ifndef GOCANN_FRONT_H
+#define GOCANN_FRONT_H
+
+#include "acl/acl.h"
+#include "thread.h"
+#include "zz_core.h"
+
+// The core's state, as the front sees it.
+enum {
+	GOCANN_CORE_UNLOADED = 0,
+	GOCANN_CORE_READY = 1,  // loaded and its table filled
+	GOCANN_CORE_FAILED = 2, // could not be loaded: every call fails
+	GOCANN_CORE_FORKED = 3, // loaded, and this process is a child forked since
+};
+
+extern int gocann_core_state;
+
+// gocann_core_sym names one symbol of the core and where its address goes.
+typedef struct gocann_core_sym {
+	const char *name;
+	void *slot; // points to a function pointer
+} gocann_core_sym;
+
+// The API entry points (zz_front.c) and the kernel interface (kernel.c)
+// the core provides; each list ends with a NULL name.
+extern const gocann_core_sym gocann_core_syms[];
+extern const gocann_core_sym gocann_kernel_syms[];
+
+// gocann_core_enter makes the core ready for a call of fn, loading it on
+// first use. It returns 0 when the call may go ahead, and otherwise the
+// error code to return, with the reason recorded as t's last error and
+// error message.
+int gocann_core_enter(gocann_thread *t, const char *fn);
+
+// gocann_core_ready reports whether the core is loaded and usable; one
+// acquire load, as on every API call.
+static inline int gocann_core_ready(void) {
+	return __atomic_load_n(&gocann_core_state, __ATOMIC_ACQUIRE) == GOCANN_CORE_READY;
+}
+
+// GOCANN_ENTER returns fail from the enclosing API function when the core
+// cannot serve the call; fail may use the error code, e_.
+#define GOCANN_ENTER(t, fn, fail)                                                                                      \
+	do {                                                                                                           \
+		if (__builtin_expect(!gocann_core_ready(), 0)) {                                                       \
+			int e_ = gocann_core_enter(t, fn);                                                             \
+			if (e_ != 0) {                                                                                 \
+				(void)e_;                                                                              \
+				return fail;                                                                           \
+			}                                                                                              \
+		}                                                                                                      \
+	} while (0)
+
+#endif

@@ -1,0 +1,23 @@
+// The per-thread record (thread.h), one per OS thread in the process: the
+// front finds it and hands it to the core with every call.
+
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include "front.h"
+
+// Initial-exec: every API call reads it, and the general model costs a
+// call per access.
+static __thread gocann_thread self __attribute__((tls_model("initial-exec")));
+
+gocann_thread *gocann_self(void) {
+	gocann_thread *t = &self;
+	if (!t->ready) {
+		t->ready = 1;
+		t->device = -1;
+		t->pthread = (uint64_t)pthread_self();
+		t->tid = (uint32_t)syscall(SYS_gettid);
+	}
+	return t;
+}

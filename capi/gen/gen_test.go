@@ -1,0 +1,48 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestFresh fails when the generated front files differ from what the
+// headers and the hand-written front files give: run go generate in capi.
+func TestFresh(t *testing.T) {
+	files, err := render("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range files {
+		got, err := os.ReadFile(filepath.Join("..", "front", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("capi/front/%s is stale; run go generate in capi", name)
+		}
+	}
+}
+
+// TestForwarder pins the shape of a forwarded function and of a refusal's
+// value for each return type.
+func TestForwarder(t *testing.T) {
+	decls, err := Parse(`ACL_FUNC_VISIBILITY aclError aclrtF(int32_t a, const void *p);
+ACL_FUNC_VISIBILITY const char *aclrtG(void);
+ACL_FUNC_VISIBILITY void aclV(int a, const char *fmt, ...);`)
+	if err != nil || len(decls) != 3 {
+		t.Fatalf("Parse: %v, %d declarations", err, len(decls))
+	}
+	want := "aclError aclrtF(int32_t a, const void * p) {\n\tgocann_thread *t = gocann_self();\n" +
+		"\tGOCANN_ENTER(t, \"aclrtF\", (aclError)e_);\n\treturn gocann_core.aclrtF(t, a, p);\n}\n"
+	if got := Forwarder(decls[0]); got != want {
+		t.Errorf("Forwarder:\n%s\nwant:\n%s", got, want)
+	}
+	if got := failValue(decls[1]); got != "(const char *)0" {
+		t.Errorf("failValue of a pointer function = %q", got)
+	}
+	if !decls[2].Variadic || len(decls[2].Params) != 2 {
+		t.Errorf("variadic declaration parsed as %+v", decls[2])
+	}
+}
