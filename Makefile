@@ -11,8 +11,16 @@
 #   gcc app.c -I$ASCEND_HOME_PATH/include -L$ASCEND_HOME_PATH/lib64 -lascendcl
 #
 # The front loads the core, from beside itself, on the first call that
-# needs it (capi/front/load.c). RACE=1 builds the core with the race
-# detector.
+# needs it (capi/front/load.c).
+#
+# Checked builds, for the C test harness:
+#   RACE=1       the core with Go's race detector. Its shadow memory covers
+#                only low addresses, so the core is linked to load at
+#                CORE_BASE (a hint the dynamic loader follows when the range
+#                is free); a core at the usual high addresses fails at start.
+#   SANITIZE=1   the C of both libraries with AddressSanitizer and
+#                UndefinedBehaviorSanitizer; programs using them must be
+#                built with -fsanitize=address,undefined too.
 
 PREFIX ?= $(CURDIR)/install
 BUILD  ?= $(CURDIR)/build
@@ -28,6 +36,13 @@ endif
 RACE   ?=
 CFLAGS ?= -O2 -g
 
+SANITIZE  ?=
+CORE_BASE ?= 0x6000000000
+comma := ,
+SAN_FLAGS := $(if $(SANITIZE),-fsanitize=address$(comma)undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+CORE_LDFLAGS := -Wl,-soname,libgocann_core.so -Wl,-Bsymbolic -Wl,-z,nodelete \
+  $(if $(RACE),-Wl$(comma)-Ttext-segment=$(CORE_BASE)) $(SAN_FLAGS)
+
 FRONT_SRC := $(wildcard capi/front/*.c) capi/thread.c
 FRONT_HDR := $(wildcard capi/front/*.h) capi/thread.h
 
@@ -41,15 +56,15 @@ lib: core front
 # the same names never stand in for them.
 core:
 	mkdir -p $(BUILD)
-	$(GO) build $(if $(RACE),-race) -buildmode=c-shared \
-	  -ldflags '-extldflags "-Wl,-soname,libgocann_core.so -Wl,-Bsymbolic -Wl,-z,nodelete"' \
-	  -o $(CORE) ./capi
+	CGO_CFLAGS="$(CFLAGS) $(SAN_FLAGS)" CGO_LDFLAGS="$(SAN_FLAGS)" \
+	  $(GO) build $(if $(RACE),-race) -buildmode=c-shared \
+	  -ldflags '-extldflags "$(CORE_LDFLAGS)"' -o $(CORE) ./capi
 	rm -f $(BUILD)/libgocann_core.h
 
 # Only the API (ACL_FUNC_VISIBILITY) and the kernel functions are exported.
 front: $(FRONT_SRC) $(FRONT_HDR)
 	mkdir -p $(BUILD)
-	$(CC) $(CFLAGS) -std=c11 -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden \
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -std=c11 -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden \
 	  -DFUNC_VISIBILITY -Iinclude -Icapi -Icapi/front -Wl,-soname,libascendcl.so -Wl,-z,nodelete \
 	  -o $(FRONT) $(FRONT_SRC) -ldl -lm -pthread
 

@@ -71,9 +71,13 @@ func errMsgProcessWide() bool {
 	return proc.inits > 0 && proc.cfg.ErrMsgMode == 1
 }
 
+// pushMsg records a process-wide message; past C.GOCANN_MAX_MSGS pending
+// ones it is dropped, as for a thread's.
 func (p *process) pushMsg(msg string) {
 	p.mu.Lock()
-	p.msgs = append(p.msgs, msg)
+	if len(p.msgs) < C.GOCANN_MAX_MSGS {
+		p.msgs = append(p.msgs, msg)
+	}
 	p.mu.Unlock()
 }
 

@@ -6,6 +6,9 @@
 #include "thread.h"
 
 void gocann_push_msg(gocann_thread *t, const char *msg, size_t n) {
+	if (t->msgs_n >= GOCANN_MAX_MSGS) {
+		return;
+	}
 	size_t need = t->msgs_len + n + 2;
 	if (need > t->msgs_cap) {
 		size_t cap = need * 2;
@@ -25,6 +28,7 @@ void gocann_push_msg(gocann_thread *t, const char *msg, size_t n) {
 	}
 	t->msgs_len += shift;
 	t->msgs[t->msgs_len] = '\0';
+	t->msgs_n++;
 }
 
 const char *gocann_take_msgs(gocann_thread *t) {
@@ -35,6 +39,15 @@ const char *gocann_take_msgs(gocann_thread *t) {
 		t->msgs_out = t->msgs;
 		t->msgs = NULL;
 		t->msgs_len = t->msgs_cap = 0;
+		t->msgs_n = 0;
 	}
 	return t->msgs_out;
+}
+
+void gocann_free_msgs(gocann_thread *t) {
+	free(t->msgs);
+	free(t->msgs_out);
+	t->msgs = t->msgs_out = NULL;
+	t->msgs_len = t->msgs_cap = 0;
+	t->msgs_n = 0;
 }

@@ -16,7 +16,8 @@ typedef struct gocann_thread {
 	int32_t capture_mode;   // aclmdlRICaptureThreadExchangeMode
 	uint64_t pthread;       // pthread_self(), as report threads are named
 	uint32_t tid;           // OS thread id
-	char *msgs;             // pending error messages, newest first
+	uint32_t msgs_n;        // pending error messages, at most GOCANN_MAX_MSGS
+	char *msgs;             // the pending messages, newest first
 	size_t msgs_len, msgs_cap;
 	char *msgs_out;         // the string last returned by aclGetRecentErrMsg
 } gocann_thread;
@@ -24,12 +25,20 @@ typedef struct gocann_thread {
 // gocann_self returns the calling thread's record (front library only).
 gocann_thread *gocann_self(void);
 
+// GOCANN_MAX_MSGS bounds the messages pending for aclGetRecentErrMsg; as
+// CANN's error manager does, later ones are not recorded until they are
+// taken, so a thread that never asks does not grow without end.
+enum { GOCANN_MAX_MSGS = 1000 };
+
 // gocann_push_msg prepends a line to t's pending error messages.
 void gocann_push_msg(gocann_thread *t, const char *msg, size_t n);
 
 // gocann_take_msgs hands out t's pending messages and clears them; the
 // string stays valid until the next call.
 const char *gocann_take_msgs(gocann_thread *t);
+
+// gocann_free_msgs frees t's messages, as its thread exits.
+void gocann_free_msgs(gocann_thread *t);
 
 // gocann_handle turns a handle value into the pointer C code holds.
 static inline void *gocann_handle(uintptr_t h) { return (void *)h; }

@@ -11,6 +11,14 @@
 // call per access.
 static __thread gocann_thread self __attribute__((tls_model("initial-exec")));
 
+// exiting is a thread's record as it exits: its messages are freed, for
+// a thread that never asked for them.
+static pthread_key_t exiting;
+static pthread_once_t exiting_once = PTHREAD_ONCE_INIT;
+
+static void release(void *p) { gocann_free_msgs(p); }
+static void make_key(void) { pthread_key_create(&exiting, release); }
+
 gocann_thread *gocann_self(void) {
 	gocann_thread *t = &self;
 	if (!t->ready) {
@@ -18,6 +26,8 @@ gocann_thread *gocann_self(void) {
 		t->device = -1;
 		t->pthread = (uint64_t)pthread_self();
 		t->tid = (uint32_t)syscall(SYS_gettid);
+		pthread_once(&exiting_once, make_key);
+		pthread_setspecific(exiting, t);
 	}
 	return t;
 }

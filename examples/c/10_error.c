@@ -138,6 +138,20 @@ int main(int argc, char **argv)
     EXPECT(aclGetRecentErrMsg() == NULL, "aclGetRecentErrMsg cleared them");
     clear_errors();
 
+    /* A thread that never reads its messages keeps at most 1000 of them,
+     * as CANN's error manager does; the last error still moves on. */
+    for (int i = 0; i < 5000; i++) {
+        (void)aclrtGetDevice(NULL);
+    }
+    EXPECT_CODE(aclrtMalloc(&p, 0, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_PARAM_INVALID, "after 5000 unread failures, one more");
+    msg = aclGetRecentErrMsg();
+    int lines = 0;
+    for (const char *q = msg; q != NULL && *q != '\0'; q = strchr(q, '\n') ? strchr(q, '\n') + 1 : "") {
+        lines++;
+    }
+    EXPECT(lines == 1000 && strstr(msg, "aclrtMalloc") == NULL, "5001 unread failures leave 1000 messages pending (%d)", lines);
+    clear_errors();
+
     /* Another thread's errors are its own. */
     struct thread_errors te = {1, 0, 0};
     run_thread(failing_thread, &te);

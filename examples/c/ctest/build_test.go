@@ -15,21 +15,31 @@ import (
 // cflags are the warnings every C file of the suite builds with.
 var cflags = []string{"-std=c11", "-Wall", "-Wextra", "-Werror", "-O2", "-g"}
 
-// tools is the built library and kernels, shared by the tests.
+// tools is a build of the libraries, and the kernels and programs built
+// against it, shared by the tests.
 type tools struct {
-	root    string // module root
-	include string // the public headers
-	src     string // examples/c
-	lib     string // holds libascendcl.so, libacl_rt.so and libgocann_core.so
-	out     string // build outputs
+	root    string   // module root
+	include string   // the public headers
+	src     string   // examples/c
+	lib     string   // holds libascendcl.so, libacl_rt.so and libgocann_core.so
+	out     string   // build outputs
+	flags   []string // compiler flags beyond cflags, for programs and kernels
+	env     []string // environment the programs run with, beyond the test's
 }
 
 var (
-	tmpRoot   string // removed by TestMain
-	buildOnce sync.Once
-	built     *tools
-	buildErr  error
+	tmpRoot string // removed by TestMain
+
+	// mu guards builds: one per variant, made on first use.
+	mu     sync.Mutex
+	builds = map[string]*buildResult{}
 )
+
+type buildResult struct {
+	once sync.Once
+	tl   *tools
+	err  error
+}
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "gocann-ctest-")
@@ -43,27 +53,39 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// setup builds the library once; it skips the test when gcc is missing.
-func setup(t *testing.T) *tools {
+// setup builds the libraries once; it skips the test when gcc is missing.
+func setup(t *testing.T) *tools { return setupVariant(t, "plain", nil, nil, nil) }
+
+// setupVariant builds the libraries with the make variables given (RACE=1,
+// SANITIZE=1), once per name, for programs built with flags and run with
+// env.
+func setupVariant(t *testing.T, name string, makeVars, flags, env []string) *tools {
 	t.Helper()
 	if _, err := exec.LookPath("gcc"); err != nil {
 		t.Skip("gcc not found: the C suite needs it")
 	}
-	buildOnce.Do(func() { built, buildErr = build() })
-	if buildErr != nil {
-		t.Fatal(buildErr)
+	mu.Lock()
+	b := builds[name]
+	if b == nil {
+		b = &buildResult{}
+		builds[name] = b
 	}
-	return built
+	mu.Unlock()
+	b.once.Do(func() { b.tl, b.err = build(name, makeVars, flags, env) })
+	if b.err != nil {
+		t.Fatal(b.err)
+	}
+	return b.tl
 }
 
-func build() (*tools, error) {
+func build(name string, makeVars, flags, env []string) (*tools, error) {
 	src, err := filepath.Abs("..")
 	if err != nil {
 		return nil, err
 	}
 	root := filepath.Join(src, "..", "..")
 	tl := &tools{root: root, include: filepath.Join(root, "include"), src: src,
-		lib: filepath.Join(tmpRoot, "lib64"), out: filepath.Join(tmpRoot, "bin")}
+		lib: filepath.Join(tmpRoot, name, "lib64"), out: filepath.Join(tmpRoot, name, "bin"), flags: flags, env: env}
 	for _, d := range []string{tl.lib, tl.out} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return nil, err
@@ -71,7 +93,8 @@ func build() (*tools, error) {
 	}
 	// The Makefile builds the libraries (the front, the core and the alias
 	// names); go test puts its own go command first in PATH.
-	if _, err := run(root, "make", "--no-print-directory", "lib", "BUILD="+tl.lib); err != nil {
+	args := append([]string{"--no-print-directory", "lib", "BUILD=" + tl.lib}, makeVars...)
+	if _, err := run(root, "make", args...); err != nil {
 		return nil, err
 	}
 	return tl, nil
@@ -101,7 +124,7 @@ func (tl *tools) kernel(t *testing.T, name string) string {
 	if fileExists(so) {
 		return so
 	}
-	args := append(append([]string{}, cflags...), "-shared", "-fPIC", "-I"+tl.include,
+	args := append(append(append([]string{}, cflags...), tl.flags...), "-shared", "-fPIC", "-I"+tl.include,
 		"-o", so, filepath.Join(tl.src, "kernels", name+".c"))
 	if _, err := run(tl.src, "gcc", args...); err != nil {
 		t.Fatal(err)
@@ -113,7 +136,7 @@ func (tl *tools) kernel(t *testing.T, name string) string {
 func (tl *tools) program(t *testing.T, name string) string {
 	t.Helper()
 	exe := filepath.Join(tl.out, name)
-	args := append(append([]string{}, cflags...), "-I"+tl.include, "-o", exe, filepath.Join(tl.src, name+".c"),
+	args := append(append(append([]string{}, cflags...), tl.flags...), "-I"+tl.include, "-o", exe, filepath.Join(tl.src, name+".c"),
 		"-L"+tl.lib, "-lascendcl", "-pthread", "-Wl,-rpath,"+tl.lib)
 	if _, err := run(tl.src, "gcc", args...); err != nil {
 		t.Fatal(err)
@@ -129,13 +152,14 @@ type result struct {
 }
 
 // runProgram runs exe with args in a fresh working directory, bounded by
-// timeout.
-func runProgram(t *testing.T, timeout time.Duration, exe string, args ...string) result {
+// timeout, with the variant's environment.
+func (tl *tools) runProgram(t *testing.T, timeout time.Duration, exe string, args ...string) result {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Dir = t.TempDir()
+	cmd.Env = append(os.Environ(), tl.env...)
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()

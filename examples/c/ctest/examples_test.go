@@ -108,6 +108,7 @@ var examples = []example{
 		"ok: aclrtPeekAtLastError keeps it",
 		"ok: and clears it",
 		"ok: each names its parameter",
+		"ok: 5001 unread failures leave 1000 messages pending (1000)",
 		"ok: this thread does not see it",
 		"ok: this thread's sync reports the trap",
 		"ok: each callback ran once (set 1, registered 1)",
@@ -258,16 +259,21 @@ var examples = []example{
 }
 
 func TestExamples(t *testing.T) {
-	tl := setup(t)
+	runExamples(t, setup(t), examples, time.Minute)
+}
+
+// runExamples runs each program against the build tl and checks what it
+// printed.
+func runExamples(t *testing.T, tl *tools, list []example, timeout time.Duration) {
 	start := time.Now()
-	for _, ex := range examples {
+	for _, ex := range list {
 		t.Run(ex.name, func(t *testing.T) {
 			var args []string
 			if ex.kernel != "" {
 				args = append(args, tl.kernel(t, ex.kernel))
 			}
 			exe := tl.program(t, ex.name)
-			res := runProgram(t, time.Minute, exe, args...)
+			res := tl.runProgram(t, timeout, exe, args...)
 			if res.err != nil || !strings.Contains(res.stdout, "\nPASS "+ex.name+"\n") {
 				t.Fatalf("%s: %v\nstdout:\n%s\nstderr:\n%s", ex.name, res.err, res.stdout, res.stderr)
 			}
@@ -283,6 +289,11 @@ func TestExamples(t *testing.T) {
 			for _, w := range ex.want {
 				if !strings.Contains(res.stdout, w) {
 					t.Errorf("%s: output lacks %q", ex.name, w)
+				}
+			}
+			for _, bad := range []string{"WARNING: DATA RACE", "ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:"} {
+				if strings.Contains(res.stderr, bad) {
+					t.Errorf("%s: stderr reports %q", ex.name, bad)
 				}
 			}
 			if t.Failed() {

@@ -182,7 +182,7 @@ int main(int argc, char **argv)
 	if _, err := run(dir, "gcc", args...); err != nil {
 		t.Fatal(err)
 	}
-	res := runProgram(t, time.Minute, exe, filepath.Join(tl.lib, "libacl_rt.so"))
+	res := tl.runProgram(t, time.Minute, exe, filepath.Join(tl.lib, "libacl_rt.so"))
 	if res.err != nil {
 		t.Fatalf("%v\n%s%s", res.err, res.stdout, res.stderr)
 	}
