@@ -2,6 +2,7 @@ package gocann_test
 
 import (
 	"math"
+	"strconv"
 	"testing"
 	"unsafe"
 
@@ -47,4 +48,21 @@ func TestHostRangePastAddressSpace(t *testing.T) {
 		wantErr(t, e.s.MemcpyAsync(gocann.Caller{}, p, n, q, n, gocann.MemcpyHostToHost), gocann.CodeRTParamInvalid, "range", "host address space")
 	}
 	syncOK(t, e.s)
+}
+
+func TestCondSwitchBranchLimit(t *testing.T) {
+	// Each branch is a model made at once: a count from a uint32 must not
+	// make billions of them.
+	e := setup(t)
+	c, err := e.s.BeginCapture(gocann.CaptureGlobal)
+	check(t, err)
+	h, err := c.Model().NewCond(0, false)
+	check(t, err)
+	for _, n := range []int{gocann.MaxCondBranches + 1, math.MaxUint32} {
+		_, err := e.s.AddCond(h, gocann.CondSwitch, n)
+		wantErr(t, err, gocann.CodeRTParamInvalid, "with "+strconv.Itoa(n)+" branches is invalid", "SWITCH 1..65535")
+	}
+	m, err := c.End()
+	check(t, err)
+	check(t, m.Close())
 }
