@@ -66,3 +66,14 @@ func TestCondSwitchBranchLimit(t *testing.T) {
 	check(t, err)
 	check(t, m.Close())
 }
+
+func TestKernelViewOverflow(t *testing.T) {
+	// n elements of 8 bytes for n = 2^61 is 2^64 bytes, which wraps to 0:
+	// the view is a fault named as such, not a slice of 2^61 elements.
+	e := setup(t)
+	p := malloc(t, e.c, 16)
+	k, err := e.r.RegisterKernel("huge", func(b *gocann.Block) { _ = gocann.View[uint64](b, b.Arg(0).Ptr(), 1<<61) })
+	check(t, err)
+	check(t, e.s.Launch(k, 1, gocann.Ptr(p)))
+	wantErr(t, e.s.SynchronizeTimeout(long), gocann.CodeRTAICoreException, `kernel "huge"`, "view of 2305843009213693952 elements of 8 bytes")
+}
