@@ -358,10 +358,10 @@ func (c *Context) check2D(b hal.Backend, p *Copy2D, kinds ...CopyKind) (dstPinne
 	}
 	dev := c.d.id
 	if dstPinned, err = checkLoc(b, "dst", p.Dst, dstN, dev); err != nil {
-		return
+		return false, false, pitchContext(err, "dpitch", p.DPitch, p.Height)
 	}
 	srcPinned, err = checkLoc(b, "src", p.Src, srcN, dev)
-	return
+	return dstPinned, srcPinned, pitchContext(err, "spitch", p.SPitch, p.Height)
 }
 
 func (p *Copy2D) task(site uintptr) hal.Task {

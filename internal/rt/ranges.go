@@ -49,3 +49,12 @@ func check2DExtents(p *Copy2D) (dst, src uint64, err error) {
 	}
 	return dst, src, nil
 }
+
+// pitchContext prefixes a 2-D copy's range error with the pitch and row
+// count the range came from.
+func pitchContext(err error, param string, pitch, height uint64) error {
+	if err == nil {
+		return nil
+	}
+	return hal.Errorf(hal.KindOf(err), "%s %d over %d rows: %s", param, pitch, height, err.Error())
+}
