@@ -163,8 +163,8 @@ func gocann_aclrtBinaryLoadFromData(t *C.gocann_thread, data unsafe.Pointer, len
 	if data == nil || out == nil {
 		return nullArg(t, fn, "data or binHandle")
 	}
-	if length == 0 {
-		return failf(t, fn, hal.KindInvalidParam, "length 0 is invalid, expected the binary's size")
+	if length == 0 || length > maxBinaryData {
+		return failf(t, fn, hal.KindInvalidParam, "length %d is invalid, expected the binary's size, 1..%d", uint64(length), maxBinaryData)
 	}
 	if code := checkLoadOptions(t, fn, opts); code != 0 {
 		return code
@@ -301,6 +301,12 @@ func launchArgs(t *C.gocann_thread, fn string, fp unsafe.Pointer, blocks C.uint3
 	if code != 0 {
 		return code
 	}
+	if size > 0 && args == nil {
+		return nullArg(t, fn, "argsData")
+	}
+	if code := checkArgsSize(t, fn, f, size, maxParamBytes); code != 0 {
+		return code
+	}
 	if code := fail(t, fn, s.s.LaunchArgs(f.k, uint32(blocks), args, uintptr(size), uint32(t.tid))); code != 0 {
 		return code
 	}
@@ -369,11 +375,14 @@ func gocann_aclrtLaunchKernelWithHostArgs(t *C.gocann_thread, fp C.aclrtFuncHand
 	if code != 0 {
 		return code
 	}
-	if size%8 != 0 {
-		return failf(t, fn, hal.KindInvalidParam, "argsSize %d is invalid, expected a multiple of 8", size)
-	}
 	if size > 0 && hostArgs == nil {
 		return nullArg(t, fn, "hostArgs")
+	}
+	if code := checkArgsSize(t, fn, f, size, maxArgsBlock); code != 0 {
+		return code
+	}
+	if code := checkPlaceholders(t, fn, size, phNum); code != 0 {
+		return code
 	}
 	if phNum == 0 && size <= 8*hal.MaxArgs {
 		// No placeholders: the slots are read from the caller's block now,

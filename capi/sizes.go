@@ -1,0 +1,73 @@
+package main
+
+/*
+#include "acl/acl.h"
+#include "thread.h"
+*/
+import "C"
+
+import (
+	"math"
+
+	"github.com/gocann/gocann/hal"
+)
+
+// The bounds of the sizes and counts the C ABI takes as size_t. Each is
+// checked before the value is converted or used, so no value is cut to a
+// narrower type on the way in (docs/choices.md says where each comes
+// from).
+const (
+	// maxArgsBlock is the largest host argument block and argument list:
+	// CANN's own argument buffer (MAX_ARGS_BUFF_SIZE, 64 KiB).
+	maxArgsBlock = 64 << 10
+
+	// maxParamBytes is the most bytes of parameters a launch passes: 32
+	// slots of 8 bytes.
+	maxParamBytes = 8 * hal.MaxArgs
+
+	// maxBinaryData is the largest kernel binary aclrtBinaryLoadFromData
+	// copies in: what a C int counts.
+	maxBinaryData = math.MaxInt32
+
+	// maxUserArgsSize is the largest userArgsSize whose size rounded up
+	// to 8 bytes a size_t still holds.
+	maxUserArgsSize = math.MaxUint64 &^ 7
+)
+
+// pad8 rounds n up to a multiple of 8, saturating at the largest one.
+func pad8(n uint64) uint64 {
+	if n > maxUserArgsSize {
+		return maxUserArgsSize
+	}
+	return (n + 7) &^ 7
+}
+
+// addSat adds without wrapping past the largest uint64.
+func addSat(a, b uint64) uint64 {
+	if a > math.MaxUint64-b {
+		return math.MaxUint64
+	}
+	return a + b
+}
+
+// checkArgsSize checks the size of an argument block given for f: at most
+// max bytes and a multiple of 8.
+func checkArgsSize(t *C.gocann_thread, fn string, f *cFunc, size C.size_t, max uint64) C.aclError {
+	switch {
+	case uint64(size) > max:
+		return failf(t, fn, hal.KindInvalidParam, "argsSize %d is invalid, expected a multiple of 8 up to %d", uint64(size), max)
+	case size%8 != 0:
+		return failf(t, fn, hal.KindInvalidParam, "argsSize %d is invalid, expected a multiple of 8", uint64(size))
+	}
+	return 0
+}
+
+// checkPlaceholders checks a host block's placeholder count before the
+// array is read: each placeholder names its own 8-byte slot of the block.
+func checkPlaceholders(t *C.gocann_thread, fn string, size, num C.size_t) C.aclError {
+	if uint64(num) > uint64(size)/8 {
+		return failf(t, fn, hal.KindInvalidParam, "placeHolderNum %d is invalid, expected at most %d (one per 8-byte slot of the %d-byte block)",
+			uint64(num), uint64(size)/8, uint64(size))
+	}
+	return 0
+}
