@@ -336,6 +336,9 @@ func launchBlock(t *C.gocann_thread, fn string, s *cStream, f *cFunc, blocks uin
 	if slots > 8*hal.MaxArgs {
 		return failf(t, fn, hal.KindInvalidParam, "the parameters take %d bytes, expected at most %d (32 slots of 8 bytes)", slots, 8*hal.MaxArgs)
 	}
+	if code := checkCovers(t, fn, f, "the parameter bytes of the argument block", uint64(slots)); code != 0 {
+		return code
+	}
 	tid := uint32(t.tid)
 	if len(phs) == 0 {
 		var p unsafe.Pointer

@@ -51,7 +51,8 @@ func addSat(a, b uint64) uint64 {
 }
 
 // checkArgsSize checks the size of an argument block given for f: at most
-// max bytes and a multiple of 8.
+// max bytes, a multiple of 8, and enough for f's parameters where the
+// binary tells them.
 func checkArgsSize(t *C.gocann_thread, fn string, f *cFunc, size C.size_t, max uint64) C.aclError {
 	switch {
 	case uint64(size) > max:
@@ -59,7 +60,33 @@ func checkArgsSize(t *C.gocann_thread, fn string, f *cFunc, size C.size_t, max u
 	case size%8 != 0:
 		return failf(t, fn, hal.KindInvalidParam, "argsSize %d is invalid, expected a multiple of 8", uint64(size))
 	}
-	return 0
+	return checkCovers(t, fn, f, "argsSize", uint64(size))
+}
+
+// checkCovers refuses an argument block whose parameter slots (n bytes,
+// named param) are fewer than f's parameters take: the kernel would read
+// parameters that were never given.
+func checkCovers(t *C.gocann_thread, fn string, f *cFunc, param string, n uint64) C.aclError {
+	need, count := f.paramBytes()
+	if n >= uint64(need) {
+		return 0
+	}
+	return failf(t, fn, hal.KindInvalidParam, "%s %d is invalid, expected at least %d: the %d parameters of kernel %q take %d bytes, each padded to 8",
+		param, n, need, count, f.name, need)
+}
+
+// paramBytes is what f's parameters take in an argument block, each padded
+// to 8 bytes, and their count; 0, 0 when the binary does not tell them
+// (built without debug information or GOCANN_KERNEL_PARAMS).
+func (f *cFunc) paramBytes() (bytes, count int) {
+	sizes, err := f.paramSizes()
+	if err != nil {
+		return 0, 0
+	}
+	for _, n := range sizes {
+		bytes += (n + 7) &^ 7
+	}
+	return bytes, len(sizes)
 }
 
 // checkPlaceholders checks a host block's placeholder count before the

@@ -7,6 +7,8 @@
  * as a small number. Each call is refused with its code and a message
  * naming the parameter, on an idle stream and, for the launch calls, on a
  * held one, where a valid launch goes straight into the stream's queue.
+ * Launches whose argument block is shorter than the kernel's parameters,
+ * which its debug information gives, are refused the same way.
  *
  * Usage: 23_sizes <kernel binary with append_log, count_up and trap_now>
  */
@@ -68,6 +70,20 @@ static void launches(aclrtStream s, const char *state)
     EACH_REFUSED(aclrtLaunchKernelV2(countFn, 1, block, v, NULL, s), ACL_ERROR_RT_PARAM_INVALID, "argsSize", 1,
                  W("aclrtLaunchKernelV2 argsSize"));
 
+    /* Fewer argument bytes than the kernel's parameters take: count_up
+     * takes one pointer, append_log four 8-byte parameters. */
+    REFUSED(aclrtLaunchKernelWithHostArgs(countFn, 1, s, NULL, block, 0, NULL, 0), ACL_ERROR_RT_PARAM_INVALID, "argsSize",
+            W("argsSize 0 for count_up's one parameter (aclrtLaunchKernelWithHostArgs)"));
+    REFUSED(aclrtLaunchKernelWithHostArgs(countFn, 1, s, NULL, NULL, 0, NULL, 0), ACL_ERROR_RT_PARAM_INVALID, "argsSize",
+            W("argsSize 0 and hostArgs NULL for count_up (aclrtLaunchKernelWithHostArgs)"));
+    REFUSED(aclrtLaunchKernel(countFn, 1, NULL, 0, s), ACL_ERROR_RT_PARAM_INVALID, "argsSize",
+            W("argsSize 0 for count_up (aclrtLaunchKernel)"));
+    REFUSED(aclrtLaunchKernelV2(countFn, 1, block, 0, NULL, s), ACL_ERROR_RT_PARAM_INVALID, "argsSize",
+            W("argsSize 0 for count_up (aclrtLaunchKernelV2)"));
+    REFUSED(aclrtLaunchKernelWithHostArgs(appendFn, 1, s, NULL, block, 24, NULL, 0), ACL_ERROR_RT_PARAM_INVALID,
+            "expected at least 32", W("argsSize 24 for append_log's 32 bytes of parameters"));
+    REFUSED(aclrtLaunchKernelWithHostArgs(appendFn, 1, s, NULL, block, 64, &ph, 1), ACL_ERROR_RT_PARAM_INVALID,
+            "expected at least 32", W("placeholder data at 8, inside append_log's 32 bytes of parameters"));
 #undef W
 }
 
@@ -83,6 +99,12 @@ static void launch_sizes(aclrtStream s)
     uint64_t c = read_u64(countDev);
     EXPECT(c == 1, "of the launches on the held stream only the valid one ran (count %llu)", (unsigned long long)c);
 
+    /* An argument list without the parameter the kernel takes. */
+    aclrtArgsHandle list = NULL;
+    CHECK(aclrtKernelArgsInit(countFn, &list));
+    CHECK(aclrtKernelArgsFinalize(list));
+    REFUSED(aclrtLaunchKernelWithConfig(countFn, 1, s, NULL, list, NULL), ACL_ERROR_RT_PARAM_INVALID, "expected at least 8",
+            "an empty argument list for count_up (aclrtLaunchKernelWithConfig)");
     clear_errors();
 }
 
@@ -266,6 +288,9 @@ static void captured(aclrtStream s)
     tp.kernelTaskParams.isHostArgs = 1;
     EACH_REFUSED((tp.kernelTaskParams.argsSize = v, aclmdlRITaskSetParams(tasks[0], &tp)), ACL_ERROR_RT_PARAM_INVALID,
                  "argsSize", 1, "aclmdlRITaskSetParams kernelTaskParams.argsSize");
+    tp.kernelTaskParams.argsSize = 0;
+    REFUSED(aclmdlRITaskSetParams(tasks[0], &tp), ACL_ERROR_RT_PARAM_INVALID, "argsSize",
+            "aclmdlRITaskSetParams with argsSize 0 for count_up's one parameter");
     clear_errors();
     CHECK(aclmdlRIDestroy(m));
 }

@@ -253,7 +253,13 @@ var examples = []example{
 		"ok: held stream: aclrtLaunchKernelWithHostArgs placeHolderNum: each of the 6 sizes -> 107000, the message naming placeHolderNum",
 		"ok: held stream: aclrtLaunchKernel argsSize: each of the 6 sizes -> 107000",
 		"ok: held stream: aclrtLaunchKernelV2 argsSize: each of the 6 sizes -> 107000",
+		"ok: idle stream: argsSize 0 for count_up's one parameter (aclrtLaunchKernelWithHostArgs) -> 107000",
+		"ok: held stream: argsSize 0 for count_up's one parameter (aclrtLaunchKernelWithHostArgs) -> 107000",
+		"ok: held stream: argsSize 0 for count_up (aclrtLaunchKernel) -> 107000",
+		"ok: held stream: argsSize 24 for append_log's 32 bytes of parameters -> 107000",
+		"ok: held stream: placeholder data at 8, inside append_log's 32 bytes of parameters -> 107000",
 		"ok: of the launches on the held stream only the valid one ran (count 1)",
+		"ok: an empty argument list for count_up (aclrtLaunchKernelWithConfig) -> 107000",
 		"ok: aclrtBinaryLoadFromData length: each of the 6 sizes -> 107000, the message naming length",
 		"ok: aclrtKernelArgsGetMemSize: each size exact (5 of 5), SIZE_MAX refused",
 		"ok: aclrtKernelArgsGetPlaceHolderBuffer dataSize (a list of 64 KiB): each of the 6 sizes -> 107000",
@@ -269,6 +275,7 @@ var examples = []example{
 		"ok: aclrtMemcpy and aclrtMemcpyAsync of pageable memory, counts 2^62, SIZE_MAX and 2^64 - 4096: each -> 107000",
 		"ok: aclmdlRIAddCondTask SWITCH with 65536 and 2^32 - 1 branches -> 107000",
 		"ok: aclmdlRITaskSetParams kernelTaskParams.argsSize: each of the 6 sizes -> 107000",
+		"ok: aclmdlRITaskSetParams with argsSize 0 for count_up's one parameter -> 107000",
 	}},
 }
 
