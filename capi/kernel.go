@@ -116,6 +116,9 @@ func checkLoadOptions(t *C.gocann_thread, fn string, opts *C.aclrtBinaryLoadOpti
 	if opts.options == nil {
 		return nullArg(t, fn, "options->options")
 	}
+	if code := checkArray(t, fn, "options->numOpt", unsafe.Pointer(opts.options), opts.numOpt, unsafe.Sizeof(*opts.options)); code != 0 {
+		return code
+	}
 	for _, o := range unsafe.Slice(opts.options, opts.numOpt) {
 		switch o._type {
 		case C.ACL_RT_BINARY_LOAD_OPT_LAZY_LOAD, C.ACL_RT_BINARY_LOAD_OPT_MAGIC, C.ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE:
@@ -257,6 +260,9 @@ func checkLaunchCfg(t *C.gocann_thread, fn string, cfg *C.aclrtLaunchKernelCfg) 
 	}
 	if cfg.attrs == nil {
 		return nullArg(t, fn, "cfg->attrs")
+	}
+	if code := checkArray(t, fn, "cfg->numAttrs", unsafe.Pointer(cfg.attrs), cfg.numAttrs, unsafe.Sizeof(*cfg.attrs)); code != 0 {
+		return code
 	}
 	var timeout, timeoutUS bool
 	for _, a := range unsafe.Slice(cfg.attrs, cfg.numAttrs) {

@@ -8,6 +8,7 @@ import "C"
 
 import (
 	"math"
+	"unsafe"
 
 	"github.com/gocann/gocann/hal"
 )
@@ -32,7 +33,23 @@ const (
 	// maxUserArgsSize is the largest userArgsSize whose size rounded up
 	// to 8 bytes a size_t still holds.
 	maxUserArgsSize = math.MaxUint64 &^ 7
+
+	// maxHostEnd bounds caller arrays: no 64-bit Linux process maps
+	// memory at or past 2^48 (as internal/rt bounds host ranges).
+	maxHostEnd = 1 << 48
 )
+
+// checkArray refuses a caller array of count elements of size bytes at p
+// that would run past the host address space: such a count cannot be
+// right, and is refused before a slice of it is made.
+func checkArray(t *C.gocann_thread, fn, param string, p unsafe.Pointer, count C.size_t, size uintptr) C.aclError {
+	n, addr := uint64(count), uint64(uintptr(p))
+	if n > maxHostEnd/uint64(size) || addr > maxHostEnd-n*uint64(size) {
+		return failf(t, fn, hal.KindInvalidParam, "%s %d is invalid: %d entries of %d bytes at %p run past the host address space",
+			param, n, n, size, p)
+	}
+	return 0
+}
 
 // pad8 rounds n up to a multiple of 8, saturating at the largest one.
 func pad8(n uint64) uint64 {

@@ -251,7 +251,51 @@ static void copies(aclrtStream s)
     CHECK(aclrtFreeHost(pinned));
 }
 
-/* ---- 4. Captured tasks ----------------------------------------------- */
+/* ---- 4. Configuration arrays ----------------------------------------- */
+
+/* Attribute arrays of one entry, given with counts whose arrays would
+ * reach past the end of the host address space (2^62 and up). */
+static void configs(const char *kernels, aclrtStream s)
+{
+    aclrtLaunchKernelAttr attr;
+    aclrtBinaryLoadOption opt;
+    aclrtMallocAttribute mattr;
+    aclrtBinHandle b = NULL;
+    void *dev = NULL;
+    void *slot = countDev;
+    memset(&attr, 0, sizeof attr);
+    memset(&opt, 0, sizeof opt);
+    memset(&mattr, 0, sizeof mattr);
+    attr.id = ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE;
+    opt.type = ACL_RT_BINARY_LOAD_OPT_LAZY_LOAD;
+    mattr.attr = ACL_RT_MEM_ATTR_RSV;
+    for (size_t i = 3; i < NHUGE; i++) {
+        aclrtLaunchKernelCfg cfg = {&attr, huge[i]};
+        aclrtBinaryLoadOptions opts = {&opt, huge[i]};
+        aclrtMallocConfig mcfg = {&mattr, huge[i]};
+        clear_errors();
+        check_refused(__FILE__, __LINE__, aclrtLaunchKernelV2(countFn, 1, &slot, sizeof slot, &cfg, s),
+                      ACL_ERROR_RT_PARAM_INVALID, "cfg->numAttrs", 1, huge[i], "aclrtLaunchKernelV2 cfg->numAttrs");
+        clear_errors();
+        check_refused(__FILE__, __LINE__, aclrtLaunchKernelWithHostArgs(countFn, 1, s, &cfg, &slot, sizeof slot, NULL, 0),
+                      ACL_ERROR_RT_PARAM_INVALID, "cfg->numAttrs", 1, huge[i], "aclrtLaunchKernelWithHostArgs cfg->numAttrs");
+        clear_errors();
+        check_refused(__FILE__, __LINE__, aclrtBinaryLoadFromFile(kernels, &opts, &b), ACL_ERROR_RT_PARAM_INVALID,
+                      "options->numOpt", 1, huge[i], "aclrtBinaryLoadFromFile options->numOpt");
+        clear_errors();
+        check_refused(__FILE__, __LINE__, aclrtMallocWithCfg(&dev, 64, ACL_MEM_MALLOC_NORMAL_ONLY, &mcfg),
+                      ACL_ERROR_RT_PARAM_INVALID, "cfg->numAttrs", 1, huge[i], "aclrtMallocWithCfg cfg->numAttrs");
+    }
+    pass("launch, load and malloc configurations with 2^62, SIZE_MAX and 2^64 - 4096 attributes: each -> %d, "
+         "the message naming the count", ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT(b == NULL && dev == NULL, "nothing was loaded or allocated for them");
+    aclrtLaunchKernelCfg one = {&attr, 1};
+    CHECK(aclrtLaunchKernelV2(countFn, 1, &slot, sizeof slot, &one, s));
+    CHECK(aclrtSynchronizeStream(s));
+    clear_errors();
+}
+
+/* ---- 5. Captured tasks ----------------------------------------------- */
 
 static void captured(aclrtStream s)
 {
@@ -307,6 +351,7 @@ int main(int argc, char **argv)
     launch_sizes(s);
     binaries_and_lists(argv[1]);
     copies(s);
+    configs(argv[1], s);
     captured(s);
     direct_close(bin, s);
     printf("PASS 23_sizes\n");

@@ -273,6 +273,8 @@ var examples = []example{
 		"ok: aclrtMemcpy2d spitch from page-locked memory: each of the 6 sizes -> 107000",
 		"ok: aclrtMemcpy2d dpitch into page-locked memory: each of the 6 sizes -> 107000",
 		"ok: aclrtMemcpy and aclrtMemcpyAsync of pageable memory, counts 2^62, SIZE_MAX and 2^64 - 4096: each -> 107000",
+		"ok: launch, load and malloc configurations with 2^62, SIZE_MAX and 2^64 - 4096 attributes: each -> 107000",
+		"ok: nothing was loaded or allocated for them",
 		"ok: aclmdlRIAddCondTask SWITCH with 65536 and 2^32 - 1 branches -> 107000",
 		"ok: aclmdlRITaskSetParams kernelTaskParams.argsSize: each of the 6 sizes -> 107000",
 		"ok: aclmdlRITaskSetParams with argsSize 0 for count_up's one parameter -> 107000",
