@@ -46,9 +46,12 @@ func (m *ModelRI) NewCond(def uint32, reset bool) (*CondHandle, error) {
 // CANN: aclmdlRICondHandleGetCondPtr.
 func (h *CondHandle) Ptr() DevPtr { return DevPtr(h.h.Addr()) }
 
+// MaxCondBranches is the most branches a SWITCH conditional task takes.
+const MaxCondBranches = rt.MaxCondBranches
+
 // AddCond records a conditional task on capturing stream s and returns its
 // branch models, empty until each is captured with BeginCaptureInto: IF
-// takes 1 or 2 branches, WHILE 1, SWITCH at least 1. The branches run only
+// takes 1 or 2 branches, WHILE 1, SWITCH 1 to 65535. The branches run only
 // as part of the model and are destroyed with it.
 //
 // CANN: aclmdlRIAddCondTask.

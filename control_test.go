@@ -381,7 +381,7 @@ func TestCondErrors(t *testing.T) {
 		n    int
 	}{{gocann.CondIf, 0}, {gocann.CondIf, 3}, {gocann.CondWhile, 0}, {gocann.CondWhile, 2}, {gocann.CondSwitch, 0}} {
 		_, err := e.s.AddCond(h, bad.kind, bad.n)
-		wantErr(t, err, gocann.CodeRTParamInvalid, "with "+itoa(int32(bad.n))+" branches is invalid", "IF 1..2, WHILE 1, SWITCH >= 1")
+		wantErr(t, err, gocann.CodeRTParamInvalid, "with "+itoa(int32(bad.n))+" branches is invalid", "IF 1..2, WHILE 1, SWITCH 1..65535")
 	}
 	_, err = e.s.AddCond(h, gocann.CondKind(3), 1)
 	wantErr(t, err, gocann.CodeRTParamInvalid, "kind 3 is invalid")

@@ -88,8 +88,8 @@ func (b *Block) Trap(msg string) { b.b.Trap(msg) }
 func View[T Elem](b *Block, p DevPtr, n int) []T {
 	var z T
 	size := unsafe.Sizeof(z)
-	if n < 0 {
-		panic(fmt.Sprintf("view of %d elements", n))
+	if n < 0 || uint64(n) > math.MaxUint64/uint64(size) {
+		panic(fmt.Sprintf("view of %d elements of %d bytes", n, size))
 	}
 	if uintptr(p)%unsafe.Alignof(z) != 0 {
 		panic(fmt.Sprintf("view at %#x is not aligned for %T", uint64(p), z))

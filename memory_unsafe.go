@@ -1,6 +1,7 @@
 package gocann
 
 import (
+	"math"
 	"sync/atomic"
 	"unsafe"
 
@@ -247,11 +248,22 @@ func checkHostRows(param string, n int, pitch, width, height int64) error {
 	if pitch < 0 || width < 0 || height < 0 {
 		return hal.Errorf(hal.KindInvalidParam, "pitch %d, width %d and height %d must not be negative", pitch, width, height)
 	}
-	if height > 0 && width > 0 && (height-1)*pitch+width > int64(n) {
-		return hal.Errorf(hal.KindInvalidParam, "%s holds %d bytes, expected at least %d for %d rows of %d bytes %d apart",
-			param, n, (height-1)*pitch+width, height, width, pitch)
+	if height == 0 || width == 0 {
+		return nil
 	}
-	return nil
+	// (height-1)*pitch + width <= n, without computing a product that
+	// may not fit an int64.
+	rows := height - 1
+	within := func(limit int64) bool { return rows == 0 || pitch == 0 || rows <= (limit-width)/pitch }
+	switch {
+	case width <= int64(n) && within(int64(n)):
+		return nil
+	case within(math.MaxInt64):
+		return hal.Errorf(hal.KindInvalidParam, "%s holds %d bytes, expected at least %d for %d rows of %d bytes %d apart",
+			param, n, rows*pitch+width, height, width, pitch)
+	}
+	return hal.Errorf(hal.KindInvalidParam, "%s holds %d bytes, expected %d rows of %d bytes %d apart, which span more bytes than an int64 counts",
+		param, n, height, width, pitch)
 }
 
 // PointerLocation says where a pointer lives (aclrtMemLocationType).

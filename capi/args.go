@@ -22,8 +22,9 @@ const maxListParams = 128
 
 // cArgs is an argument list.
 type cArgs struct {
-	f *cFunc
-	h handle // 0 for lists in caller memory (aclrtKernelArgsInitByUserMem)
+	f   *cFunc
+	h   handle // 0 for lists in caller memory (aclrtKernelArgsInitByUserMem)
+	cap uint64 // the bytes of parameters and placeholder data it may hold
 
 	// mu guards the fields below.
 	mu     sync.Mutex
@@ -110,6 +111,9 @@ func gocann_aclrtKernelArgsGetMemSize(t *C.gocann_thread, fp C.aclrtFuncHandle, 
 	if _, code := funcOf(t, fn, unsafe.Pointer(fp)); code != 0 {
 		return code
 	}
+	if user > maxUserArgsSize {
+		return failf(t, fn, hal.KindInvalidParam, "userArgsSize %d is invalid, expected at most %d", uint64(user), uint64(maxUserArgsSize))
+	}
 	*actual = (user + 7) &^ 7
 	return 0
 }
@@ -124,7 +128,7 @@ func gocann_aclrtKernelArgsInit(t *C.gocann_thread, fp C.aclrtFuncHandle, out *C
 	if code != 0 {
 		return code
 	}
-	a := &cArgs{f: f}
+	a := &cArgs{f: f, cap: maxArgsBlock}
 	h, ok := proc.handles.add(kindArgs, a)
 	if !ok {
 		return failf(t, fn, hal.KindInternal, "too many live handles")
@@ -141,16 +145,32 @@ func gocann_aclrtKernelArgsInitByUserMem(t *C.gocann_thread, fp C.aclrtFuncHandl
 	if mem == nil || host == nil {
 		return nullArg(t, fn, "argsHandle or userHostMem")
 	}
+	if size == 0 {
+		return failf(t, fn, hal.KindInvalidParam, "actualArgsSize 0 is invalid, expected the size aclrtKernelArgsGetMemSize gave")
+	}
 	f, code := funcOf(t, fn, unsafe.Pointer(fp))
 	if code != 0 {
 		return code
 	}
 	// The arguments are kept by the runtime; the caller's memory only
-	// names the list.
-	a := &cArgs{f: f}
+	// names the list, and its size bounds what the list holds.
+	a := &cArgs{f: f, cap: uint64(size)}
 	userLists.Store(unsafe.Pointer(mem), a)
 	f.own(a, unsafe.Pointer(mem))
 	return 0
+}
+
+// used is the bytes a's parameters and placeholder data take in its block,
+// with the data of parameter skip counted as extra bytes instead. a.mu held.
+func (a *cArgs) used(skip int, extra uint64) uint64 {
+	n := extra
+	for i, p := range a.params {
+		n = addSat(n, uint64(len(p.val)))
+		if i != skip {
+			n = addSat(n, pad8(uint64(p.bufSize)))
+		}
+	}
+	return n
 }
 
 // addParam appends a parameter and stores its handle.
@@ -159,6 +179,10 @@ func addParam(t *C.gocann_thread, fn string, a *cArgs, p argParam, out *C.aclrtP
 	if len(a.params) >= maxListParams {
 		a.mu.Unlock()
 		return failf(t, fn, hal.KindInvalidParam, "argument list already has %d parameters, the most allowed", maxListParams)
+	}
+	if n := a.used(-1, uint64(len(p.val))); n > a.cap {
+		a.mu.Unlock()
+		return failf(t, fn, hal.KindInvalidParam, "the argument list would take %d bytes, expected at most %d (its memory)", n, a.cap)
 	}
 	a.params = append(a.params, p)
 	idx := len(a.params) - 1
@@ -222,8 +246,16 @@ func gocann_aclrtKernelArgsGetPlaceHolderBuffer(t *C.gocann_thread, ap C.aclrtAr
 		return failf(t, fn, hal.KindInvalidParam, "parameter %d was appended with aclrtKernelArgsAppend, expected a placeholder", idx)
 	}
 	if par.bufSize < uintptr(size) {
+		if n := a.used(idx, pad8(uint64(size))); n > a.cap {
+			return failf(t, fn, hal.KindInvalidParam, "dataSize %d is invalid: the argument list would take %d bytes, expected at most %d (its memory)",
+				uint64(size), n, a.cap)
+		}
+		buf := C.calloc(1, size)
+		if buf == nil {
+			return failf(t, fn, hal.KindOutOfMemory, "dataSize %d: no host memory for a placeholder buffer that large", uint64(size))
+		}
 		C.free(par.buf) // the list owns its buffers; a larger request replaces the old one
-		par.buf, par.bufSize = C.calloc(1, size), uintptr(size)
+		par.buf, par.bufSize = buf, uintptr(size)
 	}
 	*out = par.buf
 	return 0

@@ -68,9 +68,10 @@ int gocann_direct_launch(uint32_t tid, uint64_t ctx, uint64_t f, uint32_t blocks
 		return -1; // read when the kernel starts, and checked now: Go does both
 	}
 	gocann_rec *fr = rec(f, GOCANN_KIND_FUNC);
-	uint32_t kernel = fr ? (uint32_t)LOAD(&fr->a) : 0;
-	if (kernel == 0) {
-		return -1;
+	uint64_t fa = fr ? LOAD(&fr->a) : 0;
+	uint32_t kernel = (uint32_t)fa;
+	if (kernel == 0 || size < fa >> 32) {
+		return -1; // unnumbered, or fewer argument bytes than the parameters take
 	}
 	if (stream == 0) {
 		gocann_rec *cr = rec(ctx, GOCANN_KIND_CONTEXT);

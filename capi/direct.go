@@ -207,7 +207,8 @@ func (d *directState) noteKernel(f *cFunc, s *cStream) {
 		return // released meanwhile, or noted by another thread
 	}
 	f.dq = dq
-	d.set(f.h, uint64(dq.KernelID(f.k.HAL())), nil)
+	need, _ := f.paramBytes() // the fewest argument bytes a launch of f may give
+	d.set(f.h, uint64(dq.KernelID(f.k.HAL()))|uint64(need)<<32, nil)
 	f.direct.Store(true)
 }
 

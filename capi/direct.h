@@ -35,7 +35,8 @@ typedef struct gocann_sq {
 // gocann_rec is what the direct path knows of one live handle, at the
 // handle's table index: for a stream, its context handle (a) and its
 // submission area (sq); for a context, its default stream's handle (a);
-// for a function, its kernel number (a), 0 until Go has numbered it.
+// for a function, its kernel number (low word of a), 0 until Go has
+// numbered it, and the bytes its parameters take (high word of a).
 typedef struct gocann_rec {
 	uint64_t handle; // the handle served, 0 if none; read atomically
 	uint64_t a;

@@ -116,6 +116,9 @@ func checkLoadOptions(t *C.gocann_thread, fn string, opts *C.aclrtBinaryLoadOpti
 	if opts.options == nil {
 		return nullArg(t, fn, "options->options")
 	}
+	if code := checkArray(t, fn, "options->numOpt", unsafe.Pointer(opts.options), opts.numOpt, unsafe.Sizeof(*opts.options)); code != 0 {
+		return code
+	}
 	for _, o := range unsafe.Slice(opts.options, opts.numOpt) {
 		switch o._type {
 		case C.ACL_RT_BINARY_LOAD_OPT_LAZY_LOAD, C.ACL_RT_BINARY_LOAD_OPT_MAGIC, C.ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE:
@@ -163,8 +166,8 @@ func gocann_aclrtBinaryLoadFromData(t *C.gocann_thread, data unsafe.Pointer, len
 	if data == nil || out == nil {
 		return nullArg(t, fn, "data or binHandle")
 	}
-	if length == 0 {
-		return failf(t, fn, hal.KindInvalidParam, "length 0 is invalid, expected the binary's size")
+	if length == 0 || length > maxBinaryData {
+		return failf(t, fn, hal.KindInvalidParam, "length %d is invalid, expected the binary's size, 1..%d", uint64(length), maxBinaryData)
 	}
 	if code := checkLoadOptions(t, fn, opts); code != 0 {
 		return code
@@ -258,6 +261,9 @@ func checkLaunchCfg(t *C.gocann_thread, fn string, cfg *C.aclrtLaunchKernelCfg) 
 	if cfg.attrs == nil {
 		return nullArg(t, fn, "cfg->attrs")
 	}
+	if code := checkArray(t, fn, "cfg->numAttrs", unsafe.Pointer(cfg.attrs), cfg.numAttrs, unsafe.Sizeof(*cfg.attrs)); code != 0 {
+		return code
+	}
 	var timeout, timeoutUS bool
 	for _, a := range unsafe.Slice(cfg.attrs, cfg.numAttrs) {
 		switch a.id {
@@ -301,6 +307,12 @@ func launchArgs(t *C.gocann_thread, fn string, fp unsafe.Pointer, blocks C.uint3
 	if code != 0 {
 		return code
 	}
+	if size > 0 && args == nil {
+		return nullArg(t, fn, "argsData")
+	}
+	if code := checkArgsSize(t, fn, f, size, maxParamBytes); code != 0 {
+		return code
+	}
 	if code := fail(t, fn, s.s.LaunchArgs(f.k, uint32(blocks), args, uintptr(size), uint32(t.tid))); code != 0 {
 		return code
 	}
@@ -329,6 +341,9 @@ type placeholder struct{ addrOffset, dataOffset uint64 }
 func launchBlock(t *C.gocann_thread, fn string, s *cStream, f *cFunc, blocks uint32, block []byte, slots int, phs []placeholder) C.aclError {
 	if slots > 8*hal.MaxArgs {
 		return failf(t, fn, hal.KindInvalidParam, "the parameters take %d bytes, expected at most %d (32 slots of 8 bytes)", slots, 8*hal.MaxArgs)
+	}
+	if code := checkCovers(t, fn, f, "the parameter bytes of the argument block", uint64(slots)); code != 0 {
+		return code
 	}
 	tid := uint32(t.tid)
 	if len(phs) == 0 {
@@ -369,11 +384,14 @@ func gocann_go_aclrtLaunchKernelWithHostArgs(t *C.gocann_thread, fp C.aclrtFuncH
 	if code != 0 {
 		return code
 	}
-	if size%8 != 0 {
-		return failf(t, fn, hal.KindInvalidParam, "argsSize %d is invalid, expected a multiple of 8", size)
-	}
 	if size > 0 && hostArgs == nil {
 		return nullArg(t, fn, "hostArgs")
+	}
+	if code := checkArgsSize(t, fn, f, size, maxArgsBlock); code != 0 {
+		return code
+	}
+	if code := checkPlaceholders(t, fn, size, phNum); code != 0 {
+		return code
 	}
 	if phNum == 0 && size <= 8*hal.MaxArgs {
 		// No placeholders: the slots are read from the caller's block now,

@@ -51,6 +51,9 @@ func gocann_aclrtMallocWithCfg(t *C.gocann_thread, out *unsafe.Pointer, size C.s
 		if cfg.attrs == nil {
 			return nullArg(t, fn, "cfg->attrs")
 		}
+		if code := checkArray(t, fn, "cfg->numAttrs", unsafe.Pointer(cfg.attrs), cfg.numAttrs, unsafe.Sizeof(*cfg.attrs)); code != 0 {
+			return code
+		}
 		c, code := currentContext(t, fn)
 		if code != 0 {
 			return code

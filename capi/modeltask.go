@@ -277,6 +277,9 @@ func gocann_aclmdlRITaskSetParams(t *C.gocann_thread, p C.aclmdlRITask, params *
 		if size > 0 && kp.args == nil {
 			return nullArg(t, fn, "kernelTaskParams.args")
 		}
+		if code := checkCovers(t, fn, f, "kernelTaskParams.argsSize", uint64(size)); code != 0 {
+			return code
+		}
 		if kp.isHostArgs != 0 {
 			gp.Args = make([]gocann.Arg, size/8)
 			if size > 0 {

@@ -88,7 +88,8 @@ typedef struct aclmdlRIValueWaitTaskParams {
 } aclmdlRIValueWaitTaskParams;
 
 /* A task of a run instance: its type, task group, operator info, and the
- * parameters of that type in the anonymous union. */
+ * parameters of that type in the anonymous union, which C99 lacks: GCC and
+ * Clang take it as an extension there without a pedantic warning. */
 typedef struct aclmdlRITaskParams {
     aclmdlRITaskType type;
     uint32_t rsv0[3];
@@ -97,6 +98,9 @@ typedef struct aclmdlRITaskParams {
     size_t opInfoSize;
     uint8_t rsv1[32];
 
+#if defined(__GNUC__)
+    __extension__
+#endif
     union {
         uint8_t rsv2[128];
         struct aclmdlRIKernelTaskParams kernelTaskParams;
@@ -121,8 +125,8 @@ typedef enum {
     ACL_MODEL_RI_COND_TYPE_SWITCH = 2,
 } aclmdlRICondTaskType;
 
-/* modelRIArray receives size sub-graphs: 1 or 2 for IF, 1 for WHILE, at
- * least 1 for SWITCH. */
+/* modelRIArray receives size sub-graphs: 1 or 2 for IF, 1 for WHILE, 1 to
+ * 65535 for SWITCH. */
 typedef struct tagAclmdlRICondTaskParams {
     aclmdlRICondHandle handle;
     aclmdlRICondTaskType type;

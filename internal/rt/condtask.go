@@ -55,6 +55,11 @@ func (m *Model) NewCond(def uint64, reset bool) (*CondHandle, error) {
 	return h, nil
 }
 
+// MaxCondBranches is the most branches a SWITCH takes, each a model made
+// at once: as many as the other device-side switch, a label switch, has
+// targets (aclrtCreateLabelList).
+const MaxCondBranches = 65535
+
 // AddCond records a conditional task on capturing stream s and returns its
 // branch models, empty until captured with BeginCaptureInto
 // (aclmdlRIAddCondTask).
@@ -65,8 +70,9 @@ func (s *Stream) AddCond(h *CondHandle, kind uint8, branches int) ([]*Model, err
 	switch {
 	case kind == hal.CondIf && (branches < 1 || branches > 2),
 		kind == hal.CondWhile && branches != 1,
-		kind == hal.CondSwitch && branches < 1:
-		return nil, hal.Errorf(hal.KindInvalidParam, "conditional task kind %d with %d branches is invalid, expected IF 1..2, WHILE 1, SWITCH >= 1", kind, branches)
+		kind == hal.CondSwitch && (branches < 1 || branches > MaxCondBranches):
+		return nil, hal.Errorf(hal.KindInvalidParam, "conditional task kind %d with %d branches is invalid, expected IF 1..2, WHILE 1, SWITCH 1..%d",
+			kind, branches, MaxCondBranches)
 	case kind > hal.CondSwitch:
 		return nil, hal.Errorf(hal.KindInvalidParam, "conditional task kind %d is invalid, expected 0 (IF), 1 (WHILE) or 2 (SWITCH)", kind)
 	}

@@ -110,6 +110,9 @@ func checkLoc(b hal.Backend, param string, l hal.Loc, n uint64, dev int) (pinned
 	if !l.IsHost() {
 		return false, checkDevice(b, param, l.Dev, n, dev)
 	}
+	if err := checkHostRange(param, l.Addr(), n); err != nil {
+		return false, err
+	}
 	a, ok := b.Lookup(l.Addr())
 	if !ok || !a.Host {
 		return false, nil
@@ -349,12 +352,16 @@ func (c *Context) check2D(b hal.Backend, p *Copy2D, kinds ...CopyKind) (dstPinne
 	if p.Width == 0 || p.Height == 0 {
 		return false, false, nil
 	}
-	dev := c.d.id
-	if dstPinned, err = checkLoc(b, "dst", p.Dst, p.DPitch*(p.Height-1)+p.Width, dev); err != nil {
-		return
+	dstN, srcN, err := check2DExtents(p)
+	if err != nil {
+		return false, false, err
 	}
-	srcPinned, err = checkLoc(b, "src", p.Src, p.SPitch*(p.Height-1)+p.Width, dev)
-	return
+	dev := c.d.id
+	if dstPinned, err = checkLoc(b, "dst", p.Dst, dstN, dev); err != nil {
+		return false, false, pitchContext(err, "dpitch", p.DPitch, p.Height)
+	}
+	srcPinned, err = checkLoc(b, "src", p.Src, srcN, dev)
+	return dstPinned, srcPinned, pitchContext(err, "spitch", p.SPitch, p.Height)
 }
 
 func (p *Copy2D) task(site uintptr) hal.Task {

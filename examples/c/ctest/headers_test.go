@@ -14,10 +14,12 @@ import (
 )
 
 // The flags a CANN application builds with: C11, and C++17 with the old
-// libstdc++ ABI as CANN's own libraries use it.
+// libstdc++ ABI as CANN's own libraries use it; and strict C99, which
+// older C code bases keep to.
 var (
 	cHeaderFlags   = []string{"-std=c11", "-Wall", "-Wextra", "-Werror"}
 	cxxHeaderFlags = []string{"-std=c++17", "-O2", "-Wall", "-Werror", "-D_GLIBCXX_USE_CXX11_ABI=0"}
+	c99HeaderFlags = []string{"-std=c99", "-pedantic", "-Wall", "-Wextra", "-Werror"}
 )
 
 // headers lists the public headers, relative to include/.
@@ -43,7 +45,8 @@ func headers(t *testing.T, include string) []string {
 
 // TestHeaders runs include/check.sh (each header alone as C11 and C++17,
 // declared functions, values and layouts) and compiles all the headers
-// together in one translation unit, as C and as C++.
+// together in one translation unit, as C11, as C++17 and as pedantic C99,
+// and each alone as pedantic C99.
 func TestHeaders(t *testing.T) {
 	tl := setup(t)
 	if _, err := exec.LookPath("g++"); err != nil {
@@ -67,6 +70,7 @@ func TestHeaders(t *testing.T) {
 	}{
 		{"all.c", "gcc", cHeaderFlags},
 		{"all.cc", "g++", cxxHeaderFlags},
+		{"all99.c", "gcc", c99HeaderFlags},
 	} {
 		src := filepath.Join(dir, c.file)
 		if err := os.WriteFile(src, []byte(all.String()), 0o644); err != nil {
@@ -75,6 +79,16 @@ func TestHeaders(t *testing.T) {
 		args := append(append([]string{}, c.flags...), "-I"+tl.include, "-c", src, "-o", src+".o")
 		if _, err := run(dir, c.compiler, args...); err != nil {
 			t.Errorf("all headers together: %v", err)
+		}
+	}
+	for i, h := range headers(t, tl.include) {
+		src := filepath.Join(dir, fmt.Sprintf("alone%d.c", i))
+		if err := os.WriteFile(src, []byte("#include <"+h+">\nint main(void) { return 0; }\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args := append(append([]string{}, c99HeaderFlags...), "-I"+tl.include, "-fsyntax-only", src)
+		if _, err := run(dir, "gcc", args...); err != nil {
+			t.Errorf("%s alone as C99: %v", h, err)
 		}
 	}
 }
