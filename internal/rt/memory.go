@@ -104,13 +104,14 @@ func checkDevice(b hal.Backend, param string, addr, n uint64, dev int) error {
 	return nil
 }
 
-// checkLoc checks a copy end: device memory must be live on dev; host
-// memory is the caller's. pinned reports page-locked host memory.
-func checkLoc(b hal.Backend, param string, l hal.Loc, n uint64, dev int) (pinned bool, err error) {
+// checkLoc checks a copy end: device memory must be live on d; host
+// memory is the caller's. pinned reports page-locked host memory of the
+// caller's.
+func (d *Device) checkLoc(param string, l hal.Loc, n uint64) (pinned bool, err error) {
 	if !l.IsHost() {
-		return false, checkDevice(b, param, l.Dev, n, dev)
+		return false, checkDevice(d.b, param, l.Dev, n, d.id)
 	}
-	a, ok := b.Lookup(l.Addr())
+	a, ok := d.r.lookup(d.b, l.Addr())
 	if !ok || !a.Host {
 		return false, nil
 	}
@@ -148,7 +149,7 @@ func (r *Runtime) Free(addr uint64) error {
 	if addr == 0 {
 		return hal.Errorf(hal.KindBadArgument, "devPtr is NULL, expected memory from aclrtMalloc")
 	}
-	a, ok := b.Lookup(addr)
+	a, ok := r.lookup(b, addr)
 	switch {
 	case !ok:
 		return hal.Errorf(hal.KindInvalidAddress, "devPtr %#x is not a live device allocation (never allocated, or already freed)", addr)
@@ -170,8 +171,7 @@ func (r *Runtime) Free(addr uint64) error {
 
 // Memcpy copies synchronously (aclrtMemcpy); capture modes may refuse it.
 func (c *Context) Memcpy(caller Caller, dst hal.Loc, destMax uint64, src hal.Loc, count uint64, kind CopyKind) error {
-	b, err := c.backend()
-	if err != nil {
+	if err := c.check(); err != nil {
 		return err
 	}
 	if err := c.d.r.CheckUnsafe(caller, "a synchronous copy"); err != nil {
@@ -183,11 +183,10 @@ func (c *Context) Memcpy(caller Caller, dst hal.Loc, destMax uint64, src hal.Loc
 	if err := checkCount(count, destMax); err != nil || count == 0 {
 		return err
 	}
-	dev := c.d.id
-	if _, err := checkLoc(b, "dst", dst, count, dev); err != nil {
+	if _, err := c.d.checkLoc("dst", dst, count); err != nil {
 		return err
 	}
-	if _, err := checkLoc(b, "src", src, count, dev); err != nil {
+	if _, err := c.d.checkLoc("src", src, count); err != nil {
 		return err
 	}
 	return c.hd.Run(hal.Task{Kind: hal.TaskCopy, Dst: dst, Src: src, Size: count})
@@ -218,12 +217,11 @@ func (s *Stream) MemcpyAsync(caller Caller, dst hal.Loc, destMax uint64, src hal
 	if err := checkCount(count, destMax); err != nil || count == 0 {
 		return err
 	}
-	dev := s.c.d.id
-	dstPinned, err := checkLoc(b, "dst", dst, count, dev)
+	dstPinned, err := s.c.d.checkLoc("dst", dst, count)
 	if err != nil {
 		return err
 	}
-	srcPinned, err := checkLoc(b, "src", src, count, dev)
+	srcPinned, err := s.c.d.checkLoc("src", src, count)
 	if err != nil {
 		return err
 	}
@@ -266,24 +264,23 @@ func (s *Stream) MemcpyAsync(caller Caller, dst hal.Loc, destMax uint64, src hal
 // Memset sets count bytes at dst to byte(value), synchronously
 // (aclrtMemset); capture modes may refuse it.
 func (c *Context) Memset(caller Caller, dst hal.Loc, maxCount uint64, value int32, count uint64) error {
-	b, err := c.backend()
-	if err != nil {
+	if err := c.check(); err != nil {
 		return err
 	}
 	if err := c.d.r.CheckUnsafe(caller, "a synchronous memset"); err != nil {
 		return err
 	}
-	if err := c.checkMemset(b, dst, maxCount, count); err != nil || count == 0 {
+	if err := c.checkMemset(dst, maxCount, count); err != nil || count == 0 {
 		return err
 	}
 	return c.hd.Run(hal.Task{Kind: hal.TaskMemset, Dst: dst, Size: count, Value: uint64(byte(value))})
 }
 
-func (c *Context) checkMemset(b hal.Backend, dst hal.Loc, maxCount, count uint64) error {
+func (c *Context) checkMemset(dst hal.Loc, maxCount, count uint64) error {
 	if count > maxCount {
 		return hal.Errorf(hal.KindInvalidParam, "count %d is invalid, expected <= maxCount %d", count, maxCount)
 	}
-	pinned, err := checkLoc(b, "devPtr", dst, count, c.d.id)
+	pinned, err := c.d.checkLoc("devPtr", dst, count)
 	if err != nil {
 		return err
 	}
@@ -295,17 +292,16 @@ func (c *Context) checkMemset(b hal.Backend, dst hal.Loc, maxCount, count uint64
 
 // MemsetAsync queues a memset (aclrtMemsetAsync).
 func (s *Stream) MemsetAsync(dst hal.Loc, maxCount uint64, value int32, count uint64, site uintptr) error {
-	b, err := s.c.backend()
-	if err != nil {
+	if err := s.c.check(); err != nil {
 		return err
 	}
 	if err := s.check(); err != nil {
 		return err
 	}
-	if err := s.c.checkMemset(b, dst, maxCount, count); err != nil || count == 0 {
+	if err := s.c.checkMemset(dst, maxCount, count); err != nil || count == 0 {
 		return err
 	}
-	_, err = s.submit(&hal.Task{Kind: hal.TaskMemset, Dst: dst, Size: count, Value: uint64(byte(value)), Site: site})
+	_, err := s.submit(&hal.Task{Kind: hal.TaskMemset, Dst: dst, Size: count, Value: uint64(byte(value)), Site: site})
 	return err
 }
 
@@ -325,7 +321,7 @@ type Copy2D struct {
 	Kind          CopyKind
 }
 
-func (c *Context) check2D(b hal.Backend, p *Copy2D, kinds ...CopyKind) (dstPinned, srcPinned bool, err error) {
+func (c *Context) check2D(p *Copy2D, kinds ...CopyKind) (dstPinned, srcPinned bool, err error) {
 	ok := false
 	for _, k := range kinds {
 		ok = ok || k == p.Kind
@@ -349,11 +345,10 @@ func (c *Context) check2D(b hal.Backend, p *Copy2D, kinds ...CopyKind) (dstPinne
 	if p.Width == 0 || p.Height == 0 {
 		return false, false, nil
 	}
-	dev := c.d.id
-	if dstPinned, err = checkLoc(b, "dst", p.Dst, p.DPitch*(p.Height-1)+p.Width, dev); err != nil {
+	if dstPinned, err = c.d.checkLoc("dst", p.Dst, p.DPitch*(p.Height-1)+p.Width); err != nil {
 		return
 	}
-	srcPinned, err = checkLoc(b, "src", p.Src, p.SPitch*(p.Height-1)+p.Width, dev)
+	srcPinned, err = c.d.checkLoc("src", p.Src, p.SPitch*(p.Height-1)+p.Width)
 	return
 }
 
@@ -365,14 +360,13 @@ func (p *Copy2D) task(site uintptr) hal.Task {
 // Memcpy2D copies a pitched region synchronously (aclrtMemcpy2d);
 // capture modes may refuse it.
 func (c *Context) Memcpy2D(caller Caller, p Copy2D) error {
-	b, err := c.backend()
-	if err != nil {
+	if err := c.check(); err != nil {
 		return err
 	}
 	if err := c.d.r.CheckUnsafe(caller, "a synchronous 2-D copy"); err != nil {
 		return err
 	}
-	if _, _, err := c.check2D(b, &p, HostToDevice, DeviceToHost); err != nil || p.Width == 0 || p.Height == 0 {
+	if _, _, err := c.check2D(&p, HostToDevice, DeviceToHost); err != nil || p.Width == 0 || p.Height == 0 {
 		return err
 	}
 	return c.hd.Run(p.task(0))
@@ -381,14 +375,13 @@ func (c *Context) Memcpy2D(caller Caller, p Copy2D) error {
 // Memcpy2DAsync queues a pitched copy (aclrtMemcpy2dAsync). A pageable host
 // end makes the call wait for the copy.
 func (s *Stream) Memcpy2DAsync(caller Caller, p Copy2D, site uintptr) error {
-	b, err := s.c.backend()
-	if err != nil {
+	if err := s.c.check(); err != nil {
 		return err
 	}
 	if err := s.check(); err != nil {
 		return err
 	}
-	dstPinned, srcPinned, err := s.c.check2D(b, &p, HostToDevice, DeviceToHost, DeviceToDevice)
+	dstPinned, srcPinned, err := s.c.check2D(&p, HostToDevice, DeviceToHost, DeviceToDevice)
 	if err != nil || p.Width == 0 || p.Height == 0 {
 		return err
 	}
@@ -448,7 +441,7 @@ func (r *Runtime) PointerAttributes(addr uint64) (loc int, id int, pageSize uint
 	if err != nil {
 		return 0, 0, 0, err
 	}
-	a, ok := b.Lookup(addr)
+	a, ok := r.lookup(b, addr)
 	switch {
 	case !ok:
 		return LocationUnregistered, 0, hal.PageSizeNormal, nil
