@@ -54,8 +54,10 @@ func kindOf(dst, src hal.Loc) CopyKind {
 	return DeviceToDevice
 }
 
-// resolveKind checks the kind a caller gave against the pointers.
-func resolveKind(dst, src hal.Loc, kind CopyKind, allowed ...CopyKind) (CopyKind, error) {
+// resolveKind checks the kind a caller gave against the pointers. An end
+// in memory of a closed device is named as such, rather than as the wrong
+// side.
+func (d *Device) resolveKind(dst, src hal.Loc, kind CopyKind, allowed ...CopyKind) (CopyKind, error) {
 	ok := false
 	for _, a := range allowed {
 		ok = ok || a == kind
@@ -73,6 +75,16 @@ func resolveKind(dst, src hal.Loc, kind CopyKind, allowed ...CopyKind) (CopyKind
 		kind = DeviceToDevice
 	}
 	if kind != actual {
+		for _, end := range []struct {
+			param string
+			l     hal.Loc
+		}{{"dst", dst}, {"src", src}} {
+			if !end.l.IsHost() {
+				if err := errClosed(d.b, end.param, end.l.Dev); err != nil {
+					return 0, err
+				}
+			}
+		}
 		return 0, hal.Errorf(hal.KindInvalidParam, "kind %s is invalid for a %s memory destination and a %s memory source, expected %s",
 			kind, side(dst), side(src), actual)
 	}
@@ -87,16 +99,19 @@ func side(l hal.Loc) string {
 }
 
 // checkDevice checks that [addr, addr+n) lies in one live allocation of
-// device dev.
-func checkDevice(b hal.Backend, param string, addr, n uint64, dev int) error {
-	a, ok := b.Lookup(addr)
+// device d.
+func (d *Device) checkDevice(param string, addr, n uint64) error {
+	a, ok := d.r.lookup(d.b, addr)
 	switch {
 	case !ok:
+		if err := errClosed(d.b, param, addr); err != nil {
+			return err
+		}
 		return hal.Errorf(hal.KindInvalidAddress, "%s %#x is not in a live device allocation (never allocated, or freed)", param, addr)
 	case a.Host:
 		return hal.Errorf(hal.KindInvalidAddress, "%s %#x is page-locked host memory, expected device memory", param, addr)
-	case a.Device != dev:
-		return hal.Errorf(hal.KindInvalidAddress, "%s %#x is memory of device %d, expected device %d", param, addr, a.Device, dev)
+	case a.Device != d.id:
+		return hal.Errorf(hal.KindInvalidAddress, "%s %#x is memory of device %d, expected device %d", param, addr, a.Device, d.id)
 	case !a.Contains(addr, n):
 		return hal.Errorf(hal.KindInvalidAddress, "%s range [%#x, %#x) runs past its allocation [%#x, %#x)",
 			param, addr, addr+n, a.Addr, a.Addr+a.Size)
@@ -109,7 +124,7 @@ func checkDevice(b hal.Backend, param string, addr, n uint64, dev int) error {
 // caller's.
 func (d *Device) checkLoc(param string, l hal.Loc, n uint64) (pinned bool, err error) {
 	if !l.IsHost() {
-		return false, checkDevice(d.b, param, l.Dev, n, d.id)
+		return false, d.checkDevice(param, l.Dev, n)
 	}
 	a, ok := d.r.lookup(d.b, l.Addr())
 	if !ok || !a.Host {
@@ -152,6 +167,9 @@ func (r *Runtime) Free(addr uint64) error {
 	a, ok := r.lookup(b, addr)
 	switch {
 	case !ok:
+		if err := errClosed(b, "devPtr", addr); err != nil {
+			return err
+		}
 		return hal.Errorf(hal.KindInvalidAddress, "devPtr %#x is not a live device allocation (never allocated, or already freed)", addr)
 	case a.Host:
 		return hal.Errorf(hal.KindInvalidAddress, "devPtr %#x is page-locked host memory; free it with aclrtFreeHost", addr)
@@ -177,7 +195,7 @@ func (c *Context) Memcpy(caller Caller, dst hal.Loc, destMax uint64, src hal.Loc
 	if err := c.d.r.CheckUnsafe(caller, "a synchronous copy"); err != nil {
 		return err
 	}
-	if _, err := resolveKind(dst, src, kind, HostToHost, HostToDevice, DeviceToHost, DeviceToDevice, CopyDefault); err != nil {
+	if _, err := c.d.resolveKind(dst, src, kind, HostToHost, HostToDevice, DeviceToHost, DeviceToDevice, CopyDefault); err != nil {
 		return err
 	}
 	if err := checkCount(count, destMax); err != nil || count == 0 {
@@ -211,17 +229,18 @@ func (s *Stream) MemcpyAsync(caller Caller, dst hal.Loc, destMax uint64, src hal
 	if err := s.check(); err != nil {
 		return err
 	}
-	if _, err := resolveKind(dst, src, kind, HostToHost, HostToDevice, DeviceToHost, DeviceToDevice, CopyDefault, HostToBufToDevice); err != nil {
+	d := s.c.d
+	if _, err := d.resolveKind(dst, src, kind, HostToHost, HostToDevice, DeviceToHost, DeviceToDevice, CopyDefault, HostToBufToDevice); err != nil {
 		return err
 	}
 	if err := checkCount(count, destMax); err != nil || count == 0 {
 		return err
 	}
-	dstPinned, err := s.c.d.checkLoc("dst", dst, count)
+	dstPinned, err := d.checkLoc("dst", dst, count)
 	if err != nil {
 		return err
 	}
-	srcPinned, err := s.c.d.checkLoc("src", src, count)
+	srcPinned, err := d.checkLoc("src", src, count)
 	if err != nil {
 		return err
 	}
@@ -329,7 +348,7 @@ func (c *Context) check2D(p *Copy2D, kinds ...CopyKind) (dstPinned, srcPinned bo
 	if !ok {
 		return false, false, hal.Errorf(hal.KindBadArgument, "kind %s is not supported for a 2-D copy, expected one of %v", p.Kind, kinds)
 	}
-	if _, err := resolveKind(p.Dst, p.Src, p.Kind, p.Kind); err != nil {
+	if _, err := c.d.resolveKind(p.Dst, p.Src, p.Kind, p.Kind); err != nil {
 		return false, false, err
 	}
 	switch {

@@ -22,6 +22,7 @@ type Runtime struct {
 	nextCtxID   atomic.Uint64
 	staging     stagingPool
 	host        userHost                    // the caller's page-locked allocations
+	closed      closedSpans                 // address ranges of devices that are not open
 	current     atomic.Pointer[hal.Backend] // the backend while initialized, for lock-free reads
 	nextModelID atomic.Uint32
 	labels      atomic.Int32 // live labels, at most MaxLabels
@@ -113,6 +114,7 @@ func (r *Runtime) Finalize() error {
 	r.staging.drain(b)
 	err := b.Close()
 	r.host.reset()
+	r.closed.set(nil)
 	return err
 }
 
@@ -214,8 +216,8 @@ func (r *Runtime) Lookup(addr uint64) (hal.Allocation, bool) {
 }
 
 // Loc classifies a pointer from C: an address in a device's range is device
-// memory (live or not, so a freed device pointer is reported as such);
-// anything else is host memory.
+// memory (live or not, its device open or not, so a stale device pointer is
+// reported as such); anything else is host memory.
 func (r *Runtime) Loc(p unsafe.Pointer) hal.Loc {
 	addr := uint64(uintptr(p))
 	if b, err := r.live(); err == nil {
