@@ -160,3 +160,33 @@ func TestClosedDeviceMemoryFaultsKernelAtStart(t *testing.T) {
 		t.Errorf("the kernel ran %d times, want once (the run before the device closed)", ran)
 	}
 }
+
+func TestZeroByteCopiesCheckNothing(t *testing.T) {
+	// Copies and memsets of zero bytes succeed without looking at their
+	// pointers, kind or limits, as CANN's runtime does.
+	e := setup(t)
+	_, stale := closedDeviceMemory(t, e)
+	d := malloc(t, e.c, 4096)
+	dp, err := e.r.DevicePointer(d)
+	check(t, err)
+	end := unsafe.Add(dp, 4096)
+	host := make([]byte, 8)
+	h := unsafe.Pointer(&host[0])
+	for _, c := range []struct {
+		what string
+		err  error
+	}{
+		{"Memcpy from a closed device", e.c.Memcpy(gocann.Caller{}, h, 0, stale, 0, gocann.MemcpyDeviceToHost)},
+		{"Memcpy to the end", e.c.Memcpy(gocann.Caller{}, end, 0, h, 0, gocann.MemcpyHostToDevice)},
+		{"Memcpy NULL, kind 99", e.c.Memcpy(gocann.Caller{}, nil, 0, nil, 0, gocann.MemcpyKind(99))},
+		{"MemcpyAsync from a closed device", e.s.MemcpyAsync(gocann.Caller{}, h, 0, stale, 0, gocann.MemcpyDefault)},
+		{"MemcpyAsync wrong kind", e.s.MemcpyAsync(gocann.Caller{}, end, 0, h, 0, gocann.MemcpyDeviceToHost)},
+		{"MemsetPointer", e.c.MemsetPointer(gocann.Caller{}, stale, 0, 1, 0)},
+		{"MemsetAsyncPointer", e.s.MemsetAsyncPointer(end, 0, 1, 0)},
+		{"Memcpy2D no rows", e.c.Memcpy2D(gocann.Caller{}, h, 8, stale, 8, 8, 0, gocann.MemcpyDeviceToHost)},
+		{"Memcpy2DAsync empty rows", e.s.Memcpy2DAsync(gocann.Caller{}, end, 8, h, 4, 0, 4, gocann.MemcpyDefault)},
+	} {
+		t.Run(c.what, func(t *testing.T) { check(t, c.err) })
+	}
+	syncOK(t, e.s)
+}

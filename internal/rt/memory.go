@@ -188,7 +188,12 @@ func (r *Runtime) Free(addr uint64) error {
 }
 
 // Memcpy copies synchronously (aclrtMemcpy); capture modes may refuse it.
+// Zero bytes succeed at once, whatever the other arguments: CANN's
+// runtime checks nothing else then.
 func (c *Context) Memcpy(caller Caller, dst hal.Loc, destMax uint64, src hal.Loc, count uint64, kind CopyKind) error {
+	if count == 0 {
+		return nil
+	}
 	if err := c.check(); err != nil {
 		return err
 	}
@@ -198,7 +203,7 @@ func (c *Context) Memcpy(caller Caller, dst hal.Loc, destMax uint64, src hal.Loc
 	if _, err := c.d.resolveKind(dst, src, kind, HostToHost, HostToDevice, DeviceToHost, DeviceToDevice, CopyDefault); err != nil {
 		return err
 	}
-	if err := checkCount(count, destMax); err != nil || count == 0 {
+	if err := checkCount(count, destMax); err != nil {
 		return err
 	}
 	if _, err := c.d.checkLoc("dst", dst, count); err != nil {
@@ -220,8 +225,11 @@ func checkCount(count, destMax uint64) error {
 // MemcpyAsync queues a copy (aclrtMemcpyAsync). With pageable host memory
 // it degrades as the guide allows: a pageable source is staged into
 // page-locked memory before the call returns; a pageable destination makes
-// the call wait for the copy.
+// the call wait for the copy. Zero bytes succeed at once, as for Memcpy.
 func (s *Stream) MemcpyAsync(caller Caller, dst hal.Loc, destMax uint64, src hal.Loc, count uint64, kind CopyKind, site uintptr) error {
+	if count == 0 {
+		return nil
+	}
 	b, err := s.c.backend()
 	if err != nil {
 		return err
@@ -233,7 +241,7 @@ func (s *Stream) MemcpyAsync(caller Caller, dst hal.Loc, destMax uint64, src hal
 	if _, err := d.resolveKind(dst, src, kind, HostToHost, HostToDevice, DeviceToHost, DeviceToDevice, CopyDefault, HostToBufToDevice); err != nil {
 		return err
 	}
-	if err := checkCount(count, destMax); err != nil || count == 0 {
+	if err := checkCount(count, destMax); err != nil {
 		return err
 	}
 	dstPinned, err := d.checkLoc("dst", dst, count)
@@ -281,15 +289,19 @@ func (s *Stream) MemcpyAsync(caller Caller, dst hal.Loc, destMax uint64, src hal
 }
 
 // Memset sets count bytes at dst to byte(value), synchronously
-// (aclrtMemset); capture modes may refuse it.
+// (aclrtMemset); capture modes may refuse it. Zero bytes succeed at once,
+// as for Memcpy.
 func (c *Context) Memset(caller Caller, dst hal.Loc, maxCount uint64, value int32, count uint64) error {
+	if count == 0 {
+		return nil
+	}
 	if err := c.check(); err != nil {
 		return err
 	}
 	if err := c.d.r.CheckUnsafe(caller, "a synchronous memset"); err != nil {
 		return err
 	}
-	if err := c.checkMemset(dst, maxCount, count); err != nil || count == 0 {
+	if err := c.checkMemset(dst, maxCount, count); err != nil {
 		return err
 	}
 	return c.hd.Run(hal.Task{Kind: hal.TaskMemset, Dst: dst, Size: count, Value: uint64(byte(value))})
@@ -309,15 +321,19 @@ func (c *Context) checkMemset(dst hal.Loc, maxCount, count uint64) error {
 	return nil
 }
 
-// MemsetAsync queues a memset (aclrtMemsetAsync).
+// MemsetAsync queues a memset (aclrtMemsetAsync); zero bytes succeed at
+// once, as for Memcpy.
 func (s *Stream) MemsetAsync(dst hal.Loc, maxCount uint64, value int32, count uint64, site uintptr) error {
+	if count == 0 {
+		return nil
+	}
 	if err := s.c.check(); err != nil {
 		return err
 	}
 	if err := s.check(); err != nil {
 		return err
 	}
-	if err := s.c.checkMemset(dst, maxCount, count); err != nil || count == 0 {
+	if err := s.c.checkMemset(dst, maxCount, count); err != nil {
 		return err
 	}
 	_, err := s.submit(&hal.Task{Kind: hal.TaskMemset, Dst: dst, Size: count, Value: uint64(byte(value)), Site: site})
@@ -340,6 +356,7 @@ type Copy2D struct {
 	Kind          CopyKind
 }
 
+// check2D checks a 2-D copy of at least one byte.
 func (c *Context) check2D(p *Copy2D, kinds ...CopyKind) (dstPinned, srcPinned bool, err error) {
 	ok := false
 	for _, k := range kinds {
@@ -361,9 +378,6 @@ func (c *Context) check2D(p *Copy2D, kinds ...CopyKind) (dstPinned, srcPinned bo
 	case p.Height > maxHeight2D:
 		return false, false, hal.Errorf(hal.KindInvalidParam, "height %d is invalid, expected <= %d", p.Height, maxHeight2D)
 	}
-	if p.Width == 0 || p.Height == 0 {
-		return false, false, nil
-	}
 	if dstPinned, err = c.d.checkLoc("dst", p.Dst, p.DPitch*(p.Height-1)+p.Width); err != nil {
 		return
 	}
@@ -377,23 +391,31 @@ func (p *Copy2D) task(site uintptr) hal.Task {
 }
 
 // Memcpy2D copies a pitched region synchronously (aclrtMemcpy2d);
-// capture modes may refuse it.
+// capture modes may refuse it. No rows, or rows of no bytes, succeed at
+// once, as zero bytes do for Memcpy.
 func (c *Context) Memcpy2D(caller Caller, p Copy2D) error {
+	if p.Width == 0 || p.Height == 0 {
+		return nil
+	}
 	if err := c.check(); err != nil {
 		return err
 	}
 	if err := c.d.r.CheckUnsafe(caller, "a synchronous 2-D copy"); err != nil {
 		return err
 	}
-	if _, _, err := c.check2D(&p, HostToDevice, DeviceToHost); err != nil || p.Width == 0 || p.Height == 0 {
+	if _, _, err := c.check2D(&p, HostToDevice, DeviceToHost); err != nil {
 		return err
 	}
 	return c.hd.Run(p.task(0))
 }
 
 // Memcpy2DAsync queues a pitched copy (aclrtMemcpy2dAsync). A pageable host
-// end makes the call wait for the copy.
+// end makes the call wait for the copy. No rows, or rows of no bytes,
+// succeed at once, as for Memcpy2D.
 func (s *Stream) Memcpy2DAsync(caller Caller, p Copy2D, site uintptr) error {
+	if p.Width == 0 || p.Height == 0 {
+		return nil
+	}
 	if err := s.c.check(); err != nil {
 		return err
 	}
@@ -401,7 +423,7 @@ func (s *Stream) Memcpy2DAsync(caller Caller, p Copy2D, site uintptr) error {
 		return err
 	}
 	dstPinned, srcPinned, err := s.c.check2D(&p, HostToDevice, DeviceToHost, DeviceToDevice)
-	if err != nil || p.Width == 0 || p.Height == 0 {
+	if err != nil {
 		return err
 	}
 	t := p.task(site)
