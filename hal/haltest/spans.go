@@ -10,7 +10,8 @@ import (
 
 // testClosedSpan closes device 0 and opens it again: its span stays
 // reserved and known as device 0's while it is closed, nothing is live
-// there, and the reopened device has the same span with fresh memory.
+// there, and the reopened device has the same span, with memory that
+// reads as never used.
 func testClosedSpan(e *env) {
 	t := e.t
 	a := e.malloc(e.d, 8192)
@@ -40,9 +41,9 @@ func testClosedSpan(e *env) {
 	if err := d.Run(copyTask(hostLoc(got), hal.DevLoc(b.Addr), 8192)); err != nil {
 		t.Fatal(err)
 	}
-	if b.Addr != a.Addr || !bytes.Equal(got, make([]byte, 8192)) {
-		t.Errorf("first allocation after reopening at %#x (before %#x), zero %v: want the same address, fresh memory",
-			b.Addr, a.Addr, bytes.Equal(got, make([]byte, 8192)))
+	if !open.Contains(b.Addr) || !bytes.Equal(got, make([]byte, 8192)) {
+		t.Errorf("allocation after reopening at %#x, zero %v: want it in the span %+v, reading zero",
+			b.Addr, bytes.Equal(got, make([]byte, 8192)), open)
 	}
 }
 
