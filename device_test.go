@@ -95,7 +95,7 @@ func TestSetDeviceReferenceCount(t *testing.T) {
 	if loc != gocann.LocationUnregistered {
 		t.Errorf("memory of a reset device: location %v, want unregistered", loc)
 	}
-	wantErr(t, c.Free(p), gocann.CodeRTParamInvalid, "not a live device allocation")
+	wantErr(t, c.Free(p), gocann.CodeRTParamInvalid, "memory of device 0, which is not open")
 
 	// Setting it again gives a new default context with fresh memory.
 	_, err = r.SetDevice(0)

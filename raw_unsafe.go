@@ -193,3 +193,12 @@ func (s *Stream) LaunchHostFuncC(fn func(a, b uintptr), a, b uintptr) error {
 func (r *Runtime) FreeDevice(p DevPtr) error {
 	return wrap("Runtime.FreeDevice (aclrtFree)", r.rt.Free(uint64(p)))
 }
+
+// SetClosedMemoryHook installs fn, told of the address ranges of the
+// devices that are not open each time they change (nil when none is left):
+// pointers there are stale, and no call takes them. The C ABI mirrors the
+// ranges for kernel launches that do not enter Go. fn runs while a device
+// opens or closes and must not call the runtime.
+//
+// CANN: none.
+func (r *Runtime) SetClosedMemoryHook(fn func(closed []hal.Span)) { r.rt.SetClosedHook(fn) }

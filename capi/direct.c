@@ -14,6 +14,8 @@
 gocann_rec *gocann_recs[GOCANN_REC_CHUNKS];
 gocann_range gocann_devmem[GOCANN_MAX_DEVICES];
 uint32_t gocann_ndevmem;
+gocann_range gocann_devgone[GOCANN_MAX_DEVICES];
+uint32_t gocann_ndevgone;
 
 
 #define LOAD(p) __atomic_load_n(p, __ATOMIC_SEQ_CST)
@@ -46,6 +48,26 @@ static int device_memory(const void *p) {
 	return 0;
 }
 
+// gone_argument reports whether a slot of the argument block holds an
+// address in the memory of a closed device.
+static int gone_argument(const void *args, size_t size) {
+	uint32_t n = LOAD(&gocann_ndevgone);
+	if (n == 0) {
+		return 0;
+	}
+	for (size_t off = 0; off < size; off += 8) {
+		uint64_t v;
+		memcpy(&v, (const char *)args + off, 8); // the block need not be aligned
+		for (uint32_t i = 0; i < n && i < GOCANN_MAX_DEVICES; i++) {
+			uint64_t lo = LOAD(&gocann_devgone[i].lo), hi = LOAD(&gocann_devgone[i].hi);
+			if (v - lo < hi - lo) {
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
 // The submitters' lock, shared with Go (sim.queue.lockSubmit): held for a
 // few hundred nanoseconds at most, so waiters spin and then yield.
 static void lock(gocann_sq *q) {
@@ -66,6 +88,9 @@ int gocann_direct_launch(uint32_t tid, uint64_t ctx, uint64_t f, uint32_t blocks
 	}
 	if (size > 0 && device_memory(args)) {
 		return -1; // read when the kernel starts, and checked now: Go does both
+	}
+	if (size > 0 && gone_argument(args, size)) {
+		return -1; // Go refuses it
 	}
 	gocann_rec *fr = rec(f, GOCANN_KIND_FUNC);
 	uint64_t fa = fr ? LOAD(&fr->a) : 0;

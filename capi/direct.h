@@ -65,6 +65,15 @@ typedef struct gocann_range {
 extern gocann_range gocann_devmem[GOCANN_MAX_DEVICES];
 extern uint32_t gocann_ndevmem; // entries of gocann_devmem in use
 
+// gocann_devgone holds the address ranges of the devices that are closed,
+// whose memory is gone: a launch with an argument there is left to Go,
+// which refuses it. gocann_ndevgone is the number of entries in use, 0
+// while no device has closed, which costs the path one load. Go rewrites
+// the table when a device opens or closes; a launch racing with that may
+// miss a range, and its kernel then faults when it starts.
+extern gocann_range gocann_devgone[GOCANN_MAX_DEVICES];
+extern uint32_t gocann_ndevgone;
+
 // gocann_direct_launch queues a launch through f's stream's submission
 // area. It returns 0 when it did, and -1 when the launch must take the Go
 // path: anything invalid or unusual, and a stream that is idle, full,

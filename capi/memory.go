@@ -126,6 +126,9 @@ func nullPtrs(t *C.gocann_thread, fn string, dst, src unsafe.Pointer) C.aclError
 //export gocann_aclrtMemcpy
 func gocann_aclrtMemcpy(t *C.gocann_thread, dst unsafe.Pointer, destMax C.size_t, src unsafe.Pointer, count C.size_t, kind C.aclrtMemcpyKind) C.aclError {
 	const fn = "aclrtMemcpy"
+	if count == 0 {
+		return 0 // CANN checks nothing else for zero bytes
+	}
 	if code := nullPtrs(t, fn, dst, src); code != 0 {
 		return code
 	}
@@ -139,6 +142,9 @@ func gocann_aclrtMemcpy(t *C.gocann_thread, dst unsafe.Pointer, destMax C.size_t
 //export gocann_aclrtMemcpyAsync
 func gocann_aclrtMemcpyAsync(t *C.gocann_thread, dst unsafe.Pointer, destMax C.size_t, src unsafe.Pointer, count C.size_t, kind C.aclrtMemcpyKind, p C.aclrtStream) C.aclError {
 	const fn = "aclrtMemcpyAsync"
+	if count == 0 {
+		return 0
+	}
 	if code := nullPtrs(t, fn, dst, src); code != 0 {
 		return code
 	}
@@ -152,6 +158,9 @@ func gocann_aclrtMemcpyAsync(t *C.gocann_thread, dst unsafe.Pointer, destMax C.s
 //export gocann_aclrtMemset
 func gocann_aclrtMemset(t *C.gocann_thread, dst unsafe.Pointer, maxCount C.size_t, value C.int32_t, count C.size_t) C.aclError {
 	const fn = "aclrtMemset"
+	if count == 0 {
+		return 0
+	}
 	if dst == nil {
 		return nullArg(t, fn, "devPtr")
 	}
@@ -165,6 +174,9 @@ func gocann_aclrtMemset(t *C.gocann_thread, dst unsafe.Pointer, maxCount C.size_
 //export gocann_aclrtMemsetAsync
 func gocann_aclrtMemsetAsync(t *C.gocann_thread, dst unsafe.Pointer, maxCount C.size_t, value C.int32_t, count C.size_t, p C.aclrtStream) C.aclError {
 	const fn = "aclrtMemsetAsync"
+	if count == 0 {
+		return 0
+	}
 	if dst == nil {
 		return nullArg(t, fn, "devPtr")
 	}
@@ -178,6 +190,9 @@ func gocann_aclrtMemsetAsync(t *C.gocann_thread, dst unsafe.Pointer, maxCount C.
 //export gocann_aclrtMemcpy2d
 func gocann_aclrtMemcpy2d(t *C.gocann_thread, dst unsafe.Pointer, dpitch C.size_t, src unsafe.Pointer, spitch, width, height C.size_t, kind C.aclrtMemcpyKind) C.aclError {
 	const fn = "aclrtMemcpy2d"
+	if width == 0 || height == 0 {
+		return 0
+	}
 	if code := nullPtrs(t, fn, dst, src); code != 0 {
 		return code
 	}
@@ -191,6 +206,9 @@ func gocann_aclrtMemcpy2d(t *C.gocann_thread, dst unsafe.Pointer, dpitch C.size_
 //export gocann_aclrtMemcpy2dAsync
 func gocann_aclrtMemcpy2dAsync(t *C.gocann_thread, dst unsafe.Pointer, dpitch C.size_t, src unsafe.Pointer, spitch, width, height C.size_t, kind C.aclrtMemcpyKind, p C.aclrtStream) C.aclError {
 	const fn = "aclrtMemcpy2dAsync"
+	if width == 0 || height == 0 {
+		return 0
+	}
 	if code := nullPtrs(t, fn, dst, src); code != 0 {
 		return code
 	}

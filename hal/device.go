@@ -16,11 +16,18 @@ type Backend interface {
 	// opened at most once at a time; Device.Close ends it.
 	Open(id int) (Device, error)
 	// Lookup finds the live allocation, device or pinned host, holding addr.
+	// Memory of a device that is not open is not live.
 	Lookup(addr uint64) (Allocation, bool)
-	// Owner reports which open device's address range holds addr, whether
-	// or not it is allocated, so a freed device pointer is still known to
-	// be a device pointer.
-	Owner(addr uint64) (device int, ok bool)
+	// Owner returns the device span holding addr, whether or not addr is
+	// allocated and whether or not the device is open, so a freed device
+	// pointer, or one into a closed device, is still known to be a device
+	// pointer.
+	Owner(addr uint64) (Span, bool)
+	// Spans returns every device span reserved so far, with whether its
+	// device is open. A device may hold more than one (Device.Close may
+	// have to leave memory that a task still uses), at most one of them
+	// open.
+	Spans() []Span
 	// MallocHost allocates page-locked host memory, 64-byte aligned.
 	MallocHost(size uint64) (unsafe.Pointer, error)
 	// FreeHost frees memory from MallocHost.
@@ -61,7 +68,11 @@ type Device interface {
 	// the goroutine that ran the task. Install it before submitting work.
 	// The handler may run after waiters see the faulting task complete.
 	SetFaultHandler(func(Fault))
-	// Close waits for running tasks, then releases the device.
+	// Close waits for running tasks, then releases the device. Its span
+	// stays reserved (Span) with nothing live in it until the device opens
+	// again. A copy there fails, and a kernel task whose argument slot
+	// holds an address in the span of a device that is not open faults
+	// when it is about to start instead of running.
 	Close() error
 }
 

@@ -56,3 +56,18 @@ type Allocation struct {
 func (a Allocation) Contains(addr, n uint64) bool {
 	return addr >= a.Addr && n <= a.Size && addr-a.Addr <= a.Size-n
 }
+
+// Span is a device's address range, [Lo, Hi): every allocation of the device
+// lies in it. A backend keeps a device's span reserved from the device's
+// first Open until the backend closes, open or not, and gives the device
+// the same span when it opens again, as hardware keeps its addresses. So a
+// stale pointer into a closed device's memory is still known as that
+// device's, and no other memory ever takes its addresses.
+type Span struct {
+	Device int
+	Lo, Hi uint64
+	Open   bool // the device is open
+}
+
+// Contains reports whether addr lies in s.
+func (s Span) Contains(addr uint64) bool { return addr-s.Lo < s.Hi-s.Lo }

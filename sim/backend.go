@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -10,15 +11,18 @@ import (
 
 // Backend is the simulated NPU backend.
 type Backend struct {
-	cfg  Config
-	host hostMem
-	open atomic.Pointer[[]*device] // open devices, for address lookups
+	cfg   Config
+	host  hostMem
+	open  atomic.Pointer[[]*device] // open devices, for address lookups
+	spans atomic.Pointer[spanSet]   // every reserved device range, for address lookups
 
 	kernels hal.KernelTable // numbers kernels for direct launches (hal.SQ)
 
 	// mu guards the fields below.
 	mu         sync.Mutex
 	devs       []*device // by id; nil when not open
+	mems       []*devMem // by id: the memory each device opens with; nil until its first Open
+	retired    []*devMem // memory a device could not close (a task never returned), kept reserved
 	closed     bool
 	quarantine []quarantined // freed host memory queued tasks may still use
 }
@@ -31,8 +35,9 @@ func New(cfg Config) (*Backend, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Backend{cfg: cfg, devs: make([]*device, cfg.Devices)}
+	b := &Backend{cfg: cfg, devs: make([]*device, cfg.Devices), mems: make([]*devMem, cfg.Devices)}
 	b.open.Store(&[]*device{})
+	b.spans.Store(&spanSet{})
 	return b, nil
 }
 
@@ -58,7 +63,7 @@ func (b *Backend) Open(id int) (hal.Device, error) {
 	if b.devs[id] != nil {
 		return nil, hal.Errorf(hal.KindInvalidDevice, "device %d is already open", id)
 	}
-	mem, err := newDevMem(id, props.HBMSize)
+	mem, err := b.memFor(id, props.HBMSize)
 	if err != nil {
 		return nil, err
 	}
@@ -69,7 +74,26 @@ func (b *Backend) Open(id int) (hal.Device, error) {
 	return d, nil
 }
 
-// publish refreshes the open-device snapshot. b.mu held.
+// memFor returns device id's memory, opened: its reserved range again, or
+// a new one the first time, or when the old one is still mapped because
+// its last close could not finish. b.mu held.
+func (b *Backend) memFor(id int, hbm uint64) (*devMem, error) {
+	if m := b.mems[id]; m != nil {
+		if !m.mapped() {
+			return m, m.reopen()
+		}
+		b.retired = append(b.retired, m)
+		b.mems[id] = nil
+	}
+	m, err := newDevMem(id, hbm)
+	if err != nil {
+		return nil, err
+	}
+	b.mems[id] = m
+	return m, nil
+}
+
+// publish refreshes the open-device and span snapshots. b.mu held.
 func (b *Backend) publish() {
 	var open []*device
 	for _, d := range b.devs {
@@ -78,6 +102,22 @@ func (b *Backend) publish() {
 		}
 	}
 	b.open.Store(&open)
+	set := &spanSet{}
+	add := func(m *devMem, d *device) {
+		set.all = append(set.all, spanOf{m: m, d: d})
+		if d == nil {
+			set.closed++
+		}
+	}
+	for id, m := range b.mems {
+		if m != nil {
+			add(m, b.devs[id])
+		}
+	}
+	for _, m := range b.retired {
+		add(m, nil)
+	}
+	b.spans.Store(set)
 }
 
 // detach forgets a closing device.
@@ -94,21 +134,27 @@ func (b *Backend) Lookup(addr uint64) (hal.Allocation, bool) {
 	if a, ok := b.host.lookup(addr); ok {
 		return a, true
 	}
-	for _, d := range *b.open.Load() {
-		if d.mem.contains(addr) {
-			return d.mem.lookup(addr)
-		}
+	if sp, ok := b.spans.Load().find(addr); ok && sp.d != nil {
+		return sp.d.mem.lookup(addr)
 	}
 	return hal.Allocation{}, false
 }
 
-func (b *Backend) Owner(addr uint64) (int, bool) {
-	for _, d := range *b.open.Load() {
-		if d.mem.contains(addr) {
-			return d.id, true
-		}
+func (b *Backend) Owner(addr uint64) (hal.Span, bool) {
+	sp, ok := b.spans.Load().find(addr)
+	if !ok {
+		return hal.Span{}, false
 	}
-	return 0, false
+	return sp.span(), true
+}
+
+func (b *Backend) Spans() []hal.Span {
+	set := b.spans.Load()
+	out := make([]hal.Span, len(set.all))
+	for i, sp := range set.all {
+		out[i] = sp.span()
+	}
+	return out
 }
 
 func (b *Backend) MallocHost(size uint64) (unsafe.Pointer, error) {
@@ -138,5 +184,16 @@ func (b *Backend) Close() error {
 	}
 	b.reclaimHost(true)
 	b.host.close()
+	b.mu.Lock()
+	mems := append(slices.Clone(b.retired), b.mems...)
+	b.mu.Unlock()
+	for _, m := range mems {
+		if m == nil {
+			continue
+		}
+		if err := m.release(); err != nil && first == nil {
+			first = err
+		}
+	}
 	return first
 }

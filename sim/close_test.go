@@ -48,8 +48,8 @@ func TestDeviceCloseIsPrompt(t *testing.T) {
 		if err := d.Close(); err == nil {
 			t.Error("second Close succeeded")
 		}
-		if _, ok := b.Owner(a.Addr); ok {
-			t.Error("a closed device still owns its address range")
+		if sp, ok := b.Owner(a.Addr); !ok || sp.Open || sp.Device != 0 {
+			t.Errorf("Owner of a closed device's memory = %+v, %v; want its span, closed", sp, ok)
 		}
 		if err := b.Close(); err != nil {
 			t.Fatal(err)

@@ -27,6 +27,9 @@ func newTestDevMem(t testing.TB, dev int, hbm uint64) *devMem {
 		if err := m.close(); err != nil {
 			t.Error(err)
 		}
+		if err := m.release(); err != nil {
+			t.Error(err)
+		}
 	})
 	return m
 }
@@ -219,6 +222,58 @@ func TestDevMemClose(t *testing.T) {
 	if _, ok := m.lookup(a.Addr); ok || m.contains(a.Addr) {
 		t.Error("closed memory still claims its addresses")
 	}
+	if !m.inRange(a.Addr) || !reserved(t, a.Addr) {
+		t.Error("closed memory gave up its address range")
+	}
+	if err := m.release(); err != nil {
+		t.Fatal(err)
+	}
+	if reserved(t, a.Addr) {
+		t.Error("released memory still holds its address range")
+	}
+	if err := m.reopen(); err == nil {
+		t.Error("reopen after release succeeded")
+	}
+}
+
+// TestDevMemReopen closes memory and opens it again: same addresses, fresh
+// bytes.
+func TestDevMemReopen(t *testing.T) {
+	m := newTestDevMem(t, 0, 64<<20)
+	a := mustMalloc(t, m, 5000, hal.MemPolicy{Page: normalOnly})
+	copy(mustBytes(t, m, a.Addr, 4), "gone")
+	if err := m.close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.reopen(); err != nil {
+		t.Fatal(err)
+	}
+	b := mustMalloc(t, m, 5000, hal.MemPolicy{Page: normalOnly})
+	if b.Addr != a.Addr {
+		t.Errorf("first allocation after reopen at %#x, want %#x", b.Addr, a.Addr)
+	}
+	if got := mustBytes(t, m, b.Addr, 4); !bytes.Equal(got, make([]byte, 4)) {
+		t.Errorf("reopened memory reads %q, want zeros", got)
+	}
+	if free, total := m.info(); total != 64<<20 || free != total-8192 {
+		t.Errorf("info() after reopen = %d, %d", free, total)
+	}
+}
+
+// reserved reports whether addr is in a mapping of this process.
+func reserved(t *testing.T, addr uint64) bool {
+	t.Helper()
+	maps, err := os.ReadFile("/proc/self/maps")
+	if err != nil {
+		t.Skip("no /proc/self/maps:", err)
+	}
+	for line := range strings.Lines(string(maps)) {
+		var lo, hi uint64
+		if _, err := fmt.Sscanf(line, "%x-%x", &lo, &hi); err == nil && addr >= lo && addr < hi {
+			return true
+		}
+	}
+	return false
 }
 
 func TestDevMemConcurrentUse(t *testing.T) {

@@ -13,22 +13,27 @@ import (
 	"github.com/gocann/gocann/hal"
 )
 
-// devMem is one device's memory: a sparse shared-memory file mapped once.
-// Device addresses are the host virtual addresses of the mapping, so a
-// device pointer is never also a Go heap pointer, kernels reach memory
-// without translation, and another process can map the same file.
+// devMem is one device's memory: a sparse shared-memory file mapped over an
+// address range reserved for it. Device addresses are the host virtual
+// addresses of the mapping, so a device pointer is never also a Go heap
+// pointer, kernels reach memory without translation, and another process
+// can map the same file. The range outlives the mapping: close leaves it
+// reserved and inaccessible, and open maps a fresh file at the same
+// addresses, so stale pointers never meet other memory there.
 type devMem struct {
-	dev  int
-	hbm  uint64
-	fd   int
-	base uint64      // device address of the first byte
-	open atomic.Bool // mapped; read without the lock by contains
+	dev   int
+	hbm   uint64
+	start unsafe.Pointer // the reserved range's first byte
+	base  uint64         // device address of the first byte, fixed for the reservation
+	open  atomic.Bool    // mapped; read without the lock by contains
 
 	// mu guards the allocator and the mapping; lookups and pointer take it
 	// shared so copies and kernels do not serialise on it.
 	mu    sync.RWMutex
-	mem   []byte // the mapping, hbm bytes; nil once closed
+	fd    int
+	mem   []byte // the mapping, hbm bytes; nil while closed
 	alloc *allocator
+	gone  bool // the reservation was released
 }
 
 // mapAlign aligns the mapping so that 1 GiB (and 2 MiB) pages can be
@@ -44,41 +49,39 @@ func mapAlign(hbm uint64) uint64 {
 // space that 4-level page tables give a process.
 const maxHBM = 1 << 46
 
+// newDevMem reserves an address range for device dev's hbm bytes and maps
+// fresh memory there.
 func newDevMem(dev int, hbm uint64) (*devMem, error) {
 	if hbm == 0 || hbm > maxHBM {
 		return nil, hal.Errorf(hal.KindInvalidParam, "device %d memory size %d is invalid, expected 1 to %d bytes", dev, hbm, uint64(maxHBM))
 	}
-	fd, err := unix.MemfdCreate(fmt.Sprintf("gocann-dev%d", dev), unix.MFD_CLOEXEC)
+	base, err := reserve(mapLength(hbm), mapAlign(hbm))
 	if err != nil {
-		return nil, hal.Wrap(hal.KindInternal, err, "device %d: creating its memory file", dev)
+		return nil, hal.Wrap(errKind(err), err, "device %d: reserving %d bytes of address space", dev, hbm)
 	}
-	// ftruncate makes the file sparse: pages cost nothing until touched.
-	if err := unix.Ftruncate(fd, int64(hbm)); err != nil {
-		_ = unix.Close(fd)
-		return nil, hal.Wrap(hal.KindInternal, err, "device %d: sizing its memory file to %d bytes", dev, hbm)
+	m := &devMem{dev: dev, hbm: hbm, start: base, base: uint64(uintptr(base)), fd: -1}
+	if err := m.reopen(); err != nil {
+		_ = unix.MunmapPtr(base, uintptr(mapLength(hbm)))
+		return nil, err
 	}
-	mem, err := mapAligned(fd, hbm, mapAlign(hbm))
-	if err != nil {
-		_ = unix.Close(fd)
-		k := hal.KindInternal
-		if errors.Is(err, unix.ENOMEM) {
-			k = hal.KindOutOfMemory
-		}
-		return nil, hal.Wrap(k, err, "device %d: mapping %d bytes of memory", dev, hbm)
-	}
-	m := &devMem{dev: dev, hbm: hbm, fd: fd, mem: mem}
-	m.open.Store(true)
-	m.base = uint64(uintptr(unsafe.Pointer(&mem[0])))
-	m.alloc = newAllocator(m.base, hbm, min(hbm/8, 4<<30))
-	m.alloc.release = m.punch
 	return m, nil
 }
 
-// mapAligned maps the first size bytes of the file at an address aligned to
-// align: it reserves align bytes of slack with an inaccessible mapping, maps
-// the file over the aligned part and returns the slack.
-func mapAligned(fd int, size, align uint64) ([]byte, error) {
-	length, _ := roundUp(size, hal.PageSizeNormal)
+func mapLength(hbm uint64) uint64 {
+	n, _ := roundUp(hbm, hal.PageSizeNormal)
+	return n
+}
+
+func errKind(err error) hal.Kind {
+	if errors.Is(err, unix.ENOMEM) {
+		return hal.KindOutOfMemory
+	}
+	return hal.KindInternal
+}
+
+// reserve takes length bytes of inaccessible address space aligned to
+// align: it maps align bytes of slack and returns the slack.
+func reserve(length, align uint64) (unsafe.Pointer, error) {
 	resv, err := unix.MmapPtr(-1, 0, nil, uintptr(length+align), unix.PROT_NONE,
 		unix.MAP_PRIVATE|unix.MAP_ANONYMOUS|unix.MAP_NORESERVE)
 	if err != nil {
@@ -86,11 +89,6 @@ func mapAligned(fd int, size, align uint64) ([]byte, error) {
 	}
 	head := uintptr((align - uint64(uintptr(resv))%align) % align)
 	p := unsafe.Add(resv, head)
-	if _, err := unix.MmapPtr(fd, 0, p, uintptr(length), unix.PROT_READ|unix.PROT_WRITE,
-		unix.MAP_SHARED|unix.MAP_NORESERVE|unix.MAP_FIXED); err != nil {
-		_ = unix.MunmapPtr(resv, uintptr(length+align))
-		return nil, err
-	}
 	// Unmapping slack we just mapped cannot fail in a way worth reporting.
 	if head > 0 {
 		_ = unix.MunmapPtr(resv, head)
@@ -98,7 +96,39 @@ func mapAligned(fd int, size, align uint64) ([]byte, error) {
 	if tail := uintptr(align) - head; tail > 0 {
 		_ = unix.MunmapPtr(unsafe.Add(p, length), tail)
 	}
-	return unsafe.Slice((*byte)(p), size), nil
+	return p, nil
+}
+
+// reopen maps a fresh, sparse memory file over the closed range: it reads
+// as zero and costs nothing until touched.
+func (m *devMem) reopen() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	switch {
+	case m.gone:
+		return hal.Errorf(hal.KindInternal, "device %d memory was released", m.dev)
+	case m.mem != nil:
+		return nil
+	}
+	fd, err := unix.MemfdCreate(fmt.Sprintf("gocann-dev%d", m.dev), unix.MFD_CLOEXEC)
+	if err != nil {
+		return hal.Wrap(hal.KindInternal, err, "device %d: creating its memory file", m.dev)
+	}
+	if err := unix.Ftruncate(fd, int64(m.hbm)); err != nil {
+		_ = unix.Close(fd)
+		return hal.Wrap(hal.KindInternal, err, "device %d: sizing its memory file to %d bytes", m.dev, m.hbm)
+	}
+	p := m.start
+	if _, err := unix.MmapPtr(fd, 0, p, uintptr(mapLength(m.hbm)), unix.PROT_READ|unix.PROT_WRITE,
+		unix.MAP_SHARED|unix.MAP_NORESERVE|unix.MAP_FIXED); err != nil {
+		_ = unix.Close(fd)
+		return hal.Wrap(errKind(err), err, "device %d: mapping %d bytes of memory", m.dev, m.hbm)
+	}
+	m.fd, m.mem = fd, unsafe.Slice((*byte)(p), m.hbm)
+	m.alloc = newAllocator(m.base, m.hbm, min(m.hbm/8, 4<<30))
+	m.alloc.release = m.punch
+	m.open.Store(true)
+	return nil
 }
 
 // punch gives freed pages back to the OS; they read as zero afterwards. It
@@ -206,13 +236,19 @@ func (m *devMem) pointer(addr, n uint64) (unsafe.Pointer, error) {
 func (m *devMem) info() (free, total uint64) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
+	if m.alloc == nil {
+		return 0, m.hbm
+	}
 	return m.hbm - m.alloc.used(), m.hbm
 }
 
-// contains reports whether addr is in this device's address range at all.
+// contains reports whether addr is in this device's open memory at all.
 func (m *devMem) contains(addr uint64) bool {
-	return m.open.Load() && addr-m.base < m.hbm
+	return m.open.Load() && m.inRange(addr)
 }
+
+// inRange reports whether addr is in the reserved range, open or not.
+func (m *devMem) inRange(addr uint64) bool { return addr-m.base < m.hbm }
 
 // share returns a path another process can open to map the memory at addr,
 // which must be in a live allocation, and addr's offset in that file.
@@ -229,8 +265,8 @@ func (m *devMem) share(addr uint64) (path string, off int64, err error) {
 	return fmt.Sprintf("/proc/%d/fd/%d", os.Getpid(), m.fd), int64(addr - m.base), nil
 }
 
-// close unmaps the memory and closes its file. Pointers handed out before
-// are invalid afterwards.
+// close drops the memory and closes its file, leaving the range reserved
+// and inaccessible. Pointers handed out before are invalid afterwards.
 func (m *devMem) close() error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -238,15 +274,45 @@ func (m *devMem) close() error {
 		return nil
 	}
 	m.open.Store(false)
-	err := unix.MunmapPtr(unsafe.Pointer(&m.mem[0]), uintptr(len(m.mem)))
-	m.mem = nil
-	if cerr := unix.Close(m.fd); err == nil {
-		err = cerr
-	}
+	// Mapping over the file replaces it in one step: the range is never
+	// free for another mapping to take.
+	_, err := unix.MmapPtr(-1, 0, m.start, uintptr(mapLength(m.hbm)), unix.PROT_NONE,
+		unix.MAP_PRIVATE|unix.MAP_ANONYMOUS|unix.MAP_NORESERVE|unix.MAP_FIXED)
 	if err != nil {
+		// The file stays mapped: memory is lost, the range is not.
 		return hal.Wrap(hal.KindInternal, err, "device %d: releasing its memory", m.dev)
 	}
+	m.mem, m.alloc = nil, nil
+	cerr := unix.Close(m.fd)
+	m.fd = -1
+	if cerr != nil {
+		return hal.Wrap(hal.KindInternal, cerr, "device %d: closing its memory file", m.dev)
+	}
 	return nil
+}
+
+// release gives the range back to the process, once nothing can hold a
+// pointer into it that a later mapping there would turn into other memory.
+// Memory still mapped (a task never returned) stays, and leaks.
+func (m *devMem) release() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.mem != nil || m.gone {
+		return nil
+	}
+	m.gone = true
+	if err := unix.MunmapPtr(m.start, uintptr(mapLength(m.hbm))); err != nil {
+		return hal.Wrap(hal.KindInternal, err, "device %d: releasing its address range", m.dev)
+	}
+	return nil
+}
+
+// mapped reports whether the memory is mapped: open, or left open by a
+// close that could not finish.
+func (m *devMem) mapped() bool {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.mem != nil
 }
 
 // bytes is pointer as a slice, for host-side copies.

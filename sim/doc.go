@@ -1,7 +1,10 @@
 // Package sim is the simulated NPU: a hal backend that runs on the host CPU.
 //
 // A device has a chip profile (hal.Props), device memory in a sparse shared
-// memory file mapped into the process, and one scheduler. The scheduler keeps
+// memory file mapped into the process over an address range that stays
+// reserved for the device, open or closed, while the backend lives (so
+// stale pointers never meet other memory, and a reopened device has the
+// same addresses), and one scheduler. The scheduler keeps
 // an in-order queue per stream, picks ready queue heads by priority and hands
 // them to engines: an AI-core pool (one goroutine per core, a kernel's blocks
 // spread over the free cores), DMA workers (large copies split across CPUs)

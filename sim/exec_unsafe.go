@@ -72,6 +72,9 @@ func (b *Backend) resolve(l hal.Loc, n uint64) (unsafe.Pointer, error) {
 			return d.mem.pointer(l.Dev, n)
 		}
 	}
+	if sp, ok := b.spans.Load().find(l.Dev); ok {
+		return nil, hal.Errorf(hal.KindInvalidAddress, "address %#x is memory of device %d, which is not open", l.Dev, sp.m.dev)
+	}
 	return nil, hal.Errorf(hal.KindInvalidAddress, "address %#x is not device memory of any open device", l.Dev)
 }
 
@@ -267,5 +270,5 @@ func (s *scheduler) loadArgs(t *hal.Task) error {
 		return err
 	}
 	copy(t.Args[:t.NArgs], unsafe.Slice((*uint64)(p), t.NArgs))
-	return nil
+	return s.dev.b.closedIn(t.Args[:t.NArgs])
 }

@@ -422,6 +422,9 @@ func (w *worker) runKernel(r *graphRun, si, pc int, t *hal.Task) {
 			r.fail(si, pc, t, hal.KindAICoreException, "kernel argument block unreadable", err)
 			return
 		}
+	} else if err := r.s.dev.b.closedKernel(t); err != nil {
+		r.fail(si, pc, t, hal.KindAICoreException, "kernel arguments unusable", err)
+		return
 	}
 	if t.Blocks == 1 {
 		if err := w.block1(t); err != nil {
@@ -452,9 +455,10 @@ func (w *worker) runKernel(r *graphRun, si, pc int, t *hal.Task) {
 	}
 }
 
-// batchOf returns the Batcher that may run t, if any.
-func batchOf(t *hal.Task) hal.Batcher {
-	if t.Kind != hal.TaskKernel || t.Blocks != 1 || t.ArgsDev != 0 || t.Kernel == nil {
+// batchOf returns the Batcher that may run t, if any. A kernel on memory
+// of a closed device takes none: it runs alone, and faults.
+func (b *Backend) batchOf(t *hal.Task) hal.Batcher {
+	if t.Kind != hal.TaskKernel || t.Blocks != 1 || t.ArgsDev != 0 || t.Kernel == nil || b.closedKernel(t) != nil {
 		return nil
 	}
 	return t.Kernel.Batch
@@ -466,7 +470,8 @@ func batchOf(t *hal.Task) hal.Batcher {
 // up to and including a kernel that failed, and 0 when there is no batch
 // of two or more.
 func (w *worker) runBatch(r *graphRun, si, pc int, ops []hal.Op) int {
-	b := batchOf(&ops[pc].Task)
+	sb := r.s.dev.b
+	b := sb.batchOf(&ops[pc].Task)
 	if b == nil {
 		return 0
 	}
@@ -476,7 +481,7 @@ func (w *worker) runBatch(r *graphRun, si, pc int, ops []hal.Op) int {
 		if op.Disabled {
 			continue
 		}
-		if op.Kind != hal.OpTask || batchOf(&op.Task) != b {
+		if op.Kind != hal.OpTask || sb.batchOf(&op.Task) != b {
 			break
 		}
 		w.calls[n] = hal.BatchCall{Kernel: op.Task.Kernel, Args: op.Task.Args[:op.Task.NArgs]}

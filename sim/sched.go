@@ -129,10 +129,10 @@ func (s *scheduler) runHead(q *queue) {
 		seq := q.done + 1
 		sl := q.slot(seq)
 		eng := engineOf(sl.t.Kind)
-		if sl.t.Kind == hal.TaskKernel && sl.t.ArgsDev != 0 {
-			if err := s.loadArgs(&sl.t); err != nil {
+		if sl.t.Kind == hal.TaskKernel {
+			if err := s.startArgs(&sl.t); err != nil {
 				now := s.stamp()
-				f := s.newFault(q, seq, &sl.t, hal.KindAICoreException, "kernel argument block unreadable", err)
+				f := s.newFault(q, seq, &sl.t, hal.KindAICoreException, "kernel arguments unusable", err)
 				s.finish(q, seq, sl, hal.EngineAICore, now, now, f)
 				continue
 			}
@@ -143,7 +143,10 @@ func (s *scheduler) runHead(q *queue) {
 				last: seq, ran: seq}
 			s.ticket++
 			if chainable(&sl.t) {
-				for it.last < q.tail && it.last-seq < maxChain-1 && chainable(&q.slot(it.last+1).t) {
+				// A kernel on memory of a closed device ends the chain: it
+				// faults as the head of its own.
+				for it.last < q.tail && it.last-seq < maxChain-1 && chainable(&q.slot(it.last+1).t) &&
+					s.dev.b.closedKernel(&q.slot(it.last+1).t) == nil {
 					it.last++
 				}
 				it.ring = q.ring
@@ -166,6 +169,16 @@ func (s *scheduler) runHead(q *queue) {
 		}
 	}
 	q.setState(qIdle)
+}
+
+// startArgs readies a kernel's arguments to start: loaded from device
+// memory if they live there, and none in memory of a closed device.
+// s.mu held.
+func (s *scheduler) startArgs(t *hal.Task) error {
+	if t.ArgsDev != 0 {
+		return s.loadArgs(t)
+	}
+	return s.dev.b.closedKernel(t)
 }
 
 // chainable reports whether t may run in a chain (item.last): a one-block

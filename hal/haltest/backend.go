@@ -80,8 +80,8 @@ func checkLookup(e *env, d hal.Device, a hal.Allocation, addr uint64) {
 			t.Errorf("%s(%#x) = %+v, %v; want %+v", l.name, addr, got, ok, a)
 		}
 	}
-	if id, ok := e.b.Owner(addr); !ok || id != d.ID() {
-		t.Errorf("Owner(%#x) = %d, %v; want %d, true", addr, id, ok, d.ID())
+	if sp, ok := e.b.Owner(addr); !ok || sp.Device != d.ID() || !sp.Open || !sp.Contains(addr) {
+		t.Errorf("Owner(%#x) = %+v, %v; want device %d's open span", addr, sp, ok, d.ID())
 	}
 }
 
@@ -114,8 +114,8 @@ func testLookupDevice(e *env) {
 		t.Errorf("Device.Lookup of freed memory = %+v", got)
 	}
 	// A freed device pointer is still known to be a device pointer.
-	if id, ok := e.b.Owner(a.Addr); !ok || id != e.d.ID() {
-		t.Errorf("Owner of freed memory = %d, %v; want %d, true", id, ok, e.d.ID())
+	if sp, ok := e.b.Owner(a.Addr); !ok || sp.Device != e.d.ID() || !sp.Open {
+		t.Errorf("Owner of freed memory = %+v, %v; want device %d's open span", sp, ok, e.d.ID())
 	}
 }
 
@@ -155,8 +155,8 @@ func testMallocHost(e *env) {
 			t.Errorf("Lookup(%#x) = %+v, %v; want host allocation at %#x of %d bytes, device -1", at, a, ok, addr, n)
 		}
 	}
-	if id, ok := e.b.Owner(addr); ok {
-		t.Errorf("Owner of pinned host memory = %d, want none", id)
+	if sp, ok := e.b.Owner(addr); ok {
+		t.Errorf("Owner of pinned host memory = %+v, want none", sp)
 	}
 	wantKind(t, e.b.FreeHost(offset(p, 64)), hal.KindInvalidAddress, "FreeHost of an interior pointer")
 	if _, ok := e.b.Lookup(addr); !ok {

@@ -37,6 +37,8 @@ func cases() []testCase {
 		{"Backend/LookupDevice", testLookupDevice},
 		{"Backend/LookupTwoDevices", testLookupTwoDevices},
 		{"Backend/MallocHost", testMallocHost},
+		{"Backend/ClosedSpan", testClosedSpan},
+		{"Backend/ClosedSpanUse", testClosedSpanUse},
 
 		{"Memory/Alignment", testMallocAlignment},
 		{"Memory/NeverUsedReadsZero", testNeverUsedReadsZero},

@@ -30,8 +30,8 @@ func testMallocAlignment(e *env) {
 				c.size, c.page, a, c.size, e.d.ID(), c.want)
 		}
 		for _, addr := range []uint64{a.Addr, a.Addr + a.Size - 1} {
-			if id, ok := e.b.Owner(addr); !ok || id != e.d.ID() {
-				t.Errorf("Owner(%#x) of allocation %+v = %d, %v", addr, a, id, ok)
+			if sp, ok := e.b.Owner(addr); !ok || sp.Device != e.d.ID() || !sp.Open || !sp.Contains(addr) {
+				t.Errorf("Owner(%#x) of allocation %+v = %+v, %v", addr, a, sp, ok)
 			}
 		}
 		if l, ok := e.d.Lookup(a.Addr + a.Size); ok && l.Addr == a.Addr {

@@ -271,7 +271,7 @@ func (s *Stream) SwitchLabel(ptr uint64, labels []*Label) error {
 	if len(labels) == 0 {
 		return hal.Errorf(hal.KindInvalidParam, "label list is empty, expected 1..65535 labels")
 	}
-	if err := checkDevice(s.c.d.b, "ptr", ptr, 4, s.c.d.id); err != nil {
+	if err := s.c.d.checkDevice("ptr", ptr, 4); err != nil {
 		return err
 	}
 	if ptr%4 != 0 {
@@ -340,7 +340,7 @@ func (s *Stream) SwitchStream(left uint64, cmp uint8, right uint64, wide bool, t
 		name string
 		addr uint64
 	}{{"leftValue", left}, {"rightValue", right}} {
-		if err := checkDevice(s.c.d.b, a.name, a.addr, n, s.c.d.id); err != nil {
+		if err := s.c.d.checkDevice(a.name, a.addr, n); err != nil {
 			return err
 		}
 	}

@@ -57,10 +57,12 @@ func (d *Device) open() error {
 	stack := d.stack * uint64(d.props.AICores)
 	if _, err := hd.Malloc(stack-mallocPad, hal.MemPolicy{Page: hal.PageNormalOnly}); err != nil {
 		hd.Close()
+		d.r.closed.refresh(d.b)
 		return hal.Wrap(hal.KindOutOfMemory, err, "device %d: reserving %d bytes of AI core stack", d.id, stack)
 	}
 	d.hd = hd
 	d.contexts = make(map[*Context]struct{})
+	d.r.closed.refresh(d.b)
 	return nil
 }
 
@@ -77,6 +79,7 @@ func (d *Device) closeIfUnused() error {
 	}
 	err := d.hd.Close()
 	d.hd = nil
+	d.r.closed.refresh(d.b)
 	return err
 }
 
@@ -162,6 +165,7 @@ func (d *Device) shutdown() {
 	if d.hd != nil {
 		d.hd.Close()
 		d.hd = nil
+		d.r.closed.refresh(d.b)
 	}
 	d.dead = true
 }

@@ -47,7 +47,7 @@ func (s *Stream) LaunchHostFuncArgs(fn func(a, b uintptr), a, b uintptr, site ui
 
 // checkWord checks a 64-bit word of device memory for value write and wait.
 func (s *Stream) checkWord(addr uint64) error {
-	if err := checkDevice(s.c.d.b, "devAddr", addr, 8, s.c.d.id); err != nil {
+	if err := s.c.d.checkDevice("devAddr", addr, 8); err != nil {
 		return err
 	}
 	if addr%8 != 0 {
@@ -99,7 +99,7 @@ func (s *Stream) LaunchDeviceArgs(k *hal.Kernel, blocks uint32, argsDev uint64, 
 		return err
 	}
 	if nargs > 0 {
-		if err := checkDevice(s.c.d.b, "argsData", argsDev, 8*uint64(nargs), s.c.d.id); err != nil {
+		if err := s.c.d.checkDevice("argsData", argsDev, 8*uint64(nargs)); err != nil {
 			return err
 		}
 	}
@@ -114,6 +114,9 @@ func (s *Stream) LaunchSlots(k *hal.Kernel, blocks uint32, args []uint64, thread
 		return err
 	}
 	if err := checkLaunch(k, blocks, len(args)); err != nil {
+		return err
+	}
+	if err := s.c.d.r.closed.checkSlots(args); err != nil {
 		return err
 	}
 	t := hal.Task{Kind: hal.TaskKernel, Kernel: k, Blocks: blocks, NArgs: uint32(len(args)), Thread: thread, Site: site}

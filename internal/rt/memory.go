@@ -54,8 +54,10 @@ func kindOf(dst, src hal.Loc) CopyKind {
 	return DeviceToDevice
 }
 
-// resolveKind checks the kind a caller gave against the pointers.
-func resolveKind(dst, src hal.Loc, kind CopyKind, allowed ...CopyKind) (CopyKind, error) {
+// resolveKind checks the kind a caller gave against the pointers. An end
+// in memory of a closed device is named as such, rather than as the wrong
+// side.
+func (d *Device) resolveKind(dst, src hal.Loc, kind CopyKind, allowed ...CopyKind) (CopyKind, error) {
 	ok := false
 	for _, a := range allowed {
 		ok = ok || a == kind
@@ -73,6 +75,16 @@ func resolveKind(dst, src hal.Loc, kind CopyKind, allowed ...CopyKind) (CopyKind
 		kind = DeviceToDevice
 	}
 	if kind != actual {
+		for _, end := range []struct {
+			param string
+			l     hal.Loc
+		}{{"dst", dst}, {"src", src}} {
+			if !end.l.IsHost() {
+				if err := errClosed(d.b, end.param, end.l.Dev); err != nil {
+					return 0, err
+				}
+			}
+		}
 		return 0, hal.Errorf(hal.KindInvalidParam, "kind %s is invalid for a %s memory destination and a %s memory source, expected %s",
 			kind, side(dst), side(src), actual)
 	}
@@ -87,16 +99,19 @@ func side(l hal.Loc) string {
 }
 
 // checkDevice checks that [addr, addr+n) lies in one live allocation of
-// device dev.
-func checkDevice(b hal.Backend, param string, addr, n uint64, dev int) error {
-	a, ok := b.Lookup(addr)
+// device d.
+func (d *Device) checkDevice(param string, addr, n uint64) error {
+	a, ok := d.r.lookup(d.b, addr)
 	switch {
 	case !ok:
+		if err := errClosed(d.b, param, addr); err != nil {
+			return err
+		}
 		return hal.Errorf(hal.KindInvalidAddress, "%s %#x is not in a live device allocation (never allocated, or freed)", param, addr)
 	case a.Host:
 		return hal.Errorf(hal.KindInvalidAddress, "%s %#x is page-locked host memory, expected device memory", param, addr)
-	case a.Device != dev:
-		return hal.Errorf(hal.KindInvalidAddress, "%s %#x is memory of device %d, expected device %d", param, addr, a.Device, dev)
+	case a.Device != d.id:
+		return hal.Errorf(hal.KindInvalidAddress, "%s %#x is memory of device %d, expected device %d", param, addr, a.Device, d.id)
 	case !a.Contains(addr, n):
 		return hal.Errorf(hal.KindInvalidAddress, "%s range [%#x, %#x) runs past its allocation [%#x, %#x)",
 			param, addr, addr+n, a.Addr, a.Addr+a.Size)
@@ -104,16 +119,17 @@ func checkDevice(b hal.Backend, param string, addr, n uint64, dev int) error {
 	return nil
 }
 
-// checkLoc checks a copy end: device memory must be live on dev; host
-// memory is the caller's. pinned reports page-locked host memory.
-func checkLoc(b hal.Backend, param string, l hal.Loc, n uint64, dev int) (pinned bool, err error) {
+// checkLoc checks a copy end: device memory must be live on d; host
+// memory is the caller's. pinned reports page-locked host memory of the
+// caller's.
+func (d *Device) checkLoc(param string, l hal.Loc, n uint64) (pinned bool, err error) {
 	if !l.IsHost() {
-		return false, checkDevice(b, param, l.Dev, n, dev)
+		return false, d.checkDevice(param, l.Dev, n)
 	}
 	if err := checkHostRange(param, l.Addr(), n); err != nil {
 		return false, err
 	}
-	a, ok := b.Lookup(l.Addr())
+	a, ok := d.r.lookup(d.b, l.Addr())
 	if !ok || !a.Host {
 		return false, nil
 	}
@@ -151,9 +167,12 @@ func (r *Runtime) Free(addr uint64) error {
 	if addr == 0 {
 		return hal.Errorf(hal.KindBadArgument, "devPtr is NULL, expected memory from aclrtMalloc")
 	}
-	a, ok := b.Lookup(addr)
+	a, ok := r.lookup(b, addr)
 	switch {
 	case !ok:
+		if err := errClosed(b, "devPtr", addr); err != nil {
+			return err
+		}
 		return hal.Errorf(hal.KindInvalidAddress, "devPtr %#x is not a live device allocation (never allocated, or already freed)", addr)
 	case a.Host:
 		return hal.Errorf(hal.KindInvalidAddress, "devPtr %#x is page-locked host memory; free it with aclrtFreeHost", addr)
@@ -172,25 +191,28 @@ func (r *Runtime) Free(addr uint64) error {
 }
 
 // Memcpy copies synchronously (aclrtMemcpy); capture modes may refuse it.
+// Zero bytes succeed at once, whatever the other arguments: CANN's
+// runtime checks nothing else then.
 func (c *Context) Memcpy(caller Caller, dst hal.Loc, destMax uint64, src hal.Loc, count uint64, kind CopyKind) error {
-	b, err := c.backend()
-	if err != nil {
+	if count == 0 {
+		return nil
+	}
+	if err := c.check(); err != nil {
 		return err
 	}
 	if err := c.d.r.CheckUnsafe(caller, "a synchronous copy"); err != nil {
 		return err
 	}
-	if _, err := resolveKind(dst, src, kind, HostToHost, HostToDevice, DeviceToHost, DeviceToDevice, CopyDefault); err != nil {
+	if _, err := c.d.resolveKind(dst, src, kind, HostToHost, HostToDevice, DeviceToHost, DeviceToDevice, CopyDefault); err != nil {
 		return err
 	}
-	if err := checkCount(count, destMax); err != nil || count == 0 {
+	if err := checkCount(count, destMax); err != nil {
 		return err
 	}
-	dev := c.d.id
-	if _, err := checkLoc(b, "dst", dst, count, dev); err != nil {
+	if _, err := c.d.checkLoc("dst", dst, count); err != nil {
 		return err
 	}
-	if _, err := checkLoc(b, "src", src, count, dev); err != nil {
+	if _, err := c.d.checkLoc("src", src, count); err != nil {
 		return err
 	}
 	return c.hd.Run(hal.Task{Kind: hal.TaskCopy, Dst: dst, Src: src, Size: count})
@@ -206,8 +228,11 @@ func checkCount(count, destMax uint64) error {
 // MemcpyAsync queues a copy (aclrtMemcpyAsync). With pageable host memory
 // it degrades as the guide allows: a pageable source is staged into
 // page-locked memory before the call returns; a pageable destination makes
-// the call wait for the copy.
+// the call wait for the copy. Zero bytes succeed at once, as for Memcpy.
 func (s *Stream) MemcpyAsync(caller Caller, dst hal.Loc, destMax uint64, src hal.Loc, count uint64, kind CopyKind, site uintptr) error {
+	if count == 0 {
+		return nil
+	}
 	b, err := s.c.backend()
 	if err != nil {
 		return err
@@ -215,18 +240,18 @@ func (s *Stream) MemcpyAsync(caller Caller, dst hal.Loc, destMax uint64, src hal
 	if err := s.check(); err != nil {
 		return err
 	}
-	if _, err := resolveKind(dst, src, kind, HostToHost, HostToDevice, DeviceToHost, DeviceToDevice, CopyDefault, HostToBufToDevice); err != nil {
+	d := s.c.d
+	if _, err := d.resolveKind(dst, src, kind, HostToHost, HostToDevice, DeviceToHost, DeviceToDevice, CopyDefault, HostToBufToDevice); err != nil {
 		return err
 	}
-	if err := checkCount(count, destMax); err != nil || count == 0 {
+	if err := checkCount(count, destMax); err != nil {
 		return err
 	}
-	dev := s.c.d.id
-	dstPinned, err := checkLoc(b, "dst", dst, count, dev)
+	dstPinned, err := d.checkLoc("dst", dst, count)
 	if err != nil {
 		return err
 	}
-	srcPinned, err := checkLoc(b, "src", src, count, dev)
+	srcPinned, err := d.checkLoc("src", src, count)
 	if err != nil {
 		return err
 	}
@@ -267,26 +292,29 @@ func (s *Stream) MemcpyAsync(caller Caller, dst hal.Loc, destMax uint64, src hal
 }
 
 // Memset sets count bytes at dst to byte(value), synchronously
-// (aclrtMemset); capture modes may refuse it.
+// (aclrtMemset); capture modes may refuse it. Zero bytes succeed at once,
+// as for Memcpy.
 func (c *Context) Memset(caller Caller, dst hal.Loc, maxCount uint64, value int32, count uint64) error {
-	b, err := c.backend()
-	if err != nil {
+	if count == 0 {
+		return nil
+	}
+	if err := c.check(); err != nil {
 		return err
 	}
 	if err := c.d.r.CheckUnsafe(caller, "a synchronous memset"); err != nil {
 		return err
 	}
-	if err := c.checkMemset(b, dst, maxCount, count); err != nil || count == 0 {
+	if err := c.checkMemset(dst, maxCount, count); err != nil {
 		return err
 	}
 	return c.hd.Run(hal.Task{Kind: hal.TaskMemset, Dst: dst, Size: count, Value: uint64(byte(value))})
 }
 
-func (c *Context) checkMemset(b hal.Backend, dst hal.Loc, maxCount, count uint64) error {
+func (c *Context) checkMemset(dst hal.Loc, maxCount, count uint64) error {
 	if count > maxCount {
 		return hal.Errorf(hal.KindInvalidParam, "count %d is invalid, expected <= maxCount %d", count, maxCount)
 	}
-	pinned, err := checkLoc(b, "devPtr", dst, count, c.d.id)
+	pinned, err := c.d.checkLoc("devPtr", dst, count)
 	if err != nil {
 		return err
 	}
@@ -296,128 +324,23 @@ func (c *Context) checkMemset(b hal.Backend, dst hal.Loc, maxCount, count uint64
 	return nil
 }
 
-// MemsetAsync queues a memset (aclrtMemsetAsync).
+// MemsetAsync queues a memset (aclrtMemsetAsync); zero bytes succeed at
+// once, as for Memcpy.
 func (s *Stream) MemsetAsync(dst hal.Loc, maxCount uint64, value int32, count uint64, site uintptr) error {
-	b, err := s.c.backend()
-	if err != nil {
+	if count == 0 {
+		return nil
+	}
+	if err := s.c.check(); err != nil {
 		return err
 	}
 	if err := s.check(); err != nil {
 		return err
 	}
-	if err := s.c.checkMemset(b, dst, maxCount, count); err != nil || count == 0 {
+	if err := s.c.checkMemset(dst, maxCount, count); err != nil {
 		return err
 	}
-	_, err = s.submit(&hal.Task{Kind: hal.TaskMemset, Dst: dst, Size: count, Value: uint64(byte(value)), Site: site})
+	_, err := s.submit(&hal.Task{Kind: hal.TaskMemset, Dst: dst, Size: count, Value: uint64(byte(value)), Site: site})
 	return err
-}
-
-// 2-D copy limits from the CANN reference.
-const (
-	maxWidth2D  = 5000000
-	maxHeight2D = 5 * 1024 * 1024
-)
-
-// Copy2D describes a pitched copy of height rows of width bytes.
-type Copy2D struct {
-	Dst           hal.Loc
-	DPitch        uint64
-	Src           hal.Loc
-	SPitch        uint64
-	Width, Height uint64
-	Kind          CopyKind
-}
-
-func (c *Context) check2D(b hal.Backend, p *Copy2D, kinds ...CopyKind) (dstPinned, srcPinned bool, err error) {
-	ok := false
-	for _, k := range kinds {
-		ok = ok || k == p.Kind
-	}
-	if !ok {
-		return false, false, hal.Errorf(hal.KindBadArgument, "kind %s is not supported for a 2-D copy, expected one of %v", p.Kind, kinds)
-	}
-	if _, err := resolveKind(p.Dst, p.Src, p.Kind, p.Kind); err != nil {
-		return false, false, err
-	}
-	switch {
-	case p.Width > p.DPitch:
-		return false, false, hal.Errorf(hal.KindInvalidParam, "width %d is invalid, expected <= dpitch %d", p.Width, p.DPitch)
-	case p.Width > p.SPitch:
-		return false, false, hal.Errorf(hal.KindInvalidParam, "width %d is invalid, expected <= spitch %d", p.Width, p.SPitch)
-	case p.Width > maxWidth2D:
-		return false, false, hal.Errorf(hal.KindInvalidParam, "width %d is invalid, expected <= %d", p.Width, maxWidth2D)
-	case p.Height > maxHeight2D:
-		return false, false, hal.Errorf(hal.KindInvalidParam, "height %d is invalid, expected <= %d", p.Height, maxHeight2D)
-	}
-	if p.Width == 0 || p.Height == 0 {
-		return false, false, nil
-	}
-	dstN, srcN, err := check2DExtents(p)
-	if err != nil {
-		return false, false, err
-	}
-	dev := c.d.id
-	if dstPinned, err = checkLoc(b, "dst", p.Dst, dstN, dev); err != nil {
-		return false, false, pitchContext(err, "dpitch", p.DPitch, p.Height)
-	}
-	srcPinned, err = checkLoc(b, "src", p.Src, srcN, dev)
-	return dstPinned, srcPinned, pitchContext(err, "spitch", p.SPitch, p.Height)
-}
-
-func (p *Copy2D) task(site uintptr) hal.Task {
-	return hal.Task{Kind: hal.TaskCopy2D, Dst: p.Dst, Src: p.Src, DPitch: p.DPitch, SPitch: p.SPitch,
-		Width: p.Width, Height: p.Height, Site: site}
-}
-
-// Memcpy2D copies a pitched region synchronously (aclrtMemcpy2d);
-// capture modes may refuse it.
-func (c *Context) Memcpy2D(caller Caller, p Copy2D) error {
-	b, err := c.backend()
-	if err != nil {
-		return err
-	}
-	if err := c.d.r.CheckUnsafe(caller, "a synchronous 2-D copy"); err != nil {
-		return err
-	}
-	if _, _, err := c.check2D(b, &p, HostToDevice, DeviceToHost); err != nil || p.Width == 0 || p.Height == 0 {
-		return err
-	}
-	return c.hd.Run(p.task(0))
-}
-
-// Memcpy2DAsync queues a pitched copy (aclrtMemcpy2dAsync). A pageable host
-// end makes the call wait for the copy.
-func (s *Stream) Memcpy2DAsync(caller Caller, p Copy2D, site uintptr) error {
-	b, err := s.c.backend()
-	if err != nil {
-		return err
-	}
-	if err := s.check(); err != nil {
-		return err
-	}
-	dstPinned, srcPinned, err := s.c.check2D(b, &p, HostToDevice, DeviceToHost, DeviceToDevice)
-	if err != nil || p.Width == 0 || p.Height == 0 {
-		return err
-	}
-	t := p.task(site)
-	pageable := (p.Dst.IsHost() && !dstPinned) || (p.Src.IsHost() && !srcPinned)
-	if pageable {
-		if bound, err := s.pageableDiverted(caller, "an asynchronous 2-D copy"); bound || err != nil {
-			if err != nil {
-				return err
-			}
-			_, err = s.submit(&t)
-			return err
-		}
-	}
-	seq, err := s.submit(&t)
-	if err != nil {
-		return err
-	}
-	if pageable {
-		return s.q.Wait(context.Background(), seq, 0)
-	}
-	return nil
 }
 
 // pageableDiverted applies the rules for an asynchronous copy with
@@ -455,7 +378,7 @@ func (r *Runtime) PointerAttributes(addr uint64) (loc int, id int, pageSize uint
 	if err != nil {
 		return 0, 0, 0, err
 	}
-	a, ok := b.Lookup(addr)
+	a, ok := r.lookup(b, addr)
 	switch {
 	case !ok:
 		return LocationUnregistered, 0, hal.PageSizeNormal, nil

@@ -125,9 +125,11 @@ func (t ModelTask) SetKernel(k *hal.Kernel, blocks uint32, args []uint64, argsDe
 		}
 	}
 	if argsDev != 0 && nargs > 0 {
-		if err := checkDevice(d.b, "args", argsDev, 8*uint64(nargs), d.id); err != nil {
+		if err := d.checkDevice("args", argsDev, 8*uint64(nargs)); err != nil {
 			return err
 		}
+	} else if err := d.r.closed.checkSlots(args); err != nil {
+		return err
 	}
 	return t.edit(func(op *hal.Op) error {
 		if op.Kind != hal.OpTask || op.Task.Kind != hal.TaskKernel {
@@ -148,7 +150,7 @@ func (t ModelTask) SetKernel(k *hal.Kernel, blocks uint32, args []uint64, argsDe
 // wait) comparison (aclmdlRITaskSetParams). Update makes it take effect.
 func (t ModelTask) SetValue(addr, value uint64, flag uint32) error {
 	d := t.s.m.c.d
-	if err := checkDevice(d.b, "devAddr", addr, 8, d.id); err != nil {
+	if err := d.checkDevice("devAddr", addr, 8); err != nil {
 		return err
 	}
 	if addr%8 != 0 {

@@ -21,6 +21,8 @@ type Runtime struct {
 	faultHook   atomic.Pointer[func(hal.Fault)]
 	nextCtxID   atomic.Uint64
 	staging     stagingPool
+	host        userHost                    // the caller's page-locked allocations
+	closed      closedSpans                 // address ranges of devices that are not open
 	current     atomic.Pointer[hal.Backend] // the backend while initialized, for lock-free reads
 	nextModelID atomic.Uint32
 	labels      atomic.Int32 // live labels, at most MaxLabels
@@ -88,6 +90,7 @@ func (r *Runtime) Init(cfg config.Config) error {
 		devices[i] = &Device{r: r, b: b, id: i, props: props, stack: config.RoundStack(cfg.StackSize)}
 	}
 	r.cfg, r.backend, r.devices, r.inited = cfg, b, devices, true
+	r.host.reset()
 	r.current.Store(&b)
 	r.log.Debug("runtime initialized", "config", cfg.String(), "devices", n)
 	return nil
@@ -109,7 +112,10 @@ func (r *Runtime) Finalize() error {
 		d.shutdown()
 	}
 	r.staging.drain(b)
-	return b.Close()
+	err := b.Close()
+	r.host.reset()
+	r.closed.set(nil)
+	return err
 }
 
 // Initialized reports whether Init has been called without Finalize.
@@ -199,42 +205,19 @@ func (r *Runtime) Kernel(name string) (*hal.Kernel, error) {
 	return k, nil
 }
 
-// MallocHost allocates page-locked host memory (aclrtMallocHost).
-func (r *Runtime) MallocHost(size uint64) (unsafe.Pointer, error) {
-	b, err := r.live()
-	if err != nil {
-		return nil, err
-	}
-	if size == 0 {
-		return nil, hal.Errorf(hal.KindInvalidParam, "size 0 is invalid, expected > 0")
-	}
-	return b.MallocHost(size)
-}
-
-// FreeHost frees page-locked host memory (aclrtFreeHost).
-func (r *Runtime) FreeHost(p unsafe.Pointer) error {
-	b, err := r.live()
-	if err != nil {
-		return err
-	}
-	if p == nil {
-		return hal.Errorf(hal.KindBadArgument, "hostPtr is NULL, expected memory from aclrtMallocHost")
-	}
-	return b.FreeHost(p)
-}
-
-// Lookup finds the allocation holding addr, device or pinned host.
+// Lookup finds the allocation holding addr, device or the caller's pinned
+// host memory.
 func (r *Runtime) Lookup(addr uint64) (hal.Allocation, bool) {
 	b, err := r.live()
 	if err != nil {
 		return hal.Allocation{}, false
 	}
-	return b.Lookup(addr)
+	return r.lookup(b, addr)
 }
 
 // Loc classifies a pointer from C: an address in a device's range is device
-// memory (live or not, so a freed device pointer is reported as such);
-// anything else is host memory.
+// memory (live or not, its device open or not, so a stale device pointer is
+// reported as such); anything else is host memory.
 func (r *Runtime) Loc(p unsafe.Pointer) hal.Loc {
 	addr := uint64(uintptr(p))
 	if b, err := r.live(); err == nil {
@@ -251,7 +234,7 @@ func (r *Runtime) DevicePointer(addr uint64) (unsafe.Pointer, error) {
 	if err != nil {
 		return nil, err
 	}
-	a, ok := b.Lookup(addr)
+	a, ok := r.lookup(b, addr)
 	if !ok || a.Host {
 		return nil, hal.Errorf(hal.KindInvalidAddress, "address %#x is not live device memory", addr)
 	}
