@@ -72,14 +72,19 @@ func (c *Context) SynchronizeTimeout(timeout time.Duration) error {
 	return wrap("Context.SynchronizeTimeout", c.c.Synchronize(context.Background(), timeout))
 }
 
-// StreamOption configures NewStream.
-type StreamOption func(*rt.StreamConfig)
+// StreamOption configures NewStream; WithPriority and WithStreamFlags make
+// them.
+type StreamOption struct {
+	apply func(*rt.StreamConfig)
+}
 
 // WithPriority sets a stream's priority; out-of-range values are clamped
 // to Device.StreamPriorityRange, as CANN does.
 //
 // CANN: aclrtCreateStreamWithConfig (priority).
-func WithPriority(p int) StreamOption { return func(c *rt.StreamConfig) { c.Priority = p } }
+func WithPriority(p int) StreamOption {
+	return StreamOption{func(c *rt.StreamConfig) { c.Priority = p }}
+}
 
 // StreamFlags are stream creation flags (ACL_STREAM_*).
 type StreamFlags uint32
@@ -95,7 +100,7 @@ const (
 //
 // CANN: aclrtCreateStreamWithConfig (flag).
 func WithStreamFlags(f StreamFlags) StreamOption {
-	return func(c *rt.StreamConfig) { c.Flags = uint32(f) }
+	return StreamOption{func(c *rt.StreamConfig) { c.Flags = uint32(f) }}
 }
 
 // NewStream creates a stream in the context. The default priority is the
@@ -105,7 +110,9 @@ func WithStreamFlags(f StreamFlags) StreamOption {
 func (c *Context) NewStream(opts ...StreamOption) (*Stream, error) {
 	cfg := rt.StreamConfig{Priority: c.c.Device().Props().GreatestPriority}
 	for _, o := range opts {
-		o(&cfg)
+		if o.apply != nil {
+			o.apply(&cfg)
+		}
 	}
 	s, err := c.c.NewStream(cfg)
 	if err != nil {

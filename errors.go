@@ -245,11 +245,17 @@ func CodeOf(err error) Code {
 	return CodeInternalError
 }
 
-// NewError makes an *Error for operation op from an error kind, for layers
-// above this package (the C ABI) that find a problem themselves; the code
-// comes from the same mapping as every other error.
+// Wrap gives err the form every gocann call returns: an *Error with the
+// CANN code gocann reports for it, for operation op. Layers above this
+// package (the C ABI) use it for problems they find themselves; an error
+// that already is an *Error keeps its code, and an error from no gocann
+// layer is an internal error.
 //
 // CANN: none.
-func NewError(op string, k hal.Kind, format string, args ...any) error {
-	return wrap(op, hal.Errorf(k, format, args...))
+func Wrap(op string, err error) error {
+	var e *Error
+	if errors.As(err, &e) {
+		return err
+	}
+	return wrap(op, err)
 }

@@ -150,7 +150,7 @@ func groupHandle(g *gocann.TaskGroup) (handle, error) {
 	}
 	h, ok := proc.handles.add(kindTaskGroup, g)
 	if !ok {
-		return 0, gocann.NewError("aclmdlRICaptureTaskGrpEnd", hal.KindInternal, "too many live handles")
+		return 0, gocann.Wrap("aclmdlRICaptureTaskGrpEnd", hal.Errorf(hal.KindInternal, "too many live handles"))
 	}
 	if prev, loaded := proc.fronts.LoadOrStore(g, h); loaded {
 		proc.handles.remove(h, kindTaskGroup)

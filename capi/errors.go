@@ -49,16 +49,12 @@ func apiError(fn string, err error) error {
 	if errors.As(err, &e) || !errors.As(err, &he) {
 		return err
 	}
-	msg := he.Msg
-	if he.Err != nil {
-		msg += ": " + he.Err.Error()
-	}
-	return gocann.NewError(fn, he.Kind, "%s", msg)
+	return gocann.Wrap(fn, err)
 }
 
 // failf records an error the C ABI itself detects.
 func failf(t *C.gocann_thread, fn string, k hal.Kind, format string, args ...any) C.aclError {
-	return fail(t, fn, gocann.NewError(fn, k, format, args...))
+	return fail(t, fn, gocann.Wrap(fn, hal.Errorf(k, format, args...)))
 }
 
 // nullArg is the error for a NULL pointer parameter.

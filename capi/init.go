@@ -34,7 +34,7 @@ func initRuntime(path string) error {
 	if proc.inits > 0 {
 		// CANN counts every aclInit; aclFinalizeReference undoes one.
 		proc.inits++
-		return gocann.NewError("aclInit", hal.KindRepeatInit, "aclInit was already called; this call only adds a reference")
+		return gocann.Wrap("aclInit", hal.Errorf(hal.KindRepeatInit, "aclInit was already called; this call only adds a reference"))
 	}
 	if proc.r == nil {
 		proc.r = gocann.New()

@@ -57,7 +57,7 @@ func modelHandle(m *gocann.ModelRI) (handle, error) {
 	cm := &cModel{m: m, streams: map[int]handle{}, tasks: map[[2]int]handle{}}
 	h, ok := proc.handles.add(kindModel, cm)
 	if !ok {
-		return 0, gocann.NewError("aclmdlRI", hal.KindInternal, "too many live handles")
+		return 0, gocann.Wrap("aclmdlRI", hal.Errorf(hal.KindInternal, "too many live handles"))
 	}
 	cm.h = h
 	if prev, loaded := proc.fronts.LoadOrStore(m, h); loaded {

@@ -148,13 +148,13 @@ func newCContext(gc *gocann.Context, dev int, isDefault bool) (*cContext, error)
 	}
 	h, ok := proc.handles.add(kindContext, c)
 	if !ok {
-		return nil, gocann.NewError("aclrtCreateContext", hal.KindNoStream, "too many live handles")
+		return nil, gocann.Wrap("aclrtCreateContext", hal.Errorf(hal.KindNoStream, "too many live handles"))
 	}
 	c.h = h
 	c.def = &cStream{s: ds, ctx: c}
 	if c.def.h, ok = proc.handles.add(kindStream, c.def); !ok {
 		proc.handles.remove(h, kindContext)
-		return nil, gocann.NewError("aclrtCreateContext", hal.KindNoStream, "too many live handles")
+		return nil, gocann.Wrap("aclrtCreateContext", hal.Errorf(hal.KindNoStream, "too many live handles"))
 	}
 	proc.direct.openStream(c.def)
 	proc.direct.set(c.h, uint64(c.def.h), nil)

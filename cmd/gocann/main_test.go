@@ -11,7 +11,8 @@ func TestDemo(t *testing.T) {
 	if code := run([]string{"demo"}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	for _, want := range []string{"checked all 4194304 elements of z = x + y: correct", "host callback ran", "vadd kernel", "H2D copies", "D2H copy"} {
+	for _, want := range []string{"checked all 4194304 elements of z = x + y: correct", "host callback ran", "vadd kernel", "H2D copies", "D2H copy",
+		"device clock (aclrtEventElapsedTime", "host wall clock:", "asynchronous calls returned in"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
