@@ -113,7 +113,13 @@ static inline void sleep_host(void *arg) { sleep_ms((long)(intptr_t)arg); }
  * thread's aclGetRecentErrMsg) names param. */
 static inline void expect_refused(const char *file, int line, aclError rc, aclError want, const char *param, const char *what)
 {
-    const char *msg = aclGetRecentErrMsg();
+    /* A copy: fail_exit asks for the messages again, which frees these. */
+    char buf[4096];
+    const char *got = aclGetRecentErrMsg();
+    const char *msg = got ? buf : NULL;
+    if (got != NULL) {
+        snprintf(buf, sizeof buf, "%s", got);
+    }
     if (rc != want) {
         fail_exit(file, line, rc, "%s: returned %d, expected %d (message: %s)", what, rc, (int)want, msg ? msg : "(null)");
     }
