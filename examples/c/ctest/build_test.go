@@ -137,10 +137,20 @@ type result struct {
 // timeout.
 func runProgram(t *testing.T, timeout time.Duration, exe string, args ...string) result {
 	t.Helper()
+	return runProgramEnv(t, timeout, nil, exe, args...)
+}
+
+// runProgramEnv is runProgram with env (KEY=value) added to the
+// environment.
+func runProgramEnv(t *testing.T, timeout time.Duration, env []string, exe string, args ...string) result {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Dir = t.TempDir()
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
