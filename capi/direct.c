@@ -14,6 +14,7 @@
 gocann_rec *gocann_recs[GOCANN_REC_CHUNKS];
 gocann_range gocann_devmem[GOCANN_MAX_DEVICES];
 uint32_t gocann_ndevmem;
+gocann_inside gocann_launching;
 
 
 #define LOAD(p) __atomic_load_n(p, __ATOMIC_SEQ_CST)
@@ -58,8 +59,8 @@ static void lock(gocann_sq *q) {
 
 static void unlock(gocann_sq *q) { __atomic_store_n(&q->lock, 0, __ATOMIC_RELEASE); }
 
-int gocann_direct_launch(uint32_t tid, uint64_t ctx, uint64_t f, uint32_t blocks, uint64_t stream,
-			 const void *args, size_t size) {
+static int launch(uint32_t tid, uint64_t ctx, uint64_t f, uint32_t blocks, uint64_t stream, const void *args,
+		  size_t size) {
 	if (ctx == 0 || blocks == 0 || blocks > GOCANN_MAX_BLOCKS || size % 8 != 0 || size > 8 * GOCANN_MAX_ARGS ||
 	    (size > 0 && args == NULL)) {
 		return -1;
@@ -123,6 +124,17 @@ int gocann_direct_launch(uint32_t tid, uint64_t ctx, uint64_t f, uint32_t blocks
 	}
 	unlock(q);
 	return 0;
+}
+
+// The count is taken before any record is read and given back after the
+// last use of the submission area (see gocann_launching).
+int gocann_direct_launch(uint32_t tid, uint64_t ctx, uint64_t f, uint32_t blocks, uint64_t stream,
+			 const void *args, size_t size) {
+	uint32_t phase = LOAD(&gocann_launching.phase);
+	__atomic_add_fetch(&gocann_launching.n[phase], 1, __ATOMIC_SEQ_CST);
+	int rc = launch(tid, ctx, f, blocks, stream, args, size);
+	__atomic_sub_fetch(&gocann_launching.n[phase], 1, __ATOMIC_SEQ_CST);
+	return rc;
 }
 
 aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData, size_t argsSize,

@@ -253,7 +253,9 @@ var examples = []example{
 		"ok: freed device memory as argsData on a held stream -> 107000, and the message names argsData",
 		"ok: reinit: after aclFinalize with live streams, 3000 streams created, launched on and destroyed (counter 6000)",
 	}},
-	{"22_churn", "", []string{
+	{"22_churn", "direct", []string{
+		"destroyed live;",
+		"the launches made",
 		"ok: ended: an event of a destroyed context (aclrtDestroyEvent(e) -> 107017)",
 		"ok: ended: 20000 contexts destroyed with an event and a notify live: memory grew by",
 	}},
