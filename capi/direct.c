@@ -22,8 +22,8 @@ gocann_inside gocann_launching;
 
 // rec returns the record serving live handle h of the kind given, or NULL.
 static gocann_rec *rec(uint64_t h, uint64_t kind) {
-	uint32_t idx = (uint32_t)h - 1; // handles keep index+1 in the low word
-	if (h >> 48 != kind || idx >= GOCANN_REC_CHUNKS << GOCANN_REC_CHUNK_BITS) {
+	uint32_t idx = (uint32_t)(h & ((1u << GOCANN_HANDLE_INDEX_BITS) - 1)) - 1; // handles keep index+1 in the low bits
+	if (h >> GOCANN_HANDLE_KIND_SHIFT != kind || idx >= GOCANN_REC_CHUNKS << GOCANN_REC_CHUNK_BITS) {
 		return NULL;
 	}
 	gocann_rec *chunk = __atomic_load_n(&gocann_recs[idx >> GOCANN_REC_CHUNK_BITS], __ATOMIC_ACQUIRE);

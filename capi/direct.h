@@ -45,9 +45,11 @@ typedef struct gocann_rec {
 
 enum { GOCANN_REC_CHUNK_BITS = 10, GOCANN_REC_CHUNKS = 1 << 12 };
 
-// The kinds of handle the path looks up; a handle keeps its kind above bit
-// 48 (capi/handles.go).
+// The kinds of handle the path looks up. A handle keeps its kind in the
+// bits from GOCANN_HANDLE_KIND_SHIFT up and its table index + 1 in the low
+// GOCANN_HANDLE_INDEX_BITS (capi/handles.go).
 enum { GOCANN_KIND_CONTEXT = 1, GOCANN_KIND_STREAM = 2, GOCANN_KIND_FUNC = 6 };
+enum { GOCANN_HANDLE_KIND_SHIFT = 56, GOCANN_HANDLE_INDEX_BITS = 24 };
 
 // gocann_recs are the record chunks, allocated by Go as handles need them.
 extern gocann_rec *gocann_recs[GOCANN_REC_CHUNKS];

@@ -14,7 +14,8 @@
  * set and reset with a stream live. Every launch adds 1 to one counter,
  * which must end equal to the launches made. Then contexts are destroyed
  * with an event and a notify live many times over: the program's memory
- * must stay flat.
+ * must stay flat. Last, a destroyed stream's handle stays refused after
+ * its slot has served 65536 more streams.
  *
  * Usage: 22_churn <kernel binary with count_up> [calls [seed]]
  */
@@ -230,6 +231,29 @@ static void ended(void)
     clear_errors();
 }
 
+/* stale: a stream destroyed, then its handle's slot reused by 65536 more
+ * streams: the old handle stays refused, and does not name the stream that
+ * now holds the slot. */
+static void stale(void)
+{
+    enum { REUSES = 1 << 16 };
+    aclrtStream old = NULL, s = NULL;
+    CHECK(aclrtCreateStream(&old));
+    CHECK(aclrtDestroyStream(old));
+    for (int i = 0; i < REUSES; i++) {
+        CHECK(aclrtCreateStream(&s));
+        if (i < REUSES - 1) {
+            CHECK(aclrtDestroyStream(s));
+        }
+    }
+    CHECK(aclrtMemsetAsync(counter, 8, 0, 8, s));
+    EXPECT_CODE(aclrtMemsetAsync(counter, 8, 0, 8, old), ACL_ERROR_RT_INVALID_HANDLE,
+                "stale: a stream handle destroyed 65536 stream lifetimes ago");
+    EXPECT_CODE(aclrtDestroyStream(old), ACL_ERROR_RT_INVALID_HANDLE, "stale: and destroying it again");
+    CHECK(aclrtDestroyStream(s)); /* the live stream was untouched */
+    clear_errors();
+}
+
 int main(int argc, char **argv)
 {
     aclrtBinHandle bin = NULL;
@@ -249,6 +273,7 @@ int main(int argc, char **argv)
     CHECK(aclrtMalloc((void **)&counter, 8, ACL_MEM_MALLOC_NORMAL_ONLY));
     churn(calls);
     ended();
+    stale();
     CHECK(aclrtFree(counter));
     CHECK(aclrtBinaryUnLoad(bin));
     CHECK(aclrtResetDevice(0));

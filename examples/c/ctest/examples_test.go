@@ -258,6 +258,7 @@ var examples = []example{
 		"the launches made",
 		"ok: ended: an event of a destroyed context (aclrtDestroyEvent(e) -> 107017)",
 		"ok: ended: 20000 contexts destroyed with an event and a notify live: memory grew by",
+		"ok: stale: a stream handle destroyed 65536 stream lifetimes ago (aclrtMemsetAsync(counter, 8, 0, 8, old) -> 107017)",
 	}},
 }
 
