@@ -296,14 +296,20 @@ func queueStream(t *C.gocann_thread, fn string, p C.aclrtStream) (*cStream, C.ac
 // badHandle records the error for a handle that is not live or not of the
 // kind expected.
 func badHandle(t *C.gocann_thread, fn, param string, p unsafe.Pointer, want kind) C.aclError {
+	return fail(t, fn, badHandleError(fn, param, p, want))
+}
+
+// badHandleError is the error for a handle that is not live or not of the
+// kind expected.
+func badHandleError(fn, param string, p unsafe.Pointer, want kind) error {
 	h := handleOf(p)
 	if p == nil {
-		return nullArg(t, fn, param)
+		return nullArgError(fn, param)
 	}
 	if k := h.kind(); k != want && k > 0 && k < numKinds {
-		return failf(t, fn, hal.KindInvalidHandle, "%s %p is %s handle, expected %s handle", param, p, article(kindNames[k]), article(kindNames[want]))
+		return gocann.NewError(fn, hal.KindInvalidHandle, "%s %p is %s handle, expected %s handle", param, p, article(kindNames[k]), article(kindNames[want]))
 	}
-	return failf(t, fn, hal.KindInvalidHandle, "%s %p is not a live %s handle (destroyed, or never created)", param, p, kindNames[want])
+	return gocann.NewError(fn, hal.KindInvalidHandle, "%s %p is not a live %s handle (destroyed, or never created)", param, p, kindNames[want])
 }
 
 // article puts "a" or "an" before a kind name.
