@@ -11,6 +11,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/gocann/gocann"
 	"github.com/gocann/gocann/hal"
 )
 
@@ -46,31 +47,38 @@ type argParam struct {
 var userLists sync.Map // unsafe.Pointer -> *cArgs
 
 func argsOf(t *C.gocann_thread, fn string, p C.aclrtArgsHandle) (*cArgs, C.aclError) {
-	if obj, ok := proc.handles.get(handleOf(unsafe.Pointer(p)), kindArgs); ok {
-		return obj.(*cArgs), 0
-	}
-	if a, ok := userLists.Load(unsafe.Pointer(p)); ok {
-		return a.(*cArgs), 0
-	}
-	return nil, badHandle(t, fn, "argsHandle", unsafe.Pointer(p), kindArgs)
+	a, err := argsLookup(fn, unsafe.Pointer(p))
+	return a, fail(t, fn, err)
 }
 
-// paramOf returns argument list ap and the index of its parameter p. A
-// parameter handle is its index in the list, tagged, so parameters take no
-// table slots; the list handle that comes with it says which list.
-func paramOf(t *C.gocann_thread, fn string, ap C.aclrtArgsHandle, p C.aclrtParamHandle) (*cArgs, int, C.aclError) {
-	a, code := argsOf(t, fn, ap)
-	if code != 0 {
-		return nil, 0, code
+// argsLookup resolves an argument list handle: one of ours, or caller
+// memory that names a list.
+func argsLookup(fn string, p unsafe.Pointer) (*cArgs, error) {
+	if obj, ok := proc.handles.get(handleOf(p), kindArgs); ok {
+		return obj.(*cArgs), nil
 	}
-	h := handleOf(unsafe.Pointer(p))
+	if a, ok := userLists.Load(p); ok {
+		return a.(*cArgs), nil
+	}
+	return nil, badHandleError(fn, "argsHandle", p, kindArgs)
+}
+
+// paramLookup returns argument list ap and the index of its parameter p.
+// A parameter handle is its index in the list, tagged, so parameters take
+// no table slots; the list handle that comes with it says which list.
+func paramLookup(fn string, ap, p unsafe.Pointer) (*cArgs, int, error) {
+	a, err := argsLookup(fn, ap)
+	if err != nil {
+		return nil, 0, err
+	}
+	h := handleOf(p)
 	a.mu.Lock()
 	n := len(a.params)
 	a.mu.Unlock()
 	if h.kind() == kindParam && h.gen() == 0 && int(h.index()) < n {
-		return a, int(h.index()), 0
+		return a, int(h.index()), nil
 	}
-	return nil, 0, failf(t, fn, hal.KindInvalidHandle, "paramHandle %p is not a parameter of this argument list", unsafe.Pointer(p))
+	return nil, 0, argsError(fn, hal.KindInvalidHandle, "paramHandle %p is not a parameter of this argument list", p)
 }
 
 // release frees what the list holds: its placeholder buffers and handle.
@@ -145,12 +153,12 @@ func gocann_aclrtKernelArgsInitByUserMem(t *C.gocann_thread, fp C.aclrtFuncHandl
 	if mem == nil || host == nil {
 		return nullArg(t, fn, "argsHandle or userHostMem")
 	}
-	if size == 0 {
-		return failf(t, fn, hal.KindInvalidParam, "actualArgsSize 0 is invalid, expected the size aclrtKernelArgsGetMemSize gave")
-	}
 	f, code := funcOf(t, fn, unsafe.Pointer(fp))
 	if code != 0 {
 		return code
+	}
+	if size == 0 {
+		return failf(t, fn, hal.KindInvalidParam, "actualArgsSize 0 is invalid, expected the size aclrtKernelArgsGetMemSize gave")
 	}
 	// The arguments are kept by the runtime; the caller's memory only
 	// names the list, and its size bounds what the list holds.
@@ -158,6 +166,36 @@ func gocann_aclrtKernelArgsInitByUserMem(t *C.gocann_thread, fp C.aclrtFuncHandl
 	userLists.Store(unsafe.Pointer(mem), a)
 	f.own(a, unsafe.Pointer(mem))
 	return 0
+}
+
+// The calls that build a list, on Go values: the exported functions
+// below check their out-pointers and hand over.
+
+// argsAppend is aclrtKernelArgsAppend: it returns the new parameter's
+// handle.
+func argsAppend(ap, param unsafe.Pointer, size uintptr) (handle, error) {
+	const fn = "aclrtKernelArgsAppend"
+	if param == nil {
+		return 0, nullArgError(fn, "param or paramHandle")
+	}
+	if size == 0 || size > 8*hal.MaxArgs {
+		return 0, argsError(fn, hal.KindInvalidParam, "paramSize %d is invalid, expected 1..%d", size, 8*hal.MaxArgs)
+	}
+	a, err := argsLookup(fn, ap)
+	if err != nil {
+		return 0, err
+	}
+	return a.add(fn, argParam{val: padded(param, size)})
+}
+
+// argsAppendPlaceHolder is aclrtKernelArgsAppendPlaceHolder.
+func argsAppendPlaceHolder(ap unsafe.Pointer) (handle, error) {
+	const fn = "aclrtKernelArgsAppendPlaceHolder"
+	a, err := argsLookup(fn, ap)
+	if err != nil {
+		return 0, err
+	}
+	return a.add(fn, argParam{val: make([]byte, 8), ph: true})
 }
 
 // used is the bytes a's parameters and placeholder data take in its block,
@@ -173,44 +211,115 @@ func (a *cArgs) used(skip int, extra uint64) uint64 {
 	return n
 }
 
-// addParam appends a parameter and stores its handle.
-func addParam(t *C.gocann_thread, fn string, a *cArgs, p argParam, out *C.aclrtParamHandle) C.aclError {
+// add appends a parameter and returns its handle.
+func (a *cArgs) add(fn string, p argParam) (handle, error) {
 	a.mu.Lock()
+	defer a.mu.Unlock()
 	if len(a.params) >= maxListParams {
-		a.mu.Unlock()
-		return failf(t, fn, hal.KindInvalidParam, "argument list already has %d parameters, the most allowed", maxListParams)
+		return 0, argsError(fn, hal.KindInvalidParam, "argument list already has %d parameters, the most allowed", maxListParams)
 	}
 	if n := a.used(-1, uint64(len(p.val))); n > a.cap {
-		a.mu.Unlock()
-		return failf(t, fn, hal.KindInvalidParam, "the argument list would take %d bytes, expected at most %d (its memory)", n, a.cap)
+		return 0, argsError(fn, hal.KindInvalidParam, "the argument list would take %d bytes, expected at most %d (its memory)", n, a.cap)
 	}
 	a.params = append(a.params, p)
-	idx := len(a.params) - 1
-	a.mu.Unlock()
-	*out = C.aclrtParamHandle(C.gocann_handle(C.uintptr_t(makeHandle(kindParam, 0, uint32(idx)))))
-	return 0
+	return makeHandle(kindParam, 0, uint32(len(a.params)-1)), nil
 }
 
-func padded(p unsafe.Pointer, n C.size_t) []byte {
+// argsError is an error of one of the calls on argument lists.
+func argsError(fn string, k hal.Kind, format string, args ...any) error {
+	return gocann.Wrap(fn, hal.Errorf(k, format, args...))
+}
+
+func padded(p unsafe.Pointer, n uintptr) []byte {
 	v := make([]byte, (n+7)&^7)
 	copy(v, unsafe.Slice((*byte)(p), n))
 	return v
 }
 
+// argsPlaceHolderBuffer is aclrtKernelArgsGetPlaceHolderBuffer: the
+// placeholder's buffer of at least size bytes, which the list owns.
+func argsPlaceHolderBuffer(ap, pp unsafe.Pointer, size uintptr) (unsafe.Pointer, error) {
+	const fn = "aclrtKernelArgsGetPlaceHolderBuffer"
+	if size == 0 {
+		return nil, argsError(fn, hal.KindInvalidParam, "dataSize 0 is invalid, expected > 0")
+	}
+	a, idx, err := paramLookup(fn, ap, pp)
+	if err != nil {
+		return nil, err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	par := &a.params[idx]
+	if !par.ph {
+		return nil, argsError(fn, hal.KindInvalidParam, "parameter %d was appended with aclrtKernelArgsAppend, expected a placeholder", idx)
+	}
+	if par.bufSize < size {
+		if n := a.used(idx, pad8(uint64(size))); n > a.cap {
+			return nil, argsError(fn, hal.KindInvalidParam, "dataSize %d is invalid: the argument list would take %d bytes, expected at most %d (its memory)",
+				uint64(size), n, a.cap)
+		}
+		buf := C.calloc(1, C.size_t(size))
+		if buf == nil {
+			return nil, argsError(fn, hal.KindOutOfMemory, "dataSize %d: no host memory for a placeholder buffer that large", uint64(size))
+		}
+		C.free(par.buf) // the list owns its buffers; a larger request replaces the old one
+		par.buf, par.bufSize = buf, size
+	}
+	return par.buf, nil
+}
+
+// argsParaUpdate is aclrtKernelArgsParaUpdate.
+func argsParaUpdate(ap, pp, param unsafe.Pointer, size uintptr) error {
+	const fn = "aclrtKernelArgsParaUpdate"
+	if param == nil {
+		return nullArgError(fn, "param")
+	}
+	a, idx, err := paramLookup(fn, ap, pp)
+	if err != nil {
+		return err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	par := &a.params[idx]
+	if par.ph {
+		return argsError(fn, hal.KindInvalidParam, "parameter %d is a placeholder; fill its buffer instead", idx)
+	}
+	if (size+7)&^7 != uintptr(len(par.val)) {
+		return argsError(fn, hal.KindInvalidParam, "paramSize %d is invalid, expected %d bytes as appended", size, len(par.val))
+	}
+	par.val = padded(param, size)
+	a.final = false
+	return nil
+}
+
+// argsFinalize is aclrtKernelArgsFinalize.
+func argsFinalize(ap unsafe.Pointer) error {
+	a, err := argsLookup("aclrtKernelArgsFinalize", ap)
+	if err != nil {
+		return err
+	}
+	a.mu.Lock()
+	a.final = true
+	a.mu.Unlock()
+	return nil
+}
+
+// paramOut stores a parameter handle for C.
+func paramOut(out *C.aclrtParamHandle, h handle) {
+	*out = C.aclrtParamHandle(C.gocann_handle(C.uintptr_t(h)))
+}
+
 //export gocann_aclrtKernelArgsAppend
 func gocann_aclrtKernelArgsAppend(t *C.gocann_thread, ap C.aclrtArgsHandle, param unsafe.Pointer, size C.size_t, out *C.aclrtParamHandle) C.aclError {
 	const fn = "aclrtKernelArgsAppend"
-	if param == nil || out == nil {
+	if out == nil {
 		return nullArg(t, fn, "param or paramHandle")
 	}
-	if size == 0 || size > 8*hal.MaxArgs {
-		return failf(t, fn, hal.KindInvalidParam, "paramSize %d is invalid, expected 1..%d", size, 8*hal.MaxArgs)
+	h, err := argsAppend(unsafe.Pointer(ap), param, uintptr(size))
+	if err == nil {
+		paramOut(out, h)
 	}
-	a, code := argsOf(t, fn, ap)
-	if code != 0 {
-		return code
-	}
-	return addParam(t, fn, a, argParam{val: padded(param, size)}, out)
+	return fail(t, fn, err)
 }
 
 //export gocann_aclrtKernelArgsAppendPlaceHolder
@@ -219,11 +328,11 @@ func gocann_aclrtKernelArgsAppendPlaceHolder(t *C.gocann_thread, ap C.aclrtArgsH
 	if out == nil {
 		return nullArg(t, fn, "paramHandle")
 	}
-	a, code := argsOf(t, fn, ap)
-	if code != 0 {
-		return code
+	h, err := argsAppendPlaceHolder(unsafe.Pointer(ap))
+	if err == nil {
+		paramOut(out, h)
 	}
-	return addParam(t, fn, a, argParam{val: make([]byte, 8), ph: true}, out)
+	return fail(t, fn, err)
 }
 
 //export gocann_aclrtKernelArgsGetPlaceHolderBuffer
@@ -232,69 +341,21 @@ func gocann_aclrtKernelArgsGetPlaceHolderBuffer(t *C.gocann_thread, ap C.aclrtAr
 	if out == nil {
 		return nullArg(t, fn, "bufferAddr")
 	}
-	if size == 0 {
-		return failf(t, fn, hal.KindInvalidParam, "dataSize 0 is invalid, expected > 0")
+	buf, err := argsPlaceHolderBuffer(unsafe.Pointer(ap), unsafe.Pointer(pp), uintptr(size))
+	if err == nil {
+		*out = buf
 	}
-	a, idx, code := paramOf(t, fn, ap, pp)
-	if code != 0 {
-		return code
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	par := &a.params[idx]
-	if !par.ph {
-		return failf(t, fn, hal.KindInvalidParam, "parameter %d was appended with aclrtKernelArgsAppend, expected a placeholder", idx)
-	}
-	if par.bufSize < uintptr(size) {
-		if n := a.used(idx, pad8(uint64(size))); n > a.cap {
-			return failf(t, fn, hal.KindInvalidParam, "dataSize %d is invalid: the argument list would take %d bytes, expected at most %d (its memory)",
-				uint64(size), n, a.cap)
-		}
-		buf := C.calloc(1, size)
-		if buf == nil {
-			return failf(t, fn, hal.KindOutOfMemory, "dataSize %d: no host memory for a placeholder buffer that large", uint64(size))
-		}
-		C.free(par.buf) // the list owns its buffers; a larger request replaces the old one
-		par.buf, par.bufSize = buf, uintptr(size)
-	}
-	*out = par.buf
-	return 0
+	return fail(t, fn, err)
 }
 
 //export gocann_aclrtKernelArgsParaUpdate
 func gocann_aclrtKernelArgsParaUpdate(t *C.gocann_thread, ap C.aclrtArgsHandle, pp C.aclrtParamHandle, param unsafe.Pointer, size C.size_t) C.aclError {
-	const fn = "aclrtKernelArgsParaUpdate"
-	if param == nil {
-		return nullArg(t, fn, "param")
-	}
-	a, idx, code := paramOf(t, fn, ap, pp)
-	if code != 0 {
-		return code
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	par := &a.params[idx]
-	if par.ph {
-		return failf(t, fn, hal.KindInvalidParam, "parameter %d is a placeholder; fill its buffer instead", idx)
-	}
-	if (size+7)&^7 != C.size_t(len(par.val)) {
-		return failf(t, fn, hal.KindInvalidParam, "paramSize %d is invalid, expected %d bytes as appended", size, len(par.val))
-	}
-	par.val = padded(param, size)
-	a.final = false
-	return 0
+	return fail(t, "aclrtKernelArgsParaUpdate", argsParaUpdate(unsafe.Pointer(ap), unsafe.Pointer(pp), param, uintptr(size)))
 }
 
 //export gocann_aclrtKernelArgsFinalize
 func gocann_aclrtKernelArgsFinalize(t *C.gocann_thread, ap C.aclrtArgsHandle) C.aclError {
-	a, code := argsOf(t, "aclrtKernelArgsFinalize", ap)
-	if code != 0 {
-		return code
-	}
-	a.mu.Lock()
-	a.final = true
-	a.mu.Unlock()
-	return 0
+	return fail(t, "aclrtKernelArgsFinalize", argsFinalize(unsafe.Pointer(ap)))
 }
 
 // block lays the list out as CANN does: the parameters in order, then each

@@ -16,6 +16,7 @@ gocann_range gocann_devmem[GOCANN_MAX_DEVICES];
 uint32_t gocann_ndevmem;
 gocann_range gocann_devgone[GOCANN_MAX_DEVICES];
 uint32_t gocann_ndevgone;
+gocann_inside gocann_launching;
 
 
 #define LOAD(p) __atomic_load_n(p, __ATOMIC_SEQ_CST)
@@ -23,8 +24,8 @@ uint32_t gocann_ndevgone;
 
 // rec returns the record serving live handle h of the kind given, or NULL.
 static gocann_rec *rec(uint64_t h, uint64_t kind) {
-	uint32_t idx = (uint32_t)h - 1; // handles keep index+1 in the low word
-	if (h >> 48 != kind || idx >= GOCANN_REC_CHUNKS << GOCANN_REC_CHUNK_BITS) {
+	uint32_t idx = (uint32_t)(h & ((1u << GOCANN_HANDLE_INDEX_BITS) - 1)) - 1; // handles keep index+1 in the low bits
+	if (h >> GOCANN_HANDLE_KIND_SHIFT != kind || idx >= GOCANN_REC_CHUNKS << GOCANN_REC_CHUNK_BITS) {
 		return NULL;
 	}
 	gocann_rec *chunk = __atomic_load_n(&gocann_recs[idx >> GOCANN_REC_CHUNK_BITS], __ATOMIC_ACQUIRE);
@@ -80,8 +81,8 @@ static void lock(gocann_sq *q) {
 
 static void unlock(gocann_sq *q) { __atomic_store_n(&q->lock, 0, __ATOMIC_RELEASE); }
 
-int gocann_direct_launch(uint32_t tid, uint64_t ctx, uint64_t f, uint32_t blocks, uint64_t stream,
-			 const void *args, size_t size) {
+static int launch(uint32_t tid, uint64_t ctx, uint64_t f, uint32_t blocks, uint64_t stream, const void *args,
+		  size_t size) {
 	if (ctx == 0 || blocks == 0 || blocks > GOCANN_MAX_BLOCKS || size % 8 != 0 || size > 8 * GOCANN_MAX_ARGS ||
 	    (size > 0 && args == NULL)) {
 		return -1;
@@ -149,6 +150,17 @@ int gocann_direct_launch(uint32_t tid, uint64_t ctx, uint64_t f, uint32_t blocks
 	}
 	unlock(q);
 	return 0;
+}
+
+// The count is taken before any record is read and given back after the
+// last use of the submission area (see gocann_launching).
+int gocann_direct_launch(uint32_t tid, uint64_t ctx, uint64_t f, uint32_t blocks, uint64_t stream,
+			 const void *args, size_t size) {
+	uint32_t phase = LOAD(&gocann_launching.phase);
+	__atomic_add_fetch(&gocann_launching.n[phase], 1, __ATOMIC_SEQ_CST);
+	int rc = launch(tid, ctx, f, blocks, stream, args, size);
+	__atomic_sub_fetch(&gocann_launching.n[phase], 1, __ATOMIC_SEQ_CST);
+	return rc;
 }
 
 // The core's entry points for the launch calls (the front forwards to

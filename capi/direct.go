@@ -16,6 +16,7 @@ enum {
 	GOCANN_SQ_OFF_ENTRIES = offsetof(gocann_sq, entries),
 	GOCANN_SQE_OFF_SUBMIT = offsetof(gocann_sqe, submit),
 	GOCANN_SQE_OFF_ARGS = offsetof(gocann_sqe, args),
+	GOCANN_INSIDE_OFF_N = offsetof(gocann_inside, n),
 };
 */
 import "C"
@@ -49,6 +50,12 @@ var (
 	_ = [1]int{}[hal.SQEntries-C.GOCANN_SQ_ENTRIES]
 	_ = [1]int{}[hal.MaxArgs-C.GOCANN_MAX_ARGS]
 	_ = [1]int{}[gocann.MaxBlocks-C.GOCANN_MAX_BLOCKS]
+	_ = [1]int{}[unsafe.Sizeof(launchCount{})-C.sizeof_gocann_inside]
+	_ = [1]int{}[unsafe.Offsetof(launchCount{}.n)-C.GOCANN_INSIDE_OFF_N]
+	_ = [1]int{}[handleKindShift-C.GOCANN_HANDLE_KIND_SHIFT]
+	_ = [1]int{}[handleIndexBits-C.GOCANN_HANDLE_INDEX_BITS]
+	_ = [1]int{}[chunkBits-C.GOCANN_REC_CHUNK_BITS]
+	_ = [1]int{}[maxChunks-C.GOCANN_REC_CHUNKS]
 	_ = [1]int{}[kindContext-C.GOCANN_KIND_CONTEXT]
 	_ = [1]int{}[kindStream-C.GOCANN_KIND_STREAM]
 	_ = [1]int{}[kindFunc-C.GOCANN_KIND_FUNC]
@@ -57,19 +64,14 @@ var (
 // directState is what the direct launch path needs from Go: the records C
 // reads (gocann_recs) and the pins that keep submission areas in place.
 type directState struct {
-	mu sync.Mutex // guards chunk allocation, pins and retired
+	mu sync.Mutex // guards chunk allocation, pins and grace
 	// pins keep the submission areas of live stream records in place, by
-	// table index. When a record ends its pin is retired, and held a while
-	// longer: a racing launch on a destroyed stream may still hold the
-	// address, and must find it mapped when it takes the lock and sees the
-	// stream gone. Every pin stays reachable until unpinned.
-	pins    map[uint32]*runtime.Pinner
-	retired []*runtime.Pinner
+	// table index; when a record ends its pin is retired, and released once
+	// no launch can still hold the area (pins.go). Every pin stays
+	// reachable until unpinned.
+	pins  map[uint32]*runtime.Pinner
+	grace graceState
 }
-
-// maxRetired bounds the submission areas kept pinned after their streams
-// are destroyed.
-const maxRetired = 256
 
 // rec returns the record at h's table index, allocating its chunk.
 func (d *directState) rec(h handle) *C.gocann_rec {
@@ -115,24 +117,13 @@ func (d *directState) set(h handle, a uint64, sq *hal.SQ) {
 		d.mu.Unlock()
 	}
 	atomic.StoreUint64((*uint64)(unsafe.Pointer(&r.a)), a)
-	r.sq = (*C.gocann_sq)(unsafe.Pointer(sq))
+	if sq != nil {
+		// As a word, not a pointer (pins.go); a record of another kind
+		// keeps the address, which a launch that read the record before
+		// it changed hands may still lock.
+		atomic.StoreUintptr((*uintptr)(unsafe.Pointer(&r.sq)), uintptr(unsafe.Pointer(sq)))
+	}
 	atomic.StoreUint64((*uint64)(unsafe.Pointer(&r.handle)), uint64(h))
-}
-
-// retire moves the pin of the record at idx, if any, to the retired ones,
-// unpinning the oldest beyond maxRetired. d.mu held.
-func (d *directState) retire(idx uint32) {
-	p := d.pins[idx]
-	if p == nil {
-		return
-	}
-	delete(d.pins, idx)
-	d.retired = append(d.retired, p)
-	if len(d.retired) > maxRetired {
-		d.retired[0].Unpin()
-		d.retired[0] = nil
-		d.retired = d.retired[1:]
-	}
 }
 
 // clear ends the record at table index idx, if it has one.

@@ -46,9 +46,11 @@ typedef struct gocann_rec {
 
 enum { GOCANN_REC_CHUNK_BITS = 10, GOCANN_REC_CHUNKS = 1 << 12 };
 
-// The kinds of handle the path looks up; a handle keeps its kind above bit
-// 48 (capi/handles.go).
+// The kinds of handle the path looks up. A handle keeps its kind in the
+// bits from GOCANN_HANDLE_KIND_SHIFT up and its table index + 1 in the low
+// GOCANN_HANDLE_INDEX_BITS (capi/handles.go).
 enum { GOCANN_KIND_CONTEXT = 1, GOCANN_KIND_STREAM = 2, GOCANN_KIND_FUNC = 6 };
+enum { GOCANN_HANDLE_KIND_SHIFT = 56, GOCANN_HANDLE_INDEX_BITS = 24 };
 
 // gocann_recs are the record chunks, allocated by Go as handles need them.
 extern gocann_rec *gocann_recs[GOCANN_REC_CHUNKS];
@@ -73,6 +75,18 @@ extern uint32_t gocann_ndevmem; // entries of gocann_devmem in use
 // miss a range, and its kernel then faults when it starts.
 extern gocann_range gocann_devgone[GOCANN_MAX_DEVICES];
 extern uint32_t gocann_ndevgone;
+
+// gocann_launching counts the calls inside gocann_direct_launch by the
+// phase (0 or 1, written by Go alone) each read on entry. A call may hold
+// a stream's submission area from reading its record until it returns, so
+// Go keeps a retired area pinned until every call that could have read it
+// has left: until two moves of the phase have each seen the count of the
+// phase left behind at 0 (capi/pins.go).
+typedef struct gocann_inside {
+	uint32_t phase, pad;
+	uint64_t n[2];
+} gocann_inside;
+extern gocann_inside gocann_launching;
 
 // gocann_direct_launch queues a launch through f's stream's submission
 // area. It returns 0 when it did, and -1 when the launch must take the Go

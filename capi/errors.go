@@ -57,9 +57,14 @@ func failf(t *C.gocann_thread, fn string, k hal.Kind, format string, args ...any
 	return fail(t, fn, gocann.Wrap(fn, hal.Errorf(k, format, args...)))
 }
 
-// nullArg is the error for a NULL pointer parameter.
+// nullArg records the error for a NULL pointer parameter.
 func nullArg(t *C.gocann_thread, fn, param string) C.aclError {
-	return failf(t, fn, hal.KindBadArgument, "%s is NULL, expected a valid pointer", param)
+	return fail(t, fn, nullArgError(fn, param))
+}
+
+// nullArgError is the error for a NULL pointer parameter.
+func nullArgError(fn, param string) error {
+	return gocann.Wrap(fn, hal.Errorf(hal.KindBadArgument, "%s is NULL, expected a valid pointer", param))
 }
 
 func pushMsg(t *C.gocann_thread, msg string) {

@@ -51,6 +51,11 @@ func createEvent(t *C.gocann_thread, fn string, out *C.aclrtEvent, create func(*
 	}
 	ce.h = h
 	proc.fronts.Store(e, h)
+	if !adopt(c, &c.events, ce) {
+		proc.fronts.Delete(e)
+		proc.handles.remove(h, kindEvent)
+		return contextGone(t, fn, c)
+	}
 	*out = C.aclrtEvent(C.gocann_handle(C.uintptr_t(h)))
 	return 0
 }
@@ -86,6 +91,7 @@ func gocann_aclrtDestroyEvent(t *C.gocann_thread, p C.aclrtEvent) C.aclError {
 	}
 	proc.fronts.Delete(e.e)
 	proc.handles.remove(e.h, kindEvent)
+	disown(e.ctx, &e.ctx.events, e)
 	return 0
 }
 

@@ -31,18 +31,27 @@ const (
 var kindNames = [numKinds]string{"", "context", "stream", "event", "notify", "binary", "function", "kernel args", "kernel parameter",
 	"model run instance", "model stream", "model task", "task group", "condition", "label", "label list"}
 
-// A handle is what C code holds: kind, generation and slot index packed in
-// one word. It is never a valid address (the kind sits above bit 47), so
+// A handle is what C code holds: kind (the top 8 bits), generation (the
+// 32 bits below) and slot index + 1 (the low 24 bits) packed in one word.
+// It is never a valid address: the kind sets a bit at or above 56, past
+// user space even with 5-level paging and outside the canonical forms, so
 // the garbage collector ignores it and a wild dereference faults.
 type handle uintptr
 
+const (
+	handleKindShift = 56
+	handleGenShift  = 24
+	handleIndexBits = 24
+	handleIndexMask = 1<<handleIndexBits - 1
+)
+
 func makeHandle(k kind, gen uint32, idx uint32) handle {
-	return handle(uintptr(k)<<48 | uintptr(gen&0xffff)<<32 | uintptr(idx+1))
+	return handle(uintptr(k)<<handleKindShift | uintptr(gen)<<handleGenShift | uintptr(idx+1)&handleIndexMask)
 }
 
-func (h handle) kind() kind    { return kind(uintptr(h) >> 48) }
-func (h handle) gen() uint32   { return uint32(uintptr(h)>>32) & 0xffff }
-func (h handle) index() uint32 { return uint32(uintptr(h)) - 1 }
+func (h handle) kind() kind    { return kind(uintptr(h) >> handleKindShift) }
+func (h handle) gen() uint32   { return uint32(uintptr(h) >> handleGenShift) }
+func (h handle) index() uint32 { return uint32(uintptr(h)&handleIndexMask) - 1 }
 
 func handleOf(p unsafe.Pointer) handle { return handle(uintptr(p)) }
 
@@ -59,6 +68,10 @@ const (
 	maxChunks = 1 << 12 // 4M live handles
 )
 
+// The largest index + 1 fits the handle's index bits (a negative constant
+// does not convert to uint).
+const _ = uint(1<<handleIndexBits - 1 - maxChunks*chunkSize)
+
 type chunk [chunkSize]atomic.Pointer[entry]
 
 // table maps handles to objects. Lookups take no lock: slots live in
@@ -70,7 +83,11 @@ type table struct {
 	mu   sync.Mutex
 	used uint32   // slots ever handed out
 	free []uint32 // released slots
-	gens []uint32 // next generation of each slot
+	// gens is the next generation of each slot, from 1. A slot whose
+	// generation would wrap to 0 is retired instead of freed: a handle of
+	// its first generation could otherwise name its next object, and one
+	// slot in 2^32 - 1 reuses is a small price.
+	gens []uint32
 }
 
 // add stores obj and returns its new handle; ok is false when full.
@@ -108,7 +125,7 @@ func (t *table) get(h handle, k kind) (any, bool) {
 		return nil, false
 	}
 	e := c[idx%chunkSize].Load()
-	if e == nil || e.kind != k || e.gen&0xffff != h.gen() {
+	if e == nil || e.kind != k || e.gen != h.gen() {
 		return nil, false
 	}
 	return e.obj, true
@@ -124,14 +141,22 @@ func (t *table) remove(h handle, k kind) bool {
 	}
 	slot := &t.chunks[idx/chunkSize].Load()[idx%chunkSize]
 	e := slot.Load()
-	if e == nil || e.kind != k || e.gen&0xffff != h.gen() {
+	if e == nil || e.kind != k || e.gen != h.gen() {
 		return false
 	}
 	slot.Store(nil)
 	proc.direct.clear(idx) // the direct launch path forgets it too
-	t.gens[idx]++
-	t.free = append(t.free, idx)
+	t.release(idx)
 	return true
+}
+
+// release moves slot idx to its next generation and frees it, unless the
+// generation wraps. t.mu held.
+func (t *table) release(idx uint32) {
+	t.gens[idx]++
+	if t.gens[idx] != 0 {
+		t.free = append(t.free, idx)
+	}
 }
 
 // clear releases every live handle, as aclFinalize ends every object: a
@@ -146,7 +171,6 @@ func (t *table) clear() {
 		}
 		slot.Store(nil)
 		proc.direct.clear(idx)
-		t.gens[idx]++
-		t.free = append(t.free, idx)
+		t.release(idx)
 	}
 }

@@ -16,6 +16,12 @@
 //
 // The tables are process state by nature: the one place in gocann that keeps
 // package-level state.
+//
+// Fuzzers check the handle table (FuzzTable) and the building of kernel
+// argument lists (FuzzKernelArgs, through the Go side of the
+// aclrtKernelArgs* calls) against models; go test runs their seeds, and
+// go test -fuzz=FuzzTable -fuzztime=10m ./capi explores (likewise
+// FuzzKernelArgs).
 package main
 
 //go:generate go run ./gen

@@ -16,8 +16,9 @@ import (
 
 // cNotify is a notify as C code sees it.
 type cNotify struct {
-	n *gocann.Notify
-	h handle
+	n   *gocann.Notify
+	h   handle
+	ctx *cContext
 }
 
 func notifyOf(t *C.gocann_thread, fn string, p C.aclrtNotify) (*cNotify, C.aclError) {
@@ -44,13 +45,17 @@ func gocann_aclrtCreateNotify(t *C.gocann_thread, out *C.aclrtNotify, flag C.uin
 	if err != nil {
 		return fail(t, fn, err)
 	}
-	cn := &cNotify{n: n}
+	cn := &cNotify{n: n, ctx: c}
 	h, ok := proc.handles.add(kindNotify, cn)
 	if !ok {
 		n.Close()
 		return failf(t, fn, hal.KindNoNotify, "too many live handles")
 	}
 	cn.h = h
+	if !adopt(c, &c.notifies, cn) {
+		proc.handles.remove(h, kindNotify)
+		return contextGone(t, fn, c)
+	}
 	*out = C.aclrtNotify(C.gocann_handle(C.uintptr_t(h)))
 	return 0
 }
@@ -66,6 +71,7 @@ func gocann_aclrtDestroyNotify(t *C.gocann_thread, p C.aclrtNotify) C.aclError {
 		return fail(t, fn, err)
 	}
 	proc.handles.remove(n.h, kindNotify)
+	disown(n.ctx, &n.ctx.notifies, n)
 	return 0
 }
 

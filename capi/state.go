@@ -24,9 +24,12 @@ type cContext struct {
 	isDefault bool
 	def       *cStream // the default stream, which a NULL stream means
 
-	// mu guards streams.
-	mu      sync.Mutex
-	streams map[*cStream]struct{} // explicit streams, released with the context
+	// mu guards the sets below, which release empties and sets to nil:
+	// the objects the context ends with it, whose handles end too.
+	mu       sync.Mutex
+	streams  map[*cStream]struct{} // explicit streams
+	events   map[*cEvent]struct{}
+	notifies map[*cNotify]struct{}
 }
 
 // cStream is a stream as C code sees it.
@@ -141,7 +144,8 @@ func defaultContext(dev *gocann.Device) (*cContext, error) {
 
 // newCContext registers a context and its default stream.
 func newCContext(gc *gocann.Context, dev int, isDefault bool) (*cContext, error) {
-	c := &cContext{c: gc, dev: dev, isDefault: isDefault, streams: make(map[*cStream]struct{})}
+	c := &cContext{c: gc, dev: dev, isDefault: isDefault, streams: make(map[*cStream]struct{}),
+		events: make(map[*cEvent]struct{}), notifies: make(map[*cNotify]struct{})}
 	ds, err := gc.DefaultStream()
 	if err != nil {
 		return nil, err
@@ -161,17 +165,50 @@ func newCContext(gc *gocann.Context, dev int, isDefault bool) (*cContext, error)
 	return c, nil
 }
 
-// release drops the handles of c and its streams (the objects are gone).
+// release drops the handles of c and of the streams, events and notifies
+// that ended with it (the objects are gone).
 func (c *cContext) release() {
 	c.mu.Lock()
 	for s := range c.streams {
 		proc.fronts.Delete(s.s)
 		proc.handles.remove(s.h, kindStream)
 	}
-	c.streams = nil
+	for e := range c.events {
+		proc.fronts.Delete(e.e)
+		proc.handles.remove(e.h, kindEvent)
+	}
+	for n := range c.notifies {
+		proc.handles.remove(n.h, kindNotify)
+	}
+	c.streams, c.events, c.notifies = nil, nil, nil
 	c.mu.Unlock()
 	proc.handles.remove(c.def.h, kindStream)
 	proc.handles.remove(c.h, kindContext)
+}
+
+// adopt adds x to set, the set of c's objects of its type, unless c was
+// released meanwhile (set is nil then).
+func adopt[T comparable](c *cContext, set *map[T]struct{}, x T) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if *set == nil {
+		return false
+	}
+	(*set)[x] = struct{}{}
+	return true
+}
+
+// contextGone records the error for an object made in context c while
+// another thread destroyed c: the object ended with it.
+func contextGone(t *C.gocann_thread, fn string, c *cContext) C.aclError {
+	return failf(t, fn, hal.KindInvalidHandle, "context %#x was destroyed while the call ran; what it made ended with it", uintptr(c.h))
+}
+
+// disown removes x from set, when x ends before c.
+func disown[T comparable](c *cContext, set *map[T]struct{}, x T) {
+	c.mu.Lock()
+	delete(*set, x)
+	c.mu.Unlock()
 }
 
 // dropDefault forgets device dev's default context after a reset ended it.
@@ -263,14 +300,20 @@ func queueStream(t *C.gocann_thread, fn string, p C.aclrtStream) (*cStream, C.ac
 // badHandle records the error for a handle that is not live or not of the
 // kind expected.
 func badHandle(t *C.gocann_thread, fn, param string, p unsafe.Pointer, want kind) C.aclError {
+	return fail(t, fn, badHandleError(fn, param, p, want))
+}
+
+// badHandleError is the error for a handle that is not live or not of the
+// kind expected.
+func badHandleError(fn, param string, p unsafe.Pointer, want kind) error {
 	h := handleOf(p)
 	if p == nil {
-		return nullArg(t, fn, param)
+		return nullArgError(fn, param)
 	}
 	if k := h.kind(); k != want && k > 0 && k < numKinds {
-		return failf(t, fn, hal.KindInvalidHandle, "%s %p is %s handle, expected %s handle", param, p, article(kindNames[k]), article(kindNames[want]))
+		return gocann.Wrap(fn, hal.Errorf(hal.KindInvalidHandle, "%s %p is %s handle, expected %s handle", param, p, article(kindNames[k]), article(kindNames[want])))
 	}
-	return failf(t, fn, hal.KindInvalidHandle, "%s %p is not a live %s handle (destroyed, or never created)", param, p, kindNames[want])
+	return gocann.Wrap(fn, hal.Errorf(hal.KindInvalidHandle, "%s %p is not a live %s handle (destroyed, or never created)", param, p, kindNames[want]))
 }
 
 // article puts "a" or "an" before a kind name.

@@ -41,9 +41,11 @@ func createStream(t *C.gocann_thread, fn string, out *C.aclrtStream, prio uint32
 	s.h = h
 	proc.direct.openStream(s)
 	proc.fronts.Store(gs, h)
-	c.mu.Lock()
-	c.streams[s] = struct{}{}
-	c.mu.Unlock()
+	if !adopt(c, &c.streams, s) {
+		proc.fronts.Delete(gs)
+		proc.handles.remove(h, kindStream)
+		return contextGone(t, fn, c)
+	}
 	*out = C.aclrtStream(C.gocann_handle(C.uintptr_t(h)))
 	return 0
 }
@@ -138,9 +140,7 @@ func destroyStream(t *C.gocann_thread, fn string, p C.aclrtStream, force bool) C
 	}
 	proc.fronts.Delete(s.s)
 	proc.handles.remove(s.h, kindStream)
-	s.ctx.mu.Lock()
-	delete(s.ctx.streams, s)
-	s.ctx.mu.Unlock()
+	disown(s.ctx, &s.ctx.streams, s)
 	return 0
 }
 

@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"encoding/binary"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -284,11 +286,11 @@ func (m *allocModel) alloc(size, page uint64) {
 	freed := m.freed
 	m.freed = nil
 	addr, err := m.a.alloc(size, page)
-	if size == 0 {
+	reserved, rerr := reservedSize(size, page)
+	if rerr != nil { // size 0 or too large, or a page that is no power of two >= 4 KiB
 		wantKind(m.t, err, hal.KindInvalidParam)
 		return
 	}
-	reserved, _ := reservedSize(size, page)
 	if err != nil {
 		wantKind(m.t, err, hal.KindOutOfMemory)
 		if gap := m.fittingGap(reserved, page); gap != 0 {
@@ -321,7 +323,7 @@ func (m *allocModel) fittingGap(reserved, page uint64) uint64 {
 	slices.Sort(starts)
 	lo := m.a.base
 	for _, hi := range append(starts, m.a.base+m.a.size) {
-		if at, _ := roundUp(lo, page); at < hi && hi-at >= reserved {
+		if at, ok := roundUp(lo, page); ok && at < hi && hi-at >= reserved {
 			return at
 		}
 		if s, ok := m.live[hi]; ok {
@@ -425,5 +427,43 @@ func FuzzAllocator(f *testing.F) {
 	f.Add([]byte{1, 7, 0, 1, 7, 0, 1, 7, 0, 1, 7, 0, 1, 7, 0, 1, 7, 0, 4, 0, 2, 2, 6, 0})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		newAllocModel(t, 1<<20, 96<<10).run(data)
+	})
+}
+
+// FuzzAllocatorInputs drives an allocator of any range and cache limit with
+// any size and page: each call either fails with InvalidParam or
+// OutOfMemory as the model says, or places the block aligned, inside the
+// range and clear of every other; the accounts always add up. Ops are 9
+// bytes: an op byte, then 8 bytes of size (alloc) or of an address
+// selector (free).
+func FuzzAllocatorInputs(f *testing.F) {
+	le := func(v uint64) []byte { return binary.LittleEndian.AppendUint64(nil, v) }
+	op := func(o byte, v uint64) []byte { return append([]byte{o}, le(v)...) }
+	f.Add(uint64(testBase), uint64(1<<20), uint64(96<<10), slices.Concat(op(0, 100), op(1, 0), op(0, 5000), op(2, 0)))
+	f.Add(uint64(0), uint64(1<<40), uint64(0), slices.Concat(op(0x3f, 1<<39), op(0x3e, 1<<39), op(0, 1)))
+	f.Add(uint64(math.MaxUint64-(1<<30)), uint64(1<<30), uint64(1<<20), slices.Concat(op(0x1e, 1<<29), op(0x15, 1)))
+	f.Add(uint64(testBase), uint64(1<<20), uint64(0), slices.Concat(op(0x80, math.MaxUint64), op(0x80, math.MaxUint64-4096), op(0, 0)))
+	f.Fuzz(func(t *testing.T, base, size, cacheLimit uint64, data []byte) {
+		if size > math.MaxUint64-base {
+			t.Skip("a range wrapping around the address space is refused by design")
+		}
+		m := newAllocModel(t, 1, 0)
+		m.a = newAllocator(base, size, cacheLimit)
+		m.a.release = m.released
+		for ; len(data) >= 9; data = data[9:] {
+			o, v := data[0], binary.LittleEndian.Uint64(data[1:9])
+			switch {
+			case o&0x80 != 0: // any page value, 4 KiB sizes
+				m.alloc(4096, v)
+			case o&1 == 0: // any size, pages 2^k for k = o>>1
+				m.alloc(v, 1<<(o>>1&63))
+			case len(m.live) > 0 && o&2 == 0:
+				addrs := slices.Sorted(maps.Keys(m.live))
+				m.free(addrs[v%uint64(len(addrs))])
+			default:
+				m.free(v) // any address
+			}
+			m.check()
+		}
 	})
 }

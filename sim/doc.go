@@ -14,6 +14,12 @@
 // Idle workers and waiting hosts spin a few microseconds before they park, so
 // a submit-run-complete round trip costs about a goroutine hand-off.
 //
+// The device-memory allocator has two fuzzers checked against a model of
+// its blocks: FuzzAllocator (sizes and pages a program uses) and
+// FuzzAllocatorInputs (any range, size, page and address). go test runs
+// their seeds; go test -fuzz=FuzzAllocatorInputs -fuzztime=10m ./sim
+// explores.
+//
 // sim imports only hal, the standard library and golang.org/x/sys; never the
 // gocann root package or internal/.
 package sim

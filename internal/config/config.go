@@ -6,6 +6,9 @@
 // ignored, so an existing configuration file keeps working; unknown keys
 // inside the sections gocann reads are errors.
 //
+// FuzzParse feeds Parse arbitrary bytes; go test runs its seeds, and
+// go test -fuzz=FuzzParse -fuzztime=10m ./internal/config explores.
+//
 // config imports only hal and the standard library.
 package config
 
@@ -107,7 +110,15 @@ func Parse(data []byte) (Config, error) {
 	if err := json.Unmarshal(data, &top); err != nil {
 		return c, hal.Wrap(hal.KindParseFile, err, "content is not a JSON object")
 	}
-	for key, raw := range top {
+	// The sections in the order CANN's aclInit handles them, so that of
+	// several bad ones the same is always reported: the error manager's
+	// (err_msg_mode), the stack size, the default device; the simulator's
+	// last.
+	for _, key := range [...]string{"err_msg_mode", "StackSize", "defaultDevice", "simulator"} {
+		raw, ok := top[key]
+		if !ok {
+			continue
+		}
 		var err error
 		switch key {
 		case "defaultDevice":

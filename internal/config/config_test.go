@@ -88,3 +88,15 @@ func TestLoad(t *testing.T) {
 		t.Errorf("bad section: %v", err)
 	}
 }
+
+// Of several bad sections the one CANN handles first is reported, every
+// time.
+func TestErrorOrder(t *testing.T) {
+	in := []byte(`{"simulator": {"cores": 3}, "defaultDevice": {"device": 0}, "StackSize": {"size": 1}, "err_msg_mode": 7}`)
+	for range 20 {
+		_, err := Parse(in)
+		if err == nil || !strings.Contains(err.Error(), "value 7 of err_msg_mode is invalid") {
+			t.Fatalf("Parse(%s) = %v, want the err_msg_mode error", in, err)
+		}
+	}
+}

@@ -155,11 +155,18 @@ type result struct {
 // timeout, with the variant's environment.
 func (tl *tools) runProgram(t *testing.T, timeout time.Duration, exe string, args ...string) result {
 	t.Helper()
+	return runProgramEnv(t, timeout, tl.env, exe, args...)
+}
+
+// runProgramEnv is runProgram with env (KEY=value) added to the test's
+// environment.
+func runProgramEnv(t *testing.T, timeout time.Duration, env []string, exe string, args ...string) result {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Dir = t.TempDir()
-	cmd.Env = append(os.Environ(), tl.env...)
+	cmd.Env = append(os.Environ(), env...)
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
