@@ -3,6 +3,7 @@ package gocann_test
 import (
 	"context"
 	"errors"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -588,5 +589,49 @@ func TestConcurrentUse(t *testing.T) {
 	check(t, e.d.SynchronizeTimeout(long))
 	if got := readU64(t, e.c, w); got != goroutines*launches*2 {
 		t.Fatalf("counter %d, want %d", got, goroutines*launches*2)
+	}
+}
+
+// TestDestroyRacingLaunches destroys streams while other goroutines launch
+// onto them: the destroy succeeds, the stream is gone, and each launch was
+// either taken, refused as a launch on a destroyed stream, or ended by the
+// destroy's abort while it waited for room. A launch that
+// passed its check just before the destroy used to land after the queue was
+// emptied, and the destroy then failed with 507000 and left the stream
+// behind.
+func TestDestroyRacingLaunches(t *testing.T) {
+	e := setup(t)
+	k, err := e.r.RegisterKernel("nop", func(*gocann.Block) {})
+	check(t, err)
+	for round := 0; round < 200; round++ {
+		s := e.newStream(t)
+		var wg sync.WaitGroup
+		errs := make(chan error, 4)
+		for range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					if err := s.Launch(k, 1); err != nil {
+						errs <- err
+						return
+					}
+				}
+			}()
+		}
+		time.Sleep(100 * time.Microsecond)
+		if err := s.Close(); err != nil {
+			t.Fatalf("round %d: destroy while launching: %v", round, err)
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if !errors.Is(err, gocann.ErrClosed) && !errors.Is(err, gocann.CodeRTStreamAbort) {
+				t.Fatalf("round %d: a launch racing the destroy failed with %v, expected ErrClosed or 107023", round, err)
+			}
+		}
+		if err := s.Launch(k, 1); !errors.Is(err, gocann.ErrClosed) {
+			t.Fatalf("round %d: launch after the destroy: %v, expected ErrClosed", round, err)
+		}
 	}
 }

@@ -95,7 +95,9 @@ func gocann_aclrtSetStreamConfigOpt(t *C.gocann_thread, h *C.aclrtStreamConfigHa
 		if !want(C.size_t(unsafe.Sizeof(h.workptr))) {
 			break
 		}
-		h.workptr = *(*unsafe.Pointer)(value)
+		// Copied as a word: a pointer store into C memory would run the
+		// write barrier on whatever the field held.
+		*(*uintptr)(unsafe.Pointer(&h.workptr)) = *(*uintptr)(value)
 		return 0
 	case C.ACL_RT_STREAM_WORK_SIZE:
 		if !want(C.size_t(unsafe.Sizeof(h.workSize))) {

@@ -251,14 +251,20 @@ func (s *Stream) release(wait bool) error {
 			s.unbind(d.ms)
 		}
 	}
-	if wait {
-		if _, stopped := s.q.Stopped(); !stopped {
-			s.q.Wait(context.Background(), s.q.Submitted(), 0)
+	// A submit that checked dead before it was set may still land; each
+	// lands once, so the close is tried again until none is left behind.
+	for {
+		if wait {
+			if _, stopped := s.q.Stopped(); !stopped {
+				s.q.Wait(context.Background(), s.q.Submitted(), 0)
+			}
+		}
+		s.q.Abort()
+		s.reclaimAll()
+		if err := s.q.Close(); err == nil || hal.KindOf(err) != hal.KindNotReady {
+			return err
 		}
 	}
-	s.q.Abort()
-	s.reclaimAll()
-	return s.q.Close()
 }
 
 // Abort drops the stream's tasks not yet started and clears a stop
