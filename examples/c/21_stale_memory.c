@@ -9,7 +9,9 @@
  * in device memory, a model captured before the device closed) faults
  * instead of touching it. A reopened device has the same addresses. Copies
  * and memsets of zero bytes succeed without looking at their arguments, as
- * CANN's runtime does.
+ * CANN's runtime does. Device memory of the runtime's own (condition words,
+ * task argument blocks, placeholder copies, AI core stacks) is never the
+ * caller's, even where a freed allocation of the caller's was.
  *
  * Usage: 21_stale_memory <kernel binary with append_log, count_up and trap_now>
  */
@@ -205,6 +207,104 @@ static void zero_bytes(aclrtStream s)
     CHECK(aclrtFree(d));
 }
 
+/* ---- 4. Device memory of the runtime's -------------------------------- */
+
+/* The runtime's own device memory comes from the device's allocator, which
+ * hands a freed block straight back to the next allocation of its size: it
+ * may sit where memory of the caller's was. A second aclrtFree there is
+ * refused, and the caller's next allocation goes elsewhere. */
+static void runtime_memory(aclrtStream s)
+{
+    void *p = NULL, *q = NULL;
+    aclmdlRI model = NULL;
+    aclmdlRICaptureStatus st;
+    aclmdlRICondHandle h = NULL;
+    uint64_t *cond = NULL;
+    aclrtPtrAttributes attr;
+
+    /* A condition word. */
+    CHECK(aclrtMalloc(&p, 8, ACL_MEM_MALLOC_NORMAL_ONLY));
+    CHECK(aclrtFree(p));
+    CHECK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL));
+    CHECK(aclmdlRICaptureGetInfo(s, &st, &model));
+    CHECK(aclmdlRICondHandleCreate(model, 0, 0, &h));
+    CHECK(aclmdlRICondHandleGetCondPtr(h, &cond));
+    CHECK(count_via(s, countDev, 0));
+    CHECK(aclmdlRICaptureEnd(s, &model));
+    EXPECT((void *)cond == p, "runtime memory: a condition word takes the freed block's address (%p, %p)", (void *)cond, p);
+    REFUSED(aclrtFree(p), ACL_ERROR_RT_PARAM_INVALID, "devPtr", "runtime memory: a second aclrtFree at the condition word");
+    CHECK(aclrtMalloc(&q, 8, ACL_MEM_MALLOC_NORMAL_ONLY));
+    write_u64(q, 99);
+    write_u64(cond, 5);
+    CHECK(aclrtPointerGetAttributes(cond, &attr));
+    EXPECT(q != p && read_u64(cond) == 5 && read_u64(q) == 99 && attr.location.type == ACL_MEM_LOCATION_TYPE_DEVICE,
+           "runtime memory: the next allocation is elsewhere (%p); the condition word stays device memory to read and write", q);
+    CHECK(aclmdlRIDestroy(model));
+    EXPECT(read_u64(q) == 99, "runtime memory: destroying the model leaves the caller's allocation");
+    CHECK(aclrtFree(q));
+
+    /* A kernel task's argument block, handed out by aclmdlRITaskGetParams. */
+    aclrtStream ms[1];
+    aclmdlRITask mt[4];
+    aclmdlRITaskParams tp;
+    uint32_t nms = 1, nmt = 4;
+    CHECK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL));
+    CHECK(count_via(s, countDev, 0));
+    CHECK(aclmdlRICaptureEnd(s, &model));
+    CHECK(aclrtMalloc(&p, 256, ACL_MEM_MALLOC_NORMAL_ONLY));
+    CHECK(aclrtFree(p));
+    CHECK(aclmdlRIGetStreams(model, ms, &nms));
+    CHECK(aclmdlRIGetTasksByStream(ms[0], mt, &nmt));
+    CHECK(aclmdlRITaskGetParams(mt[0], &tp));
+    EXPECT(tp.type == ACL_MODEL_RI_TASK_KERNEL && tp.kernelTaskParams.args == p,
+           "runtime memory: a task's argument block takes the freed block's address (%p, %p)", tp.kernelTaskParams.args, p);
+    REFUSED(aclrtFree(p), ACL_ERROR_RT_PARAM_INVALID, "devPtr", "runtime memory: a second aclrtFree at a task's argument block");
+    CHECK(aclrtMalloc(&q, 256, ACL_MEM_MALLOC_NORMAL_ONLY));
+    write_u64(q, 7);
+    CHECK(aclmdlRIDestroy(model));
+    EXPECT(q != p && read_u64(q) == 7, "runtime memory: the caller's next allocation (%p) outlives the model", q);
+    CHECK(aclrtFree(q));
+
+    /* The device copy of a launch's placeholder block, while the kernel
+     * waits on a held stream: count_up counts into the copy. */
+    struct {
+        uint64_t *counter;
+        uint64_t data;
+    } ph = {NULL, 0};
+    aclrtPlaceHolderInfo info = {0, (uint32_t)offsetof(__typeof__(ph), data)};
+    CHECK(aclrtMalloc(&p, 64, ACL_MEM_MALLOC_NORMAL_ONLY));
+    CHECK(aclrtFree(p));
+    hold(s);
+    CHECK(aclrtLaunchKernelWithHostArgs(countFn, 1, s, NULL, &ph, sizeof ph, &info, 1));
+    REFUSED(aclrtFree(p), ACL_ERROR_RT_PARAM_INVALID, "devPtr",
+            "runtime memory: a second aclrtFree while a launch's placeholder copy may be there");
+    CHECK(aclrtMalloc(&q, 64, ACL_MEM_MALLOC_NORMAL_ONLY));
+    CHECK(aclrtMemset(q, 64, 0, 64));
+    release();
+    CHECK(aclrtSynchronizeStream(s));
+    EXPECT(read_u64((char *)q + 8) == 0, "runtime memory: the kernel counted into its copy, not the caller's next allocation");
+    EXPECT_CODE(aclrtFree(q), ACL_SUCCESS, "runtime memory: the caller's allocation is freed once, by the caller");
+
+    /* The AI core stacks, first in a device's memory when it opens. */
+    aclrtContext c1 = NULL;
+    size_t freeMem = 0, total = 0;
+    void *base = NULL;
+    size_t size = 0;
+    CHECK(aclrtCreateContext(&c1, 1));
+    CHECK(aclrtGetMemInfo(ACL_HBM_MEM, &freeMem, &total));
+    CHECK(aclrtMalloc(&p, 64, ACL_MEM_MALLOC_NORMAL_ONLY));
+    void *stack = (char *)p - (total - freeMem);
+    REFUSED(aclrtFree(stack), ACL_ERROR_RT_PARAM_INVALID, "devPtr", "runtime memory: aclrtFree of the AI core stacks");
+    REFUSED(aclrtMemGetAddressRange(stack, &base, &size), ACL_ERROR_RT_PARAM_INVALID, "ptr",
+            "runtime memory: aclrtMemGetAddressRange of the AI core stacks");
+    CHECK(aclrtPointerGetAttributes(stack, &attr));
+    EXPECT(attr.location.type == ACL_MEM_LOCATION_TYPE_UNREGISTERED,
+           "runtime memory: aclrtPointerGetAttributes of the AI core stacks: unregistered (type %d)", (int)attr.location.type);
+    CHECK(aclrtFree(p));
+    CHECK(aclrtDestroyContext(c1));
+    CHECK(aclrtSetCurrentContext(ctxA));
+}
+
 int main(int argc, char **argv)
 {
     aclrtStream s = NULL;
@@ -217,6 +317,7 @@ int main(int argc, char **argv)
     free_host_twice(s);
     closed_device(s);
     zero_bytes(s);
+    runtime_memory(s);
     direct_close(bin, s);
     printf("PASS 21_stale_memory\n");
     return 0;
