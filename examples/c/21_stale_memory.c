@@ -11,38 +11,54 @@
  * and memsets of zero bytes succeed without looking at their arguments, as
  * CANN's runtime does. Device memory of the runtime's own (condition words,
  * task argument blocks, placeholder copies, AI core stacks) is never the
- * caller's, even where a freed allocation of the caller's was.
+ * caller's, even where a freed allocation of the caller's was. Device
+ * memory kept from before an aclFinalize is refused after the next aclInit,
+ * never taken for other memory.
  *
  * Usage: 21_stale_memory <kernel binary with append_log, count_up and trap_now>
  */
 #include "direct.h"
+
+#include <sys/mman.h>
+
+#ifndef MAP_ANONYMOUS
+#define MAP_ANONYMOUS 0x20
+#endif
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000 /* Linux 4.17 */
+#endif
 
 #define N 4096
 
 static unsigned char pageable[N], back[N];
 
 /* expect_stale: a call refused with ACL_ERROR_RT_PARAM_INVALID whose
- * message names param and says that device 1 is not open. */
-static void expect_stale(const char *file, int line, aclError rc, const char *param, const char *what)
+ * message names param and says that the memory is of device dev, which is
+ * not open. */
+static void expect_stale(const char *file, int line, aclError rc, const char *param, int dev, const char *what)
 {
     const char *msg = aclGetRecentErrMsg();
+    char gone[64];
+    snprintf(gone, sizeof gone, "device %d, which is not open", dev);
     if (rc != ACL_ERROR_RT_PARAM_INVALID) {
         fail_exit(file, line, rc, "%s: returned %d, expected %d (message: %s)", what, rc, ACL_ERROR_RT_PARAM_INVALID,
                   msg ? msg : "(null)");
     }
-    if (msg == NULL || strstr(msg, param) == NULL || strstr(msg, "device 1, which is not open") == NULL) {
-        fail_exit(file, line, rc, "%s: aclGetRecentErrMsg does not name %s and device 1 not open: %s", what, param,
+    if (msg == NULL || strstr(msg, param) == NULL || strstr(msg, gone) == NULL) {
+        fail_exit(file, line, rc, "%s: aclGetRecentErrMsg does not name %s and %s: %s", what, param, gone,
                   msg ? msg : "(null)");
     }
-    pass("%s -> %d, naming %s, memory of device 1, which is not open", what, ACL_ERROR_RT_PARAM_INVALID, param);
+    pass("%s -> %d, naming %s, memory of %s", what, ACL_ERROR_RT_PARAM_INVALID, param, gone);
 }
 
-#define STALE(call, param, what)                                               \
+#define STALE_ON(dev, call, param, what)                                       \
     do {                                                                       \
         clear_errors();                                                        \
         aclError stale_rc_ = (call);                                           \
-        expect_stale(__FILE__, __LINE__, stale_rc_, (param), (what));          \
+        expect_stale(__FILE__, __LINE__, stale_rc_, (param), (dev), (what));   \
     } while (0)
+
+#define STALE(call, param, what) STALE_ON(1, call, param, what)
 
 /* ---- 1. A second aclrtFreeHost ----------------------------------------- */
 
@@ -305,6 +321,85 @@ static void runtime_memory(aclrtStream s)
     CHECK(aclrtSetCurrentContext(ctxA));
 }
 
+/* ---- 5. Pointers from before aclFinalize ------------------------------ */
+
+/* Device memory kept from one initialization into the next: its address
+ * range stays reserved, so it is memory of a device that is not open, and
+ * once that device opens again, memory at the same addresses that is not
+ * allocated. No other mapping of the process can take it meanwhile. */
+static void earlier_init(const char *kernels)
+{
+    void *p = NULL, *again = NULL;
+    uint64_t *counter = NULL;
+    aclrtStream s = NULL, rel = NULL;
+    aclrtNotify n = NULL;
+    aclrtBinHandle bin = NULL;
+    aclrtFuncHandle count = NULL;
+    unsigned char host[64];
+
+    CHECK(aclInit(NULL));
+    CHECK(aclrtSetDevice(0));
+    CHECK(aclrtMalloc(&p, N, ACL_MEM_MALLOC_NORMAL_ONLY));
+    CHECK(aclFinalize());
+    void *page = (void *)((uintptr_t)p & ~(uintptr_t)4095);
+    void *q = mmap(page, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+    EXPECT(q != page, "earlier init: after aclFinalize no other mapping can take device 0's addresses");
+    if (q != MAP_FAILED) {
+        munmap(q, 4096);
+    }
+
+    CHECK(aclInit(NULL));
+    CHECK(aclrtSetDevice(1));
+    CHECK(aclrtCreateStream(&s));
+    CHECK(aclrtCreateStream(&rel));
+    CHECK(aclrtCreateNotify(&n, ACL_NOTIFY_DEFAULT));
+    CHECK(aclrtBinaryLoadFromFile(kernels, NULL, &bin));
+    CHECK(aclrtBinaryGetFunction(bin, "count_up", &count));
+    CHECK(aclrtMalloc((void **)&counter, 8, ACL_MEM_MALLOC_NORMAL_ONLY));
+    void *slot = counter;
+    CHECK(aclrtLaunchKernel(count, 1, &slot, sizeof slot, s)); /* the function goes direct from now on */
+    CHECK(aclrtSynchronizeStream(s));
+
+    STALE_ON(0, aclrtMemcpy(host, 64, p, 64, ACL_MEMCPY_DEFAULT), "src", "earlier init: aclrtMemcpy DEFAULT from it");
+    STALE_ON(0, aclrtMemcpy(host, 64, p, 64, ACL_MEMCPY_HOST_TO_HOST), "src", "earlier init: aclrtMemcpy HOST_TO_HOST from it");
+    STALE_ON(0, aclrtMemcpy(p, 64, host, 64, ACL_MEMCPY_HOST_TO_HOST), "dst", "earlier init: aclrtMemcpy HOST_TO_HOST to it");
+    STALE_ON(0, aclrtMemcpyAsync(host, 64, p, 64, ACL_MEMCPY_DEFAULT, s), "src", "earlier init: aclrtMemcpyAsync DEFAULT from it");
+    STALE_ON(0, aclrtMemcpyAsync(p, 64, host, 64, ACL_MEMCPY_HOST_TO_HOST, s), "dst",
+             "earlier init: aclrtMemcpyAsync HOST_TO_HOST to it");
+    STALE_ON(0, aclrtMemcpy2d(host, 16, p, 16, 16, 4, ACL_MEMCPY_DEVICE_TO_HOST), "src", "earlier init: aclrtMemcpy2d from it");
+    STALE_ON(0, aclrtMemset(p, 64, 1, 64), "devPtr", "earlier init: aclrtMemset");
+    STALE_ON(0, aclrtMemsetAsync(p, 64, 1, 64, s), "devPtr", "earlier init: aclrtMemsetAsync");
+    STALE_ON(0, aclrtFree(p), "devPtr", "earlier init: aclrtFree");
+    slot = p;
+    STALE_ON(0, aclrtLaunchKernel(count, 1, &slot, sizeof slot, s), "argument", "earlier init: a kernel argument, idle stream");
+    CHECK(aclrtWaitAndResetNotify(n, s, 0));
+    STALE_ON(0, aclrtLaunchKernelWithHostArgs(count, 1, s, NULL, &slot, sizeof slot, NULL, 0), "argument",
+             "earlier init: a kernel argument, held stream");
+    CHECK(aclrtRecordNotify(n, rel));
+    CHECK(aclrtSynchronizeStream(s));
+
+    /* Device 0 opens with the same addresses: p is memory not allocated
+     * there, until an allocation takes it again. */
+    CHECK(aclrtSetDevice(0));
+    REFUSED(aclrtMemcpy(host, 64, p, 64, ACL_MEMCPY_DEFAULT), ACL_ERROR_RT_PARAM_INVALID, "src",
+            "earlier init: device 0 open again, aclrtMemcpy DEFAULT from it");
+    REFUSED(aclrtFree(p), ACL_ERROR_RT_PARAM_INVALID, "devPtr", "earlier init: device 0 open again, aclrtFree");
+    CHECK(aclrtMalloc(&again, N, ACL_MEM_MALLOC_NORMAL_ONLY));
+    EXPECT(again == p && read_u64(again) == 0, "earlier init: device 0's first allocation is at the same address (%p, %p), fresh",
+           again, p);
+    CHECK(aclrtFree(again));
+    CHECK(aclrtResetDevice(0));
+    CHECK(aclrtSetDevice(1));
+    CHECK(aclrtFree(counter));
+    CHECK(aclrtBinaryUnLoad(bin));
+    CHECK(aclrtDestroyNotify(n));
+    CHECK(aclrtDestroyStream(s));
+    CHECK(aclrtDestroyStream(rel));
+    CHECK(aclrtResetDevice(1));
+    CHECK(aclrtResetDevice(1));
+    CHECK(aclFinalize());
+}
+
 int main(int argc, char **argv)
 {
     aclrtStream s = NULL;
@@ -319,6 +414,7 @@ int main(int argc, char **argv)
     zero_bytes(s);
     runtime_memory(s);
     direct_close(bin, s);
+    earlier_init(argv[1]);
     printf("PASS 21_stale_memory\n");
     return 0;
 }

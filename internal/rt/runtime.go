@@ -94,6 +94,8 @@ func (r *Runtime) Init(cfg config.Config) error {
 	r.host.reset()
 	r.dev.reset()
 	r.current.Store(&b)
+	// The backend may know device ranges from before, all closed now.
+	r.closed.refresh(b)
 	r.log.Debug("runtime initialized", "config", cfg.String(), "devices", n)
 	return nil
 }
