@@ -202,6 +202,10 @@ func (d *Device) Trace() ([]TaskRecord, error) {
 //
 // CANN: none.
 func (d *Device) ShareMemory(p DevPtr) (path string, off int64, err error) {
+	if a, ok := d.r.rt.Lookup(uint64(p)); !ok || a.Host || a.Device != d.ID() {
+		return "", 0, wrap("Device.ShareMemory", hal.Errorf(hal.KindInvalidAddress,
+			"device address %#x is not in a live allocation on device %d, expected one to share", uint64(p), d.ID()))
+	}
 	hd, err := d.d.HAL()
 	if err != nil {
 		return "", 0, wrap("Device.ShareMemory", err)

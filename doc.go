@@ -134,6 +134,7 @@
 //	aclrtLaunchHostFunc (function of two words)                                Stream.LaunchHostFuncC
 //	aclrtLaunchKernel                                                          Stream.Launch
 //	aclrtLaunchKernel (argument block by pointer)                              Stream.LaunchArgs
+//	aclrtLaunchKernelWithHostArgs (placeholders)                               Stream.LaunchPlaceholders
 //	aclrtMalloc                                                                Context.Malloc
 //	aclrtMalloc (by pointer)                                                   Context.MallocPointer
 //	aclrtMallocHost                                                            Runtime.MallocHost

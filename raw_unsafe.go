@@ -202,3 +202,26 @@ func (r *Runtime) FreeDevice(p DevPtr) error {
 //
 // CANN: none.
 func (r *Runtime) SetClosedMemoryHook(fn func(closed []hal.Span)) { r.rt.SetClosedHook(fn) }
+
+// Placeholder is a pointer slot of a host argument block, at AddrOffset,
+// to point at the device copy of the block's bytes from DataOffset on.
+type Placeholder struct{ AddrOffset, DataOffset uint64 }
+
+// LaunchPlaceholders queues k with a host argument block whose first
+// params bytes are its parameters. The whole block is copied to device
+// memory of the runtime's before the call returns, each placeholder slot
+// pointing into that copy; the copy is never the caller's memory, and is
+// freed after the kernel, or with the model a capture records it into.
+//
+// CANN: aclrtLaunchKernelWithHostArgs (placeholders).
+func (s *Stream) LaunchPlaceholders(k *Kernel, blocks uint32, block []byte, params int, phs []Placeholder, thread uint32) error {
+	const op = "Stream.LaunchPlaceholders (aclrtLaunchKernelWithHostArgs)"
+	if k == nil {
+		return wrap(op, hal.Errorf(hal.KindBadArgument, "kernel is nil"))
+	}
+	rphs := make([]rt.Placeholder, len(phs))
+	for i, ph := range phs {
+		rphs[i] = rt.Placeholder{Slot: ph.AddrOffset, Data: ph.DataOffset}
+	}
+	return wrap(op, s.s.LaunchPlaceholders(k.k, blocks, block, params, rphs, thread, 0))
+}

@@ -2,7 +2,9 @@ package gocann
 
 import (
 	"log/slog"
+	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/config"
@@ -36,11 +38,18 @@ func ParseConfig(data []byte) (Config, error) {
 }
 
 // Runtime is a CANN runtime instance. New makes one; Init and Finalize (or
-// Open and Close) bracket its use, and it may be initialized again after
-// Finalize. Everything else hangs off it: there is no package-level state.
+// Open and Close) bracket its use. It may be initialized again after
+// Finalize, with device memory at the same addresses; Close ends it for
+// good. Everything else hangs off it: there is no package-level state.
 type Runtime struct {
 	rt   *rt.Runtime
 	opts options
+	// space keeps the simulated devices' address ranges reserved from one
+	// initialization to the next, so pointers kept across Finalize and
+	// Init are refused rather than taken for other memory. Close, or the
+	// collector once the Runtime is garbage, gives them back.
+	space  *sim.AddressSpace
+	closed atomic.Bool // closed for good
 
 	// mu guards the fields below.
 	mu       sync.Mutex
@@ -92,10 +101,14 @@ func WithBackend(open func(Config) (hal.Backend, error)) Option {
 //
 // CANN: none.
 func New(opts ...Option) *Runtime {
-	r := &Runtime{excHooks: make(map[int]func(ExceptionInfo))}
+	r := &Runtime{excHooks: make(map[int]func(ExceptionInfo)), space: sim.NewAddressSpace()}
 	for _, o := range opts {
 		o(&r.opts)
 	}
+	// A Runtime dropped without Close gives its address ranges back when it
+	// is collected; none of them is in use by then (an initialized
+	// Runtime's devices keep it reachable), and Close twice is harmless.
+	runtime.AddCleanup(r, func(s *sim.AddressSpace) { _ = s.Close() }, r.space)
 	open := r.opts.backend
 	if open == nil {
 		open = r.simBackend
@@ -124,6 +137,7 @@ func (r *Runtime) simBackend(c Config) (hal.Backend, error) {
 		Clock:      r.opts.clock,
 		Logger:     r.opts.logger,
 		DMAWorkers: s.DMAWorkers,
+		Space:      r.space,
 	}
 	return sim.New(cfg)
 }
@@ -168,6 +182,9 @@ func (r *Runtime) Init(configPath string) error {
 // CANN: aclInit (parsed configuration).
 func (r *Runtime) InitConfig(c Config) error {
 	const op = "Runtime.Init (aclInit)"
+	if r.closed.Load() {
+		return wrap(op, hal.Errorf(hal.KindInvalidHandle, "the runtime was closed for good; make another with New or Open"))
+	}
 	return wrap(op, r.rt.Init(c))
 }
 
@@ -180,14 +197,24 @@ func (r *Runtime) Finalize() error {
 	return wrap("Runtime.Finalize (aclFinalize)", r.rt.Finalize())
 }
 
-// Close finalizes the runtime if it is initialized; it is idempotent.
+// Close finalizes the runtime if it is initialized and ends it for good:
+// the address ranges its simulated devices' memory took are given back to
+// the process, so no later Init is taken (it fails with
+// ACL_ERROR_RT_INVALID_HANDLE). Finalize keeps them, for the next Init.
+// Close is idempotent.
 //
 // CANN: aclFinalize (idempotent).
 func (r *Runtime) Close() error {
-	if !r.rt.Initialized() {
-		return nil
+	var err error
+	if r.rt.Initialized() {
+		err = r.Finalize()
 	}
-	return r.Finalize()
+	if !r.closed.Swap(true) {
+		if serr := r.space.Close(); err == nil && serr != nil {
+			err = wrap("Runtime.Close (aclFinalize)", serr)
+		}
+	}
+	return err
 }
 
 // Config returns the configuration the runtime was initialized with.

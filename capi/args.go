@@ -375,7 +375,7 @@ func (a *cArgs) block() ([]byte, int, []placeholder) {
 		if !p.ph {
 			continue
 		}
-		phs = append(phs, placeholder{uint64(offs[i]), uint64(len(b))})
+		phs = append(phs, placeholder{AddrOffset: uint64(offs[i]), DataOffset: uint64(len(b))})
 		if p.buf != nil {
 			b = append(b, unsafe.Slice((*byte)(p.buf), p.bufSize)...)
 		}

@@ -165,7 +165,7 @@ func (m *argsModel) check() {
 	off := 0
 	for _, p := range m.params {
 		if p.ph {
-			phs = append(phs, placeholder{uint64(off), uint64(len(want))})
+			phs = append(phs, placeholder{AddrOffset: uint64(off), DataOffset: uint64(len(want))})
 			want = append(want, p.buf...)
 			want = append(want, make([]byte, (8-len(want)%8)%8)...)
 		}

@@ -9,7 +9,6 @@ package main
 import "C"
 
 import (
-	"encoding/binary"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -332,12 +331,12 @@ func gocann_go_aclrtLaunchKernelV2(t *C.gocann_thread, f C.aclrtFuncHandle, bloc
 
 // placeholder is a pointer slot of a host argument block to point at the
 // device copy of the block's data at dataOffset.
-type placeholder struct{ addrOffset, dataOffset uint64 }
+type placeholder = gocann.Placeholder
 
 // launchBlock queues f with a host argument block whose first slots are the
-// parameters. With placeholders the whole block is copied to fresh device
-// memory first, the placeholder slots pointing into that copy, and the
-// memory is freed after the kernel.
+// parameters. With placeholders the runtime copies the whole block to
+// device memory of its own first, the placeholder slots pointing into that
+// copy, and frees it after the kernel.
 func launchBlock(t *C.gocann_thread, fn string, s *cStream, f *cFunc, blocks uint32, block []byte, slots int, phs []placeholder) C.aclError {
 	if slots > 8*hal.MaxArgs {
 		return failf(t, fn, hal.KindInvalidParam, "the parameters take %d bytes, expected at most %d (32 slots of 8 bytes)", slots, 8*hal.MaxArgs)
@@ -353,27 +352,7 @@ func launchBlock(t *C.gocann_thread, fn string, s *cStream, f *cFunc, blocks uin
 		}
 		return fail(t, fn, s.s.LaunchArgs(f.k, blocks, p, uintptr(slots), tid))
 	}
-	r, code := rt(t, fn)
-	if code != 0 {
-		return code
-	}
-	dev, err := s.ctx.c.Malloc(int64(len(block)), gocann.NormalOnly)
-	if err != nil {
-		return fail(t, fn, err)
-	}
-	for _, ph := range phs {
-		binary.LittleEndian.PutUint64(block[ph.addrOffset:], uint64(dev)+ph.dataOffset)
-	}
-	freeDev := func(a, _ uintptr) { r.FreeDevice(gocann.DevPtr(a)) }
-	if err := s.s.CopyToDevice(dev, block); err != nil {
-		r.FreeDevice(dev)
-		return fail(t, fn, err)
-	}
-	err = s.s.LaunchArgs(f.k, blocks, unsafe.Pointer(&block[0]), uintptr(slots), tid)
-	if ferr := s.s.LaunchHostFuncC(freeDev, uintptr(dev), 0); err == nil && ferr != nil {
-		err = ferr
-	}
-	return fail(t, fn, err)
+	return fail(t, fn, s.s.LaunchPlaceholders(f.k, blocks, block, slots, phs, tid))
 }
 
 //export gocann_go_aclrtLaunchKernelWithHostArgs
@@ -414,7 +393,7 @@ func gocann_go_aclrtLaunchKernelWithHostArgs(t *C.gocann_thread, fp C.aclrtFuncH
 			if a%8 != 0 || a+8 > uint64(size) || d >= uint64(size) {
 				return failf(t, fn, hal.KindInvalidParam, "placeholder %d {addrOffset %d, dataOffset %d} is invalid, expected an 8-byte aligned slot and data inside the %d-byte block", i, a, d, size)
 			}
-			phs = append(phs, placeholder{a, d})
+			phs = append(phs, placeholder{AddrOffset: a, DataOffset: d})
 			slots = min(slots, int(d)) // the parameters end where placeholder data begins
 		}
 	}

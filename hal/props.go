@@ -59,10 +59,12 @@ func (a Allocation) Contains(addr, n uint64) bool {
 
 // Span is a device's address range, [Lo, Hi): every allocation of the device
 // lies in it. A backend keeps a device's span reserved from the device's
-// first Open until the backend closes, open or not, and gives the device
-// the same span when it opens again, as hardware keeps its addresses. So a
-// stale pointer into a closed device's memory is still known as that
-// device's, and no other memory ever takes its addresses.
+// first Open at least until the backend closes, open or not, and gives the
+// device the same span when it opens again, as hardware keeps its
+// addresses. So a stale pointer into a closed device's memory is still
+// known as that device's, and no other memory ever takes its addresses.
+// Spans a backend keeps from before it was created (an earlier backend's,
+// handed on) are reported as spans of devices that are not open.
 type Span struct {
 	Device int
 	Lo, Hi uint64

@@ -12,6 +12,7 @@ import (
 // Backend is the simulated NPU backend.
 type Backend struct {
 	cfg   Config
+	space *AddressSpace // where the devices' memory ranges come from
 	host  hostMem
 	open  atomic.Pointer[[]*device] // open devices, for address lookups
 	spans atomic.Pointer[spanSet]   // every reserved device range, for address lookups
@@ -35,9 +36,13 @@ func New(cfg Config) (*Backend, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Backend{cfg: cfg, devs: make([]*device, cfg.Devices), mems: make([]*devMem, cfg.Devices)}
-	b.open.Store(&[]*device{})
-	b.spans.Store(&spanSet{})
+	b := &Backend{cfg: cfg, space: cfg.Space, devs: make([]*device, cfg.Devices), mems: make([]*devMem, cfg.Devices)}
+	if b.space == nil {
+		b.space = NewAddressSpace()
+	}
+	b.mu.Lock()
+	b.publish() // ranges an earlier backend left in the space
+	b.mu.Unlock()
 	return b, nil
 }
 
@@ -74,9 +79,10 @@ func (b *Backend) Open(id int) (hal.Device, error) {
 	return d, nil
 }
 
-// memFor returns device id's memory, opened: its reserved range again, or
-// a new one the first time, or when the old one is still mapped because
-// its last close could not finish. b.mu held.
+// memFor returns device id's memory, opened: its range again, or one from
+// the address space the first time (the range an earlier backend's device
+// id had, if any), or when the old one is still mapped because its last
+// close could not finish. b.mu held.
 func (b *Backend) memFor(id int, hbm uint64) (*devMem, error) {
 	if m := b.mems[id]; m != nil {
 		if !m.mapped() {
@@ -85,7 +91,7 @@ func (b *Backend) memFor(id int, hbm uint64) (*devMem, error) {
 		b.retired = append(b.retired, m)
 		b.mems[id] = nil
 	}
-	m, err := newDevMem(id, hbm)
+	m, err := b.space.acquire(b, id, hbm)
 	if err != nil {
 		return nil, err
 	}
@@ -102,20 +108,18 @@ func (b *Backend) publish() {
 		}
 	}
 	b.open.Store(&open)
+	// Every range of the space is a span: those of this backend's devices,
+	// open or not, and those earlier backends left.
 	set := &spanSet{}
-	add := func(m *devMem, d *device) {
+	for _, m := range b.space.ranges() {
+		var d *device
+		if m.dev < len(b.mems) && b.mems[m.dev] == m {
+			d = b.devs[m.dev]
+		}
 		set.all = append(set.all, spanOf{m: m, d: d})
 		if d == nil {
 			set.closed++
 		}
-	}
-	for id, m := range b.mems {
-		if m != nil {
-			add(m, b.devs[id])
-		}
-	}
-	for _, m := range b.retired {
-		add(m, nil)
 	}
 	b.spans.Store(set)
 }
@@ -187,11 +191,13 @@ func (b *Backend) Close() error {
 	b.mu.Lock()
 	mems := append(slices.Clone(b.retired), b.mems...)
 	b.mu.Unlock()
-	for _, m := range mems {
-		if m == nil {
-			continue
-		}
-		if err := m.release(); err != nil && first == nil {
+	// The ranges stay reserved in the space for the next backend; a space
+	// of the backend's own goes with it.
+	if err := b.space.put(b, mems); err != nil && first == nil {
+		first = err
+	}
+	if b.cfg.Space == nil {
+		if err := b.space.Close(); err != nil && first == nil {
 			first = err
 		}
 	}

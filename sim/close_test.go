@@ -3,6 +3,7 @@ package sim
 import (
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/gocann/gocann/hal"
 )
@@ -54,5 +55,53 @@ func TestDeviceCloseIsPrompt(t *testing.T) {
 		if err := b.Close(); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestClosedHandleTouchesNothing: a device handle kept past its Close
+// reaches nothing of the device's next opening, which has the same memory
+// range.
+func TestClosedHandleTouchesNothing(t *testing.T) {
+	b, err := New(Config{Devices: 1, Profile: hal.Props{HBMSize: 1 << 30}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	old, err := b.Open(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := old.Close(); err != nil {
+		t.Fatal(err)
+	}
+	d, err := b.Open(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := d.Malloc(4096, hal.MemPolicy{Page: normalOnly})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := old.Malloc(4096, hal.MemPolicy{Page: normalOnly}); err == nil {
+		t.Errorf("Malloc on a closed handle = %+v, want an error", got)
+	}
+	if err := old.Free(a.Addr); err == nil {
+		t.Error("Free on a closed handle freed the reopened device's memory")
+	}
+	if got, ok := old.Lookup(a.Addr); ok {
+		t.Errorf("Lookup on a closed handle = %+v, want nothing", got)
+	}
+	if _, err := old.Pointer(a.Addr, 8); err == nil {
+		t.Error("Pointer on a closed handle reached the reopened device's memory")
+	}
+	buf := []byte("stale")
+	if err := old.Run(hal.Task{Kind: hal.TaskCopy, Dst: hal.DevLoc(a.Addr), Src: hal.HostLoc(unsafe.Pointer(&buf[0])), Size: 5}); err == nil {
+		t.Error("Run on a closed handle copied into the reopened device's memory")
+	}
+	if _, ok := d.Lookup(a.Addr); !ok {
+		t.Error("the reopened device lost its allocation")
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -22,6 +22,10 @@ type Config struct {
 	// DMAWorkers is the number of copy workers per device; default: the
 	// number of CPUs, at least 2.
 	DMAWorkers int
+	// Space keeps the devices' memory ranges reserved past the backend, for
+	// the next backend given the same space; default: a space of the
+	// backend's own, released when it closes.
+	Space *AddressSpace
 
 	monoBase int64 // CLOCK_MONOTONIC at clock 0 for the default clock, else 0
 }

@@ -31,17 +31,54 @@ func (d *device) ID() int          { return d.id }
 func (d *device) Props() hal.Props { return d.props }
 func (d *device) Now() int64       { return d.clock() }
 
+// The memory calls of a closed handle reach nothing: the device's next
+// opening has the same memory, which is not this handle's.
+
+func (d *device) errClosed() error {
+	return hal.Errorf(hal.KindInvalidDevice, "device %d handle is closed", d.id)
+}
+
 func (d *device) Malloc(size uint64, p hal.MemPolicy) (hal.Allocation, error) {
+	if d.closed.Load() {
+		return hal.Allocation{}, d.errClosed()
+	}
 	return d.mem.malloc(size, p)
 }
 
-func (d *device) Free(addr uint64) error                    { return d.mem.free(addr) }
-func (d *device) Lookup(addr uint64) (hal.Allocation, bool) { return d.mem.lookup(addr) }
-func (d *device) MemInfo() (free, total uint64)             { return d.mem.info() }
+func (d *device) Free(addr uint64) error {
+	if d.closed.Load() {
+		return d.errClosed()
+	}
+	return d.mem.free(addr)
+}
 
-func (d *device) Pointer(addr, n uint64) (unsafe.Pointer, error) { return d.mem.pointer(addr, n) }
+func (d *device) Lookup(addr uint64) (hal.Allocation, bool) {
+	if d.closed.Load() {
+		return hal.Allocation{}, false
+	}
+	return d.mem.lookup(addr)
+}
 
-func (d *device) Share(addr uint64) (string, int64, error) { return d.mem.share(addr) }
+func (d *device) MemInfo() (free, total uint64) {
+	if d.closed.Load() {
+		return 0, d.mem.hbm
+	}
+	return d.mem.info()
+}
+
+func (d *device) Pointer(addr, n uint64) (unsafe.Pointer, error) {
+	if d.closed.Load() {
+		return nil, d.errClosed()
+	}
+	return d.mem.pointer(addr, n)
+}
+
+func (d *device) Share(addr uint64) (string, int64, error) {
+	if d.closed.Load() {
+		return "", 0, d.errClosed()
+	}
+	return d.mem.share(addr)
+}
 
 func (d *device) NewQueue(cfg hal.QueueConfig) (hal.Queue, error) { return d.s.newQueue(cfg) }
 
@@ -66,6 +103,9 @@ func (d *device) Trace(buf []hal.Record) []hal.Record {
 // Run executes a transfer synchronously. Small ones run on the caller; large
 // ones are split, the caller taking parts alongside the DMA workers.
 func (d *device) Run(t hal.Task) error {
+	if d.closed.Load() {
+		return d.errClosed()
+	}
 	switch t.Kind {
 	case hal.TaskCopy, hal.TaskCopy2D, hal.TaskMemset:
 	default:

@@ -4,7 +4,11 @@
 // memory file mapped into the process over an address range that stays
 // reserved for the device, open or closed, while the backend lives (so
 // stale pointers never meet other memory, and a reopened device has the
-// same addresses), and one scheduler. The scheduler keeps
+// same addresses), and one scheduler. The ranges come from an
+// AddressSpace (Config.Space), which can outlive the backend: a later
+// backend given the same space gives each device id the range it had, and
+// knows the others as closed devices' memory, so pointers kept from an
+// earlier backend are refused too. The scheduler keeps
 // an in-order queue per stream, picks ready queue heads by priority and hands
 // them to engines: an AI-core pool (one goroutine per core, a kernel's blocks
 // spread over the free cores), DMA workers (large copies split across CPUs)

@@ -178,6 +178,20 @@ int main(void)
     EXPECT(ok2d, "aclrtMemcpy2dAsync device to pinned host copies them back");
     EXPECT_CODE(aclrtMemcpy2d(d2, 16, src2d, SP, W, H, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID,
                 "aclrtMemcpy2d with width larger than dpitch");
+    /* ACL_MEMCPY_DEFAULT: the direction comes from the pointers. */
+    memset(dst2d, 0xff, sizeof dst2d);
+    CHECK(aclrtMemcpy2d(dst2d, DP, d2, DP, W, H, ACL_MEMCPY_DEFAULT));
+    ok2d = 1;
+    for (int r = 0; r < H; r++) {
+        ok2d = ok2d && memcmp(dst2d + r * DP, src2d + r * SP, W) == 0 && all_bytes(dst2d + r * DP + W, DP - W, 0xff);
+    }
+    EXPECT(ok2d, "aclrtMemcpy2d ACL_MEMCPY_DEFAULT from device memory to the host copies the rows");
+    EXPECT_CODE(aclrtMemcpy2d(d2, DP, (char *)d2 + DP * H, DP, W, H, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                "aclrtMemcpy2d ACL_MEMCPY_DEVICE_TO_DEVICE (the asynchronous call copies device to device)");
+    EXPECT_CODE(aclrtMemcpy2d(d2, DP, (char *)d2 + DP * H, DP, W, H, ACL_MEMCPY_DEFAULT), ACL_ERROR_RT_PARAM_INVALID,
+                "aclrtMemcpy2d ACL_MEMCPY_DEFAULT between device buffers");
+    CHECK(aclrtMemcpy2dAsync((char *)d2 + DP * H, DP, d2, DP, W, H, ACL_MEMCPY_DEFAULT, s));
+    CHECK(aclrtSynchronizeStream(s));
 
     /* Address ranges. */
     void *base = NULL;

@@ -9,38 +9,56 @@
  * in device memory, a model captured before the device closed) faults
  * instead of touching it. A reopened device has the same addresses. Copies
  * and memsets of zero bytes succeed without looking at their arguments, as
- * CANN's runtime does.
+ * CANN's runtime does. Device memory of the runtime's own (condition words,
+ * task argument blocks, placeholder copies, AI core stacks) is never the
+ * caller's, even where a freed allocation of the caller's was. Device
+ * memory kept from before an aclFinalize is refused after the next aclInit,
+ * never taken for other memory.
  *
  * Usage: 21_stale_memory <kernel binary with append_log, count_up and trap_now>
  */
 #include "direct.h"
+
+#include <sys/mman.h>
+
+#ifndef MAP_ANONYMOUS
+#define MAP_ANONYMOUS 0x20
+#endif
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000 /* Linux 4.17 */
+#endif
 
 #define N 4096
 
 static unsigned char pageable[N], back[N];
 
 /* expect_stale: a call refused with ACL_ERROR_RT_PARAM_INVALID whose
- * message names param and says that device 1 is not open. */
-static void expect_stale(const char *file, int line, aclError rc, const char *param, const char *what)
+ * message names param and says that the memory is of device dev, which is
+ * not open. */
+static void expect_stale(const char *file, int line, aclError rc, const char *param, int dev, const char *what)
 {
     const char *msg = aclGetRecentErrMsg();
+    char gone[64];
+    snprintf(gone, sizeof gone, "device %d, which is not open", dev);
     if (rc != ACL_ERROR_RT_PARAM_INVALID) {
         fail_exit(file, line, rc, "%s: returned %d, expected %d (message: %s)", what, rc, ACL_ERROR_RT_PARAM_INVALID,
                   msg ? msg : "(null)");
     }
-    if (msg == NULL || strstr(msg, param) == NULL || strstr(msg, "device 1, which is not open") == NULL) {
-        fail_exit(file, line, rc, "%s: aclGetRecentErrMsg does not name %s and device 1 not open: %s", what, param,
+    if (msg == NULL || strstr(msg, param) == NULL || strstr(msg, gone) == NULL) {
+        fail_exit(file, line, rc, "%s: aclGetRecentErrMsg does not name %s and %s: %s", what, param, gone,
                   msg ? msg : "(null)");
     }
-    pass("%s -> %d, naming %s, memory of device 1, which is not open", what, ACL_ERROR_RT_PARAM_INVALID, param);
+    pass("%s -> %d, naming %s, memory of %s", what, ACL_ERROR_RT_PARAM_INVALID, param, gone);
 }
 
-#define STALE(call, param, what)                                               \
+#define STALE_ON(dev, call, param, what)                                       \
     do {                                                                       \
         clear_errors();                                                        \
         aclError stale_rc_ = (call);                                           \
-        expect_stale(__FILE__, __LINE__, stale_rc_, (param), (what));          \
+        expect_stale(__FILE__, __LINE__, stale_rc_, (param), (dev), (what));   \
     } while (0)
+
+#define STALE(call, param, what) STALE_ON(1, call, param, what)
 
 /* ---- 1. A second aclrtFreeHost ----------------------------------------- */
 
@@ -205,6 +223,183 @@ static void zero_bytes(aclrtStream s)
     CHECK(aclrtFree(d));
 }
 
+/* ---- 4. Device memory of the runtime's -------------------------------- */
+
+/* The runtime's own device memory comes from the device's allocator, which
+ * hands a freed block straight back to the next allocation of its size: it
+ * may sit where memory of the caller's was. A second aclrtFree there is
+ * refused, and the caller's next allocation goes elsewhere. */
+static void runtime_memory(aclrtStream s)
+{
+    void *p = NULL, *q = NULL;
+    aclmdlRI model = NULL;
+    aclmdlRICaptureStatus st;
+    aclmdlRICondHandle h = NULL;
+    uint64_t *cond = NULL;
+    aclrtPtrAttributes attr;
+
+    /* A condition word. */
+    CHECK(aclrtMalloc(&p, 8, ACL_MEM_MALLOC_NORMAL_ONLY));
+    CHECK(aclrtFree(p));
+    CHECK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL));
+    CHECK(aclmdlRICaptureGetInfo(s, &st, &model));
+    CHECK(aclmdlRICondHandleCreate(model, 0, 0, &h));
+    CHECK(aclmdlRICondHandleGetCondPtr(h, &cond));
+    CHECK(count_via(s, countDev, 0));
+    CHECK(aclmdlRICaptureEnd(s, &model));
+    EXPECT((void *)cond == p, "runtime memory: a condition word takes the freed block's address (%p, %p)", (void *)cond, p);
+    REFUSED(aclrtFree(p), ACL_ERROR_RT_PARAM_INVALID, "devPtr", "runtime memory: a second aclrtFree at the condition word");
+    CHECK(aclrtMalloc(&q, 8, ACL_MEM_MALLOC_NORMAL_ONLY));
+    write_u64(q, 99);
+    write_u64(cond, 5);
+    CHECK(aclrtPointerGetAttributes(cond, &attr));
+    EXPECT(q != p && read_u64(cond) == 5 && read_u64(q) == 99 && attr.location.type == ACL_MEM_LOCATION_TYPE_DEVICE,
+           "runtime memory: the next allocation is elsewhere (%p); the condition word stays device memory to read and write", q);
+    CHECK(aclmdlRIDestroy(model));
+    EXPECT(read_u64(q) == 99, "runtime memory: destroying the model leaves the caller's allocation");
+    CHECK(aclrtFree(q));
+
+    /* A kernel task's argument block, handed out by aclmdlRITaskGetParams. */
+    aclrtStream ms[1];
+    aclmdlRITask mt[4];
+    aclmdlRITaskParams tp;
+    uint32_t nms = 1, nmt = 4;
+    CHECK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL));
+    CHECK(count_via(s, countDev, 0));
+    CHECK(aclmdlRICaptureEnd(s, &model));
+    CHECK(aclrtMalloc(&p, 256, ACL_MEM_MALLOC_NORMAL_ONLY));
+    CHECK(aclrtFree(p));
+    CHECK(aclmdlRIGetStreams(model, ms, &nms));
+    CHECK(aclmdlRIGetTasksByStream(ms[0], mt, &nmt));
+    CHECK(aclmdlRITaskGetParams(mt[0], &tp));
+    EXPECT(tp.type == ACL_MODEL_RI_TASK_KERNEL && tp.kernelTaskParams.args == p,
+           "runtime memory: a task's argument block takes the freed block's address (%p, %p)", tp.kernelTaskParams.args, p);
+    REFUSED(aclrtFree(p), ACL_ERROR_RT_PARAM_INVALID, "devPtr", "runtime memory: a second aclrtFree at a task's argument block");
+    CHECK(aclrtMalloc(&q, 256, ACL_MEM_MALLOC_NORMAL_ONLY));
+    write_u64(q, 7);
+    CHECK(aclmdlRIDestroy(model));
+    EXPECT(q != p && read_u64(q) == 7, "runtime memory: the caller's next allocation (%p) outlives the model", q);
+    CHECK(aclrtFree(q));
+
+    /* The device copy of a launch's placeholder block, while the kernel
+     * waits on a held stream: count_up counts into the copy. */
+    struct {
+        uint64_t *counter;
+        uint64_t data;
+    } ph = {NULL, 0};
+    aclrtPlaceHolderInfo info = {0, (uint32_t)offsetof(__typeof__(ph), data)};
+    CHECK(aclrtMalloc(&p, 64, ACL_MEM_MALLOC_NORMAL_ONLY));
+    CHECK(aclrtFree(p));
+    hold(s);
+    CHECK(aclrtLaunchKernelWithHostArgs(countFn, 1, s, NULL, &ph, sizeof ph, &info, 1));
+    REFUSED(aclrtFree(p), ACL_ERROR_RT_PARAM_INVALID, "devPtr",
+            "runtime memory: a second aclrtFree while a launch's placeholder copy may be there");
+    CHECK(aclrtMalloc(&q, 64, ACL_MEM_MALLOC_NORMAL_ONLY));
+    CHECK(aclrtMemset(q, 64, 0, 64));
+    release();
+    CHECK(aclrtSynchronizeStream(s));
+    EXPECT(read_u64((char *)q + 8) == 0, "runtime memory: the kernel counted into its copy, not the caller's next allocation");
+    EXPECT_CODE(aclrtFree(q), ACL_SUCCESS, "runtime memory: the caller's allocation is freed once, by the caller");
+
+    /* The AI core stacks, first in a device's memory when it opens. */
+    aclrtContext c1 = NULL;
+    size_t freeMem = 0, total = 0;
+    void *base = NULL;
+    size_t size = 0;
+    CHECK(aclrtCreateContext(&c1, 1));
+    CHECK(aclrtGetMemInfo(ACL_HBM_MEM, &freeMem, &total));
+    CHECK(aclrtMalloc(&p, 64, ACL_MEM_MALLOC_NORMAL_ONLY));
+    void *stack = (char *)p - (total - freeMem);
+    REFUSED(aclrtFree(stack), ACL_ERROR_RT_PARAM_INVALID, "devPtr", "runtime memory: aclrtFree of the AI core stacks");
+    REFUSED(aclrtMemGetAddressRange(stack, &base, &size), ACL_ERROR_RT_PARAM_INVALID, "ptr",
+            "runtime memory: aclrtMemGetAddressRange of the AI core stacks");
+    CHECK(aclrtPointerGetAttributes(stack, &attr));
+    EXPECT(attr.location.type == ACL_MEM_LOCATION_TYPE_UNREGISTERED,
+           "runtime memory: aclrtPointerGetAttributes of the AI core stacks: unregistered (type %d)", (int)attr.location.type);
+    CHECK(aclrtFree(p));
+    CHECK(aclrtDestroyContext(c1));
+    CHECK(aclrtSetCurrentContext(ctxA));
+}
+
+/* ---- 5. Pointers from before aclFinalize ------------------------------ */
+
+/* Device memory kept from one initialization into the next: its address
+ * range stays reserved, so it is memory of a device that is not open, and
+ * once that device opens again, memory at the same addresses that is not
+ * allocated. No other mapping of the process can take it meanwhile. */
+static void earlier_init(const char *kernels)
+{
+    void *p = NULL, *again = NULL;
+    uint64_t *counter = NULL;
+    aclrtStream s = NULL, rel = NULL;
+    aclrtNotify n = NULL;
+    aclrtBinHandle bin = NULL;
+    aclrtFuncHandle count = NULL;
+    unsigned char host[64];
+
+    CHECK(aclInit(NULL));
+    CHECK(aclrtSetDevice(0));
+    CHECK(aclrtMalloc(&p, N, ACL_MEM_MALLOC_NORMAL_ONLY));
+    CHECK(aclFinalize());
+    void *page = (void *)((uintptr_t)p & ~(uintptr_t)4095);
+    void *q = mmap(page, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+    EXPECT(q != page, "earlier init: after aclFinalize no other mapping can take device 0's addresses");
+    if (q != MAP_FAILED) {
+        munmap(q, 4096);
+    }
+
+    CHECK(aclInit(NULL));
+    CHECK(aclrtSetDevice(1));
+    CHECK(aclrtCreateStream(&s));
+    CHECK(aclrtCreateStream(&rel));
+    CHECK(aclrtCreateNotify(&n, ACL_NOTIFY_DEFAULT));
+    CHECK(aclrtBinaryLoadFromFile(kernels, NULL, &bin));
+    CHECK(aclrtBinaryGetFunction(bin, "count_up", &count));
+    CHECK(aclrtMalloc((void **)&counter, 8, ACL_MEM_MALLOC_NORMAL_ONLY));
+    void *slot = counter;
+    CHECK(aclrtLaunchKernel(count, 1, &slot, sizeof slot, s)); /* the function goes direct from now on */
+    CHECK(aclrtSynchronizeStream(s));
+
+    STALE_ON(0, aclrtMemcpy(host, 64, p, 64, ACL_MEMCPY_DEFAULT), "src", "earlier init: aclrtMemcpy DEFAULT from it");
+    STALE_ON(0, aclrtMemcpy(host, 64, p, 64, ACL_MEMCPY_HOST_TO_HOST), "src", "earlier init: aclrtMemcpy HOST_TO_HOST from it");
+    STALE_ON(0, aclrtMemcpy(p, 64, host, 64, ACL_MEMCPY_HOST_TO_HOST), "dst", "earlier init: aclrtMemcpy HOST_TO_HOST to it");
+    STALE_ON(0, aclrtMemcpyAsync(host, 64, p, 64, ACL_MEMCPY_DEFAULT, s), "src", "earlier init: aclrtMemcpyAsync DEFAULT from it");
+    STALE_ON(0, aclrtMemcpyAsync(p, 64, host, 64, ACL_MEMCPY_HOST_TO_HOST, s), "dst",
+             "earlier init: aclrtMemcpyAsync HOST_TO_HOST to it");
+    STALE_ON(0, aclrtMemcpy2d(host, 16, p, 16, 16, 4, ACL_MEMCPY_DEVICE_TO_HOST), "src", "earlier init: aclrtMemcpy2d from it");
+    STALE_ON(0, aclrtMemset(p, 64, 1, 64), "devPtr", "earlier init: aclrtMemset");
+    STALE_ON(0, aclrtMemsetAsync(p, 64, 1, 64, s), "devPtr", "earlier init: aclrtMemsetAsync");
+    STALE_ON(0, aclrtFree(p), "devPtr", "earlier init: aclrtFree");
+    slot = p;
+    STALE_ON(0, aclrtLaunchKernel(count, 1, &slot, sizeof slot, s), "argument", "earlier init: a kernel argument, idle stream");
+    CHECK(aclrtWaitAndResetNotify(n, s, 0));
+    STALE_ON(0, aclrtLaunchKernelWithHostArgs(count, 1, s, NULL, &slot, sizeof slot, NULL, 0), "argument",
+             "earlier init: a kernel argument, held stream");
+    CHECK(aclrtRecordNotify(n, rel));
+    CHECK(aclrtSynchronizeStream(s));
+
+    /* Device 0 opens with the same addresses: p is memory not allocated
+     * there, until an allocation takes it again. */
+    CHECK(aclrtSetDevice(0));
+    REFUSED(aclrtMemcpy(host, 64, p, 64, ACL_MEMCPY_DEFAULT), ACL_ERROR_RT_PARAM_INVALID, "src",
+            "earlier init: device 0 open again, aclrtMemcpy DEFAULT from it");
+    REFUSED(aclrtFree(p), ACL_ERROR_RT_PARAM_INVALID, "devPtr", "earlier init: device 0 open again, aclrtFree");
+    CHECK(aclrtMalloc(&again, N, ACL_MEM_MALLOC_NORMAL_ONLY));
+    EXPECT(again == p && read_u64(again) == 0, "earlier init: device 0's first allocation is at the same address (%p, %p), fresh",
+           again, p);
+    CHECK(aclrtFree(again));
+    CHECK(aclrtResetDevice(0));
+    CHECK(aclrtSetDevice(1));
+    CHECK(aclrtFree(counter));
+    CHECK(aclrtBinaryUnLoad(bin));
+    CHECK(aclrtDestroyNotify(n));
+    CHECK(aclrtDestroyStream(s));
+    CHECK(aclrtDestroyStream(rel));
+    CHECK(aclrtResetDevice(1));
+    CHECK(aclrtResetDevice(1));
+    CHECK(aclFinalize());
+}
+
 int main(int argc, char **argv)
 {
     aclrtStream s = NULL;
@@ -217,7 +412,9 @@ int main(int argc, char **argv)
     free_host_twice(s);
     closed_device(s);
     zero_bytes(s);
+    runtime_memory(s);
     direct_close(bin, s);
+    earlier_init(argv[1]);
     printf("PASS 21_stale_memory\n");
     return 0;
 }

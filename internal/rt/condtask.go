@@ -41,11 +41,13 @@ func (m *Model) NewCond(def uint64, reset bool) (*CondHandle, error) {
 	case state != modelBuilding || kind == modelBuilt:
 		return nil, hal.Errorf(hal.KindInvalidParam, "model %d is not being captured; condition variables belong to a capture (between aclmdlRICaptureBegin and aclmdlRICaptureEnd)", m.id)
 	}
-	a, err := m.c.Malloc(8, hal.MemPolicy{Page: hal.PageNormalOnly})
+	// The word is the runtime's, lent to the caller: aclrtFree refuses it.
+	a, err := m.c.lend(8)
 	if err != nil {
 		return nil, err
 	}
 	if err := m.c.hd.Run(hal.Task{Kind: hal.TaskMemset, Dst: hal.DevLoc(a.Addr), Size: 8}); err != nil {
+		_ = m.c.FreeInternal(a.Addr)
 		return nil, err
 	}
 	m.mu.Lock()

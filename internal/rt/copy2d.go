@@ -22,16 +22,24 @@ type Copy2D struct {
 	Kind          CopyKind
 }
 
-// check2D checks a 2-D copy of at least one byte.
-func (c *Context) check2D(p *Copy2D, kinds ...CopyKind) (dstPinned, srcPinned bool, err error) {
-	ok := false
-	for _, k := range kinds {
-		ok = ok || k == p.Kind
+// check2D checks a 2-D copy of at least one byte, asynchronous or not.
+// Kinds follow CANN: its acl layer takes HOST_TO_DEVICE, DEVICE_TO_HOST,
+// DEVICE_TO_DEVICE and DEFAULT (CheckMemcpy2dParam), and its runtime has
+// no synchronous DEVICE_TO_DEVICE and holds the direction DEFAULT infers
+// to those the call copies in (ApiErrorDecorator::MemCopy2DSync and
+// MemCopy2DAsync).
+func (c *Context) check2D(p *Copy2D, async bool) (dstPinned, srcPinned bool, err error) {
+	switch p.Kind {
+	case HostToDevice, DeviceToHost, DeviceToDevice, CopyDefault:
+	default:
+		return false, false, hal.Errorf(hal.KindBadArgument, "kind %s is not supported for a 2-D copy, expected one of %v",
+			p.Kind, []CopyKind{HostToDevice, DeviceToHost, DeviceToDevice, CopyDefault})
 	}
-	if !ok {
-		return false, false, hal.Errorf(hal.KindBadArgument, "kind %s is not supported for a 2-D copy, expected one of %v", p.Kind, kinds)
+	if p.Kind == DeviceToDevice && !async {
+		return false, false, hal.Errorf(hal.KindNotSupported, "kind %s is not supported by a synchronous 2-D copy; aclrtMemcpy2dAsync copies device to device", p.Kind)
 	}
-	if _, err := c.d.resolveKind(p.Dst, p.Src, p.Kind, p.Kind); err != nil {
+	kind, err := c.d.resolveKind(p.Dst, p.Src, p.Kind, p.Kind)
+	if err != nil {
 		return false, false, err
 	}
 	switch {
@@ -51,8 +59,30 @@ func (c *Context) check2D(p *Copy2D, kinds ...CopyKind) (dstPinned, srcPinned bo
 	if dstPinned, err = c.d.checkLoc("dst", p.Dst, dstN); err != nil {
 		return false, false, pitchContext(err, "dpitch", p.DPitch, p.Height)
 	}
-	srcPinned, err = c.d.checkLoc("src", p.Src, srcN)
-	return dstPinned, srcPinned, pitchContext(err, "spitch", p.SPitch, p.Height)
+	if srcPinned, err = c.d.checkLoc("src", p.Src, srcN); err != nil {
+		return false, false, pitchContext(err, "spitch", p.SPitch, p.Height)
+	}
+	if kind == HostToHost || (kind == DeviceToDevice && !async) {
+		want := "host to device or device to host"
+		if async {
+			want = "host to device, device to host or device to device"
+		}
+		return false, false, hal.Errorf(hal.KindInvalidParam, "kind %s gives a %s copy for these dst and src, expected %s", p.Kind, direction(kind), want)
+	}
+	return dstPinned, srcPinned, nil
+}
+
+// direction names the way a copy of kind goes.
+func direction(k CopyKind) string {
+	switch k {
+	case HostToHost:
+		return "host to host"
+	case HostToDevice:
+		return "host to device"
+	case DeviceToHost:
+		return "device to host"
+	}
+	return "device to device"
 }
 
 func (p *Copy2D) task(site uintptr) hal.Task {
@@ -73,7 +103,7 @@ func (c *Context) Memcpy2D(caller Caller, p Copy2D) error {
 	if err := c.d.r.CheckUnsafe(caller, "a synchronous 2-D copy"); err != nil {
 		return err
 	}
-	if _, _, err := c.check2D(&p, HostToDevice, DeviceToHost); err != nil {
+	if _, _, err := c.check2D(&p, false); err != nil {
 		return err
 	}
 	return c.hd.Run(p.task(0))
@@ -92,7 +122,7 @@ func (s *Stream) Memcpy2DAsync(caller Caller, p Copy2D, site uintptr) error {
 	if err := s.check(); err != nil {
 		return err
 	}
-	dstPinned, srcPinned, err := s.c.check2D(&p, HostToDevice, DeviceToHost, DeviceToDevice)
+	dstPinned, srcPinned, err := s.c.check2D(&p, true)
 	if err != nil {
 		return err
 	}

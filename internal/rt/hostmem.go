@@ -87,11 +87,14 @@ func (r *Runtime) FreeHost(p unsafe.Pointer) error {
 	return b.FreeHost(p)
 }
 
-// lookup is the backend's Lookup as the caller may see it: page-locked
-// memory that is not the caller's is not reported.
+// lookup is the backend's Lookup as the caller may see it: memory that is
+// not the caller's, page-locked or device, is not reported. Device memory
+// the runtime lent the caller is.
 func (r *Runtime) lookup(b hal.Backend, addr uint64) (hal.Allocation, bool) {
 	a, ok := b.Lookup(addr)
-	if ok && a.Host && !r.host.has(a.Addr) {
+	switch {
+	case !ok:
+	case a.Host && !r.host.has(a.Addr), !a.Host && r.dev.use(a.Addr) == useNone:
 		return hal.Allocation{}, false
 	}
 	return a, ok

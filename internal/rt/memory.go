@@ -147,17 +147,6 @@ func (c *Context) backend() (hal.Backend, error) {
 	return c.d.b, nil
 }
 
-// Malloc allocates device memory on c's device (aclrtMalloc).
-func (c *Context) Malloc(size uint64, p hal.MemPolicy) (hal.Allocation, error) {
-	if err := c.check(); err != nil {
-		return hal.Allocation{}, err
-	}
-	if size == 0 {
-		return hal.Allocation{}, hal.Errorf(hal.KindInvalidParam, "size 0 is invalid, expected > 0")
-	}
-	return c.hd.Malloc(size, p)
-}
-
 // Free frees device memory (aclrtFree). It does not wait for tasks using it.
 func (r *Runtime) Free(addr uint64) error {
 	b, err := r.live()
@@ -178,6 +167,13 @@ func (r *Runtime) Free(addr uint64) error {
 		return hal.Errorf(hal.KindInvalidAddress, "devPtr %#x is page-locked host memory; free it with aclrtFreeHost", addr)
 	case a.Addr != addr:
 		return hal.Errorf(hal.KindInvalidAddress, "devPtr %#x is inside the allocation at %#x, expected its start", addr, a.Addr)
+	}
+	switch r.dev.takeOwned(addr) {
+	case useLent:
+		return hal.Errorf(hal.KindInvalidAddress,
+			"devPtr %#x is memory the runtime owns (a condition word or a task's argument block), not from aclrtMalloc; it goes with its model", addr)
+	case useNone: // freed by another call since the lookup
+		return hal.Errorf(hal.KindInvalidAddress, "devPtr %#x is not a live device allocation (never allocated, or already freed)", addr)
 	}
 	d, err := r.Device(a.Device)
 	if err != nil {

@@ -58,6 +58,7 @@ type Model struct {
 	events    map[*Event]int    // built models: events recorded on bound streams, as graph events
 	labelRefs []labelRef        // built models: label switches to resolve
 	argBufs   map[[2]int]uint64 // device copies of kernel tasks' arguments handed out by ArgsDevice
+	blocks    []uint64          // device copies of argument blocks with placeholders that tasks read
 }
 
 // mstream is one stream of a model.
@@ -289,8 +290,8 @@ func (m *Model) release() error {
 		return nil
 	}
 	m.state = modelDestroyed
-	queues, subs, cbs, streams, conds, bufs := m.queues, m.subs, m.callbacks, m.streams, m.conds, m.argBufs
-	m.queues, m.subs, m.callbacks, m.argBufs = nil, nil, nil, nil
+	queues, subs, cbs, streams, conds, bufs, blocks := m.queues, m.subs, m.callbacks, m.streams, m.conds, m.argBufs, m.blocks
+	m.queues, m.subs, m.callbacks, m.argBufs, m.blocks = nil, nil, nil, nil, nil
 	m.mu.Unlock()
 	m.c.mu.Lock()
 	delete(m.c.models, m)
@@ -309,11 +310,15 @@ func (m *Model) release() error {
 			ms.view.dead.Store(true)
 		}
 	}
+	// Memory of a device that closed since is gone already.
 	for _, c := range conds {
-		m.c.d.r.Free(c.Addr)
+		_ = m.c.FreeInternal(c.Addr)
 	}
 	for _, a := range bufs {
-		m.c.d.r.Free(a)
+		_ = m.c.FreeInternal(a)
+	}
+	for _, a := range blocks {
+		_ = m.c.FreeInternal(a)
 	}
 	for _, sub := range subs {
 		sub.release()

@@ -24,17 +24,28 @@ func (t ModelTask) ArgsDevice() (uint64, error) {
 	addr, ok := m.argBufs[key]
 	m.mu.Unlock()
 	if !ok {
-		a, err := m.c.Malloc(8*hal.MaxArgs, hal.MemPolicy{Page: hal.PageNormalOnly})
+		a, err := m.c.lend(8 * hal.MaxArgs)
 		if err != nil {
 			return 0, err
 		}
-		addr = a.Addr
 		m.mu.Lock()
+		if m.state == modelDestroyed {
+			m.mu.Unlock()
+			_ = m.c.FreeInternal(a.Addr)
+			return 0, errModelDestroyed(m)
+		}
 		if m.argBufs == nil {
 			m.argBufs = map[[2]int]uint64{}
 		}
-		m.argBufs[key] = addr
+		addr, ok = m.argBufs[key]
+		if !ok {
+			addr = a.Addr
+			m.argBufs[key] = addr
+		}
 		m.mu.Unlock()
+		if ok { // another call made the block first
+			_ = m.c.FreeInternal(a.Addr)
+		}
 	}
 	if op.Task.NArgs > 0 {
 		err := m.c.hd.Run(hal.Task{Kind: hal.TaskCopy, Dst: hal.DevLoc(addr), Src: hal.HostLoc(unsafe.Pointer(&op.Task.Args[0])), Size: 8 * uint64(op.Task.NArgs)})
