@@ -16,7 +16,6 @@ gocann_range gocann_devmem[GOCANN_MAX_DEVICES];
 uint32_t gocann_ndevmem;
 gocann_range gocann_devgone[GOCANN_MAX_DEVICES];
 uint32_t gocann_ndevgone;
-gocann_inside gocann_launching;
 
 
 #define LOAD(p) __atomic_load_n(p, __ATOMIC_SEQ_CST)
@@ -81,8 +80,8 @@ static void lock(gocann_sq *q) {
 
 static void unlock(gocann_sq *q) { __atomic_store_n(&q->lock, 0, __ATOMIC_RELEASE); }
 
-static int launch(uint32_t tid, uint64_t ctx, uint64_t f, uint32_t blocks, uint64_t stream, const void *args,
-		  size_t size) {
+int gocann_direct_launch(uint32_t tid, uint64_t ctx, uint64_t f, uint32_t blocks, uint64_t stream,
+			 const void *args, size_t size) {
 	if (ctx == 0 || blocks == 0 || blocks > GOCANN_MAX_BLOCKS || size % 8 != 0 || size > 8 * GOCANN_MAX_ARGS ||
 	    (size > 0 && args == NULL)) {
 		return -1;
@@ -114,7 +113,9 @@ static int launch(uint32_t tid, uint64_t ctx, uint64_t f, uint32_t blocks, uint6
 	lock(q);
 	// The stream may be going away: a stream being destroyed closes its
 	// area (open 0, under this lock) before its queue closes, and loses its
-	// record after.
+	// record after. The area may even serve another queue by now (it is
+	// only ever a submission area): the record, which no longer serves
+	// this handle, says so.
 	if (LOAD(&sr->handle) != stream || !LOAD(&q->open) || LOAD(&q->stopped)) {
 		unlock(q);
 		return -1;
@@ -152,16 +153,6 @@ static int launch(uint32_t tid, uint64_t ctx, uint64_t f, uint32_t blocks, uint6
 	return 0;
 }
 
-// The count is taken before any record is read and given back after the
-// last use of the submission area (see gocann_launching).
-int gocann_direct_launch(uint32_t tid, uint64_t ctx, uint64_t f, uint32_t blocks, uint64_t stream,
-			 const void *args, size_t size) {
-	uint32_t phase = LOAD(&gocann_launching.phase);
-	__atomic_add_fetch(&gocann_launching.n[phase], 1, __ATOMIC_SEQ_CST);
-	int rc = launch(tid, ctx, f, blocks, stream, args, size);
-	__atomic_sub_fetch(&gocann_launching.n[phase], 1, __ATOMIC_SEQ_CST);
-	return rc;
-}
 
 // The core's entry points for the launch calls (the front forwards to
 // them): the direct path first, the Go path when it declines.

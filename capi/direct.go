@@ -16,13 +16,11 @@ enum {
 	GOCANN_SQ_OFF_ENTRIES = offsetof(gocann_sq, entries),
 	GOCANN_SQE_OFF_SUBMIT = offsetof(gocann_sqe, submit),
 	GOCANN_SQE_OFF_ARGS = offsetof(gocann_sqe, args),
-	GOCANN_INSIDE_OFF_N = offsetof(gocann_inside, n),
 };
 */
 import "C"
 
 import (
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -50,8 +48,6 @@ var (
 	_ = [1]int{}[hal.SQEntries-C.GOCANN_SQ_ENTRIES]
 	_ = [1]int{}[hal.MaxArgs-C.GOCANN_MAX_ARGS]
 	_ = [1]int{}[gocann.MaxBlocks-C.GOCANN_MAX_BLOCKS]
-	_ = [1]int{}[unsafe.Sizeof(launchCount{})-C.sizeof_gocann_inside]
-	_ = [1]int{}[unsafe.Offsetof(launchCount{}.n)-C.GOCANN_INSIDE_OFF_N]
 	_ = [1]int{}[handleKindShift-C.GOCANN_HANDLE_KIND_SHIFT]
 	_ = [1]int{}[handleIndexBits-C.GOCANN_HANDLE_INDEX_BITS]
 	_ = [1]int{}[chunkBits-C.GOCANN_REC_CHUNK_BITS]
@@ -62,15 +58,14 @@ var (
 )
 
 // directState is what the direct launch path needs from Go: the records C
-// reads (gocann_recs) and the pins that keep submission areas in place.
+// reads (gocann_recs). A stream's record holds its submission area, which
+// the backend keeps outside the Go heap and never gives to anything but
+// another queue's area (hal.SQ): a launch that read the record just before
+// it ended may still lock the area, finds the record serving another
+// handle and leaves. Nothing is pinned, and the address is stored as a
+// word, never through a Go pointer.
 type directState struct {
-	mu sync.Mutex // guards chunk allocation, pins and grace
-	// pins keep the submission areas of live stream records in place, by
-	// table index; when a record ends its pin is retired, and released once
-	// no launch can still hold the area (pins.go). Every pin stays
-	// reachable until unpinned.
-	pins  map[uint32]*runtime.Pinner
-	grace graceState
+	mu sync.Mutex // guards chunk allocation and the device ranges
 }
 
 // rec returns the record at h's table index, allocating its chunk.
@@ -97,30 +92,18 @@ func (d *directState) rec(h handle) *C.gocann_rec {
 	return &unsafe.Slice((*C.gocann_rec)(chunk), 1<<C.GOCANN_REC_CHUNK_BITS)[idx&(1<<C.GOCANN_REC_CHUNK_BITS-1)]
 }
 
-// set makes the record at h's index serve h, pinning sq if it is given;
-// the handle is stored last.
+// set makes the record at h's index serve h, with its submission area if
+// sq is given; the handle is stored last.
 func (d *directState) set(h handle, a uint64, sq *hal.SQ) {
 	r := d.rec(h)
 	if r == nil {
 		return
 	}
 	atomic.StoreUint64((*uint64)(unsafe.Pointer(&r.handle)), 0)
-	if sq != nil {
-		p := new(runtime.Pinner)
-		p.Pin(sq)
-		d.mu.Lock()
-		d.retire(h.index())
-		if d.pins == nil {
-			d.pins = make(map[uint32]*runtime.Pinner)
-		}
-		d.pins[h.index()] = p
-		d.mu.Unlock()
-	}
 	atomic.StoreUint64((*uint64)(unsafe.Pointer(&r.a)), a)
 	if sq != nil {
-		// As a word, not a pointer (pins.go); a record of another kind
-		// keeps the address, which a launch that read the record before
-		// it changed hands may still lock.
+		// A record of another kind keeps the address, which a launch that
+		// read the record before it changed hands may still lock.
 		atomic.StoreUintptr((*uintptr)(unsafe.Pointer(&r.sq)), uintptr(unsafe.Pointer(sq)))
 	}
 	atomic.StoreUint64((*uint64)(unsafe.Pointer(&r.handle)), uint64(h))
@@ -138,9 +121,6 @@ func (d *directState) clear(idx uint32) {
 	}
 	r := &unsafe.Slice((*C.gocann_rec)(chunk), 1<<C.GOCANN_REC_CHUNK_BITS)[idx&(1<<C.GOCANN_REC_CHUNK_BITS-1)]
 	atomic.StoreUint64((*uint64)(unsafe.Pointer(&r.handle)), 0)
-	d.mu.Lock()
-	d.retire(idx)
-	d.mu.Unlock()
 }
 
 // openStream lets C launch directly into s: its record names its context

@@ -76,18 +76,6 @@ extern uint32_t gocann_ndevmem; // entries of gocann_devmem in use
 extern gocann_range gocann_devgone[GOCANN_MAX_DEVICES];
 extern uint32_t gocann_ndevgone;
 
-// gocann_launching counts the calls inside gocann_direct_launch by the
-// phase (0 or 1, written by Go alone) each read on entry. A call may hold
-// a stream's submission area from reading its record until it returns, so
-// Go keeps a retired area pinned until every call that could have read it
-// has left: until two moves of the phase have each seen the count of the
-// phase left behind at 0 (capi/pins.go).
-typedef struct gocann_inside {
-	uint32_t phase, pad;
-	uint64_t n[2];
-} gocann_inside;
-extern gocann_inside gocann_launching;
-
 // gocann_direct_launch queues a launch through f's stream's submission
 // area. It returns 0 when it did, and -1 when the launch must take the Go
 // path: anything invalid or unusual, and a stream that is full, stopped

@@ -17,8 +17,12 @@ const SQEntries = 64
 // here, so a kernel launch from C does not enter Go while the queue is
 // busy. Go submitters take the same lock, so tasks keep one order.
 //
-// Every field is accessed atomically and the memory holds no Go pointer:
-// it may be pinned and handed to C, which mirrors this layout.
+// Every field is accessed atomically and the memory holds no Go pointer;
+// C mirrors this layout. A backend keeps its SQs outside the Go heap, in
+// memory that only ever holds SQs while producers may hold an address: a
+// producer that read the address of a queue's SQ just before the queue
+// closed may still take the lock, and must find an SQ there, which it then
+// leaves without writing once it sees that its stream is gone.
 //
 // The protocol a direct producer follows, with Lock held: Open must be 1
 // and Stopped 0; the next sequence number seq = Submitted+1 must satisfy

@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"sync/atomic"
 	"time"
 
@@ -42,7 +43,8 @@ type queue struct {
 	// and ring growth, and is taken before s.mu; workers never take it.
 	// sq.Submitted is the published tail: tasks up to it are in the ring or
 	// in sq's entries. sq.Busy is 1 while the state is not qIdle: the
-	// scheduler will step the queue again.
+	// scheduler will step the queue again. It lives in the space's arena,
+	// outside the Go heap (sqArena).
 	sq *hal.SQ
 
 	// Guarded by s.mu.
@@ -366,8 +368,16 @@ func (s *scheduler) newQueue(cfg hal.QueueConfig) (*queue, error) {
 			s.nextID = 1
 		}
 	}
+	sqs := &s.dev.b.space.sqs
+	sq, err := sqs.get()
+	if err != nil {
+		return nil, err
+	}
 	q := &queue{s: s, id: s.nextID, depth: p.QueueDepth, prio: cfg.Priority, group: cfg.Group,
-		ring: make([]slot, min(16, p.QueueDepth)), sq: new(hal.SQ)}
+		ring: make([]slot, min(16, p.QueueDepth)), sq: sq}
+	// The area serves another queue only once nothing in Go can reach this
+	// one; C producers that still hold it find the stream gone.
+	runtime.AddCleanup(q, sqs.put, sq)
 	q.cur.hidx = -1
 	q.sq.RingLen.Store(uint32(len(q.ring)))
 	q.sq.Open.Store(1)

@@ -21,6 +21,8 @@ import (
 // pointer it handed out can be used again. One space serves one backend at
 // a time; a second open at once reserves ranges of its own.
 type AddressSpace struct {
+	sqs sqArena // the queues' submission areas, which C producers may hold
+
 	// mu guards the fields below.
 	mu     sync.Mutex
 	mems   []*devMem            // every range reserved, in order
@@ -97,6 +99,7 @@ func (s *AddressSpace) Close() error {
 		return nil
 	}
 	s.closed = true
+	s.sqs.close()
 	var errs []error
 	for _, m := range slices.Clone(s.mems) {
 		if s.held[m] == nil {
