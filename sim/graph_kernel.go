@@ -1,0 +1,139 @@
+package sim
+
+import (
+	"fmt"
+
+	"github.com/gocann/gocann/hal"
+)
+
+// Kernels inside a graph: one at a time, or runs of one-block C kernels in
+// batches, and how a block's panic becomes a fault.
+
+// runKernel runs a kernel of a graph: one block in place, more spread
+// over the AI cores with this worker taking its share.
+func (w *worker) runKernel(r *graphRun, si, pc int, t *hal.Task) {
+	if t.Kernel == nil || t.Blocks == 0 {
+		r.fail(si, pc, t, hal.KindAICoreException, "kernel launch without a kernel or blocks", nil)
+		return
+	}
+	if t.ArgsDev != 0 {
+		// Load into a copy: the graph's task is shared by its runs.
+		tc := *t
+		t = &tc
+		r.s.mu.Lock()
+		err := r.s.loadArgs(t)
+		r.s.mu.Unlock()
+		if err != nil {
+			r.fail(si, pc, t, hal.KindAICoreException, "kernel argument block unreadable", err)
+			return
+		}
+	} else if err := r.s.dev.b.closedKernel(t); err != nil {
+		r.fail(si, pc, t, hal.KindAICoreException, "kernel arguments unusable", err)
+		return
+	}
+	if t.Blocks == 1 {
+		if err := w.block1(t); err != nil {
+			r.fail(si, pc, t, faultKind(err), err.Error(), err)
+		}
+		return
+	}
+	s := r.s
+	e := s.engines[hal.EngineAICore]
+	sub := &item{t: t, prio: -1 << 30, parts: int32(t.Blocks), wake: make(chan struct{}), hidx: -1}
+	s.mu.Lock()
+	sub.ticket = s.ticket
+	s.ticket++
+	e.push(sub)
+	for sub.next < sub.parts {
+		p := e.takeFrom(sub, 0)
+		s.mu.Unlock()
+		w.exec(sub, p)
+		if sub.done.Add(1) == sub.parts {
+			close(sub.wake)
+		}
+		s.mu.Lock()
+	}
+	s.mu.Unlock()
+	<-sub.wake
+	if f := sub.fault.Load(); f != nil {
+		r.fail(si, pc, t, f.Kind, f.Msg, f.Err)
+	}
+}
+
+// batchOf returns the Batcher that may run t, if any. A kernel on memory
+// of a closed device takes none: it runs alone, and faults.
+func (b *Backend) batchOf(t *hal.Task) hal.Batcher {
+	if t.Kind != hal.TaskKernel || t.Blocks != 1 || t.ArgsDev != 0 || t.Kernel == nil || b.closedKernel(t) != nil {
+		return nil
+	}
+	return t.Kernel.Batch
+}
+
+// runBatch runs the one-block kernels from operation pc on that share a
+// Batcher (skipping disabled operations) in one call, as a run of C kernels
+// then crosses from Go once. It returns how many operations it covered:
+// up to and including a kernel that failed, and 0 when there is no batch
+// of two or more.
+func (w *worker) runBatch(r *graphRun, si, pc int, ops []hal.Op) int {
+	sb := r.s.dev.b
+	b := sb.batchOf(&ops[pc].Task)
+	if b == nil {
+		return 0
+	}
+	n, end := 0, pc
+	for ; end < len(ops) && n < hal.MaxBatch; end++ {
+		op := &ops[end]
+		if op.Disabled {
+			continue
+		}
+		if op.Kind != hal.OpTask || sb.batchOf(&op.Task) != b {
+			break
+		}
+		w.calls[n] = hal.BatchCall{Kernel: op.Task.Kernel, Args: op.Task.Args[:op.Task.NArgs]}
+		w.callPCs[n] = end
+		n++
+	}
+	if n < 2 {
+		return 0
+	}
+	done, failure := b.RunBatch(w.calls[:n])
+	clear(w.calls[:n]) // drop references to the graph's tasks
+	if failure == nil {
+		return end - pc
+	}
+	fpc := w.callPCs[done]
+	t := &ops[fpc].Task
+	err := panicError(failure)
+	r.fail(si, fpc, t, faultKind(err), err.Error(), err)
+	return fpc + 1 - pc
+}
+
+// panicError is what a kernel panicked with, as an error.
+func panicError(v any) error {
+	if te, ok := v.(*hal.TrapError); ok {
+		return te
+	}
+	if e, ok := v.(error); ok {
+		return e
+	}
+	return fmt.Errorf("%v", v)
+}
+
+// block1 runs block 0 of a one-block kernel on this worker.
+func (w *worker) block1(t *hal.Task) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = panicError(v)
+		}
+	}()
+	w.block.Reset(0, 1, t.Args[:t.NArgs], w.e.s.dev.mem)
+	t.Kernel.Fn(&w.block)
+	return nil
+}
+
+func faultKind(err error) hal.Kind {
+	if _, ok := err.(*hal.TrapError); ok {
+		return hal.KindAICoreTrap
+	}
+	return hal.KindAICoreException
+}
