@@ -59,11 +59,11 @@ var (
 
 // directState is what the direct launch path needs from Go: the records C
 // reads (gocann_recs). A stream's record holds its submission area, which
-// the backend keeps outside the Go heap and never gives to anything but
+// the backend keeps in place and never gives to anything but
 // another queue's area (hal.SQ): a launch that read the record just before
 // it ended may still lock the area, finds the record serving another
-// handle and leaves. Nothing is pinned, and the address is stored as a
-// word, never through a Go pointer.
+// handle and leaves. The address is stored as a word, never through a Go
+// pointer.
 type directState struct {
 	mu sync.Mutex // guards chunk allocation and the device ranges
 }

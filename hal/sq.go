@@ -18,8 +18,8 @@ const SQEntries = 64
 // busy. Go submitters take the same lock, so tasks keep one order.
 //
 // Every field is accessed atomically and the memory holds no Go pointer;
-// C mirrors this layout. A backend keeps its SQs outside the Go heap, in
-// memory that only ever holds SQs while producers may hold an address: a
+// C mirrors this layout. A backend keeps its SQs in place, in memory that
+// only ever holds SQs while producers may hold an address: a
 // producer that read the address of a queue's SQ just before the queue
 // closed may still take the lock, and must find an SQ there, which it then
 // leaves without writing once it sees that its stream is gone.

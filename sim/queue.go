@@ -43,8 +43,8 @@ type queue struct {
 	// and ring growth, and is taken before s.mu; workers never take it.
 	// sq.Submitted is the published tail: tasks up to it are in the ring or
 	// in sq's entries. sq.Busy is 1 while the state is not qIdle: the
-	// scheduler will step the queue again. It lives in the space's arena,
-	// outside the Go heap (sqArena).
+	// scheduler will step the queue again. It comes from the space's arena
+	// (sqArena), which C producers may still reach after the queue closed.
 	sq *hal.SQ
 
 	// Guarded by s.mu.

@@ -33,7 +33,9 @@ type AddressSpace struct {
 // NewAddressSpace returns an empty address space; it reserves nothing until
 // a backend opens a device.
 func NewAddressSpace() *AddressSpace {
-	return &AddressSpace{held: make(map[*devMem]*Backend)}
+	s := &AddressSpace{held: make(map[*devMem]*Backend)}
+	s.sqs.pinUntilGarbage(s)
+	return s
 }
 
 // acquire returns device dev's memory of hbm bytes for b, mapped fresh: a
