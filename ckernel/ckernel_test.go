@@ -31,6 +31,7 @@ void add(float *x, float *y, float *z, uint64_t n) {
 }
 
 void trap_odd(void) { if (GetBlockIdx() % 2) Trap(); }
+void nop(void) {}
 
 void put(uint64_t *out, uint64_t i, uint64_t v) { out[i] = v; }
 void trap_if(uint64_t x) { if (x) Trap(); }
@@ -206,6 +207,10 @@ func TestParams(t *testing.T) {
 	}
 	if sizes, err := bin.Params("trap_odd"); err != nil || len(sizes) != 0 {
 		t.Fatalf("Params(trap_odd) = %v, %v", sizes, err)
+	}
+	// Nothing at all inside its debug entry, not even a call.
+	if sizes, err := bin.Params("nop"); err != nil || len(sizes) != 0 {
+		t.Fatalf("Params(nop) = %v, %v", sizes, err)
 	}
 	plain, err := ckernel.LoadFile(build(t))
 	if err != nil {

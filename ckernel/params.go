@@ -47,15 +47,20 @@ func dwarfParams(ef *elf.File, name string) ([]int, bool) {
 		if err != nil || e == nil {
 			return nil, false
 		}
-		if e.Tag != dwarf.TagSubprogram || e.Val(dwarf.AttrName) != name || !e.Children {
+		if e.Tag != dwarf.TagSubprogram || e.Val(dwarf.AttrName) != name {
 			if e.Tag != dwarf.TagCompileUnit && e.Children {
 				r.SkipChildren()
 			}
 			continue
 		}
 		if decl, _ := e.Val(dwarf.AttrDeclaration).(bool); decl {
-			r.SkipChildren()
+			if e.Children {
+				r.SkipChildren()
+			}
 			continue
+		}
+		if !e.Children {
+			return []int{}, true // a definition with nothing inside: no parameters
 		}
 		var sizes []int
 		for {
