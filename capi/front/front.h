@@ -57,4 +57,21 @@ static inline int gocann_core_ready(void) {
 		}                                                                                                      \
 	} while (0)
 
+// gocann_bad_pointer records that fn's parameter param is p, below 4096:
+// no object or memory lives there. It returns the code: 107017 for a
+// handle, 100000 for any other pointer.
+int gocann_bad_pointer(gocann_thread *t, const char *fn, const char *param, const void *p, int handle);
+
+// GOCANN_CHECK_PTR returns fail from the enclosing API function when the
+// pointer (or handle) argument p is not 0 and below 4096; fail may use the
+// error code, e_.
+#define GOCANN_CHECK_PTR(t, fn, param, p, handle, fail)                                                                \
+	do {                                                                                                           \
+		if (__builtin_expect((uintptr_t)(p) - 1 < 4095, 0)) {                                                  \
+			int e_ = gocann_bad_pointer(t, fn, param, (const void *)(uintptr_t)(p), handle);               \
+			(void)e_;                                                                                      \
+			return fail;                                                                                   \
+		}                                                                                                      \
+	} while (0)
+
 #endif

@@ -161,3 +161,13 @@ int gocann_core_enter(gocann_thread *t, const char *fn) {
 		return refuse(t, fn, ACL_ERROR_INTERNAL_ERROR, "ACL_ERROR_INTERNAL_ERROR", why);
 	}
 }
+
+int gocann_bad_pointer(gocann_thread *t, const char *fn, const char *param, const void *p, int handle) {
+	char reason[256];
+	if (handle) {
+		snprintf(reason, sizeof reason, "%s %p is not a live handle (no handle is below 4096)", param, p);
+		return refuse(t, fn, ACL_ERROR_RT_INVALID_HANDLE, "ACL_ERROR_RT_INVALID_HANDLE", reason);
+	}
+	snprintf(reason, sizeof reason, "%s is %p, expected NULL or an address (nothing lies below 4096)", param, p);
+	return refuse(t, fn, ACL_ERROR_INVALID_PARAM, "ACL_ERROR_INVALID_PARAM", reason);
+}

@@ -170,6 +170,7 @@ const char* aclrtGetSocName(void) {
 aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int64_t* value) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclGetDeviceCapability", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclGetDeviceCapability", "value", value, 0, (aclError)e_);
 	return gocann_core.aclGetDeviceCapability(t, deviceId, deviceInfo, value);
 }
 
@@ -177,6 +178,7 @@ aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int
 aclError aclInit(const char* configPath) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclInit", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclInit", "configPath", configPath, 0, (aclError)e_);
 	return gocann_core.aclInit(t, configPath);
 }
 aclError aclFinalize(void) {
@@ -187,36 +189,45 @@ aclError aclFinalize(void) {
 aclError aclFinalizeReference(uint64_t* refCount) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclFinalizeReference", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclFinalizeReference", "refCount", refCount, 0, (aclError)e_);
 	return gocann_core.aclFinalizeReference(t, refCount);
 }
 aclError aclrtGetVersion(int32_t* majorVersion, int32_t* minorVersion, int32_t* patchVersion) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetVersion", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetVersion", "majorVersion", majorVersion, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetVersion", "minorVersion", minorVersion, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetVersion", "patchVersion", patchVersion, 0, (aclError)e_);
 	return gocann_core.aclrtGetVersion(t, majorVersion, minorVersion, patchVersion);
 }
 aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCreateContext", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCreateContext", "context", context, 0, (aclError)e_);
 	return gocann_core.aclrtCreateContext(t, context, deviceId);
 }
 aclError aclrtDestroyContext(aclrtContext context) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtDestroyContext", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtDestroyContext", "context", context, 1, (aclError)e_);
 	return gocann_core.aclrtDestroyContext(t, context);
 }
 aclError aclrtSetCurrentContext(aclrtContext context) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSetCurrentContext", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtSetCurrentContext", "context", context, 1, (aclError)e_);
 	return gocann_core.aclrtSetCurrentContext(t, context);
 }
 aclError aclrtGetCurrentContext(aclrtContext* context) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetCurrentContext", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetCurrentContext", "context", context, 0, (aclError)e_);
 	return gocann_core.aclrtGetCurrentContext(t, context);
 }
 aclError aclrtCtxGetCurrentDefaultStream(aclrtStream* stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCtxGetCurrentDefaultStream", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCtxGetCurrentDefaultStream", "stream", stream, 0, (aclError)e_);
 	return gocann_core.aclrtCtxGetCurrentDefaultStream(t, stream);
 }
 aclError aclrtSetDevice(int32_t deviceId) {
@@ -237,16 +248,19 @@ aclError aclrtResetDeviceForce(int32_t deviceId) {
 aclError aclrtGetDevice(int32_t* deviceId) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetDevice", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetDevice", "deviceId", deviceId, 0, (aclError)e_);
 	return gocann_core.aclrtGetDevice(t, deviceId);
 }
 aclError aclrtGetDeviceCount(uint32_t* count) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetDeviceCount", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetDeviceCount", "count", count, 0, (aclError)e_);
 	return gocann_core.aclrtGetDeviceCount(t, count);
 }
 aclError aclrtGetRunMode(aclrtRunMode* runMode) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetRunMode", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetRunMode", "runMode", runMode, 0, (aclError)e_);
 	return gocann_core.aclrtGetRunMode(t, runMode);
 }
 aclError aclrtSynchronizeDevice(void) {
@@ -262,31 +276,39 @@ aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
 aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetDeviceInfo", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetDeviceInfo", "value", value, 0, (aclError)e_);
 	return gocann_core.aclrtGetDeviceInfo(t, deviceId, attr, value);
 }
 aclError aclrtDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* greatestPriority) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtDeviceGetStreamPriorityRange", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtDeviceGetStreamPriorityRange", "leastPriority", leastPriority, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtDeviceGetStreamPriorityRange", "greatestPriority", greatestPriority, 0, (aclError)e_);
 	return gocann_core.aclrtDeviceGetStreamPriorityRange(t, leastPriority, greatestPriority);
 }
 aclError aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus* deviceStatus) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtQueryDeviceStatus", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtQueryDeviceStatus", "deviceStatus", deviceStatus, 0, (aclError)e_);
 	return gocann_core.aclrtQueryDeviceStatus(t, deviceId, deviceStatus);
 }
 aclError aclrtCreateStream(aclrtStream* stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCreateStream", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCreateStream", "stream", stream, 0, (aclError)e_);
 	return gocann_core.aclrtCreateStream(t, stream);
 }
 aclError aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t priority, uint32_t flag) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCreateStreamWithConfig", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCreateStreamWithConfig", "stream", stream, 0, (aclError)e_);
 	return gocann_core.aclrtCreateStreamWithConfig(t, stream, priority, flag);
 }
 aclError aclrtCreateStreamV2(aclrtStream* stream, const aclrtStreamConfigHandle* handle) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCreateStreamV2", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCreateStreamV2", "stream", stream, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCreateStreamV2", "handle", handle, 0, (aclError)e_);
 	return gocann_core.aclrtCreateStreamV2(t, stream, handle);
 }
 aclrtStreamConfigHandle* aclrtCreateStreamConfigHandle(void) {
@@ -297,81 +319,106 @@ aclrtStreamConfigHandle* aclrtCreateStreamConfigHandle(void) {
 aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle* handle) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtDestroyStreamConfigHandle", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtDestroyStreamConfigHandle", "handle", handle, 0, (aclError)e_);
 	return gocann_core.aclrtDestroyStreamConfigHandle(t, handle);
 }
 aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle* handle, aclrtStreamConfigAttr attr, const void* attrValue, size_t valueSize) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSetStreamConfigOpt", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtSetStreamConfigOpt", "handle", handle, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtSetStreamConfigOpt", "attrValue", attrValue, 0, (aclError)e_);
 	return gocann_core.aclrtSetStreamConfigOpt(t, handle, attr, attrValue, valueSize);
 }
 aclError aclrtDestroyStream(aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtDestroyStream", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtDestroyStream", "stream", stream, 1, (aclError)e_);
 	return gocann_core.aclrtDestroyStream(t, stream);
 }
 aclError aclrtDestroyStreamForce(aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtDestroyStreamForce", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtDestroyStreamForce", "stream", stream, 1, (aclError)e_);
 	return gocann_core.aclrtDestroyStreamForce(t, stream);
 }
 aclError aclrtSynchronizeStream(aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSynchronizeStream", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtSynchronizeStream", "stream", stream, 1, (aclError)e_);
 	return gocann_core.aclrtSynchronizeStream(t, stream);
 }
 aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSynchronizeStreamWithTimeout", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtSynchronizeStreamWithTimeout", "stream", stream, 1, (aclError)e_);
 	return gocann_core.aclrtSynchronizeStreamWithTimeout(t, stream, timeout);
 }
 aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtStreamQuery", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtStreamQuery", "stream", stream, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtStreamQuery", "status", status, 0, (aclError)e_);
 	return gocann_core.aclrtStreamQuery(t, stream, status);
 }
 aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t* priority) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtStreamGetPriority", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtStreamGetPriority", "stream", stream, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtStreamGetPriority", "priority", priority, 0, (aclError)e_);
 	return gocann_core.aclrtStreamGetPriority(t, stream, priority);
 }
 aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t* flags) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtStreamGetFlags", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtStreamGetFlags", "stream", stream, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtStreamGetFlags", "flags", flags, 0, (aclError)e_);
 	return gocann_core.aclrtStreamGetFlags(t, stream, flags);
 }
 aclError aclrtStreamGetId(aclrtStream stream, int32_t* streamId) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtStreamGetId", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtStreamGetId", "stream", stream, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtStreamGetId", "streamId", streamId, 0, (aclError)e_);
 	return gocann_core.aclrtStreamGetId(t, stream, streamId);
 }
 aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSetStreamFailureMode", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtSetStreamFailureMode", "stream", stream, 1, (aclError)e_);
 	return gocann_core.aclrtSetStreamFailureMode(t, stream, mode);
 }
 aclError aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType, aclrtStreamAttrValue* value) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSetStreamAttribute", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtSetStreamAttribute", "stream", stream, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtSetStreamAttribute", "value", value, 0, (aclError)e_);
 	return gocann_core.aclrtSetStreamAttribute(t, stream, stmAttrType, value);
 }
 aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType, aclrtStreamAttrValue* value) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetStreamAttribute", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetStreamAttribute", "stream", stream, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetStreamAttribute", "value", value, 0, (aclError)e_);
 	return gocann_core.aclrtGetStreamAttribute(t, stream, stmAttrType, value);
 }
 aclError aclrtStreamAbort(aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtStreamAbort", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtStreamAbort", "stream", stream, 1, (aclError)e_);
 	return gocann_core.aclrtStreamAbort(t, stream);
 }
 aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtStreamWaitEvent", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtStreamWaitEvent", "stream", stream, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtStreamWaitEvent", "event", event, 1, (aclError)e_);
 	return gocann_core.aclrtStreamWaitEvent(t, stream, event);
 }
 aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtStreamWaitEventWithTimeout", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtStreamWaitEventWithTimeout", "stream", stream, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtStreamWaitEventWithTimeout", "event", event, 1, (aclError)e_);
 	return gocann_core.aclrtStreamWaitEventWithTimeout(t, stream, event, timeout);
 }
 
@@ -379,26 +426,33 @@ aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, i
 aclError aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback callback) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSetExceptionInfoCallback", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtSetExceptionInfoCallback", "callback", callback, 0, (aclError)e_);
 	return gocann_core.aclrtSetExceptionInfoCallback(t, callback);
 }
 aclError aclrtExceptionInfoCallbackRegister(aclrtExceptionInfoCallback callback) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtExceptionInfoCallbackRegister", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtExceptionInfoCallbackRegister", "callback", callback, 0, (aclError)e_);
 	return gocann_core.aclrtExceptionInfoCallbackRegister(t, callback);
 }
 aclError aclrtExceptionInfoCallbackUnregister(aclrtExceptionInfoCallback callback) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtExceptionInfoCallbackUnregister", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtExceptionInfoCallbackUnregister", "callback", callback, 0, (aclError)e_);
 	return gocann_core.aclrtExceptionInfoCallbackUnregister(t, callback);
 }
 aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSubscribeReport", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtSubscribeReport", "stream", stream, 1, (aclError)e_);
 	return gocann_core.aclrtSubscribeReport(t, threadId, stream);
 }
 aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtLaunchCallback", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtLaunchCallback", "fn", fn, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtLaunchCallback", "userData", userData, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtLaunchCallback", "stream", stream, 1, (aclError)e_);
 	return gocann_core.aclrtLaunchCallback(t, fn, userData, blockType, stream);
 }
 aclError aclrtProcessReport(int32_t timeout) {
@@ -409,11 +463,15 @@ aclError aclrtProcessReport(int32_t timeout) {
 aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtUnSubscribeReport", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtUnSubscribeReport", "stream", stream, 1, (aclError)e_);
 	return gocann_core.aclrtUnSubscribeReport(t, threadId, stream);
 }
 aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtLaunchHostFunc", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtLaunchHostFunc", "stream", stream, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtLaunchHostFunc", "fn", fn, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtLaunchHostFunc", "args", args, 0, (aclError)e_);
 	return gocann_core.aclrtLaunchHostFunc(t, stream, fn, args);
 }
 
@@ -421,101 +479,134 @@ aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
 aclError aclrtCreateEvent(aclrtEvent* event) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCreateEvent", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCreateEvent", "event", event, 0, (aclError)e_);
 	return gocann_core.aclrtCreateEvent(t, event);
 }
 aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCreateEventWithFlag", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCreateEventWithFlag", "event", event, 0, (aclError)e_);
 	return gocann_core.aclrtCreateEventWithFlag(t, event, flag);
 }
 aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCreateEventExWithFlag", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCreateEventExWithFlag", "event", event, 0, (aclError)e_);
 	return gocann_core.aclrtCreateEventExWithFlag(t, event, flag);
 }
 aclError aclrtDestroyEvent(aclrtEvent event) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtDestroyEvent", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtDestroyEvent", "event", event, 1, (aclError)e_);
 	return gocann_core.aclrtDestroyEvent(t, event);
 }
 aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtRecordEvent", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtRecordEvent", "event", event, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtRecordEvent", "stream", stream, 1, (aclError)e_);
 	return gocann_core.aclrtRecordEvent(t, event, stream);
 }
 aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtResetEvent", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtResetEvent", "event", event, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtResetEvent", "stream", stream, 1, (aclError)e_);
 	return gocann_core.aclrtResetEvent(t, event, stream);
 }
 aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtQueryEvent", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtQueryEvent", "event", event, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtQueryEvent", "status", status, 0, (aclError)e_);
 	return gocann_core.aclrtQueryEvent(t, event, status);
 }
 aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* status) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtQueryEventStatus", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtQueryEventStatus", "event", event, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtQueryEventStatus", "status", status, 0, (aclError)e_);
 	return gocann_core.aclrtQueryEventStatus(t, event, status);
 }
 aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus* status) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtQueryEventWaitStatus", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtQueryEventWaitStatus", "event", event, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtQueryEventWaitStatus", "status", status, 0, (aclError)e_);
 	return gocann_core.aclrtQueryEventWaitStatus(t, event, status);
 }
 aclError aclrtSynchronizeEvent(aclrtEvent event) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSynchronizeEvent", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtSynchronizeEvent", "event", event, 1, (aclError)e_);
 	return gocann_core.aclrtSynchronizeEvent(t, event);
 }
 aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSynchronizeEventWithTimeout", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtSynchronizeEventWithTimeout", "event", event, 1, (aclError)e_);
 	return gocann_core.aclrtSynchronizeEventWithTimeout(t, event, timeout);
 }
 aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endEvent) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtEventElapsedTime", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtEventElapsedTime", "ms", ms, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtEventElapsedTime", "startEvent", startEvent, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtEventElapsedTime", "endEvent", endEvent, 1, (aclError)e_);
 	return gocann_core.aclrtEventElapsedTime(t, ms, startEvent, endEvent);
 }
 aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t* timestamp) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtEventGetTimestamp", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtEventGetTimestamp", "event", event, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtEventGetTimestamp", "timestamp", timestamp, 0, (aclError)e_);
 	return gocann_core.aclrtEventGetTimestamp(t, event, timestamp);
 }
 aclError aclrtCreateNotify(aclrtNotify* notify, uint64_t flag) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCreateNotify", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCreateNotify", "notify", notify, 0, (aclError)e_);
 	return gocann_core.aclrtCreateNotify(t, notify, flag);
 }
 aclError aclrtDestroyNotify(aclrtNotify notify) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtDestroyNotify", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtDestroyNotify", "notify", notify, 1, (aclError)e_);
 	return gocann_core.aclrtDestroyNotify(t, notify);
 }
 aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtRecordNotify", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtRecordNotify", "notify", notify, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtRecordNotify", "stream", stream, 1, (aclError)e_);
 	return gocann_core.aclrtRecordNotify(t, notify, stream);
 }
 aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtWaitAndResetNotify", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtWaitAndResetNotify", "notify", notify, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtWaitAndResetNotify", "stream", stream, 1, (aclError)e_);
 	return gocann_core.aclrtWaitAndResetNotify(t, notify, stream, timeout);
 }
 aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t* notifyId) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetNotifyId", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetNotifyId", "notify", notify, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetNotifyId", "notifyId", notifyId, 0, (aclError)e_);
 	return gocann_core.aclrtGetNotifyId(t, notify, notifyId);
 }
 aclError aclrtValueWrite(void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtValueWrite", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtValueWrite", "devAddr", devAddr, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtValueWrite", "stream", stream, 1, (aclError)e_);
 	return gocann_core.aclrtValueWrite(t, devAddr, value, flag, stream);
 }
 aclError aclrtValueWait(void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtValueWait", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtValueWait", "devAddr", devAddr, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtValueWait", "stream", stream, 1, (aclError)e_);
 	return gocann_core.aclrtValueWait(t, devAddr, value, flag, stream);
 }
 
@@ -523,81 +614,109 @@ aclError aclrtValueWait(void* devAddr, uint64_t value, uint32_t flag, aclrtStrea
 aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMalloc", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMalloc", "devPtr", devPtr, 0, (aclError)e_);
 	return gocann_core.aclrtMalloc(t, devPtr, size, policy);
 }
 aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMallocAlign32", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMallocAlign32", "devPtr", devPtr, 0, (aclError)e_);
 	return gocann_core.aclrtMallocAlign32(t, devPtr, size, policy);
 }
 aclError aclrtMallocCached(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMallocCached", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMallocCached", "devPtr", devPtr, 0, (aclError)e_);
 	return gocann_core.aclrtMallocCached(t, devPtr, size, policy);
 }
 aclError aclrtMallocWithCfg(void** devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig* cfg) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMallocWithCfg", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMallocWithCfg", "devPtr", devPtr, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMallocWithCfg", "cfg", cfg, 0, (aclError)e_);
 	return gocann_core.aclrtMallocWithCfg(t, devPtr, size, policy, cfg);
 }
 aclError aclrtFree(void* devPtr) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtFree", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtFree", "devPtr", devPtr, 0, (aclError)e_);
 	return gocann_core.aclrtFree(t, devPtr);
 }
 aclError aclrtMallocHost(void** hostPtr, size_t size) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMallocHost", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMallocHost", "hostPtr", hostPtr, 0, (aclError)e_);
 	return gocann_core.aclrtMallocHost(t, hostPtr, size);
 }
 aclError aclrtFreeHost(void* hostPtr) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtFreeHost", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtFreeHost", "hostPtr", hostPtr, 0, (aclError)e_);
 	return gocann_core.aclrtFreeHost(t, hostPtr);
 }
 aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMemcpy", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpy", "dst", dst, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpy", "src", src, 0, (aclError)e_);
 	return gocann_core.aclrtMemcpy(t, dst, destMax, src, count, kind);
 }
 aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMemcpyAsync", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyAsync", "dst", dst, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyAsync", "src", src, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyAsync", "stream", stream, 1, (aclError)e_);
 	return gocann_core.aclrtMemcpyAsync(t, dst, destMax, src, count, kind, stream);
 }
 aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMemset", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemset", "devPtr", devPtr, 0, (aclError)e_);
 	return gocann_core.aclrtMemset(t, devPtr, maxCount, value, count);
 }
 aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMemsetAsync", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemsetAsync", "devPtr", devPtr, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemsetAsync", "stream", stream, 1, (aclError)e_);
 	return gocann_core.aclrtMemsetAsync(t, devPtr, maxCount, value, count, stream);
 }
 aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMemcpy2d", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpy2d", "dst", dst, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpy2d", "src", src, 0, (aclError)e_);
 	return gocann_core.aclrtMemcpy2d(t, dst, dpitch, src, spitch, width, height, kind);
 }
 aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMemcpy2dAsync", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpy2dAsync", "dst", dst, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpy2dAsync", "src", src, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpy2dAsync", "stream", stream, 1, (aclError)e_);
 	return gocann_core.aclrtMemcpy2dAsync(t, dst, dpitch, src, spitch, width, height, kind, stream);
 }
 aclError aclrtPointerGetAttributes(const void* ptr, aclrtPtrAttributes* attributes) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtPointerGetAttributes", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtPointerGetAttributes", "ptr", ptr, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtPointerGetAttributes", "attributes", attributes, 0, (aclError)e_);
 	return gocann_core.aclrtPointerGetAttributes(t, ptr, attributes);
 }
 aclError aclrtMemGetAddressRange(void* ptr, void** pbase, size_t* psize) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMemGetAddressRange", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemGetAddressRange", "ptr", ptr, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemGetAddressRange", "pbase", pbase, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemGetAddressRange", "psize", psize, 0, (aclError)e_);
 	return gocann_core.aclrtMemGetAddressRange(t, ptr, pbase, psize);
 }
 aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetMemInfo", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetMemInfo", "free", free, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetMemInfo", "total", total, 0, (aclError)e_);
 	return gocann_core.aclrtGetMemInfo(t, attr, free, total);
 }
 
@@ -605,96 +724,150 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
 aclError aclrtBinaryLoadFromFile(const char* binPath, aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtBinaryLoadFromFile", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtBinaryLoadFromFile", "binPath", binPath, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtBinaryLoadFromFile", "options", options, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtBinaryLoadFromFile", "binHandle", binHandle, 0, (aclError)e_);
 	return gocann_core.aclrtBinaryLoadFromFile(t, binPath, options, binHandle);
 }
 aclError aclrtBinaryLoadFromData(const void* data, size_t length, const aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtBinaryLoadFromData", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtBinaryLoadFromData", "data", data, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtBinaryLoadFromData", "options", options, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtBinaryLoadFromData", "binHandle", binHandle, 0, (aclError)e_);
 	return gocann_core.aclrtBinaryLoadFromData(t, data, length, options, binHandle);
 }
 aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char* kernelName, aclrtFuncHandle* funcHandle) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtBinaryGetFunction", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtBinaryGetFunction", "binHandle", binHandle, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtBinaryGetFunction", "kernelName", kernelName, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtBinaryGetFunction", "funcHandle", funcHandle, 0, (aclError)e_);
 	return gocann_core.aclrtBinaryGetFunction(t, binHandle, kernelName, funcHandle);
 }
 aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtBinaryUnLoad", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtBinaryUnLoad", "binHandle", binHandle, 1, (aclError)e_);
 	return gocann_core.aclrtBinaryUnLoad(t, binHandle);
 }
 aclError aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t maxLen, char* name) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetFunctionName", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetFunctionName", "funcHandle", funcHandle, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetFunctionName", "name", name, 0, (aclError)e_);
 	return gocann_core.aclrtGetFunctionName(t, funcHandle, maxLen, name);
 }
 aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtLaunchKernel", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtLaunchKernel", "funcHandle", funcHandle, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtLaunchKernel", "argsData", argsData, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtLaunchKernel", "stream", stream, 1, (aclError)e_);
 	return gocann_core.aclrtLaunchKernel(t, funcHandle, numBlocks, argsData, argsSize, stream);
 }
 aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize, aclrtLaunchKernelCfg* cfg, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtLaunchKernelV2", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtLaunchKernelV2", "funcHandle", funcHandle, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtLaunchKernelV2", "argsData", argsData, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtLaunchKernelV2", "cfg", cfg, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtLaunchKernelV2", "stream", stream, 1, (aclError)e_);
 	return gocann_core.aclrtLaunchKernelV2(t, funcHandle, numBlocks, argsData, argsSize, cfg, stream);
 }
 aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, aclrtArgsHandle argsHandle, void* reserve) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtLaunchKernelWithConfig", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtLaunchKernelWithConfig", "funcHandle", funcHandle, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtLaunchKernelWithConfig", "stream", stream, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtLaunchKernelWithConfig", "cfg", cfg, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtLaunchKernelWithConfig", "argsHandle", argsHandle, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtLaunchKernelWithConfig", "reserve", reserve, 0, (aclError)e_);
 	return gocann_core.aclrtLaunchKernelWithConfig(t, funcHandle, numBlocks, stream, cfg, argsHandle, reserve);
 }
 aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, void* hostArgs, size_t argsSize, aclrtPlaceHolderInfo* placeHolderArray, size_t placeHolderNum) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtLaunchKernelWithHostArgs", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtLaunchKernelWithHostArgs", "funcHandle", funcHandle, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtLaunchKernelWithHostArgs", "stream", stream, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtLaunchKernelWithHostArgs", "cfg", cfg, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtLaunchKernelWithHostArgs", "hostArgs", hostArgs, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtLaunchKernelWithHostArgs", "placeHolderArray", placeHolderArray, 0, (aclError)e_);
 	return gocann_core.aclrtLaunchKernelWithHostArgs(t, funcHandle, numBlocks, stream, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
 }
 aclError aclrtLaunchKernelWithArgsArray(void* func, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, void** args) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtLaunchKernelWithArgsArray", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtLaunchKernelWithArgsArray", "func", func, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtLaunchKernelWithArgsArray", "stream", stream, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtLaunchKernelWithArgsArray", "cfg", cfg, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtLaunchKernelWithArgsArray", "args", args, 0, (aclError)e_);
 	return gocann_core.aclrtLaunchKernelWithArgsArray(t, func, numBlocks, stream, cfg, args);
 }
 aclError aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle, size_t* memSize) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtKernelArgsGetHandleMemSize", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtKernelArgsGetHandleMemSize", "funcHandle", funcHandle, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtKernelArgsGetHandleMemSize", "memSize", memSize, 0, (aclError)e_);
 	return gocann_core.aclrtKernelArgsGetHandleMemSize(t, funcHandle, memSize);
 }
 aclError aclrtKernelArgsGetMemSize(aclrtFuncHandle funcHandle, size_t userArgsSize, size_t* actualArgsSize) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtKernelArgsGetMemSize", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtKernelArgsGetMemSize", "funcHandle", funcHandle, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtKernelArgsGetMemSize", "actualArgsSize", actualArgsSize, 0, (aclError)e_);
 	return gocann_core.aclrtKernelArgsGetMemSize(t, funcHandle, userArgsSize, actualArgsSize);
 }
 aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle* argsHandle) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtKernelArgsInit", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtKernelArgsInit", "funcHandle", funcHandle, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtKernelArgsInit", "argsHandle", argsHandle, 0, (aclError)e_);
 	return gocann_core.aclrtKernelArgsInit(t, funcHandle, argsHandle);
 }
 aclError aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHandle, aclrtArgsHandle argsHandle, void* userHostMem, size_t actualArgsSize) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtKernelArgsInitByUserMem", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtKernelArgsInitByUserMem", "funcHandle", funcHandle, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtKernelArgsInitByUserMem", "argsHandle", argsHandle, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtKernelArgsInitByUserMem", "userHostMem", userHostMem, 0, (aclError)e_);
 	return gocann_core.aclrtKernelArgsInitByUserMem(t, funcHandle, argsHandle, userHostMem, actualArgsSize);
 }
 aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void* param, size_t paramSize, aclrtParamHandle* paramHandle) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtKernelArgsAppend", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtKernelArgsAppend", "argsHandle", argsHandle, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtKernelArgsAppend", "param", param, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtKernelArgsAppend", "paramHandle", paramHandle, 0, (aclError)e_);
 	return gocann_core.aclrtKernelArgsAppend(t, argsHandle, param, paramSize, paramHandle);
 }
 aclError aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle, aclrtParamHandle* paramHandle) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtKernelArgsAppendPlaceHolder", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtKernelArgsAppendPlaceHolder", "argsHandle", argsHandle, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtKernelArgsAppendPlaceHolder", "paramHandle", paramHandle, 0, (aclError)e_);
 	return gocann_core.aclrtKernelArgsAppendPlaceHolder(t, argsHandle, paramHandle);
 }
 aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, size_t dataSize, void** bufferAddr) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtKernelArgsGetPlaceHolderBuffer", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtKernelArgsGetPlaceHolderBuffer", "argsHandle", argsHandle, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtKernelArgsGetPlaceHolderBuffer", "paramHandle", paramHandle, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtKernelArgsGetPlaceHolderBuffer", "bufferAddr", bufferAddr, 0, (aclError)e_);
 	return gocann_core.aclrtKernelArgsGetPlaceHolderBuffer(t, argsHandle, paramHandle, dataSize, bufferAddr);
 }
 aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, void* param, size_t paramSize) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtKernelArgsParaUpdate", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtKernelArgsParaUpdate", "argsHandle", argsHandle, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtKernelArgsParaUpdate", "paramHandle", paramHandle, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtKernelArgsParaUpdate", "param", param, 0, (aclError)e_);
 	return gocann_core.aclrtKernelArgsParaUpdate(t, argsHandle, paramHandle, param, paramSize);
 }
 aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtKernelArgsFinalize", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtKernelArgsFinalize", "argsHandle", argsHandle, 1, (aclError)e_);
 	return gocann_core.aclrtKernelArgsFinalize(t, argsHandle);
 }
 
@@ -702,226 +875,308 @@ aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle) {
 aclError aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32_t flag) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRIBuildBegin", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRIBuildBegin", "modelRI", modelRI, 0, (aclError)e_);
 	return gocann_core.aclmdlRIBuildBegin(t, modelRI, flag);
 }
 aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRIBindStream", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRIBindStream", "modelRI", modelRI, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRIBindStream", "stream", stream, 1, (aclError)e_);
 	return gocann_core.aclmdlRIBindStream(t, modelRI, stream, flag);
 }
 aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRIEndTask", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRIEndTask", "modelRI", modelRI, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRIEndTask", "stream", stream, 1, (aclError)e_);
 	return gocann_core.aclmdlRIEndTask(t, modelRI, stream);
 }
 aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void* reserve) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRIBuildEnd", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRIBuildEnd", "modelRI", modelRI, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRIBuildEnd", "reserve", reserve, 0, (aclError)e_);
 	return gocann_core.aclmdlRIBuildEnd(t, modelRI, reserve);
 }
 aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRIUnbindStream", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRIUnbindStream", "modelRI", modelRI, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRIUnbindStream", "stream", stream, 1, (aclError)e_);
 	return gocann_core.aclmdlRIUnbindStream(t, modelRI, stream);
 }
 aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRIExecute", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRIExecute", "modelRI", modelRI, 1, (aclError)e_);
 	return gocann_core.aclmdlRIExecute(t, modelRI, timeout);
 }
 aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRIExecuteAsync", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRIExecuteAsync", "modelRI", modelRI, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRIExecuteAsync", "stream", stream, 1, (aclError)e_);
 	return gocann_core.aclmdlRIExecuteAsync(t, modelRI, stream);
 }
 aclError aclmdlRIDestroy(aclmdlRI modelRI) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRIDestroy", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRIDestroy", "modelRI", modelRI, 1, (aclError)e_);
 	return gocann_core.aclmdlRIDestroy(t, modelRI);
 }
 aclError aclmdlRISetName(aclmdlRI modelRI, const char* name) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRISetName", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRISetName", "modelRI", modelRI, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRISetName", "name", name, 0, (aclError)e_);
 	return gocann_core.aclmdlRISetName(t, modelRI, name);
 }
 aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char* name) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRIGetName", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRIGetName", "modelRI", modelRI, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRIGetName", "name", name, 0, (aclError)e_);
 	return gocann_core.aclmdlRIGetName(t, modelRI, maxLen, name);
 }
 aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t* modelRIId) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRIGetId", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRIGetId", "modelRI", modelRI, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRIGetId", "modelRIId", modelRIId, 0, (aclError)e_);
 	return gocann_core.aclmdlRIGetId(t, modelRI, modelRIId);
 }
 aclError aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI, aclrtCallback func, void* userData) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRIDestroyRegisterCallback", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRIDestroyRegisterCallback", "modelRI", modelRI, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRIDestroyRegisterCallback", "func", func, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRIDestroyRegisterCallback", "userData", userData, 0, (aclError)e_);
 	return gocann_core.aclmdlRIDestroyRegisterCallback(t, modelRI, func, userData);
 }
 aclError aclmdlRIDestroyUnregisterCallback(aclmdlRI modelRI, aclrtCallback func) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRIDestroyUnregisterCallback", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRIDestroyUnregisterCallback", "modelRI", modelRI, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRIDestroyUnregisterCallback", "func", func, 0, (aclError)e_);
 	return gocann_core.aclmdlRIDestroyUnregisterCallback(t, modelRI, func);
 }
 aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRICaptureBegin", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRICaptureBegin", "stream", stream, 1, (aclError)e_);
 	return gocann_core.aclmdlRICaptureBegin(t, stream, mode);
 }
 aclError aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI modelRI, aclmdlRICaptureMode mode) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRICaptureToModelRIBegin", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRICaptureToModelRIBegin", "stream", stream, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRICaptureToModelRIBegin", "modelRI", modelRI, 1, (aclError)e_);
 	return gocann_core.aclmdlRICaptureToModelRIBegin(t, stream, modelRI, mode);
 }
 aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus* status, aclmdlRI* modelRI) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRICaptureGetInfo", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRICaptureGetInfo", "stream", stream, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRICaptureGetInfo", "status", status, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRICaptureGetInfo", "modelRI", modelRI, 0, (aclError)e_);
 	return gocann_core.aclmdlRICaptureGetInfo(t, stream, status, modelRI);
 }
 aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRICaptureEnd", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRICaptureEnd", "stream", stream, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRICaptureEnd", "modelRI", modelRI, 0, (aclError)e_);
 	return gocann_core.aclmdlRICaptureEnd(t, stream, modelRI);
 }
 aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRICaptureThreadExchangeMode", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRICaptureThreadExchangeMode", "mode", mode, 0, (aclError)e_);
 	return gocann_core.aclmdlRICaptureThreadExchangeMode(t, mode);
 }
 aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRICaptureTaskGrpBegin", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRICaptureTaskGrpBegin", "stream", stream, 1, (aclError)e_);
 	return gocann_core.aclmdlRICaptureTaskGrpBegin(t, stream);
 }
 aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp* handle) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRICaptureTaskGrpEnd", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRICaptureTaskGrpEnd", "stream", stream, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRICaptureTaskGrpEnd", "handle", handle, 0, (aclError)e_);
 	return gocann_core.aclmdlRICaptureTaskGrpEnd(t, stream, handle);
 }
 aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRICaptureTaskUpdateBegin", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRICaptureTaskUpdateBegin", "stream", stream, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRICaptureTaskUpdateBegin", "handle", handle, 1, (aclError)e_);
 	return gocann_core.aclmdlRICaptureTaskUpdateBegin(t, stream, handle);
 }
 aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRICaptureTaskUpdateEnd", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRICaptureTaskUpdateEnd", "stream", stream, 1, (aclError)e_);
 	return gocann_core.aclmdlRICaptureTaskUpdateEnd(t, stream);
 }
 aclError aclmdlRIDebugPrint(aclmdlRI modelRI) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRIDebugPrint", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRIDebugPrint", "modelRI", modelRI, 1, (aclError)e_);
 	return gocann_core.aclmdlRIDebugPrint(t, modelRI);
 }
 aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char* path, uint32_t flags) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRIDebugJsonPrint", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRIDebugJsonPrint", "modelRI", modelRI, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRIDebugJsonPrint", "path", path, 0, (aclError)e_);
 	return gocann_core.aclmdlRIDebugJsonPrint(t, modelRI, path, flags);
 }
 aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream* streams, uint32_t* numStreams) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRIGetStreams", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRIGetStreams", "modelRI", modelRI, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRIGetStreams", "streams", streams, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRIGetStreams", "numStreams", numStreams, 0, (aclError)e_);
 	return gocann_core.aclmdlRIGetStreams(t, modelRI, streams, numStreams);
 }
 aclError aclmdlRIGetTasksByStream(aclrtStream stream, aclmdlRITask* tasks, uint32_t* numTasks) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRIGetTasksByStream", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRIGetTasksByStream", "stream", stream, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRIGetTasksByStream", "tasks", tasks, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRIGetTasksByStream", "numTasks", numTasks, 0, (aclError)e_);
 	return gocann_core.aclmdlRIGetTasksByStream(t, stream, tasks, numTasks);
 }
 aclError aclmdlRITaskGetType(aclmdlRITask task, aclmdlRITaskType* type) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRITaskGetType", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRITaskGetType", "task", task, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRITaskGetType", "type", type, 0, (aclError)e_);
 	return gocann_core.aclmdlRITaskGetType(t, task, type);
 }
 aclError aclmdlRITaskGetSeqId(aclmdlRITask task, uint32_t* id) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRITaskGetSeqId", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRITaskGetSeqId", "task", task, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRITaskGetSeqId", "id", id, 0, (aclError)e_);
 	return gocann_core.aclmdlRITaskGetSeqId(t, task, id);
 }
 aclError aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams* params) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRITaskGetParams", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRITaskGetParams", "task", task, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRITaskGetParams", "params", params, 0, (aclError)e_);
 	return gocann_core.aclmdlRITaskGetParams(t, task, params);
 }
 aclError aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams* params) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRITaskSetParams", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRITaskSetParams", "task", task, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRITaskSetParams", "params", params, 0, (aclError)e_);
 	return gocann_core.aclmdlRITaskSetParams(t, task, params);
 }
 aclError aclmdlRITaskDisable(aclmdlRITask task) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRITaskDisable", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRITaskDisable", "task", task, 1, (aclError)e_);
 	return gocann_core.aclmdlRITaskDisable(t, task);
 }
 aclError aclmdlRIUpdate(aclmdlRI modelRI) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRIUpdate", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRIUpdate", "modelRI", modelRI, 1, (aclError)e_);
 	return gocann_core.aclmdlRIUpdate(t, modelRI);
 }
 aclError aclmdlRICondHandleCreate(aclmdlRI modelRI, uint32_t defaultLaunchValue, aclmdlRICondHandleFlag flag, aclmdlRICondHandle* handle) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRICondHandleCreate", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRICondHandleCreate", "modelRI", modelRI, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRICondHandleCreate", "handle", handle, 0, (aclError)e_);
 	return gocann_core.aclmdlRICondHandleCreate(t, modelRI, defaultLaunchValue, flag, handle);
 }
 aclError aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle handle, uint64_t** ptr) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRICondHandleGetCondPtr", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRICondHandleGetCondPtr", "handle", handle, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRICondHandleGetCondPtr", "ptr", ptr, 0, (aclError)e_);
 	return gocann_core.aclmdlRICondHandleGetCondPtr(t, handle, ptr);
 }
 aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStream stream, uint32_t flags) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRIAddCondTask", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRIAddCondTask", "stream", stream, 1, (aclError)e_);
 	return gocann_core.aclmdlRIAddCondTask(t, params, stream, flags);
 }
 aclError aclrtCreateLabel(aclrtLabel* label) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCreateLabel", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCreateLabel", "label", label, 0, (aclError)e_);
 	return gocann_core.aclrtCreateLabel(t, label);
 }
 aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSetLabel", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtSetLabel", "label", label, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtSetLabel", "stream", stream, 1, (aclError)e_);
 	return gocann_core.aclrtSetLabel(t, label, stream);
 }
 aclError aclrtDestroyLabel(aclrtLabel label) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtDestroyLabel", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtDestroyLabel", "label", label, 1, (aclError)e_);
 	return gocann_core.aclrtDestroyLabel(t, label);
 }
 aclError aclrtCreateLabelList(aclrtLabel* labels, size_t num, aclrtLabelList* labelList) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCreateLabelList", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCreateLabelList", "labels", labels, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCreateLabelList", "labelList", labelList, 0, (aclError)e_);
 	return gocann_core.aclrtCreateLabelList(t, labels, num, labelList);
 }
 aclError aclrtDestroyLabelList(aclrtLabelList labelList) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtDestroyLabelList", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtDestroyLabelList", "labelList", labelList, 1, (aclError)e_);
 	return gocann_core.aclrtDestroyLabelList(t, labelList);
 }
 aclError aclrtSwitchLabelByIndex(void* ptr, uint32_t maxValue, aclrtLabelList labelList, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSwitchLabelByIndex", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtSwitchLabelByIndex", "ptr", ptr, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtSwitchLabelByIndex", "labelList", labelList, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtSwitchLabelByIndex", "stream", stream, 1, (aclError)e_);
 	return gocann_core.aclrtSwitchLabelByIndex(t, ptr, maxValue, labelList, stream);
 }
 aclError aclrtActiveStream(aclrtStream activeStream, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtActiveStream", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtActiveStream", "activeStream", activeStream, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtActiveStream", "stream", stream, 1, (aclError)e_);
 	return gocann_core.aclrtActiveStream(t, activeStream, stream);
 }
 aclError aclrtSwitchStream(void* leftValue, aclrtCondition cond, void* rightValue, aclrtCompareDataType dataType, aclrtStream trueStream, aclrtStream falseStream, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSwitchStream", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtSwitchStream", "leftValue", leftValue, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtSwitchStream", "rightValue", rightValue, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtSwitchStream", "trueStream", trueStream, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtSwitchStream", "falseStream", falseStream, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtSwitchStream", "stream", stream, 1, (aclError)e_);
 	return gocann_core.aclrtSwitchStream(t, leftValue, cond, rightValue, dataType, trueStream, falseStream, stream);
 }
 aclError aclrtGetStreamAvailableNum(uint32_t* streamCount) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetStreamAvailableNum", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetStreamAvailableNum", "streamCount", streamCount, 0, (aclError)e_);
 	return gocann_core.aclrtGetStreamAvailableNum(t, streamCount);
 }
 aclError aclrtPersistentTaskClean(aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtPersistentTaskClean", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtPersistentTaskClean", "stream", stream, 1, (aclError)e_);
 	return gocann_core.aclrtPersistentTaskClean(t, stream);
 }
 

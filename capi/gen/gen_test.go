@@ -34,10 +34,20 @@ ACL_FUNC_VISIBILITY void aclV(int a, const char *fmt, ...);`)
 	if err != nil || len(decls) != 3 {
 		t.Fatalf("Parse: %v, %d declarations", err, len(decls))
 	}
+	ps := Pointers{Handles: map[string]bool{"aclrtH": true}, Funcs: map[string]bool{}}
+	ps.ParsePointers("typedef void (*aclrtCb)(void *x);")
 	want := "aclError aclrtF(int32_t a, const void * p) {\n\tgocann_thread *t = gocann_self();\n" +
-		"\tGOCANN_ENTER(t, \"aclrtF\", (aclError)e_);\n\treturn gocann_core.aclrtF(t, a, p);\n}\n"
-	if got := Forwarder(decls[0]); got != want {
+		"\tGOCANN_ENTER(t, \"aclrtF\", (aclError)e_);\n" +
+		"\tGOCANN_CHECK_PTR(t, \"aclrtF\", \"p\", p, 0, (aclError)e_);\n" +
+		"\treturn gocann_core.aclrtF(t, a, p);\n}\n"
+	if got := ps.Forwarder(decls[0]); got != want {
 		t.Errorf("Forwarder:\n%s\nwant:\n%s", got, want)
+	}
+	for typ, want := range map[string][2]bool{"aclrtH": {true, true}, "const aclrtH": {true, true}, "aclrtCb": {true, false},
+		"uint32_t": {false, false}, "aclrtH*": {true, false}, "size_t": {false, false}} {
+		if ptr, handle := ps.pointer(typ); ptr != want[0] || handle != want[1] {
+			t.Errorf("pointer(%q) = %v, %v; want %v, %v", typ, ptr, handle, want[0], want[1])
+		}
 	}
 	if got := failValue(decls[1]); got != "(const char *)0" {
 		t.Errorf("failValue of a pointer function = %q", got)

@@ -92,18 +92,64 @@ func failValue(d Decl) string {
 	return "(" + d.Ret + ")0"
 }
 
-// Forwarder renders the front's definition of d.
-func Forwarder(d Decl) string {
+// Pointers are the typedefs of pointer types the headers declare: handles
+// (typedef void* aclrtStream) and function pointers.
+type Pointers struct {
+	Handles, Funcs map[string]bool
+}
+
+var (
+	handleRE = regexp.MustCompile(`typedef\s+void\s*\*\s*(\w+)\s*;`)
+	funcRE   = regexp.MustCompile(`typedef\s+[^;()]*\(\s*\*\s*(\w+)\s*\)`)
+)
+
+// ParsePointers adds the pointer typedefs of a header to ps.
+func (ps Pointers) ParsePointers(src string) {
+	for _, m := range handleRE.FindAllStringSubmatch(src, -1) {
+		ps.Handles[m[1]] = true
+	}
+	for _, m := range funcRE.FindAllStringSubmatch(src, -1) {
+		ps.Funcs[m[1]] = true
+	}
+}
+
+// pointer reports whether a parameter of type typ is a pointer, and
+// whether it is a handle.
+func (ps Pointers) pointer(typ string) (ptr, handle bool) {
+	base := unconst(typ)
+	handle = ps.Handles[base]
+	return handle || ps.Funcs[base] || strings.Contains(base, "*"), handle
+}
+
+// unconst drops const qualifiers.
+func unconst(t string) string {
+	t = regexp.MustCompile(`\bconst\b`).ReplaceAllString(t, "")
+	return strings.Join(strings.Fields(t), " ")
+}
+
+// Forwarder renders the front's definition of d. Each pointer argument is
+// checked before the call: one below 4096 is no address or handle at all,
+// and the Go runtime must never see it as a pointer (its stack copying
+// takes such a value for a corrupt pointer and stops the process).
+func (ps Pointers) Forwarder(d Decl) string {
 	args := []string{"t"}
+	var checks strings.Builder
 	for _, p := range d.Params {
 		args = append(args, p.Name)
+		if ptr, handle := ps.pointer(p.Type); ptr {
+			h := 0
+			if handle {
+				h = 1
+			}
+			fmt.Fprintf(&checks, "\tGOCANN_CHECK_PTR(t, %q, %q, %s, %d, %s);\n", d.Name, p.Name, p.Name, h, failValue(d))
+		}
 	}
 	call := fmt.Sprintf("gocann_core.%s(%s)", d.Name, strings.Join(args, ", "))
 	if d.Ret != "void" {
 		call = "return " + call
 	}
-	return fmt.Sprintf("%s %s(%s) {\n\tgocann_thread *t = gocann_self();\n\tGOCANN_ENTER(t, %q, %s);\n\t%s;\n}\n",
-		d.Ret, d.Name, signature(d, false), d.Name, failValue(d), call)
+	return fmt.Sprintf("%s %s(%s) {\n\tgocann_thread *t = gocann_self();\n\tGOCANN_ENTER(t, %q, %s);\n%s\t%s;\n}\n",
+		d.Ret, d.Name, signature(d, false), d.Name, failValue(d), checks.String(), call)
 }
 
 // handWritten lists the API functions the front's own C files define, and
@@ -158,13 +204,19 @@ func render(capi string) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	var table, syms, fwd bytes.Buffer
+	srcs := map[string]string{}
+	ps := Pointers{Handles: map[string]bool{}, Funcs: map[string]bool{}}
 	for _, name := range headers {
 		src, err := os.ReadFile(filepath.Join(capi, "..", "include", name))
 		if err != nil {
 			return nil, err
 		}
-		decls, err := Parse(string(src))
+		srcs[name] = string(src)
+		ps.ParsePointers(string(src))
+	}
+	var table, syms, fwd bytes.Buffer
+	for _, name := range headers {
+		decls, err := Parse(srcs[name])
 		if err != nil {
 			return nil, err
 		}
@@ -180,7 +232,7 @@ func render(capi string) (map[string][]byte, error) {
 				fmt.Fprintf(&syms, "\t{\"gocann_%s\", &gocann_core.%s},\n", d.Name, d.Name)
 			}
 			if !defined[d.Name] {
-				fwd.WriteString(Forwarder(d))
+				fwd.WriteString(ps.Forwarder(d))
 			}
 		}
 		fwd.WriteString("\n")

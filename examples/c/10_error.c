@@ -243,6 +243,17 @@ int main(int argc, char **argv)
     CHECK(aclrtSynchronizeStream(again));
     pass("the new stream works (%p, old %p)", again, fresh);
     CHECK(aclrtDestroyStream(again));
+
+    /* Pointers and handles below 4096 are refused before anything looks at
+     * them: no memory or handle lies there. */
+    uint64_t word = 7;
+    EXPECT_CODE(aclrtMemcpy((void *)(uintptr_t)0x10, 8, &word, 8, ACL_MEMCPY_HOST_TO_HOST), ACL_ERROR_INVALID_PARAM,
+                "a copy to address 0x10");
+    msg = aclGetRecentErrMsg();
+    EXPECT(msg != NULL && strstr(msg, "dst is 0x10") != NULL, "the message names dst: %s", msg ? msg : "(null)");
+    EXPECT_CODE(aclrtCreateStream((aclrtStream *)(uintptr_t)0x8), ACL_ERROR_INVALID_PARAM, "aclrtCreateStream into address 0x8");
+    EXPECT_CODE(aclrtSetCurrentContext((aclrtContext)(uintptr_t)0x1), ACL_ERROR_RT_INVALID_HANDLE, "context handle 0x1");
+    EXPECT_CODE(aclrtSynchronizeStream((aclrtStream)(uintptr_t)0xfff), ACL_ERROR_RT_INVALID_HANDLE, "stream handle 0xfff");
     CHECK(aclrtDestroyEvent(ev));
     EXPECT_CODE(aclrtSynchronizeEvent(ev), ACL_ERROR_RT_INVALID_HANDLE, "a destroyed event");
 
