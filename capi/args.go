@@ -387,10 +387,10 @@ func (a *cArgs) block() ([]byte, int, []placeholder) {
 }
 
 //export gocann_aclrtLaunchKernelWithConfig
-func gocann_aclrtLaunchKernelWithConfig(t *C.gocann_thread, fp C.aclrtFuncHandle, blocks C.uint32_t, sp C.aclrtStream, cfg *C.aclrtLaunchKernelCfg, ap C.aclrtArgsHandle, reserve unsafe.Pointer) C.aclError {
+func gocann_aclrtLaunchKernelWithConfig(t *C.gocann_thread, fp C.aclrtFuncHandle, blocks C.uint32_t, sp C.aclrtStream, cfg *C.aclrtLaunchKernelCfg, ap C.aclrtArgsHandle, reserve C.uintptr_t) C.aclError {
 	const fn = "aclrtLaunchKernelWithConfig"
-	if reserve != nil {
-		return failf(t, fn, hal.KindInvalidParam, "reserve is %p, expected NULL", reserve)
+	if reserve != 0 {
+		return failf(t, fn, hal.KindInvalidParam, "reserve is %#x, expected NULL", uintptr(reserve))
 	}
 	f, code := funcOf(t, fn, unsafe.Pointer(fp))
 	if code != 0 {

@@ -21,7 +21,7 @@ import (
 func callHost(a, b uintptr) { C.gocann_call_host(C.uintptr_t(a), C.uintptr_t(b)) }
 
 //export gocann_aclrtLaunchHostFunc
-func gocann_aclrtLaunchHostFunc(t *C.gocann_thread, sp C.aclrtStream, fn C.aclrtHostFunc, args unsafe.Pointer) C.aclError {
+func gocann_aclrtLaunchHostFunc(t *C.gocann_thread, sp C.aclrtStream, fn C.aclrtHostFunc, args C.uintptr_t) C.aclError {
 	const name = "aclrtLaunchHostFunc"
 	if fn == nil {
 		return nullArg(t, name, "fn")
@@ -116,7 +116,7 @@ func gocann_aclrtUnSubscribeReport(t *C.gocann_thread, threadID C.uint64_t, sp C
 }
 
 //export gocann_aclrtLaunchCallback
-func gocann_aclrtLaunchCallback(t *C.gocann_thread, fn C.aclrtCallback, data unsafe.Pointer, block C.aclrtCallbackBlockType, sp C.aclrtStream) C.aclError {
+func gocann_aclrtLaunchCallback(t *C.gocann_thread, fn C.aclrtCallback, data C.uintptr_t, block C.aclrtCallbackBlockType, sp C.aclrtStream) C.aclError {
 	const name = "aclrtLaunchCallback"
 	if fn == nil {
 		return nullArg(t, name, "fn")

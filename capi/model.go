@@ -187,14 +187,14 @@ func gocann_aclmdlRIEndTask(t *C.gocann_thread, p C.aclmdlRI, sp C.aclrtStream) 
 }
 
 //export gocann_aclmdlRIBuildEnd
-func gocann_aclmdlRIBuildEnd(t *C.gocann_thread, p C.aclmdlRI, reserve unsafe.Pointer) C.aclError {
+func gocann_aclmdlRIBuildEnd(t *C.gocann_thread, p C.aclmdlRI, reserve C.uintptr_t) C.aclError {
 	const fn = "aclmdlRIBuildEnd"
 	m, code := currentModel(t, fn, p)
 	if code != 0 {
 		return code
 	}
-	if reserve != nil {
-		return failf(t, fn, hal.KindInvalidParam, "reserve %p is invalid, expected NULL", reserve)
+	if reserve != 0 {
+		return failf(t, fn, hal.KindInvalidParam, "reserve %#x is invalid, expected NULL", uintptr(reserve))
 	}
 	return fail(t, fn, m.m.BuildEnd())
 }
@@ -291,7 +291,7 @@ func gocann_aclmdlRIGetId(t *C.gocann_thread, p C.aclmdlRI, id *C.uint32_t) C.ac
 }
 
 //export gocann_aclmdlRIDestroyRegisterCallback
-func gocann_aclmdlRIDestroyRegisterCallback(t *C.gocann_thread, p C.aclmdlRI, cb C.aclrtCallback, data unsafe.Pointer) C.aclError {
+func gocann_aclmdlRIDestroyRegisterCallback(t *C.gocann_thread, p C.aclmdlRI, cb C.aclrtCallback, data C.uintptr_t) C.aclError {
 	const fn = "aclmdlRIDestroyRegisterCallback"
 	m, code := modelOf(t, fn, p)
 	if code != 0 {

@@ -61,10 +61,10 @@ typedef struct gocann_core_api {
 	aclError (*aclrtExceptionInfoCallbackRegister)(gocann_thread *t, aclrtExceptionInfoCallback callback);
 	aclError (*aclrtExceptionInfoCallbackUnregister)(gocann_thread *t, aclrtExceptionInfoCallback callback);
 	aclError (*aclrtSubscribeReport)(gocann_thread *t, uint64_t threadId, aclrtStream stream);
-	aclError (*aclrtLaunchCallback)(gocann_thread *t, aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType, aclrtStream stream);
+	aclError (*aclrtLaunchCallback)(gocann_thread *t, aclrtCallback fn, uintptr_t userData, aclrtCallbackBlockType blockType, aclrtStream stream);
 	aclError (*aclrtProcessReport)(gocann_thread *t, int32_t timeout);
 	aclError (*aclrtUnSubscribeReport)(gocann_thread *t, uint64_t threadId, aclrtStream stream);
-	aclError (*aclrtLaunchHostFunc)(gocann_thread *t, aclrtStream stream, aclrtHostFunc fn, void* args);
+	aclError (*aclrtLaunchHostFunc)(gocann_thread *t, aclrtStream stream, aclrtHostFunc fn, uintptr_t args);
 	// acl/acl_rt_event.h
 	aclError (*aclrtCreateEvent)(gocann_thread *t, aclrtEvent* event);
 	aclError (*aclrtCreateEventWithFlag)(gocann_thread *t, aclrtEvent* event, uint32_t flag);
@@ -111,7 +111,7 @@ typedef struct gocann_core_api {
 	aclError (*aclrtGetFunctionName)(gocann_thread *t, aclrtFuncHandle funcHandle, uint32_t maxLen, char* name);
 	aclError (*aclrtLaunchKernel)(gocann_thread *t, aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize, aclrtStream stream);
 	aclError (*aclrtLaunchKernelV2)(gocann_thread *t, aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize, aclrtLaunchKernelCfg* cfg, aclrtStream stream);
-	aclError (*aclrtLaunchKernelWithConfig)(gocann_thread *t, aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, aclrtArgsHandle argsHandle, void* reserve);
+	aclError (*aclrtLaunchKernelWithConfig)(gocann_thread *t, aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, aclrtArgsHandle argsHandle, uintptr_t reserve);
 	aclError (*aclrtLaunchKernelWithHostArgs)(gocann_thread *t, aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, void* hostArgs, size_t argsSize, aclrtPlaceHolderInfo* placeHolderArray, size_t placeHolderNum);
 	aclError (*aclrtLaunchKernelWithArgsArray)(gocann_thread *t, void* func, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, void** args);
 	aclError (*aclrtKernelArgsGetHandleMemSize)(gocann_thread *t, aclrtFuncHandle funcHandle, size_t* memSize);
@@ -127,7 +127,7 @@ typedef struct gocann_core_api {
 	aclError (*aclmdlRIBuildBegin)(gocann_thread *t, aclmdlRI* modelRI, uint32_t flag);
 	aclError (*aclmdlRIBindStream)(gocann_thread *t, aclmdlRI modelRI, aclrtStream stream, uint32_t flag);
 	aclError (*aclmdlRIEndTask)(gocann_thread *t, aclmdlRI modelRI, aclrtStream stream);
-	aclError (*aclmdlRIBuildEnd)(gocann_thread *t, aclmdlRI modelRI, void* reserve);
+	aclError (*aclmdlRIBuildEnd)(gocann_thread *t, aclmdlRI modelRI, uintptr_t reserve);
 	aclError (*aclmdlRIUnbindStream)(gocann_thread *t, aclmdlRI modelRI, aclrtStream stream);
 	aclError (*aclmdlRIExecute)(gocann_thread *t, aclmdlRI modelRI, int32_t timeout);
 	aclError (*aclmdlRIExecuteAsync)(gocann_thread *t, aclmdlRI modelRI, aclrtStream stream);
@@ -135,7 +135,7 @@ typedef struct gocann_core_api {
 	aclError (*aclmdlRISetName)(gocann_thread *t, aclmdlRI modelRI, const char* name);
 	aclError (*aclmdlRIGetName)(gocann_thread *t, aclmdlRI modelRI, uint32_t maxLen, char* name);
 	aclError (*aclmdlRIGetId)(gocann_thread *t, aclmdlRI modelRI, uint32_t* modelRIId);
-	aclError (*aclmdlRIDestroyRegisterCallback)(gocann_thread *t, aclmdlRI modelRI, aclrtCallback func, void* userData);
+	aclError (*aclmdlRIDestroyRegisterCallback)(gocann_thread *t, aclmdlRI modelRI, aclrtCallback func, uintptr_t userData);
 	aclError (*aclmdlRIDestroyUnregisterCallback)(gocann_thread *t, aclmdlRI modelRI, aclrtCallback func);
 	aclError (*aclmdlRICaptureBegin)(gocann_thread *t, aclrtStream stream, aclmdlRICaptureMode mode);
 	aclError (*aclmdlRICaptureToModelRIBegin)(gocann_thread *t, aclrtStream stream, aclmdlRI modelRI, aclmdlRICaptureMode mode);

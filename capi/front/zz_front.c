@@ -451,9 +451,8 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBloc
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtLaunchCallback", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtLaunchCallback", "fn", fn, 0, (aclError)e_);
-	GOCANN_CHECK_PTR(t, "aclrtLaunchCallback", "userData", userData, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtLaunchCallback", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtLaunchCallback(t, fn, userData, blockType, stream);
+	return gocann_core.aclrtLaunchCallback(t, fn, (uintptr_t)userData, blockType, stream);
 }
 aclError aclrtProcessReport(int32_t timeout) {
 	gocann_thread *t = gocann_self();
@@ -471,8 +470,7 @@ aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
 	GOCANN_ENTER(t, "aclrtLaunchHostFunc", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtLaunchHostFunc", "stream", stream, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtLaunchHostFunc", "fn", fn, 0, (aclError)e_);
-	GOCANN_CHECK_PTR(t, "aclrtLaunchHostFunc", "args", args, 0, (aclError)e_);
-	return gocann_core.aclrtLaunchHostFunc(t, stream, fn, args);
+	return gocann_core.aclrtLaunchHostFunc(t, stream, fn, (uintptr_t)args);
 }
 
 // acl/acl_rt_event.h
@@ -782,8 +780,7 @@ aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlo
 	GOCANN_CHECK_PTR(t, "aclrtLaunchKernelWithConfig", "stream", stream, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtLaunchKernelWithConfig", "cfg", cfg, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtLaunchKernelWithConfig", "argsHandle", argsHandle, 1, (aclError)e_);
-	GOCANN_CHECK_PTR(t, "aclrtLaunchKernelWithConfig", "reserve", reserve, 0, (aclError)e_);
-	return gocann_core.aclrtLaunchKernelWithConfig(t, funcHandle, numBlocks, stream, cfg, argsHandle, reserve);
+	return gocann_core.aclrtLaunchKernelWithConfig(t, funcHandle, numBlocks, stream, cfg, argsHandle, (uintptr_t)reserve);
 }
 aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, void* hostArgs, size_t argsSize, aclrtPlaceHolderInfo* placeHolderArray, size_t placeHolderNum) {
 	gocann_thread *t = gocann_self();
@@ -896,8 +893,7 @@ aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void* reserve) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRIBuildEnd", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRIBuildEnd", "modelRI", modelRI, 1, (aclError)e_);
-	GOCANN_CHECK_PTR(t, "aclmdlRIBuildEnd", "reserve", reserve, 0, (aclError)e_);
-	return gocann_core.aclmdlRIBuildEnd(t, modelRI, reserve);
+	return gocann_core.aclmdlRIBuildEnd(t, modelRI, (uintptr_t)reserve);
 }
 aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
@@ -951,8 +947,7 @@ aclError aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI, aclrtCallback func, v
 	GOCANN_ENTER(t, "aclmdlRIDestroyRegisterCallback", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRIDestroyRegisterCallback", "modelRI", modelRI, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRIDestroyRegisterCallback", "func", func, 0, (aclError)e_);
-	GOCANN_CHECK_PTR(t, "aclmdlRIDestroyRegisterCallback", "userData", userData, 0, (aclError)e_);
-	return gocann_core.aclmdlRIDestroyRegisterCallback(t, modelRI, func, userData);
+	return gocann_core.aclmdlRIDestroyRegisterCallback(t, modelRI, func, (uintptr_t)userData);
 }
 aclError aclmdlRIDestroyUnregisterCallback(aclmdlRI modelRI, aclrtCallback func) {
 	gocann_thread *t = gocann_self();

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -42,6 +43,18 @@ ACL_FUNC_VISIBILITY void aclV(int a, const char *fmt, ...);`)
 		"\treturn gocann_core.aclrtF(t, a, p);\n}\n"
 	if got := ps.Forwarder(decls[0]); got != want {
 		t.Errorf("Forwarder:\n%s\nwant:\n%s", got, want)
+	}
+	// User data is handed back as given, as an integer, and not checked.
+	cb, err := Parse("ACL_FUNC_VISIBILITY aclError aclrtL(aclrtCb fn, void* userData);")
+	if err != nil || len(cb) != 1 {
+		t.Fatal(err)
+	}
+	if got := ps.Forwarder(cb[0]); !strings.Contains(got, "gocann_core.aclrtL(t, fn, (uintptr_t)userData)") ||
+		strings.Contains(got, `"userData"`) || !strings.Contains(got, `"fn", fn, 0`) {
+		t.Errorf("Forwarder of a callback with user data:\n%s", got)
+	}
+	if got := Field(cb[0]); !strings.Contains(got, "uintptr_t userData") {
+		t.Errorf("Field of a callback with user data: %s", got)
 	}
 	for typ, want := range map[string][2]bool{"aclrtH": {true, true}, "const aclrtH": {true, true}, "aclrtCb": {true, false},
 		"uint32_t": {false, false}, "aclrtH*": {true, false}, "size_t": {false, false}} {

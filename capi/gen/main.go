@@ -62,14 +62,27 @@ func Parse(src string) ([]Decl, error) {
 	return out, nil
 }
 
+// opaque reports whether p is a value the runtime only hands back (a
+// callback's user data) or must find NULL (reserve): it is no address the
+// runtime looks at, may hold any value, and so reaches the core as an
+// integer, never as a pointer.
+func opaque(p Param) bool {
+	return unconst(p.Type) == "void*" && (p.Name == "userData" || p.Name == "args" || p.Name == "reserve")
+}
+
 // signature renders d's parameter list, with the thread first when
-// withThread is set (the core's entry points take it).
+// withThread is set (the core's entry points take it, and opaque values
+// as integers).
 func signature(d Decl, withThread bool) string {
 	var ps []string
 	if withThread {
 		ps = append(ps, "gocann_thread *t")
 	}
 	for _, p := range d.Params {
+		if withThread && opaque(p) {
+			ps = append(ps, "uintptr_t "+p.Name)
+			continue
+		}
 		ps = append(ps, p.Type+" "+p.Name)
 	}
 	if len(ps) == 0 {
@@ -135,6 +148,10 @@ func (ps Pointers) Forwarder(d Decl) string {
 	args := []string{"t"}
 	var checks strings.Builder
 	for _, p := range d.Params {
+		if opaque(p) {
+			args = append(args, "(uintptr_t)"+p.Name)
+			continue
+		}
 		args = append(args, p.Name)
 		if ptr, handle := ps.pointer(p.Type); ptr {
 			h := 0
