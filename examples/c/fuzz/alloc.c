@@ -10,6 +10,15 @@
 
 int alloc_new(enum mkind kind, void *p, uint64_t size, int dev)
 {
+    /* A new block must not share a byte with a live one. */
+    for (int a = 0; a < MAXALLOC && kind != M_PAGEABLE; a++) {
+        alloc *m = &fz.allocs[a];
+        if (m->live && m->kind != M_PAGEABLE && (char *)p < m->p + m->size && m->p < (char *)p + size) {
+            finding("OVERLAP", kind == M_DEV ? "aclrtMalloc" : "aclrtMallocHost",
+                    "the new block [%p, +%llu) overlaps the live block [%p, +%llu)", p, (unsigned long long)size,
+                    (void *)m->p, (unsigned long long)m->size);
+        }
+    }
     for (int a = 0; a < MAXALLOC; a++) {
         alloc *m = &fz.allocs[a];
         if (!m->live) {

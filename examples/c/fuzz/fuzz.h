@@ -69,6 +69,7 @@ typedef struct obj {
     /* event */
     int captured_in;              /* capture slot whose stream recorded it, -1 */
     int recorded, in_model;       /* in_model: ever recorded by a captured or bound stream */
+    int last_rec;                 /* event: the stream of its latest record */
     int api;                      /* event: made by aclrtCreateEvent (0), ...WithFlag (1), ...ExWithFlag (2) */
     /* function */
     int fk;                       /* which fuzz kernel (enum fk) */
@@ -143,6 +144,7 @@ enum avoid {
                                   * launches, models owning device memory */
     AV_ZERO_PARAMS = 1 << 6,     /* aclrtLaunchKernelWithArgsArray of a kernel without parameters */
     AV_PITCH_OVERFLOW = 1 << 7,  /* 2-D copies whose rows overflow the address space */
+    AV_DROPPED_RECORD = 1 << 8,  /* waits for an event whose record an abort or forced destroy dropped */
 };
 
 struct fz {
@@ -301,9 +303,11 @@ int32_t bad_dev(void);
 enum validity queue_on(harg *s);         /* makes s's context current, mostly */
 int stream_dev(const harg *s);
 int same_stream(const harg *a, const harg *b);  /* NULL is the default stream */
+int stream_obj(const harg *s);           /* its object, -2 for the default stream unnamed */
 int stream_clean(int s);                 /* an eager stream whose results can be checked */
 int use_ctx_of_stream(int s);            /* make s's context current; 0 on success */
 int use_ctx(int ctx);
+void records_dropped(int s);              /* s dropped its queued tasks */
 void cap_abandon(int c);                 /* the capture's model was destroyed */
 int owning_model_on(int dev, int ctx);   /* a model owning device memory on dev (or in ctx) */
 int ensure_device(void);                 /* a current context exists; 0 on success */

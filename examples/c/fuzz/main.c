@@ -10,7 +10,8 @@
  *   -n CALLS           API calls per seed (default 10000)
  *   -x CLASS[,...]     avoid a known defect class: hostargs-huge,
  *                      freehost-twice, closed-dev, ctx-live, alias,
- *                      teardown-free, zero-params, pitch-overflow, or all
+ *                      teardown-free, zero-params, pitch-overflow,
+ *                      dropped-record, or all
  *   -t SECONDS         time limit per seed (default 120 + CALLS/1000)
  *   -v                 print every call to stderr
  *   -1                 one process: make the calls here (for a debugger)
@@ -39,7 +40,7 @@ static const struct {
     {"hostargs-huge", AV_HOSTARGS_HUGE}, {"freehost-twice", AV_FREEHOST_TWICE}, {"closed-dev", AV_CLOSED_DEV},
     {"ctx-live", AV_CTX_LIVE},           {"alias", AV_ALIAS},
     {"teardown-free", AV_TEARDOWN_FREE}, {"zero-params", AV_ZERO_PARAMS},
-    {"pitch-overflow", AV_PITCH_OVERFLOW},
+    {"pitch-overflow", AV_PITCH_OVERFLOW}, {"dropped-record", AV_DROPPED_RECORD},
 };
 
 static unsigned parse_avoid(const char *s)

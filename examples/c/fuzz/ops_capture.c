@@ -151,7 +151,7 @@ int owning_model_on(int dev, int ctx)
     }
     for (int i = 0; i < MAXOBJ; i++) {
         obj *m = &fz.objs[i];
-        if (m->kind == K_MODEL && m->owns_mem && (m->dev == dev || m->ctx == ctx)) {
+        if ((m->kind == K_MODEL || (m->kind == K_CTX && m->live)) && m->owns_mem && (m->dev == dev || m->ctx == ctx)) {
             return 1; /* forgotten models too: the runtime may still hold them */
         }
     }
@@ -210,12 +210,18 @@ static void op_capture_end(void)
         if (!(allow_for_stream(cp->stream) & AL_CAPTURE)) {
             must_pass(rc, allow_for_ctx(so->ctx));
         }
-        /* An ended capture whether or not it made a model: its model is
-         * gone, its stream's state unknown. */
+        so->weird = 1;
+        if (rc != ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED && rc != ACL_ERROR_RT_STREAM_NOT_CAPTURED) {
+            return; /* refused: the capture goes on */
+        }
+        /* Ended without a model. What its model held is the runtime's
+         * business now: a teardown of the context may still free it. */
         if (cp->model >= 0) {
             fz.objs[cp->model].live = 0;
         }
-        so->weird = 1;
+        if (cp->has_cond && so->ctx >= 0) {
+            fz.objs[so->ctx].owns_mem = 1;
+        }
         cap_over(c);
         return;
     }

@@ -134,8 +134,41 @@ static void finalized(void)
     fz.inits = 0;
 }
 
+/* The default context of dev holds live streams or memory. */
+static int busy_ctx(int ctx)
+{
+    for (int i = 0; i < MAXOBJ; i++) {
+        obj *o = &fz.objs[i];
+        if (o->live && o->ctx == ctx && i != ctx && (o->kind == K_STREAM || o->kind == K_EVENT || o->kind == K_NOTIFY ||
+                                                     o->kind == K_MODEL) && !o->is_default) {
+            return 1;
+        }
+    }
+    for (int a = 0; a < MAXALLOC; a++) {
+        if (fz.allocs[a].live && fz.allocs[a].ctx == ctx) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Some context holds live streams, events, notifies, models or memory:
+ * what aclFinalize ends with the contexts (the ctx-live class). */
+static int any_busy_ctx(void)
+{
+    for (int i = 0; i < MAXOBJ; i++) {
+        if (fz.objs[i].live && fz.objs[i].kind == K_CTX && busy_ctx(i)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static void op_finalize(void)
 {
+    if ((fz.avoid & AV_CTX_LIVE) && fz.inited && any_busy_ctx()) {
+        return;
+    }
     callf("aclFinalize()");
     aclError rc = ret(aclFinalize());
     if (!fz.inited) {
@@ -149,6 +182,9 @@ static void op_finalize_ref(void)
 {
     uint64_t ref = 12345;
     int null = one_in(4);
+    if ((fz.avoid & AV_CTX_LIVE) && fz.inited && fz.inits == 1 && any_busy_ctx()) {
+        return;
+    }
     callf("aclFinalizeReference(%s)", null ? "NULL" : "&ref");
     aclError rc = ret(aclFinalizeReference(null ? NULL : &ref));
     if (!fz.inited) {
@@ -189,24 +225,6 @@ static void op_set_device(void)
         fz.dev_set[d]++;
         learn_default(d);
     }
-}
-
-/* The default context of dev holds live streams or memory. */
-static int busy_ctx(int ctx)
-{
-    for (int i = 0; i < MAXOBJ; i++) {
-        obj *o = &fz.objs[i];
-        if (o->live && o->ctx == ctx && i != ctx && (o->kind == K_STREAM || o->kind == K_EVENT || o->kind == K_NOTIFY ||
-                                                     o->kind == K_MODEL) && !o->is_default) {
-            return 1;
-        }
-    }
-    for (int a = 0; a < MAXALLOC; a++) {
-        if (fz.allocs[a].live && fz.allocs[a].ctx == ctx) {
-            return 1;
-        }
-    }
-    return 0;
 }
 
 static void after_reset(int d)

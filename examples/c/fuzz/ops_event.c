@@ -21,6 +21,19 @@ static int ev_can_wait(const obj *e) { return e->api == 0 || (e->flags & ACL_EVE
 static int ev_can_reset(const obj *e) { return e->api == 1 && (e->flags & ACL_EVENT_SYNC); }
 static int ev_same_dev(const obj *e, const harg *s) { return e->dev == stream_dev(s); }
 
+void records_dropped(int s)
+{
+    if (!(fz.avoid & AV_DROPPED_RECORD)) {
+        return;
+    }
+    for (int i = 0; i < MAXOBJ; i++) {
+        obj *e = &fz.objs[i];
+        if (e->live && e->kind == K_EVENT && e->recorded && (s < 0 || e->last_rec == s || e->last_rec < 0)) {
+            e->in_model = 1; /* a wait for it would wait for a record that never runs */
+        }
+    }
+}
+
 static void op_create_event(void)
 {
     if (!one_in(10)) {
@@ -103,6 +116,7 @@ static void op_record_event(void)
     }
     if (rc == 0 && !reset) {
         o->recorded = 1;
+        o->last_rec = stream_obj(&s);
     }
 }
 

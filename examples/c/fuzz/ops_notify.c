@@ -150,7 +150,14 @@ static void op_value_write(void)
 {
     harg s = pick_stream();
     enum validity v = queue_on(&s);
-    parg p = pick_ptr(1 << M_DEV, 8);
+    parg p = pick_ptr(one_in(12) ? 1 << M_PINNED | 1 << M_PAGEABLE : 1 << M_DEV, 8);
+    if (p.kind != M_DEV && p.p != NULL) {
+        if (p.room < 8) {
+            return; /* a wrong success would write past the program's buffer */
+        }
+        p.v = INVALID; /* host memory: the word must be device memory */
+        p.a = -1;
+    }
     uint64_t val = rnd();
     uint32_t flag = one_in(8) ? (uint32_t)int_any() : 0;
     int misaligned = ((uintptr_t)p.p & 7) != 0;
@@ -158,7 +165,8 @@ static void op_value_write(void)
     aclError rc = ret(aclrtValueWrite(p.p, val, flag, s.h));
     if (v == INVALID || p.v == INVALID) {
         must_fail(rc, v == INVALID ? "an invalid stream" : p.p == NULL ? "a NULL devAddr"
-                      : p.a < 0 ? "freed device memory" : "8 bytes past the end of the allocation");
+                      : p.kind != M_DEV ? "host memory" : p.a < 0 ? "freed device memory"
+                      : "8 bytes past the end of the allocation");
         return;
     }
     if (v == VALID && p.v == VALID && !misaligned && flag == 0 && p.dev == stream_dev(&s)) {

@@ -26,7 +26,7 @@ int stream_dev(const harg *s) { return s->idx >= 0 ? fz.objs[s->idx].dev : cur_d
 
 /* The stream object a handle argument names: NULL is the current context's
  * default stream, which may also be known by its own handle. */
-static int resolve(const harg *s)
+int stream_obj(const harg *s)
 {
     if (s->idx >= 0 || s->h != NULL) {
         return s->idx;
@@ -42,7 +42,7 @@ static int resolve(const harg *s)
 
 int same_stream(const harg *a, const harg *b)
 {
-    int x = resolve(a), y = resolve(b);
+    int x = stream_obj(a), y = stream_obj(b);
     return x == y && x != -1;
 }
 
@@ -177,6 +177,7 @@ static void op_destroy_stream(void)
     must_pass(rc, allow_for_stream(h.idx) | AL_FAULT);
     if (force) {
         ctx_taint(o->ctx); /* dropped tasks: records and copies that never ran */
+        records_dropped(h.idx);
     }
     if (rc == 0) {
         obj_kill(h.idx);
@@ -307,6 +308,7 @@ static void op_stream_abort(void)
         must_fail(rc, "an invalid stream handle");
     } else if (h.v == VALID) {
         ctx_taint(h.idx >= 0 ? fz.objs[h.idx].ctx : fz.cur_ctx);
+        records_dropped(stream_obj(&h) >= 0 ? stream_obj(&h) : -1);
     }
 }
 
@@ -361,7 +363,7 @@ static void op_report(void)
 {
     harg h = pick_stream();
     aclError rc;
-    int si = resolve(&h); /* NULL and the default stream's handle are one stream */
+    int si = stream_obj(&h); /* NULL and the default stream's handle are one stream */
     if (si >= 0) {
         h.idx = si;
     }
