@@ -1,0 +1,176 @@
+/*
+ * Queries of devices and of the runtime that change nothing: device
+ * attributes and capabilities, counts, versions, memory information, the
+ * pure conversions, the thread's device and its last error.
+ */
+#include "fuzz.h"
+
+#include <math.h>
+
+static void op_get_device(void)
+{
+    int32_t d = -7;
+    int null = one_in(8);
+    callf("aclrtGetDevice(%s)", null ? "NULL" : "&d");
+    aclError rc = ret(aclrtGetDevice(null ? NULL : &d));
+    if (null) {
+        must_fail(rc, "a NULL deviceId");
+    } else if (fz.cur_ctx >= 0) {
+        must_pass(rc, 0);
+        if (rc == 0 && d != cur_dev()) {
+            finding("WRONG VALUE", "aclrtGetDevice", "device %d, expected %d", d, cur_dev());
+        }
+    }
+}
+
+static void op_device_queries(void)
+{
+    static const int attrs[] = {1, 101, 102, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 301, 302,
+                                401, 402, 403, 404, 405, 406, 407, 408, 409, 501, 601, 0, -1, 9999};
+    int bad = one_in(5);
+    int32_t d = bad ? bad_dev() : valid_dev();
+    int64_t v = 0;
+    aclError rc;
+    switch (below(9)) {
+    case 0: {
+        int a = attrs[below(ARRAY_LEN(attrs))];
+        callf("aclrtGetDeviceInfo(%d, %d, &v)", d, a);
+        rc = ret(aclrtGetDeviceInfo((uint32_t)d, (aclrtDevAttr)a, &v));
+        if (bad) {
+            must_fail(rc, "an invalid device id");
+        } else if (fz.inited && (a == 101 || a == 201 || a == 301 || a == 302)) {
+            must_pass(rc, 0);
+        }
+        break;
+    }
+    case 1: {
+        int32_t lo = 99, hi = 99;
+        callf("aclrtDeviceGetStreamPriorityRange(&lo, &hi)");
+        rc = ret(aclrtDeviceGetStreamPriorityRange(&lo, &hi));
+        if (rc == 0 && lo < hi) {
+            finding("WRONG VALUE", "aclrtDeviceGetStreamPriorityRange", "least %d < greatest %d", lo, hi);
+        }
+        break;
+    }
+    case 2: {
+        aclrtDeviceStatus s = ACL_RT_DEVICE_STATUS_END;
+        callf("aclrtQueryDeviceStatus(%d, &s)", d);
+        rc = ret(aclrtQueryDeviceStatus(d, &s));
+        if (bad) {
+            must_fail(rc, "an invalid device id");
+        } else if (fz.inited) {
+            must_pass(rc, 0);
+        }
+        break;
+    }
+    case 3: {
+        int info = (int)below(4) - 1;
+        callf("aclGetDeviceCapability(%d, %d, &v)", d, info);
+        rc = ret(aclGetDeviceCapability((uint32_t)d, (aclDeviceInfo)info, &v));
+        if (bad || info < 0) {
+            must_fail(rc, bad ? "an invalid device id" : "an invalid deviceInfo");
+        } else if (fz.inited) {
+            must_pass(rc, 0);
+        }
+        break;
+    }
+    case 4: {
+        uint32_t n = 0;
+        callf("aclrtGetDeviceCount(&n)");
+        rc = ret(aclrtGetDeviceCount(&n));
+        if (rc == 0 && fz.inited && (int)n != fz.ndev && n <= MAXDEV) {
+            finding("WRONG VALUE", "aclrtGetDeviceCount", "%u devices, expected %d", n, fz.ndev);
+        }
+        aclrtRunMode m = ACL_DEVICE;
+        callf("aclrtGetRunMode(&m)");
+        rc = ret(aclrtGetRunMode(&m));
+        break;
+    }
+    case 5: {
+        size_t fr = 0, tot = 0;
+        int attr = (int)below(20) - 1;
+        callf("aclrtGetMemInfo(%d, &free, &total)", attr);
+        rc = ret(aclrtGetMemInfo((aclrtMemAttr)attr, &fr, &tot));
+        if (rc == 0 && fr > tot) {
+            finding("WRONG VALUE", "aclrtGetMemInfo", "free %zu > total %zu", fr, tot);
+        }
+        break;
+    }
+    case 6: {
+        uint32_t n = 0;
+        callf("aclrtGetStreamAvailableNum(&n)");
+        rc = ret(aclrtGetStreamAvailableNum(&n));
+        if (fz.cur_ctx >= 0) {
+            must_pass(rc, 0);
+        }
+        break;
+    }
+    case 7: {
+        int32_t a = 0, b = 0, c = 0;
+        callf("aclrtGetVersion(&a, &b, &c)");
+        rc = ret(aclrtGetVersion(&a, &b, &c));
+        must_pass(rc, 0);
+        callf("aclrtGetSocName()");
+        const char *s = aclrtGetSocName();
+        ret(s ? 0 : -1);
+        break;
+    }
+    default: {
+        /* The conversions are pure: check exact values both ways. */
+        static const struct {
+            float f;
+            uint16_t h;
+        } exact[] = {{0.0f, 0x0000}, {1.0f, 0x3c00}, {-2.0f, 0xc000}, {65504.0f, 0x7bff}, {0.5f, 0x3800}};
+        int i = (int)below(ARRAY_LEN(exact));
+        callf("aclFloatToFloat16(%g) / aclFloat16ToFloat(%#x) / aclDataTypeSize", exact[i].f, exact[i].h);
+        aclFloat16 h = aclFloatToFloat16(exact[i].f);
+        float f = aclFloat16ToFloat(exact[i].h);
+        ret(0);
+        if (h != exact[i].h || f != exact[i].f) {
+            finding("WRONG VALUE", "aclFloatToFloat16", "%g -> %#x and %#x -> %g", exact[i].f, h, exact[i].h, f);
+        }
+        if (aclDataTypeSize(ACL_FLOAT) != 4 || aclDataTypeSize(ACL_INT64) != 8 || aclDataTypeSize(ACL_FLOAT16) != 2) {
+            finding("WRONG VALUE", "aclDataTypeSize", "float %zu int64 %zu float16 %zu", aclDataTypeSize(ACL_FLOAT),
+                    aclDataTypeSize(ACL_INT64), aclDataTypeSize(ACL_FLOAT16));
+        }
+        (void)aclDataTypeSize((aclDataType)int_any());
+        (void)aclFloat16ToFloat((aclFloat16)rnd());
+        (void)aclFloatToFloat16(one_in(2) ? NAN : (float)(int64_t)rnd());
+    }
+    }
+}
+
+static void op_errors(void)
+{
+    switch (below(3)) {
+    case 0:
+        callf("aclGetRecentErrMsg()");
+        ret(aclGetRecentErrMsg() != NULL);
+        break;
+    case 1: {
+        int lvl = one_in(4) ? int_any() : 0;
+        callf("aclrtPeekAtLastError(%d)", lvl);
+        ret(aclrtPeekAtLastError((aclrtLastErrLevel)lvl));
+        break;
+    }
+    default: {
+        int lvl = one_in(4) ? int_any() : 0;
+        callf("aclrtGetLastError(%d)", lvl);
+        ret(aclrtGetLastError((aclrtLastErrLevel)lvl));
+        if (lvl == 0) {
+            callf("aclrtPeekAtLastError(0)");
+            aclError rc = ret(aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL));
+            if (rc != 0) {
+                finding("WRONG VALUE", "aclrtGetLastError: reset", "aclrtPeekAtLastError right after aclrtGetLastError returned %d", rc);
+            }
+        }
+    }
+    }
+}
+
+const struct op ops_query[] = {
+    {"get_device", 3, op_get_device},
+    {"device_queries", 8, op_device_queries},
+    {"errors", 5, op_errors},
+    {NULL, 0, NULL},
+};
