@@ -81,6 +81,25 @@ func (e *event) reset() {
 	}
 }
 
+// discard forgets record rec, which will not run, and releases its
+// waiters; the event's time and last completed record stay as they were.
+// s.mu held.
+func (e *event) discard(rec uint64) {
+	if i, ok := slices.BinarySearch(e.pending, rec); ok {
+		e.pending = slices.Delete(e.pending, i, i+1)
+	}
+	e.release()
+}
+
+// release lets the queues waiting on e look again. s.mu held.
+func (e *event) release() {
+	for i, q := range e.waiters {
+		e.s.advance(q)
+		e.waiters[i] = nil
+	}
+	e.waiters = e.waiters[:0]
+}
+
 // record completes record rec at time now and releases its waiters; for a
 // flag event it sets the flag. s.mu held.
 func (e *event) record(rec uint64, now int64) {
@@ -96,9 +115,5 @@ func (e *event) record(rec uint64, now int64) {
 		e.done = rec
 		e.ts = now
 	}
-	for i, q := range e.waiters {
-		e.s.advance(q)
-		e.waiters[i] = nil
-	}
-	e.waiters = e.waiters[:0]
+	e.release()
 }

@@ -315,8 +315,8 @@ func (q *queue) Abort() error {
 		running = q.done + 1
 		q.dropping = true
 	} else {
-		q.done = q.tail
 		q.setState(qIdle)
+		q.drop()
 	}
 	q.setStop(nil)
 	q.completed.interrupt()
@@ -327,6 +327,21 @@ func (q *queue) Abort() error {
 		return q.completed.wait(context.Background(), running, 0, q, q.abortGen.Load())
 	}
 	return nil
+}
+
+// drop discards the tasks not yet run. A discarded event record is as if
+// never submitted: the waits for it go on, as a wait for an event never
+// recorded does, instead of waiting for ever. s.mu held.
+func (q *queue) drop() {
+	from, to := q.done+1, q.tail
+	q.done = q.tail
+	for seq := from; seq <= to; seq++ {
+		if sl := q.slot(seq); sl.t.Kind == hal.TaskEventRecord && sl.rec != 0 {
+			if e, ok := sl.t.Event.(*event); ok {
+				e.discard(sl.rec)
+			}
+		}
+	}
 }
 
 func (q *queue) Close() error {

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"slices"
 	"sync"
 	"testing"
@@ -208,4 +209,38 @@ func TestAbortReleasesBlockedSubmit(t *testing.T) {
 	submit(t, q, l.task(0))
 	wait(t, q)
 	l.check(t, 1)
+}
+
+// An event record an abort discards releases the queues waiting for it, as
+// a record never made would: the wait does not hang for ever. Both abort
+// paths: a queue held idle behind a wait, and one whose head is running.
+func TestAbortedRecordReleasesWaits(t *testing.T) {
+	d := openDev(t, hal.Props{})
+	for _, running := range []bool{false, true} {
+		ev, err := d.NewEvent(hal.EventConfig{Counted: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, b := newQ(t, d, 0), newQ(t, d, 0)
+		gate := make(chan struct{})
+		if running {
+			submit(t, a, hal.Task{Kind: hal.TaskHostFunc, Host: func() { <-gate }})
+		} else {
+			hold(t, d, a)
+		}
+		submit(t, a, hal.Task{Kind: hal.TaskEventRecord, Event: ev})
+		submit(t, b, hal.Task{Kind: hal.TaskEventWait, Event: ev})
+		done := make(chan error, 1)
+		go func() { done <- a.Abort() }()
+		if running {
+			time.Sleep(10 * time.Millisecond)
+			close(gate)
+		}
+		if err := <-done; err != nil {
+			t.Fatalf("Abort: %v", err)
+		}
+		if err := b.Wait(context.Background(), b.Submitted(), 5*time.Second); err != nil {
+			t.Fatalf("running head %v: the wait for the discarded record: %v", running, err)
+		}
+	}
 }

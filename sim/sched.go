@@ -246,7 +246,7 @@ func (s *scheduler) complete(it *item, w *worker) (*item, int32) {
 	if q.dropping {
 		// An abort is waiting for this task; drop what follows it.
 		q.dropping = false
-		q.done = q.tail
+		q.drop()
 	}
 	// The head is done; advance looks at the queue next, so producers
 	// need not see it idle in between (sq.Busy stays as it is).
