@@ -69,9 +69,26 @@ static unsigned parse_avoid(const char *s)
 static struct op table[256];
 static int nops, total_weight;
 
+/* FUZZ_SKIP=name,name,... leaves those operations out: for narrowing a
+ * finding down to the calls it needs. */
+static int skipped(const char *name)
+{
+    const char *skip = getenv("FUZZ_SKIP");
+    size_t n = strlen(name);
+    for (const char *p = skip; p && *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
+        if (strncmp(p, name, n) == 0 && (p[n] == ',' || p[n] == 0)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static void add_ops(const struct op *ops)
 {
     for (; ops->name != NULL; ops++) {
+        if (skipped(ops->name)) {
+            continue;
+        }
         table[nops++] = *ops;
         total_weight += ops->weight;
     }

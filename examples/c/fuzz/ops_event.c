@@ -235,7 +235,42 @@ static void op_event_time(void)
     }
 }
 
+/* Creates and destroys events over and over, so that one handle slot is
+ * reused more than 2^16 times: a destroyed handle must never come back
+ * as a new object's. Long, so rare, and skipped with the alias class. */
+static void op_churn(void)
+{
+    if ((fz.avoid & AV_ALIAS) || fz.cur_ctx < 0 || !one_in(64)) {
+        return;
+    }
+    void *first = NULL;
+    for (int i = 0; i < 70000; i++) {
+        aclrtEvent e = NULL;
+        callf("aclrtCreateEvent(&e) [churn %d]", i);
+        aclError rc = ret(aclrtCreateEvent(&e));
+        if (rc != 0) {
+            must_pass(rc, AL_RESOURCE | allow_for_ctx(fz.cur_ctx));
+            return;
+        }
+        int alias = is_stale(e) && e == first;
+        int k = obj_new(K_EVENT, e, fz.cur_ctx, cur_dev());
+        if (first == NULL) {
+            first = e;
+        }
+        callf("aclrtDestroyEvent(%p) [churn %d]", e, i);
+        rc = ret(aclrtDestroyEvent(e));
+        must_pass(rc, allow_for_ctx(fz.cur_ctx));
+        if (k >= 0 && rc == 0) {
+            obj_kill(k);
+        }
+        if (alias || rc != 0) {
+            return;
+        }
+    }
+}
+
 const struct op ops_event[] = {
+    {"churn", 1, op_churn},
     {"create_event", 10, op_create_event},
     {"destroy_event", 7, op_destroy_event},
     {"record_event", 12, op_record_event},
