@@ -219,6 +219,15 @@ const char *hdesc(const harg *a)
     return b;
 }
 
+/* The runtime gave the address of freed memory to memory of its own that
+ * the caller may use too (a model's argument block or condition word; a
+ * device opened again keeps its addresses): it is not freed memory then. */
+static int runtime_reused(const void *p)
+{
+    aclrtPtrAttributes at;
+    return aclrtPointerGetAttributes(p, &at) == ACL_SUCCESS && at.location.type == ACL_MEM_LOCATION_TYPE_DEVICE;
+}
+
 /* ---- pointers --------------------------------------------------------- */
 
 parg valid_ptr(int a, uint64_t count)
@@ -264,7 +273,7 @@ parg pick_ptr(int kindmask, uint64_t count)
             r.v = INVALID;
             r.kind = fz.freed[f].kind;
             r.dev = fz.freed[f].dev;
-            if (overlaps_live(r.p, count ? count : 1)) {
+            if (overlaps_live(r.p, count ? count : 1) || runtime_reused(r.p)) {
                 r = (parg){NULL, 0, -1, INVALID, "NULL", M_DEV, -1};
                 continue;
             }

@@ -211,11 +211,12 @@ static void op_capture_end(void)
             must_pass(rc, allow_for_ctx(so->ctx));
         }
         so->weird = 1;
-        if (rc != ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED && rc != ACL_ERROR_RT_STREAM_NOT_CAPTURED) {
-            return; /* refused: the capture goes on */
-        }
-        /* Ended without a model. What its model held is the runtime's
-         * business now: a teardown of the context may still free it. */
+        /* On the stream that began it, on its own thread, any failure ends
+         * the capture and clears its model, as CANN's StreamEndCapture
+         * does (ClearCaptureModel): a task group left open, a stream not
+         * joined back, an invalidated capture. What its model held is the
+         * runtime's business now: a teardown of the context may still free
+         * it. */
         if (cp->model >= 0) {
             fz.objs[cp->model].live = 0;
         }
