@@ -45,8 +45,10 @@ type Device interface {
 
 	// Malloc allocates device memory. Never-used memory reads as zero.
 	Malloc(size uint64, p MemPolicy) (Allocation, error)
-	// Free frees the allocation starting at addr.
-	Free(addr uint64) error
+	// Free frees the allocation starting at addr, which must carry tag
+	// (MemPolicy.Tag); one with another tag is refused as not an
+	// allocation, so the check and the free are one step.
+	Free(addr uint64, tag uint8) error
 	// Lookup finds the live allocation holding addr.
 	Lookup(addr uint64) (Allocation, bool)
 	// MemInfo reports free and total device memory in bytes.

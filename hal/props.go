@@ -41,6 +41,9 @@ const (
 type MemPolicy struct {
 	Page PagePolicy
 	P2P  bool // memory meant for device-to-device copies
+	// Tag is the caller's label for the allocation: the device gives it no
+	// meaning, reports it with the allocation and frees only with it.
+	Tag uint8
 }
 
 // Allocation describes one live device (or pinned host) allocation.
@@ -50,6 +53,7 @@ type Allocation struct {
 	Size     uint64 // bytes requested
 	PageSize uint64 // page size the policy implied, also the alignment of Addr
 	Host     bool   // pinned host memory rather than device memory
+	Tag      uint8  // MemPolicy.Tag of a device allocation
 }
 
 // Contains reports whether [addr, addr+n) lies inside a.

@@ -57,7 +57,7 @@ func TestAllocReservesPaddedPages(t *testing.T) {
 			t.Errorf("alloc(%d, %d): used %d, want %d", c.size, c.page, a.used(), c.reserved)
 		}
 		s, ok := a.lookup(addr)
-		if !ok || s != (span{addr, c.size, c.reserved, c.page}) {
+		if !ok || s != (newSpan(addr, c.size, c.reserved, c.page)) {
 			t.Errorf("lookup(%#x) = %+v, %v", addr, s, ok)
 		}
 	}
@@ -298,10 +298,10 @@ func (m *allocModel) alloc(size, page uint64) {
 		}
 		return
 	}
-	if freed != nil && freed.reserved == reserved && freed.page == page && reserved <= m.a.cacheLimit && addr != freed.start {
+	if freed != nil && freed.reserved == reserved && freed.page() == page && reserved <= m.a.cacheLimit && addr != freed.start {
 		m.t.Fatalf("alloc(%d, %d) = %#x right after freeing %#x of the same class", size, page, addr, freed.start)
 	}
-	s := span{addr, size, reserved, page}
+	s := newSpan(addr, size, reserved, page)
 	if addr%page != 0 || addr < m.a.base || reserved > m.a.base+m.a.size-addr {
 		m.t.Fatalf("alloc(%d, %d) = %#x: misaligned or outside the range", size, page, addr)
 	}

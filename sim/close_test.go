@@ -85,7 +85,7 @@ func TestClosedHandleTouchesNothing(t *testing.T) {
 	if got, err := old.Malloc(4096, hal.MemPolicy{Page: normalOnly}); err == nil {
 		t.Errorf("Malloc on a closed handle = %+v, want an error", got)
 	}
-	if err := old.Free(a.Addr); err == nil {
+	if err := old.Free(a.Addr, 0); err == nil {
 		t.Error("Free on a closed handle freed the reopened device's memory")
 	}
 	if got, ok := old.Lookup(a.Addr); ok {

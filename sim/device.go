@@ -45,11 +45,11 @@ func (d *device) Malloc(size uint64, p hal.MemPolicy) (hal.Allocation, error) {
 	return d.mem.malloc(size, p)
 }
 
-func (d *device) Free(addr uint64) error {
+func (d *device) Free(addr uint64, tag uint8) error {
 	if d.closed.Load() {
 		return d.errClosed()
 	}
-	return d.mem.free(addr)
+	return d.mem.free(addr, tag)
 }
 
 func (d *device) Lookup(addr uint64) (hal.Allocation, bool) {

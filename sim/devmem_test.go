@@ -73,7 +73,7 @@ func TestDevMemReallocKeepsAddressAndBytes(t *testing.T) {
 	m := newTestDevMem(t, 0, 64<<20)
 	a := mustMalloc(t, m, 5000, hal.MemPolicy{Page: normalOnly})
 	copy(mustBytes(t, m, a.Addr, 4), "keep")
-	if err := m.free(a.Addr); err != nil {
+	if err := m.free(a.Addr, 0); err != nil {
 		t.Fatal(err)
 	}
 	b := mustMalloc(t, m, 5000, hal.MemPolicy{Page: normalOnly})
@@ -91,7 +91,7 @@ func TestDevMemReleasedMemoryReadsZero(t *testing.T) {
 	m := newTestDevMem(t, 0, 64<<20)
 	a := mustMalloc(t, m, 16<<20, hal.MemPolicy{})
 	mustBytes(t, m, a.Addr, a.Size)[12345] = 7
-	if err := m.free(a.Addr); err != nil {
+	if err := m.free(a.Addr, 0); err != nil {
 		t.Fatal(err)
 	}
 	b := mustMalloc(t, m, 16<<20, hal.MemPolicy{})
@@ -117,7 +117,7 @@ func TestDevMemInfoCountsReservedBytes(t *testing.T) {
 		t.Errorf("after a 2 MiB page: free %d, want %d", free, 64<<20-4096-2<<20)
 	}
 	for _, a := range []hal.Allocation{small, huge} {
-		if err := m.free(a.Addr); err != nil {
+		if err := m.free(a.Addr, 0); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -157,7 +157,7 @@ func TestDevMemPointerRefusesBadRanges(t *testing.T) {
 	other := newTestDevMem(t, 1, 64<<20)
 	a := mustMalloc(t, m, 1000, hal.MemPolicy{Page: normalOnly})
 	gone := mustMalloc(t, m, 1000, hal.MemPolicy{Page: normalOnly})
-	if err := m.free(gone.Addr); err != nil {
+	if err := m.free(gone.Addr, 0); err != nil {
 		t.Fatal(err)
 	}
 	foreign := mustMalloc(t, other, 1000, hal.MemPolicy{Page: normalOnly})
@@ -184,11 +184,11 @@ func TestDevMemPointerRefusesBadRanges(t *testing.T) {
 func TestDevMemFreeRejectsBadAddresses(t *testing.T) {
 	m := newTestDevMem(t, 0, 64<<20)
 	a := mustMalloc(t, m, 1000, hal.MemPolicy{Page: normalOnly})
-	wantKind(t, m.free(a.Addr+64), hal.KindInvalidAddress)
-	if err := m.free(a.Addr); err != nil {
+	wantKind(t, m.free(a.Addr+64, 0), hal.KindInvalidAddress)
+	if err := m.free(a.Addr, 0); err != nil {
 		t.Fatal(err)
 	}
-	wantKind(t, m.free(a.Addr), hal.KindInvalidAddress, "already freed")
+	wantKind(t, m.free(a.Addr, 0), hal.KindInvalidAddress, "already freed")
 	if _, ok := m.lookup(a.Addr); ok {
 		t.Error("lookup finds a freed allocation")
 	}
@@ -301,7 +301,7 @@ func TestDevMemConcurrentUse(t *testing.T) {
 				if b[0] != tag || b[len(b)-1] != tag {
 					t.Errorf("goroutine %d: own bytes overwritten", g)
 				}
-				if err := m.free(a.Addr); err != nil {
+				if err := m.free(a.Addr, 0); err != nil {
 					t.Error(err)
 				}
 			}

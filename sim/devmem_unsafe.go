@@ -174,6 +174,7 @@ func (m *devMem) malloc(size uint64, p hal.MemPolicy) (hal.Allocation, error) {
 	if err != nil {
 		return hal.Allocation{}, err
 	}
+	m.alloc.setTag(addr, p.Tag)
 	if page > hal.PageSizeNormal {
 		// Huge pages are honoured as far as the OS allows; the page size
 		// is reported and used for alignment either way.
@@ -181,14 +182,17 @@ func (m *devMem) malloc(size uint64, p hal.MemPolicy) (hal.Allocation, error) {
 		off := addr - m.base
 		_ = unix.Madvise(m.mem[off:off+reserved], unix.MADV_HUGEPAGE)
 	}
-	return hal.Allocation{Device: m.dev, Addr: addr, Size: size, PageSize: page}, nil
+	return hal.Allocation{Device: m.dev, Addr: addr, Size: size, PageSize: page, Tag: p.Tag}, nil
 }
 
-func (m *devMem) free(addr uint64) error {
+func (m *devMem) free(addr uint64, tag uint8) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.mem == nil {
 		return m.errClosed()
+	}
+	if s, ok := m.alloc.lookup(addr); ok && s.start == addr && s.tag() != tag {
+		return hal.Errorf(hal.KindInvalidAddress, "the allocation at %#x carries tag %d, not %d", addr, s.tag(), tag)
 	}
 	return m.alloc.free(addr)
 }
@@ -203,7 +207,7 @@ func (m *devMem) lookup(addr uint64) (hal.Allocation, bool) {
 	if !ok {
 		return hal.Allocation{}, false
 	}
-	return hal.Allocation{Device: m.dev, Addr: s.start, Size: s.size, PageSize: s.page}, true
+	return hal.Allocation{Device: m.dev, Addr: s.start, Size: s.size, PageSize: s.page(), Tag: s.tag()}, true
 }
 
 // pointer returns a host pointer to n bytes at addr, which must lie inside

@@ -104,7 +104,7 @@ func testLookupDevice(e *env) {
 	if _, ok := e.b.Owner(0); ok {
 		t.Error("Owner(0) found a device")
 	}
-	if err := e.d.Free(a.Addr); err != nil {
+	if err := e.d.Free(a.Addr, 0); err != nil {
 		t.Fatal(err)
 	}
 	if got, ok := e.b.Lookup(a.Addr); ok {

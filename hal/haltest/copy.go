@@ -63,7 +63,7 @@ func testCopyDirections(e *env) {
 					t.Fatalf("%s: host to host copy wrong", name)
 				}
 				for _, x := range []hal.Allocation{a, b} {
-					if err := e.d.Free(x.Addr); err != nil {
+					if err := e.d.Free(x.Addr, 0); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -172,7 +172,7 @@ func testCopyOverlapping(e *env) {
 				if !bytes.Equal(dev, want) {
 					t.Fatalf("overlapping copy of %d bytes shifted by %d via %s differs from memmove", n, shift, mode(q))
 				}
-				if err := e.d.Free(a.Addr); err != nil {
+				if err := e.d.Free(a.Addr, 0); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -187,7 +187,7 @@ func testCopyFault(e *env) {
 	t := e.t
 	a := e.malloc(e.d, 4096)
 	freed := e.malloc(e.d, 4096)
-	if err := e.d.Free(freed.Addr); err != nil {
+	if err := e.d.Free(freed.Addr, 0); err != nil {
 		t.Fatal(err)
 	}
 	host := make([]byte, 4096)

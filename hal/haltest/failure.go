@@ -169,7 +169,7 @@ func testStopOnSyncFault(e *env) {
 	t := e.t
 	word := e.malloc(e.d, 8).Addr
 	freed := e.malloc(e.d, 64)
-	if err := e.d.Free(freed.Addr); err != nil {
+	if err := e.d.Free(freed.Addr, 0); err != nil {
 		t.Fatal(err)
 	}
 	n := e.notify(e.d)

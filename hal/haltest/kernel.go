@@ -158,7 +158,7 @@ func testKernelBadAccess(e *env) {
 	q := e.queue()
 	a := e.malloc(e.d, 64)
 	freed := e.malloc(e.d, 64)
-	if err := e.d.Free(freed.Addr); err != nil {
+	if err := e.d.Free(freed.Addr, 0); err != nil {
 		t.Fatal(err)
 	}
 	bad := []hal.Task{

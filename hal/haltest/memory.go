@@ -71,7 +71,7 @@ func testMemInfo(e *env) {
 	if free1 > free0-size {
 		t.Errorf("free memory went from %d to %d after a %d-byte Malloc, want a drop of at least %d", free0, free1, size, size)
 	}
-	if err := e.d.Free(a.Addr); err != nil {
+	if err := e.d.Free(a.Addr, 0); err != nil {
 		t.Fatal(err)
 	}
 	if free2, _ := e.d.MemInfo(); free2 != free0 {
@@ -89,15 +89,34 @@ func testOutOfMemory(e *env) {
 func testFreeErrors(e *env) {
 	t := e.t
 	a := e.malloc(e.d, 8192)
-	wantKind(t, e.d.Free(a.Addr+8), hal.KindInvalidAddress, "Free of an interior address")
+	wantKind(t, e.d.Free(a.Addr+8, 0), hal.KindInvalidAddress, "Free of an interior address")
 	if _, ok := e.d.Lookup(a.Addr); !ok {
 		t.Fatal("a failed Free of an interior address freed the allocation")
 	}
-	wantKind(t, e.d.Free(0), hal.KindInvalidAddress, "Free(0)")
-	if err := e.d.Free(a.Addr); err != nil {
+	wantKind(t, e.d.Free(0, 0), hal.KindInvalidAddress, "Free(0)")
+	if err := e.d.Free(a.Addr, 0); err != nil {
 		t.Fatalf("Free: %v", err)
 	}
-	wantKind(t, e.d.Free(a.Addr), hal.KindInvalidAddress, "second Free")
+	wantKind(t, e.d.Free(a.Addr, 0), hal.KindInvalidAddress, "second Free")
+
+	// A tag is reported with the allocation and guards its free.
+	tagged, err := e.d.Malloc(4096, hal.MemPolicy{Page: hal.PageNormalOnly, Tag: 7})
+	if err != nil {
+		t.Fatalf("Malloc with a tag: %v", err)
+	}
+	if tagged.Tag != 7 {
+		t.Errorf("Malloc reports tag %d, want 7", tagged.Tag)
+	}
+	if got, ok := e.d.Lookup(tagged.Addr + 100); !ok || got.Tag != 7 {
+		t.Errorf("Lookup inside a tagged allocation = %+v, %v; want tag 7", got, ok)
+	}
+	wantKind(t, e.d.Free(tagged.Addr, 0), hal.KindInvalidAddress, "Free with another tag")
+	if _, ok := e.d.Lookup(tagged.Addr); !ok {
+		t.Fatal("a Free with another tag freed the allocation")
+	}
+	if err := e.d.Free(tagged.Addr, 7); err != nil {
+		t.Fatalf("Free with its tag: %v", err)
+	}
 }
 
 func testPointerBounds(e *env) {
@@ -127,7 +146,7 @@ func testPointerBounds(e *env) {
 	if got := string(devBytes(t, e.d, a.Addr+96, 20)[4:]); got != "sixteen bytes!!!" {
 		t.Errorf("read back %q", got)
 	}
-	if err := e.d.Free(a.Addr); err != nil {
+	if err := e.d.Free(a.Addr, 0); err != nil {
 		t.Fatal(err)
 	}
 	_, err = e.d.Pointer(a.Addr, 1)

@@ -42,7 +42,7 @@ func testShare(e *env) {
 		t.Errorf("Pointer reads %q after a write to the shared file", got)
 	}
 	freed := e.malloc(e.d, 4096)
-	if err := e.d.Free(freed.Addr); err != nil {
+	if err := e.d.Free(freed.Addr, 0); err != nil {
 		t.Fatal(err)
 	}
 	_, _, err = s.Share(freed.Addr)

@@ -50,12 +50,9 @@ func (d *Device) open() error {
 		return err
 	}
 	hd.SetFaultHandler(d.r.reportFault)
-	// Nothing of the caller's is in fresh memory; allocations still being
-	// made on an earlier opening are gone with it.
-	d.r.dev.dropDevice(d.id)
 	// Each AI core gets its stack in device memory when the device is set:
 	// exactly stack × cores, which aclrtGetMemInfo shows as used; it is the
-	// runtime's, never the caller's (it is not recorded in d.r.dev). Device
+	// runtime's, never the caller's (its tag is useNone). Device
 	// allocations carry aclrtMalloc's 32-byte tail pad, so ask for that much
 	// less; the stack is a multiple of 16 KiB, so no page rounding adds to it.
 	stack := d.stack * uint64(d.props.AICores)
@@ -83,7 +80,6 @@ func (d *Device) closeIfUnused() error {
 	}
 	err := d.hd.Close()
 	d.hd = nil
-	d.r.dev.dropDevice(d.id)
 	d.r.closed.refresh(d.b)
 	return err
 }
@@ -170,7 +166,6 @@ func (d *Device) shutdown() {
 	if d.hd != nil {
 		d.hd.Close()
 		d.hd = nil
-		d.r.dev.dropDevice(d.id)
 		d.r.closed.refresh(d.b)
 	}
 	d.dead = true

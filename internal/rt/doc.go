@@ -11,12 +11,12 @@
 // alike (staging buffers, AI core stacks, condition words, task argument
 // blocks, placeholder copies), and hand a freed block straight back to the
 // next allocation of its size. So the runtime records which allocations
-// are the caller's (userHost, userDev): only those are freed by aclrtFree
-// and aclrtFreeHost, taken by copies, memsets and launches, or described
-// by aclrtPointerGetAttributes and aclrtMemGetAddressRange. Device memory
-// the runtime hands the caller to use (condition words, argument blocks
-// from aclmdlRITaskGetParams) is lent: usable and described, never freed
-// by the caller.
+// are the caller's (userHost; a device allocation carries it as its tag):
+// only those are freed by aclrtFree and aclrtFreeHost, taken by copies,
+// memsets and launches, or described by aclrtPointerGetAttributes and
+// aclrtMemGetAddressRange. Device memory the runtime hands the caller to
+// use (condition words, argument blocks from aclmdlRITaskGetParams) is
+// lent: usable and described, never freed by the caller.
 //
 // Errors are *hal.Error values; the root package maps their kinds to CANN
 // codes. rt imports hal, internal packages and the standard library; never

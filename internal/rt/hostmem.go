@@ -94,7 +94,7 @@ func (r *Runtime) lookup(b hal.Backend, addr uint64) (hal.Allocation, bool) {
 	a, ok := b.Lookup(addr)
 	switch {
 	case !ok:
-	case a.Host && !r.host.has(a.Addr), !a.Host && r.dev.use(a.Addr) == useNone:
+	case a.Host && !r.host.has(a.Addr), !a.Host && devUse(a.Tag) == useNone:
 		return hal.Allocation{}, false
 	}
 	return a, ok

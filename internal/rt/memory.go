@@ -168,12 +168,9 @@ func (r *Runtime) Free(addr uint64) error {
 	case a.Addr != addr:
 		return hal.Errorf(hal.KindInvalidAddress, "devPtr %#x is inside the allocation at %#x, expected its start", addr, a.Addr)
 	}
-	switch r.dev.takeOwned(addr) {
-	case useLent:
+	if devUse(a.Tag) == useLent {
 		return hal.Errorf(hal.KindInvalidAddress,
 			"devPtr %#x is memory the runtime owns (a condition word or a task's argument block), not from aclrtMalloc; it goes with its model", addr)
-	case useNone: // freed by another call since the lookup
-		return hal.Errorf(hal.KindInvalidAddress, "devPtr %#x is not a live device allocation (never allocated, or already freed)", addr)
 	}
 	d, err := r.Device(a.Device)
 	if err != nil {
@@ -183,7 +180,12 @@ func (r *Runtime) Free(addr uint64) error {
 	if err != nil {
 		return err
 	}
-	return hd.Free(addr)
+	// Only an allocation still the caller's: one freed by another call
+	// since the lookup, and maybe the runtime's by now, is refused.
+	if err := hd.Free(addr, uint8(useOwned)); err != nil {
+		return hal.Errorf(hal.KindInvalidAddress, "devPtr %#x is not a live device allocation (never allocated, or already freed)", addr)
+	}
+	return nil
 }
 
 // Memcpy copies synchronously (aclrtMemcpy); capture modes may refuse it.

@@ -22,7 +22,6 @@ type Runtime struct {
 	nextCtxID   atomic.Uint64
 	staging     stagingPool
 	host        userHost                    // the caller's page-locked allocations
-	dev         userDev                     // the device allocations the caller sees
 	closed      closedSpans                 // address ranges of devices that are not open
 	current     atomic.Pointer[hal.Backend] // the backend while initialized, for lock-free reads
 	nextModelID atomic.Uint32
@@ -92,7 +91,6 @@ func (r *Runtime) Init(cfg config.Config) error {
 	}
 	r.cfg, r.backend, r.devices, r.inited = cfg, b, devices, true
 	r.host.reset()
-	r.dev.reset()
 	r.current.Store(&b)
 	// The backend may know device ranges from before, all closed now.
 	r.closed.refresh(b)
@@ -118,7 +116,6 @@ func (r *Runtime) Finalize() error {
 	r.staging.drain(b)
 	err := b.Close()
 	r.host.reset()
-	r.dev.reset()
 	r.closed.set(nil)
 	return err
 }
