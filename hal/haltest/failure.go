@@ -23,8 +23,13 @@ func testStopOnFailure(e *env) {
 	var ranA, ranB atomic.Bool
 	e.submit(qb, valueWait(w, 1, hal.WaitEQ))
 	e.submit(qb, hostTask(func() { ranB.Store(true) }))
+	// The gate holds the trap back until every task is submitted: a trap
+	// that ran first would refuse the later submissions.
+	g := e.gate()
+	e.submit(qa, e.blocker(g))
 	seqTrap := e.submit(qa, kernelTask("haltest_stop", 2, func(b *hal.Block) { b.Trap("stop the group") }))
 	seqA := e.submit(qa, hostTask(func() { ranA.Store(true) }))
+	g.open()
 
 	err := waitSeq(qa, seqA, patience)
 	wantKind(t, err, hal.KindAICoreTrap, "Wait on the stopped queue")
