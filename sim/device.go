@@ -111,11 +111,16 @@ func (d *device) Run(t hal.Task) error {
 	default:
 		return hal.Errorf(hal.KindInvalidParam, "task kind %s cannot run synchronously", t.Kind)
 	}
-	e := d.s.engines[hal.EngineDMA]
-	parts := partsOf(&t, e.maxWorkers)
+	parts := partsOf(&t, d.s.engines[hal.EngineDMA].maxWorkers)
 	if parts <= 1 {
-		return d.b.transfer(&t, 0, 1)
+		return d.b.transfer(&t, 0, 1) // t stays on the stack
 	}
+	return d.runParts(t, parts)
+}
+
+// runParts runs a synchronous transfer in parts the DMA workers share.
+func (d *device) runParts(t hal.Task, parts int32) error {
+	e := d.s.engines[hal.EngineDMA]
 	it := &item{t: &t, prio: -1 << 30, parts: parts, wake: make(chan struct{}), hidx: -1}
 	s := d.s
 	s.mu.Lock()

@@ -2,6 +2,7 @@ package rt
 
 import (
 	"context"
+	"slices"
 
 	"github.com/gocann/gocann/hal"
 )
@@ -63,7 +64,9 @@ func (d *Device) resolveKind(dst, src hal.Loc, kind CopyKind, allowed ...CopyKin
 		ok = ok || a == kind
 	}
 	if !ok {
-		return 0, hal.Errorf(hal.KindInvalidParam, "kind %s is invalid here, expected one of %v", kind, allowed)
+		// A copy for the message keeps allowed, and so every copy call's
+		// list of kinds, off the heap.
+		return 0, hal.Errorf(hal.KindInvalidParam, "kind %s is invalid here, expected one of %v", kind, slices.Clone(allowed))
 	}
 	actual := kindOf(dst, src)
 	switch kind {
