@@ -66,6 +66,8 @@ typedef struct obj {
     int capture;                  /* capture slot capturing it, -1 */
     int weird;                    /* state not modelled: expect nothing */
     int subscribed;
+    int waiting;                  /* stream (a context: its default stream): a notify wait queued
+                                   * for a record on another stream, until the device syncs */
     /* event */
     int captured_in;              /* capture slot whose stream recorded it, -1 */
     int recorded, in_model;       /* in_model: ever recorded by a captured or bound stream */

@@ -302,6 +302,9 @@ static void op_sync_device(void)
             if (fz.objs[i].live && fz.objs[i].kind == K_NOTIFY && fz.objs[i].dev == d) {
                 fz.objs[i].recorded = 0;
             }
+            if (fz.objs[i].live && fz.objs[i].dev == d) {
+                fz.objs[i].waiting = 0;
+            }
         }
     }
 }

@@ -72,6 +72,13 @@ static void check_queue(aclError rc, const harg *n, const harg *s, enum validity
     }
 }
 
+/* The flag of queued notify waits of s's stream, or NULL. */
+static int *waiting_of(const harg *s)
+{
+    int i = s->idx >= 0 ? s->idx : fz.cur_ctx;
+    return i >= 0 ? &fz.objs[i].waiting : NULL;
+}
+
 /* A record and the wait it releases, on two streams of one context (or a
  * lone record or wait; a lone wait times out, a fault of its stream). */
 static void op_notify(void)
@@ -105,11 +112,13 @@ static void op_notify(void)
         return;
     }
     int wait_first = !same_stream(&s1, &s2) && one_in(2);
+    int released = 1;
     if (wait_first) {
         rc = wait_notify(&n, &s1, 2, &v1);
         check_queue(rc, &n, &s1, v1);
         rc = record_notify(&n, &s2, &v2);
         check_queue(rc, &n, &s2, v2);
+        released = rc == 0;
     } else {
         rc = record_notify(&n, &s2, &v2);
         check_queue(rc, &n, &s2, v2);
@@ -125,11 +134,17 @@ static void op_notify(void)
     }
     /* A notify is a flag, not a count: two records that both run before
      * either wait release only one of them. And a record may never run. */
+    /* A record behind a wait of its own stream may come after this wait's
+     * timeout: the chain of waits is not modelled. */
     obj *no = &fz.objs[n.idx];
-    if (no->recorded || c1 != c2 || !stream_clean(s2.idx) || no->weird) {
+    int *w1 = waiting_of(&s1), *w2 = waiting_of(&s2);
+    if (no->recorded || c1 != c2 || !stream_clean(s2.idx) || no->weird || !released || (w2 && *w2)) {
         ctx_taint(c1);
     }
     no->recorded = 1; /* a pair in flight until the device is synchronized */
+    if (w1) {
+        *w1 = 1;
+    }
 }
 
 static void op_notify_id(void)
