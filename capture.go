@@ -47,30 +47,21 @@ const (
 	CaptureInvalidated CaptureStatus = CaptureStatus(rt.CaptureInvalidated) // ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED
 )
 
-// Caller is the OS thread making a call and that thread's capture mode, for
-// callers that keep CANN's per-thread capture state (the C ABI). Go code
-// passes Caller{}: no thread, GLOBAL mode.
-type Caller struct {
-	Thread uint64 // non-zero thread id; 0 for Go code
-	Mode   CaptureMode
-}
-
-func (c Caller) rt() rt.Caller { return rt.Caller{Thread: c.Thread, Mode: rt.CaptureMode(c.Mode)} }
-
 // BeginCapture starts capturing s into a new model run instance. The
 // default stream cannot be captured.
 //
 // CANN: aclmdlRICaptureBegin.
 func (s *Stream) BeginCapture(mode CaptureMode) (*Capture, error) {
-	return s.BeginCaptureAs(Caller{}, mode)
+	return s.Raw().BeginCapture(CaptureThread{}, mode)
 }
 
-// BeginCaptureAs is BeginCapture for a caller on an OS thread, which alone
-// may end the capture unless it is RELAXED.
+// BeginCapture is Stream.BeginCapture for a capture begun by thread t,
+// which alone may end it unless it is RELAXED.
 //
 // CANN: aclmdlRICaptureBegin (by thread).
-func (s *Stream) BeginCaptureAs(who Caller, mode CaptureMode) (*Capture, error) {
-	c, err := s.s.BeginCapture(rt.CaptureMode(mode), who.rt())
+func (x RawStream) BeginCapture(t CaptureThread, mode CaptureMode) (*Capture, error) {
+	s := x.s
+	c, err := s.s.BeginCapture(rt.CaptureMode(mode), t.rt())
 	if err != nil {
 		return nil, wrap("Stream.BeginCapture (aclmdlRICaptureBegin)", err)
 	}
@@ -82,18 +73,20 @@ func (s *Stream) BeginCaptureAs(who Caller, mode CaptureMode) (*Capture, error) 
 //
 // CANN: aclmdlRICaptureToModelRIBegin.
 func (s *Stream) BeginCaptureInto(m *ModelRI, mode CaptureMode) (*Capture, error) {
-	return s.BeginCaptureIntoAs(Caller{}, m, mode)
+	return s.Raw().BeginCaptureInto(CaptureThread{}, m, mode)
 }
 
-// BeginCaptureIntoAs is BeginCaptureInto for a caller on an OS thread.
+// BeginCaptureInto is Stream.BeginCaptureInto for a capture begun by
+// thread t.
 //
 // CANN: aclmdlRICaptureToModelRIBegin (by thread).
-func (s *Stream) BeginCaptureIntoAs(who Caller, m *ModelRI, mode CaptureMode) (*Capture, error) {
+func (x RawStream) BeginCaptureInto(t CaptureThread, m *ModelRI, mode CaptureMode) (*Capture, error) {
+	s := x.s
 	const op = "Stream.BeginCaptureInto (aclmdlRICaptureToModelRIBegin)"
 	if m == nil {
 		return nil, wrap(op, hal.Errorf(hal.KindBadArgument, "modelRI is nil"))
 	}
-	c, err := s.s.BeginCaptureInto(m.m, rt.CaptureMode(mode), who.rt())
+	c, err := s.s.BeginCaptureInto(m.m, rt.CaptureMode(mode), t.rt())
 	if err != nil {
 		return nil, wrap(op, err)
 	}
@@ -105,14 +98,15 @@ func (s *Stream) BeginCaptureIntoAs(who Caller, m *ModelRI, mode CaptureMode) (*
 // stream pulled into the capture did not join back to the origin stream.
 //
 // CANN: aclmdlRICaptureEnd.
-func (c *Capture) End() (*ModelRI, error) { return c.s.EndCaptureAs(Caller{}) }
+func (c *Capture) End() (*ModelRI, error) { return c.s.Raw().EndCapture(CaptureThread{}) }
 
-// EndCaptureAs ends the capture begun on s for a caller on an OS thread:
-// the thread that began it, unless it is RELAXED.
+// EndCapture ends the capture begun on the stream, for thread t: the
+// thread that began it, unless it is RELAXED.
 //
 // CANN: aclmdlRICaptureEnd (by thread).
-func (s *Stream) EndCaptureAs(who Caller) (*ModelRI, error) {
-	m, err := s.s.EndCapture(who.rt())
+func (x RawStream) EndCapture(t CaptureThread) (*ModelRI, error) {
+	s := x.s
+	m, err := s.s.EndCapture(t.rt())
 	if err != nil {
 		return nil, wrap("Capture.End (aclmdlRICaptureEnd)", err)
 	}

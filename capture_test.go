@@ -180,7 +180,7 @@ func TestCaptureStateErrors(t *testing.T) {
 	_, err = e.persistent(t).BeginCapture(gocann.CaptureGlobal)
 	wantErr(t, err, gocann.CodeRTParamInvalid, "persistent")
 
-	_, err = e.s.EndCaptureAs(gocann.Caller{})
+	_, err = e.s.Raw().EndCapture(gocann.CaptureThread{})
 	wantErr(t, err, gocann.CodeRTStreamNotCaptured, "stream "+itoa(e.s.ID()), "not capturing")
 	if st, m := e.s.CaptureInfo(); st != gocann.CaptureNone || m != nil {
 		t.Fatalf("CaptureInfo of an idle stream = %v, %v; want NONE, nil", st, m)
@@ -402,32 +402,32 @@ func TestCaptureThreadModes(t *testing.T) {
 	e := setup(t)
 	h, err := e.r.MallocHost(8)
 	check(t, err)
-	owner := gocann.Caller{Thread: 1, Mode: gocann.CaptureGlobal}
-	stranger := gocann.Caller{Thread: 2, Mode: gocann.CaptureGlobal}
-	c, err := e.s.BeginCaptureAs(owner, gocann.CaptureThreadLocal)
+	owner := gocann.CaptureThread{ID: 1, Mode: gocann.CaptureGlobal}
+	stranger := gocann.CaptureThread{ID: 2, Mode: gocann.CaptureGlobal}
+	c, err := e.s.Raw().BeginCapture(owner, gocann.CaptureThreadLocal)
 	check(t, err)
-	check(t, e.c.MemsetPointer(stranger, h.Pointer(), 8, 5, 8))
+	check(t, e.c.Raw().Memset(stranger, h.Pointer(), 8, 5, 8))
 	if h.Bytes()[7] != 5 {
 		t.Fatalf("another thread's memset during a THREAD_LOCAL capture did not run: %v", h.Bytes())
 	}
-	_, err = e.s.EndCaptureAs(stranger)
+	_, err = e.s.Raw().EndCapture(stranger)
 	wantErr(t, err, gocann.CodeRTStreamCaptureWrongThread, "thread 1", "not 2", "RELAXED")
 	if st, _ := c.Status(); st != gocann.CaptureActive {
 		t.Fatalf("an End from the wrong thread changed the capture: %v", st)
 	}
-	wantErr(t, e.c.MemsetPointer(owner, h.Pointer(), 8, 6, 8), gocann.CodeRTCaptureModeNotSupport, "THREAD_LOCAL")
+	wantErr(t, e.c.Raw().Memset(owner, h.Pointer(), 8, 6, 8), gocann.CodeRTCaptureModeNotSupport, "THREAD_LOCAL")
 	if h.Bytes()[7] != 5 {
 		t.Fatal("the refused memset ran")
 	}
-	_, err = e.s.EndCaptureAs(owner)
+	_, err = e.s.Raw().EndCapture(owner)
 	wantErr(t, err, gocann.CodeRTStreamCaptureInvalidated, "a synchronous memset")
 
 	// The owner in RELAXED mode may; a RELAXED capture ends anywhere.
-	c, err = e.s.BeginCaptureAs(owner, gocann.CaptureRelaxed)
+	c, err = e.s.Raw().BeginCapture(owner, gocann.CaptureRelaxed)
 	check(t, err)
-	check(t, e.c.MemsetPointer(owner, h.Pointer(), 8, 7, 8))
-	check(t, e.c.MemsetPointer(gocann.Caller{Thread: 1, Mode: gocann.CaptureRelaxed}, h.Pointer(), 8, 7, 8))
-	m, err := e.s.EndCaptureAs(stranger)
+	check(t, e.c.Raw().Memset(owner, h.Pointer(), 8, 7, 8))
+	check(t, e.c.Raw().Memset(gocann.CaptureThread{ID: 1, Mode: gocann.CaptureRelaxed}, h.Pointer(), 8, 7, 8))
+	m, err := e.s.Raw().EndCapture(stranger)
 	check(t, err)
 	closeModel(t, m)
 	if h.Bytes()[7] != 7 || c.Model() != m {

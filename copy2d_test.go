@@ -17,9 +17,9 @@ func TestCopy2DKinds(t *testing.T) {
 	// has no synchronous DEVICE_TO_DEVICE (ACL_ERROR_RT_FEATURE_NOT_SUPPORT).
 	e := setup(t)
 	const w, h, pitch = 16, 4, 32
-	a, err := e.c.MallocPointer(pitch*h, gocann.NormalOnly)
+	a, err := e.c.Raw().Malloc(pitch*h, gocann.NormalOnly)
 	check(t, err)
-	b, err := e.c.MallocPointer(pitch*h, gocann.NormalOnly)
+	b, err := e.c.Raw().Malloc(pitch*h, gocann.NormalOnly)
 	check(t, err)
 	src := bytes.Repeat([]byte("0123456789abcdefghijklmnopqrstuv"), h)
 	got := make([]byte, pitch*h)
@@ -37,11 +37,11 @@ func TestCopy2DKinds(t *testing.T) {
 		}
 	}
 	def := gocann.MemcpyDefault
-	check(t, e.c.Memcpy2D(gocann.Caller{}, a, pitch, sp, pitch, w, h, def))
-	check(t, e.c.Memcpy2D(gocann.Caller{}, gp, pitch, a, pitch, w, h, def))
+	check(t, e.c.Raw().Memcpy2D(gocann.CaptureThread{}, a, pitch, sp, pitch, w, h, def))
+	check(t, e.c.Raw().Memcpy2D(gocann.CaptureThread{}, gp, pitch, a, pitch, w, h, def))
 	rows("Memcpy2D DEFAULT, host to device and back", got)
-	check(t, e.s.Memcpy2DAsync(gocann.Caller{}, b, pitch, a, pitch, w, h, def))
-	check(t, e.s.Memcpy2DAsync(gocann.Caller{}, pp, pitch, b, pitch, w, h, def))
+	check(t, e.s.Raw().Memcpy2DAsync(gocann.CaptureThread{}, b, pitch, a, pitch, w, h, def))
+	check(t, e.s.Raw().Memcpy2DAsync(gocann.CaptureThread{}, pp, pitch, b, pitch, w, h, def))
 	syncOK(t, e.s)
 	rows("Memcpy2DAsync DEFAULT, device to device and to page-locked host", pin.Bytes())
 
@@ -51,17 +51,17 @@ func TestCopy2DKinds(t *testing.T) {
 		code gocann.Code
 		subs []string
 	}{
-		{"Memcpy2D DEFAULT between device buffers", e.c.Memcpy2D(gocann.Caller{}, b, pitch, a, pitch, w, h, def),
+		{"Memcpy2D DEFAULT between device buffers", e.c.Raw().Memcpy2D(gocann.CaptureThread{}, b, pitch, a, pitch, w, h, def),
 			gocann.CodeRTParamInvalid, []string{"ACL_MEMCPY_DEFAULT", "device to device", "host to device or device to host"}},
-		{"Memcpy2D DEFAULT between host buffers", e.c.Memcpy2D(gocann.Caller{}, gp, pitch, sp, pitch, w, h, def),
+		{"Memcpy2D DEFAULT between host buffers", e.c.Raw().Memcpy2D(gocann.CaptureThread{}, gp, pitch, sp, pitch, w, h, def),
 			gocann.CodeRTParamInvalid, []string{"ACL_MEMCPY_DEFAULT", "host to host"}},
-		{"Memcpy2DAsync DEFAULT between host buffers", e.s.Memcpy2DAsync(gocann.Caller{}, pp, pitch, sp, pitch, w, h, def),
+		{"Memcpy2DAsync DEFAULT between host buffers", e.s.Raw().Memcpy2DAsync(gocann.CaptureThread{}, pp, pitch, sp, pitch, w, h, def),
 			gocann.CodeRTParamInvalid, []string{"ACL_MEMCPY_DEFAULT", "host to host"}},
-		{"Memcpy2D DEVICE_TO_DEVICE", e.c.Memcpy2D(gocann.Caller{}, b, pitch, a, pitch, w, h, gocann.MemcpyDeviceToDevice),
+		{"Memcpy2D DEVICE_TO_DEVICE", e.c.Raw().Memcpy2D(gocann.CaptureThread{}, b, pitch, a, pitch, w, h, gocann.MemcpyDeviceToDevice),
 			gocann.CodeRTFeatureNotSupport, []string{"ACL_MEMCPY_DEVICE_TO_DEVICE", "aclrtMemcpy2dAsync"}},
-		{"Memcpy2D HOST_TO_HOST", e.c.Memcpy2D(gocann.Caller{}, gp, pitch, sp, pitch, w, h, gocann.MemcpyHostToHost),
+		{"Memcpy2D HOST_TO_HOST", e.c.Raw().Memcpy2D(gocann.CaptureThread{}, gp, pitch, sp, pitch, w, h, gocann.MemcpyHostToHost),
 			gocann.CodeInvalidParam, []string{"ACL_MEMCPY_HOST_TO_HOST", "not supported for a 2-D copy"}},
-		{"Memcpy2DAsync INNER_DEVICE_TO_DEVICE", e.s.Memcpy2DAsync(gocann.Caller{}, b, pitch, a, pitch, w, h, gocann.MemcpyInnerDeviceToDevice),
+		{"Memcpy2DAsync INNER_DEVICE_TO_DEVICE", e.s.Raw().Memcpy2DAsync(gocann.CaptureThread{}, b, pitch, a, pitch, w, h, gocann.MemcpyInnerDeviceToDevice),
 			gocann.CodeInvalidParam, []string{"ACL_MEMCPY_INNER_DEVICE_TO_DEVICE", "not supported for a 2-D copy"}},
 	} {
 		t.Run(c.what, func(t *testing.T) { wantErr(t, c.err, c.code, c.subs...) })

@@ -61,7 +61,7 @@ func TestCrossStreamCaptureChain(t *testing.T) {
 	shift(s1, 5)
 
 	// Ending on a joined stream is refused; the origin ends it.
-	_, err = s2.EndCaptureAs(gocann.Caller{})
+	_, err = s2.Raw().EndCapture(gocann.CaptureThread{})
 	wantErr(t, err, gocann.CodeRTStreamCaptureUnmatched, "stream "+itoa(s2.ID()), "begun on stream "+itoa(s1.ID()))
 	m, err := c.End()
 	check(t, err)

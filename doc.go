@@ -27,7 +27,14 @@
 // invalidate it, as CANN refuses them on other threads; Capture.SetMode
 // (THREAD_LOCAL or RELAXED) allows them. Synchronizing or querying what a
 // capture involves is refused in every mode. The C ABI keeps the per-thread
-// modes and passes them with each call (Caller).
+// modes and passes them with each call (CaptureThread).
+//
+// The API has two dialects. The typed one is documented on Runtime,
+// Context, Stream and the rest: DevPtr, HostBuffer and []byte memory,
+// kernels launched with Arg slots. The raw one is what the C ABI is built
+// on: calls on bare pointers and sizes, made for an OS thread, and the
+// device-level objects below the API. It is reached through Runtime.Raw,
+// Context.Raw and Stream.Raw (RawRuntime, RawContext, RawStream).
 //
 // Kernels are Go functions registered by name; a kernel reads device memory
 // through View, bounds-checked against the allocation, so a bad access is an
@@ -53,9 +60,9 @@
 //	aclmdlRIBuildBegin                                                         Context.BuildModel
 //	aclmdlRIBuildEnd                                                           ModelRI.BuildEnd
 //	aclmdlRICaptureBegin                                                       Stream.BeginCapture
-//	aclmdlRICaptureBegin (by thread)                                           Stream.BeginCaptureAs
+//	aclmdlRICaptureBegin (by thread)                                           RawStream.BeginCapture
 //	aclmdlRICaptureEnd                                                         Capture.End
-//	aclmdlRICaptureEnd (by thread)                                             Stream.EndCaptureAs
+//	aclmdlRICaptureEnd (by thread)                                             RawStream.EndCapture
 //	aclmdlRICaptureGetInfo                                                     Stream.CaptureInfo
 //	aclmdlRICaptureGetInfo (modelRI)                                           Capture.Model
 //	aclmdlRICaptureGetInfo (status)                                            Capture.Status
@@ -65,7 +72,7 @@
 //	aclmdlRICaptureTaskUpdateEnd                                               Stream.EndUpdate
 //	aclmdlRICaptureThreadExchangeMode (for this capture)                       Capture.SetMode
 //	aclmdlRICaptureToModelRIBegin                                              Stream.BeginCaptureInto
-//	aclmdlRICaptureToModelRIBegin (by thread)                                  Stream.BeginCaptureIntoAs
+//	aclmdlRICaptureToModelRIBegin (by thread)                                  RawStream.BeginCaptureInto
 //	aclmdlRICondHandleCreate                                                   ModelRI.NewCond
 //	aclmdlRICondHandleGetCondPtr                                               CondHandle.Ptr
 //	aclmdlRIDebugJsonPrint                                                     ModelRI.WriteJSON
@@ -116,9 +123,9 @@
 //	aclrtExceptionInfoCallbackRegister / aclrtExceptionInfoCallbackUnregister  Runtime.AddExceptionCallback
 //	aclrtFree                                                                  Context.Free
 //	aclrtFree (any device)                                                     Runtime.FreeDevice
-//	aclrtFree (by pointer)                                                     Runtime.FreePointer
+//	aclrtFree (by pointer)                                                     RawRuntime.Free
 //	aclrtFreeHost                                                              HostBuffer.Close
-//	aclrtFreeHost (by pointer)                                                 Runtime.FreeHostPointer
+//	aclrtFreeHost (by pointer)                                                 RawRuntime.FreeHost
 //	aclrtGetCurrentContext (after aclrtSetDevice)                              Device.Context
 //	aclrtGetDevice                                                             Device.ID
 //	aclrtGetDeviceCount                                                        Runtime.DeviceCount
@@ -131,25 +138,25 @@
 //	aclrtGetStreamAttribute (ACL_STREAM_ATTR_FAILURE_MODE)                     Stream.FailureMode
 //	aclrtGetStreamAvailableNum                                                 Device.StreamsAvailable
 //	aclrtLaunchHostFunc                                                        Stream.LaunchHostFunc
-//	aclrtLaunchHostFunc (function of two words)                                Stream.LaunchHostFuncC
+//	aclrtLaunchHostFunc (function of two words)                                RawStream.LaunchHostFunc
 //	aclrtLaunchKernel                                                          Stream.Launch
-//	aclrtLaunchKernel (argument block by pointer)                              Stream.LaunchArgs
-//	aclrtLaunchKernelWithHostArgs (placeholders)                               Stream.LaunchPlaceholders
+//	aclrtLaunchKernel (argument block by pointer)                              RawStream.LaunchArgs
+//	aclrtLaunchKernelWithHostArgs (placeholders)                               RawStream.LaunchPlaceholders
 //	aclrtMalloc                                                                Context.Malloc
-//	aclrtMalloc (by pointer)                                                   Context.MallocPointer
+//	aclrtMalloc (by pointer)                                                   RawContext.Malloc
 //	aclrtMallocHost                                                            Runtime.MallocHost
-//	aclrtMallocHost (by pointer)                                               Runtime.MallocHostPointer
-//	aclrtMemGetAddressRange                                                    Runtime.AddressRange
-//	aclrtMemcpy                                                                Context.Memcpy
+//	aclrtMallocHost (by pointer)                                               RawRuntime.MallocHost
+//	aclrtMemGetAddressRange                                                    RawRuntime.AddressRange
+//	aclrtMemcpy                                                                RawContext.Memcpy
 //	aclrtMemcpy (ACL_MEMCPY_DEVICE_TO_DEVICE)                                  Context.CopyDevice
 //	aclrtMemcpy (ACL_MEMCPY_DEVICE_TO_HOST)                                    Context.CopyFromDevice
 //	aclrtMemcpy (ACL_MEMCPY_HOST_TO_DEVICE)                                    Context.CopyToDevice
-//	aclrtMemcpy2d                                                              Context.Memcpy2D
+//	aclrtMemcpy2d                                                              RawContext.Memcpy2D
 //	aclrtMemcpy2d (ACL_MEMCPY_DEVICE_TO_HOST)                                  Context.Copy2DFromDevice
 //	aclrtMemcpy2d (ACL_MEMCPY_HOST_TO_DEVICE)                                  Context.Copy2DToDevice
-//	aclrtMemcpy2dAsync                                                         Stream.Memcpy2DAsync
+//	aclrtMemcpy2dAsync                                                         RawStream.Memcpy2DAsync
 //	aclrtMemcpy2dAsync (ACL_MEMCPY_DEVICE_TO_DEVICE)                           Stream.Copy2DDeviceToDevice
-//	aclrtMemcpyAsync                                                           Stream.MemcpyAsync
+//	aclrtMemcpyAsync                                                           RawStream.MemcpyAsync
 //	aclrtMemcpyAsync (ACL_MEMCPY_DEVICE_TO_DEVICE)                             Stream.CopyDeviceToDevice
 //	aclrtMemcpyAsync (ACL_MEMCPY_DEVICE_TO_HOST)                               Stream.CopyDeviceToHost
 //	aclrtMemcpyAsync (ACL_MEMCPY_DEVICE_TO_HOST, pageable destination)         Stream.CopyFromDevice
@@ -157,9 +164,9 @@
 //	aclrtMemcpyAsync (ACL_MEMCPY_HOST_TO_DEVICE, pageable source)              Stream.CopyToDevice
 //	aclrtMemcpyAsync (ACL_MEMCPY_HOST_TO_HOST)                                 Stream.CopyHostToHost
 //	aclrtMemset                                                                Context.Memset
-//	aclrtMemset (by pointer)                                                   Context.MemsetPointer
+//	aclrtMemset (by pointer)                                                   RawContext.Memset
 //	aclrtMemsetAsync                                                           Stream.Memset
-//	aclrtMemsetAsync (by pointer)                                              Stream.MemsetAsyncPointer
+//	aclrtMemsetAsync (by pointer)                                              RawStream.MemsetAsync
 //	aclrtPersistentTaskClean                                                   Stream.CleanTasks
 //	aclrtPointerGetAttributes                                                  Runtime.PointerAttributes
 //	aclrtQueryEvent                                                            Event.QueryLegacy

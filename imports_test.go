@@ -1,6 +1,7 @@
 package gocann_test
 
 import (
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -8,39 +9,93 @@ import (
 
 const module = "github.com/gocann/gocann"
 
+// cgoPackages are the packages that need cgo: the C ABI and the loader of
+// C kernels. Everything else builds with CGO_ENABLED=0.
+var cgoPackages = map[string]bool{module + "/capi": true, module + "/ckernel": true}
+
+// goList runs go list with args and returns the fields of its output.
+func goList(t *testing.T, args ...string) []string {
+	t.Helper()
+	out, err := exec.Command("go", append([]string{"list"}, args...)...).Output()
+	if err != nil {
+		t.Fatalf("go list %s: %v", strings.Join(args, " "), err)
+	}
+	return strings.Fields(string(out))
+}
+
+// under reports whether a package path is one of prefixes or below one.
+func under(prefixes ...string) func(string) bool {
+	return func(dep string) bool {
+		for _, p := range prefixes {
+			if dep == p || strings.HasPrefix(dep, p+"/") {
+				return true
+			}
+		}
+		return false
+	}
+}
+
 // TestImportGraph keeps the layering of ARCHITECTURE.md: hal imports only
 // the standard library; sim only hal and golang.org/x/sys; internal
-// packages never sim or the root; only the root and above see everything.
+// packages never sim or the root; the root none of the cgo packages, so
+// the Go API needs no C compiler; ckernel only hal; and capi, the C ABI,
+// reaches the runtime through the root package's API (the typed and the
+// raw dialect), hal's types and ckernel, never internal/ or sim directly.
 func TestImportGraph(t *testing.T) {
-	check := func(pkg string, allowed func(dep string) bool) {
+	deps := func(pkg string, allowed func(dep string) bool) {
 		t.Helper()
-		out, err := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", pkg).Output()
-		if err != nil {
-			t.Fatalf("go list %s: %v", pkg, err)
-		}
-		for _, dep := range strings.Fields(string(out)) {
+		for _, dep := range goList(t, "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", pkg) {
 			if dep != pkg && !allowed(dep) {
 				t.Errorf("%s depends on %s, which the layering forbids", pkg, dep)
 			}
 		}
 	}
-	under := func(prefixes ...string) func(string) bool {
-		return func(dep string) bool {
-			for _, p := range prefixes {
-				if dep == p || strings.HasPrefix(dep, p+"/") {
-					return true
-				}
-			}
-			return false
+	deps(module+"/hal", under(module+"/hal"))
+	deps(module+"/sim", under(module+"/hal", module+"/sim", "golang.org/x/sys"))
+	for _, pkg := range goList(t, "./internal/...") {
+		deps(pkg, under(module+"/hal", module+"/internal"))
+	}
+	deps(module, under(module+"/hal", module+"/internal", module+"/sim", "golang.org/x/sys"))
+	deps(module+"/ckernel", under(module+"/hal", "golang.org/x/sys"))
+
+	// capi depends on everything through the root; what it may name itself
+	// is its direct imports, tests included.
+	allowed := func(dep string) bool { return dep == module || under(module+"/hal", module+"/ckernel")(dep) }
+	for _, dep := range goList(t, "-f", "{{join .Imports \"\\n\"}}\n{{join .TestImports \"\\n\"}}", module+"/capi") {
+		if std := !strings.Contains(strings.Split(dep, "/")[0], "."); !std && !allowed(dep) {
+			t.Errorf("capi imports %s; it may import the root package, hal and ckernel only", dep)
 		}
 	}
-	check("./hal", under(module+"/hal"))
-	check("./sim", under(module+"/hal", module+"/sim", "golang.org/x/sys"))
-	out, err := exec.Command("go", "list", "./internal/...").Output()
-	if err != nil {
-		t.Fatal(err)
+}
+
+// TestBuildWithoutCgo builds every package but the cgo ones with
+// CGO_ENABLED=0, and checks that no other package has cgo files: the Go
+// API, the runtime and the simulator need no C compiler.
+func TestBuildWithoutCgo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the module again without cgo")
 	}
-	for _, pkg := range strings.Fields(string(out)) {
-		check(pkg, under(module+"/hal", module+"/internal"))
+	var pkgs []string
+	for _, line := range goList(t, "-f", "{{.ImportPath}},{{len .GoFiles}},{{len .CgoFiles}}", "./...") {
+		f := strings.Split(line, ",")
+		path, goFiles, cgoFiles := f[0], f[1], f[2]
+		switch {
+		case cgoPackages[path]:
+			if cgoFiles == "0" {
+				t.Errorf("%s is listed as a cgo package but has no cgo files; build it without cgo", path)
+			}
+		case cgoFiles != "0":
+			t.Errorf("%s has cgo files; only %v may", path, cgoPackages)
+		case goFiles != "0": // packages of tests alone have nothing to build
+			pkgs = append(pkgs, path)
+		}
+	}
+	cmd := exec.Command("go", append([]string{"build"}, pkgs...)...)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("CGO_ENABLED=0 go build %s: %v\n%s", strings.Join(pkgs, " "), err, out)
+	}
+	if len(pkgs) < 10 {
+		t.Errorf("built only %v without cgo", pkgs)
 	}
 }

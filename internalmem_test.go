@@ -79,7 +79,7 @@ func TestStackIsNotTheCallers(t *testing.T) {
 	e := setup(t)
 	free, total, err := e.d.MemInfo()
 	check(t, err)
-	first, err := e.c.MallocPointer(64, gocann.NormalOnly)
+	first, err := e.c.Raw().Malloc(64, gocann.NormalOnly)
 	check(t, err)
 	base := unsafe.Add(first, -int(total-free))
 	loc, _, _, err := e.r.PointerAttributes(uintptr(base))
@@ -87,15 +87,15 @@ func TestStackIsNotTheCallers(t *testing.T) {
 	if loc != gocann.LocationUnregistered {
 		t.Errorf("the AI core stack at %p: location %v, want unregistered", base, loc)
 	}
-	wantErr(t, e.r.FreePointer(base), gocann.CodeRTParamInvalid, "devPtr", "not a live device allocation")
-	_, _, err = e.r.AddressRange(base)
+	wantErr(t, e.r.Raw().Free(base), gocann.CodeRTParamInvalid, "devPtr", "not a live device allocation")
+	_, _, err = e.r.Raw().AddressRange(base)
 	wantErr(t, err, gocann.CodeRTParamInvalid, "not in a live allocation")
 	host := make([]byte, 64)
-	wantErr(t, e.c.Memcpy(gocann.Caller{}, unsafe.Pointer(&host[0]), 64, base, 64, gocann.MemcpyDeviceToHost),
+	wantErr(t, e.c.Raw().Memcpy(gocann.CaptureThread{}, unsafe.Pointer(&host[0]), 64, base, 64, gocann.MemcpyDeviceToHost),
 		gocann.CodeRTParamInvalid, "src", "not in a live device allocation")
 	_, _, err = e.d.ShareMemory(gocann.DevPtr(uintptr(base)))
 	wantErr(t, err, gocann.CodeRTParamInvalid, "not in a live allocation")
-	check(t, e.r.FreePointer(first))
+	check(t, e.r.Raw().Free(first))
 }
 
 // kernelTask returns the one kernel task of a captured model.
@@ -131,14 +131,14 @@ func TestPlaceholderCopyGoesWithKernelOrModel(t *testing.T) {
 	phs := []gocann.Placeholder{{AddrOffset: 8, DataOffset: 16}}
 	free0, _, err := e.d.MemInfo()
 	check(t, err)
-	check(t, e.s.LaunchPlaceholders(k, 1, block, 16, phs, 0))
+	check(t, e.s.Raw().LaunchPlaceholders(k, 1, block, 16, phs, 0))
 	syncOK(t, e.s)
 	wantU64(t, e, out, 42, "the eager launch")
 	if free, _, err := e.d.MemInfo(); err != nil || free != free0 {
 		t.Errorf("free device memory %d after the kernel (%v), want %d: the copy was freed", free, err, free0)
 	}
 	m, err := e.s.Capture(gocann.CaptureGlobal, func(s *gocann.Stream) error {
-		return s.LaunchPlaceholders(k, 1, block, 16, phs, 0)
+		return s.Raw().LaunchPlaceholders(k, 1, block, 16, phs, 0)
 	})
 	check(t, err)
 	for run := range 2 {

@@ -89,6 +89,14 @@ func (c *Context) Free(p DevPtr) error {
 	return wrap("Context.Free (aclrtFree)", c.r.rt.Free(uint64(p)))
 }
 
+// FreeDevice frees device memory given as a DevPtr, on whichever device it
+// lives.
+//
+// CANN: aclrtFree (any device).
+func (r *Runtime) FreeDevice(p DevPtr) error {
+	return wrap("Runtime.FreeDevice (aclrtFree)", r.rt.Free(uint64(p)))
+}
+
 // HostBuffer is page-locked host memory: the only host memory the Go API's
 // asynchronous copies accept, since the copy reads or writes it after the
 // call returns.

@@ -8,11 +8,9 @@ import (
 	"github.com/gocann/gocann/internal/rt"
 )
 
-// This file is the pointer-level API the C ABI is built on: CANN calls that
-// take void* for device or host memory, with CANN's rules for pageable host
-// memory. Go programs may use it for memory they hold as pointers; the
-// typed API (DevPtr, HostBuffer, []byte) is the safer one. Calls that a
-// capture may refuse take the Caller first; Go code passes Caller{}.
+// The raw dialect's memory and launch calls (raw.go): CANN calls that take
+// void* for device or host memory, with CANN's rules for pageable host
+// memory. Calls that a capture may refuse take the CaptureThread first.
 
 // MemcpyKind is aclrtMemcpyKind, with the CANN values.
 type MemcpyKind int
@@ -32,40 +30,42 @@ const (
 // hands it to C code.
 //
 // CANN: none.
-func (r *Runtime) DevicePointer(p DevPtr) (unsafe.Pointer, error) {
-	ptr, err := r.rt.DevicePointer(uint64(p))
-	return ptr, wrap("Runtime.DevicePointer", err)
+func (x RawRuntime) DevicePointer(p DevPtr) (unsafe.Pointer, error) {
+	ptr, err := x.r.rt.DevicePointer(uint64(p))
+	return ptr, wrap("RawRuntime.DevicePointer", err)
 }
 
-// MallocHostPointer allocates page-locked host memory as a bare pointer.
+// MallocHost allocates page-locked host memory as a bare pointer.
 //
 // CANN: aclrtMallocHost (by pointer).
-func (r *Runtime) MallocHostPointer(n uintptr) (unsafe.Pointer, error) {
-	p, err := r.rt.MallocHost(uint64(n))
-	return p, wrap("Runtime.MallocHostPointer (aclrtMallocHost)", err)
+func (x RawRuntime) MallocHost(n uintptr) (unsafe.Pointer, error) {
+	p, err := x.r.rt.MallocHost(uint64(n))
+	return p, wrap("RawRuntime.MallocHost (aclrtMallocHost)", err)
 }
 
-// FreeHostPointer frees memory from MallocHostPointer. Copies still queued
-// on it finish first; the memory is not unmapped under them.
+// FreeHost frees memory from MallocHost. Copies still queued on it
+// finish first; the memory is not unmapped under them.
 //
 // CANN: aclrtFreeHost (by pointer).
-func (r *Runtime) FreeHostPointer(p unsafe.Pointer) error {
-	return wrap("Runtime.FreeHostPointer (aclrtFreeHost)", r.rt.FreeHost(p))
+func (x RawRuntime) FreeHost(p unsafe.Pointer) error {
+	return wrap("RawRuntime.FreeHost (aclrtFreeHost)", x.r.rt.FreeHost(p))
 }
 
-// FreePointer frees device memory given as a pointer.
+// Free frees device memory given as a pointer, on whichever device it
+// lives.
 //
 // CANN: aclrtFree (by pointer).
-func (r *Runtime) FreePointer(p unsafe.Pointer) error {
-	return wrap("Runtime.FreePointer (aclrtFree)", r.rt.Free(uint64(uintptr(p))))
+func (x RawRuntime) Free(p unsafe.Pointer) error {
+	return wrap("RawRuntime.Free (aclrtFree)", x.r.rt.Free(uint64(uintptr(p))))
 }
 
 // Memcpy copies count bytes between any two pointers, synchronously;
 // device or host memory is told apart by address.
 //
 // CANN: aclrtMemcpy.
-func (c *Context) Memcpy(who Caller, dst unsafe.Pointer, destMax uintptr, src unsafe.Pointer, count uintptr, kind MemcpyKind) error {
-	return wrap("Context.Memcpy (aclrtMemcpy)", c.c.Memcpy(who.rt(), c.r.rt.Loc(dst), uint64(destMax), c.r.rt.Loc(src), uint64(count), rt.CopyKind(kind)))
+func (x RawContext) Memcpy(t CaptureThread, dst unsafe.Pointer, destMax uintptr, src unsafe.Pointer, count uintptr, kind MemcpyKind) error {
+	c := x.c
+	return wrap("RawContext.Memcpy (aclrtMemcpy)", c.c.Memcpy(t.rt(), c.r.rt.Loc(dst), uint64(destMax), c.r.rt.Loc(src), uint64(count), rt.CopyKind(kind)))
 }
 
 // MemcpyAsync queues a copy between any two pointers. A pageable host
@@ -75,32 +75,36 @@ func (c *Context) Memcpy(who Caller, dst unsafe.Pointer, destMax uintptr, src un
 // CANN: aclrtMemcpyAsync.
 //
 //go:noinline
-func (s *Stream) MemcpyAsync(who Caller, dst unsafe.Pointer, destMax uintptr, src unsafe.Pointer, count uintptr, kind MemcpyKind) error {
-	return wrap("Stream.MemcpyAsync (aclrtMemcpyAsync)", s.s.MemcpyAsync(who.rt(), s.r.rt.Loc(dst), uint64(destMax), s.r.rt.Loc(src), uint64(count), rt.CopyKind(kind), callsite.Caller()))
+func (x RawStream) MemcpyAsync(t CaptureThread, dst unsafe.Pointer, destMax uintptr, src unsafe.Pointer, count uintptr, kind MemcpyKind) error {
+	s := x.s
+	return wrap("RawStream.MemcpyAsync (aclrtMemcpyAsync)", s.s.MemcpyAsync(t.rt(), s.r.rt.Loc(dst), uint64(destMax), s.r.rt.Loc(src), uint64(count), rt.CopyKind(kind), callsite.Caller()))
 }
 
-// MemsetPointer sets count bytes at p to byte(value), synchronously.
+// Memset sets count bytes at p to byte(value), synchronously.
 //
 // CANN: aclrtMemset (by pointer).
-func (c *Context) MemsetPointer(who Caller, p unsafe.Pointer, maxCount uintptr, value int32, count uintptr) error {
-	return wrap("Context.MemsetPointer (aclrtMemset)", c.c.Memset(who.rt(), c.r.rt.Loc(p), uint64(maxCount), value, uint64(count)))
+func (x RawContext) Memset(t CaptureThread, p unsafe.Pointer, maxCount uintptr, value int32, count uintptr) error {
+	c := x.c
+	return wrap("RawContext.Memset (aclrtMemset)", c.c.Memset(t.rt(), c.r.rt.Loc(p), uint64(maxCount), value, uint64(count)))
 }
 
-// MemsetAsyncPointer queues setting count bytes at p to byte(value).
+// MemsetAsync queues setting count bytes at p to byte(value).
 //
 // CANN: aclrtMemsetAsync (by pointer).
 //
 //go:noinline
-func (s *Stream) MemsetAsyncPointer(p unsafe.Pointer, maxCount uintptr, value int32, count uintptr) error {
-	return wrap("Stream.MemsetAsyncPointer (aclrtMemsetAsync)", s.s.MemsetAsync(s.r.rt.Loc(p), uint64(maxCount), value, uint64(count), callsite.Caller()))
+func (x RawStream) MemsetAsync(p unsafe.Pointer, maxCount uintptr, value int32, count uintptr) error {
+	s := x.s
+	return wrap("RawStream.MemsetAsync (aclrtMemsetAsync)", s.s.MemsetAsync(s.r.rt.Loc(p), uint64(maxCount), value, uint64(count), callsite.Caller()))
 }
 
 // Memcpy2D copies height rows of width bytes between pitched buffers,
 // synchronously (host to device or device to host).
 //
 // CANN: aclrtMemcpy2d.
-func (c *Context) Memcpy2D(who Caller, dst unsafe.Pointer, dpitch uintptr, src unsafe.Pointer, spitch, width, height uintptr, kind MemcpyKind) error {
-	return wrap("Context.Memcpy2D (aclrtMemcpy2d)", c.c.Memcpy2D(who.rt(), c.r.copy2D(dst, dpitch, src, spitch, width, height, kind)))
+func (x RawContext) Memcpy2D(t CaptureThread, dst unsafe.Pointer, dpitch uintptr, src unsafe.Pointer, spitch, width, height uintptr, kind MemcpyKind) error {
+	c := x.c
+	return wrap("RawContext.Memcpy2D (aclrtMemcpy2d)", c.c.Memcpy2D(t.rt(), c.r.copy2D(dst, dpitch, src, spitch, width, height, kind)))
 }
 
 // Memcpy2DAsync queues a pitched copy; a pageable host end makes the call
@@ -109,8 +113,9 @@ func (c *Context) Memcpy2D(who Caller, dst unsafe.Pointer, dpitch uintptr, src u
 // CANN: aclrtMemcpy2dAsync.
 //
 //go:noinline
-func (s *Stream) Memcpy2DAsync(who Caller, dst unsafe.Pointer, dpitch uintptr, src unsafe.Pointer, spitch, width, height uintptr, kind MemcpyKind) error {
-	return wrap("Stream.Memcpy2DAsync (aclrtMemcpy2dAsync)", s.s.Memcpy2DAsync(who.rt(), s.r.copy2D(dst, dpitch, src, spitch, width, height, kind), callsite.Caller()))
+func (x RawStream) Memcpy2DAsync(t CaptureThread, dst unsafe.Pointer, dpitch uintptr, src unsafe.Pointer, spitch, width, height uintptr, kind MemcpyKind) error {
+	s := x.s
+	return wrap("RawStream.Memcpy2DAsync (aclrtMemcpy2dAsync)", s.s.Memcpy2DAsync(t.rt(), s.r.copy2D(dst, dpitch, src, spitch, width, height, kind), callsite.Caller()))
 }
 
 func (r *Runtime) copy2D(dst unsafe.Pointer, dpitch uintptr, src unsafe.Pointer, spitch, width, height uintptr, kind MemcpyKind) rt.Copy2D {
@@ -118,11 +123,12 @@ func (r *Runtime) copy2D(dst unsafe.Pointer, dpitch uintptr, src unsafe.Pointer,
 		Width: uint64(width), Height: uint64(height), Kind: rt.CopyKind(kind)}
 }
 
-// MallocPointer allocates device memory and returns it as a pointer.
+// Malloc allocates device memory and returns it as a pointer.
 //
 // CANN: aclrtMalloc (by pointer).
-func (c *Context) MallocPointer(n uintptr, policy MallocPolicy) (unsafe.Pointer, error) {
-	const op = "Context.MallocPointer (aclrtMalloc)"
+func (x RawContext) Malloc(n uintptr, policy MallocPolicy) (unsafe.Pointer, error) {
+	const op = "RawContext.Malloc (aclrtMalloc)"
+	c := x.c
 	if n == 0 {
 		return nil, wrap(op, hal.Errorf(hal.KindInvalidParam, "size 0 is invalid, expected > 0"))
 	}
@@ -138,9 +144,9 @@ func (c *Context) MallocPointer(n uintptr, policy MallocPolicy) (unsafe.Pointer,
 // page-locked host, that holds p.
 //
 // CANN: aclrtMemGetAddressRange.
-func (r *Runtime) AddressRange(p unsafe.Pointer) (base unsafe.Pointer, size uintptr, err error) {
-	const op = "Runtime.AddressRange (aclrtMemGetAddressRange)"
-	a, ok := r.rt.Lookup(uint64(uintptr(p)))
+func (x RawRuntime) AddressRange(p unsafe.Pointer) (base unsafe.Pointer, size uintptr, err error) {
+	const op = "RawRuntime.AddressRange (aclrtMemGetAddressRange)"
+	a, ok := x.r.rt.Lookup(uint64(uintptr(p)))
 	if !ok {
 		return nil, 0, wrap(op, hal.Errorf(hal.KindInvalidAddress, "ptr %p is not in a live allocation of device or page-locked host memory", p))
 	}
@@ -154,8 +160,9 @@ func (r *Runtime) AddressRange(p unsafe.Pointer) (base unsafe.Pointer, size uint
 // for exception reports, 0 if unknown.
 //
 // CANN: aclrtLaunchKernel (argument block by pointer).
-func (s *Stream) LaunchArgs(k *Kernel, blocks uint32, args unsafe.Pointer, size uintptr, thread uint32) error {
-	const op = "Stream.LaunchArgs (aclrtLaunchKernel)"
+func (x RawStream) LaunchArgs(k *Kernel, blocks uint32, args unsafe.Pointer, size uintptr, thread uint32) error {
+	const op = "RawStream.LaunchArgs (aclrtLaunchKernel)"
+	s := x.s
 	if k == nil {
 		return wrap(op, hal.Errorf(hal.KindBadArgument, "kernel is nil"))
 	}
@@ -178,20 +185,12 @@ func (s *Stream) LaunchArgs(k *Kernel, blocks uint32, args unsafe.Pointer, size 
 	return wrap(op, s.s.LaunchSlots(k.k, blocks, slots, thread, 0))
 }
 
-// LaunchHostFuncC queues fn(a, b) like LaunchHostFunc, for callers passing
-// a C function and its argument; it allocates nothing.
+// LaunchHostFunc queues fn(a, b) like Stream.LaunchHostFunc, for callers
+// passing a C function and its argument; it allocates nothing.
 //
 // CANN: aclrtLaunchHostFunc (function of two words).
-func (s *Stream) LaunchHostFuncC(fn func(a, b uintptr), a, b uintptr) error {
-	return wrap("Stream.LaunchHostFuncC (aclrtLaunchHostFunc)", s.s.LaunchHostFuncArgs(fn, a, b, 0))
-}
-
-// FreeDevice frees device memory given as a DevPtr, on whichever device it
-// lives.
-//
-// CANN: aclrtFree (any device).
-func (r *Runtime) FreeDevice(p DevPtr) error {
-	return wrap("Runtime.FreeDevice (aclrtFree)", r.rt.Free(uint64(p)))
+func (x RawStream) LaunchHostFunc(fn func(a, b uintptr), a, b uintptr) error {
+	return wrap("RawStream.LaunchHostFunc (aclrtLaunchHostFunc)", x.s.s.LaunchHostFuncArgs(fn, a, b, 0))
 }
 
 // SetClosedMemoryHook installs fn, told of the address ranges of the
@@ -201,7 +200,7 @@ func (r *Runtime) FreeDevice(p DevPtr) error {
 // opens or closes and must not call the runtime.
 //
 // CANN: none.
-func (r *Runtime) SetClosedMemoryHook(fn func(closed []hal.Span)) { r.rt.SetClosedHook(fn) }
+func (x RawRuntime) SetClosedMemoryHook(fn func(closed []hal.Span)) { x.r.rt.SetClosedHook(fn) }
 
 // Placeholder is a pointer slot of a host argument block, at AddrOffset,
 // to point at the device copy of the block's bytes from DataOffset on.
@@ -214,8 +213,9 @@ type Placeholder struct{ AddrOffset, DataOffset uint64 }
 // freed after the kernel, or with the model a capture records it into.
 //
 // CANN: aclrtLaunchKernelWithHostArgs (placeholders).
-func (s *Stream) LaunchPlaceholders(k *Kernel, blocks uint32, block []byte, params int, phs []Placeholder, thread uint32) error {
-	const op = "Stream.LaunchPlaceholders (aclrtLaunchKernelWithHostArgs)"
+func (x RawStream) LaunchPlaceholders(k *Kernel, blocks uint32, block []byte, params int, phs []Placeholder, thread uint32) error {
+	const op = "RawStream.LaunchPlaceholders (aclrtLaunchKernelWithHostArgs)"
+	s := x.s
 	if k == nil {
 		return wrap(op, hal.Errorf(hal.KindBadArgument, "kernel is nil"))
 	}

@@ -42,21 +42,21 @@ func stalePointerCalls(t *testing.T, r *gocann.Runtime, c *gocann.Context, s *go
 	slots := []uint64{uint64(uintptr(p))}
 	dp := gocann.DevPtr(uintptr(p))
 	errs := map[string]error{
-		"Memcpy DEFAULT":               c.Memcpy(gocann.Caller{}, h, 64, p, 64, gocann.MemcpyDefault),
-		"Memcpy HOST_TO_HOST from":     c.Memcpy(gocann.Caller{}, h, 64, p, 64, gocann.MemcpyHostToHost),
-		"Memcpy HOST_TO_HOST to":       c.Memcpy(gocann.Caller{}, p, 64, h, 64, gocann.MemcpyHostToHost),
-		"MemcpyAsync DEFAULT":          s.MemcpyAsync(gocann.Caller{}, h, 64, p, 64, gocann.MemcpyDefault),
-		"MemcpyAsync HOST_TO_HOST":     s.MemcpyAsync(gocann.Caller{}, p, 64, h, 64, gocann.MemcpyHostToHost),
-		"Memcpy2D DEVICE_TO_HOST":      c.Memcpy2D(gocann.Caller{}, h, 16, p, 16, 16, 4, gocann.MemcpyDeviceToHost),
-		"Memcpy2DAsync HOST_TO_DEVICE": s.Memcpy2DAsync(gocann.Caller{}, p, 16, h, 16, 16, 4, gocann.MemcpyHostToDevice),
-		"MemsetPointer":                c.MemsetPointer(gocann.Caller{}, p, 64, 1, 64),
-		"MemsetAsyncPointer":           s.MemsetAsyncPointer(p, 64, 1, 64),
+		"Memcpy DEFAULT":               c.Raw().Memcpy(gocann.CaptureThread{}, h, 64, p, 64, gocann.MemcpyDefault),
+		"Memcpy HOST_TO_HOST from":     c.Raw().Memcpy(gocann.CaptureThread{}, h, 64, p, 64, gocann.MemcpyHostToHost),
+		"Memcpy HOST_TO_HOST to":       c.Raw().Memcpy(gocann.CaptureThread{}, p, 64, h, 64, gocann.MemcpyHostToHost),
+		"MemcpyAsync DEFAULT":          s.Raw().MemcpyAsync(gocann.CaptureThread{}, h, 64, p, 64, gocann.MemcpyDefault),
+		"MemcpyAsync HOST_TO_HOST":     s.Raw().MemcpyAsync(gocann.CaptureThread{}, p, 64, h, 64, gocann.MemcpyHostToHost),
+		"Memcpy2D DEVICE_TO_HOST":      c.Raw().Memcpy2D(gocann.CaptureThread{}, h, 16, p, 16, 16, 4, gocann.MemcpyDeviceToHost),
+		"Memcpy2DAsync HOST_TO_DEVICE": s.Raw().Memcpy2DAsync(gocann.CaptureThread{}, p, 16, h, 16, 16, 4, gocann.MemcpyHostToDevice),
+		"Memset":                       c.Raw().Memset(gocann.CaptureThread{}, p, 64, 1, 64),
+		"MemsetAsync":                  s.Raw().MemsetAsync(p, 64, 1, 64),
 		"WriteValue":                   s.WriteValue(dp, 1),
-		"FreePointer":                  r.FreePointer(p),
+		"Free":                         r.Raw().Free(p),
 	}
 	if launches {
 		errs["Launch"] = s.Launch(k, 1, gocann.Ptr(dp))
-		errs["LaunchArgs"] = s.LaunchArgs(k, 1, unsafe.Pointer(&slots[0]), 8, 0)
+		errs["LaunchArgs"] = s.Raw().LaunchArgs(k, 1, unsafe.Pointer(&slots[0]), 8, 0)
 	}
 	syncOK(t, s)
 	return errs
@@ -70,7 +70,7 @@ func TestPointerOfEarlierInitRefused(t *testing.T) {
 	r := gocann.New()
 	defer r.Close()
 	c, _ := initSmall(t, r, 0)
-	p, err := c.MallocPointer(4096, gocann.NormalOnly)
+	p, err := c.Raw().Malloc(4096, gocann.NormalOnly)
 	check(t, err)
 	check(t, r.Finalize())
 	// Any mapping of the process may take an address range that was given
@@ -113,12 +113,12 @@ func TestPointerOfEarlierInitRefused(t *testing.T) {
 	check(t, err)
 	check(t, s0.Launch(k, 1, gocann.Ptr(gocann.DevPtr(uintptr(p)))))
 	wantErr(t, s0.SynchronizeTimeout(long), gocann.CodeRTAICoreException, "no live allocation on device 0")
-	again, err := c0.MallocPointer(4096, gocann.NormalOnly)
+	again, err := c0.Raw().Malloc(4096, gocann.NormalOnly)
 	check(t, err)
 	if again != p {
 		t.Errorf("first allocation of the next initialization at %p, want %p: device 0 keeps its addresses", again, p)
 	}
-	check(t, r.FreePointer(again))
+	check(t, r.Raw().Free(again))
 	check(t, r.Finalize())
 }
 
@@ -143,7 +143,7 @@ func TestCloseGivesBackAddressSpace(t *testing.T) {
 	// ends the Runtime for good and gives them back.
 	r := gocann.New()
 	c, _ := initSmall(t, r, 0)
-	p, err := c.MallocPointer(4096, gocann.NormalOnly)
+	p, err := c.Raw().Malloc(4096, gocann.NormalOnly)
 	check(t, err)
 	check(t, r.Finalize())
 	if rangeFree(t, p) {
@@ -163,7 +163,7 @@ func TestDroppedRuntimeGivesBackAddressSpace(t *testing.T) {
 	p := func() unsafe.Pointer {
 		r := gocann.New()
 		c, _ := initSmall(t, r, 0)
-		p, err := c.MallocPointer(4096, gocann.NormalOnly)
+		p, err := c.Raw().Malloc(4096, gocann.NormalOnly)
 		check(t, err)
 		check(t, r.Finalize())
 		return p

@@ -294,15 +294,3 @@ func (r *Runtime) Kernel(name string) (*Kernel, error) {
 	}
 	return NewKernel(k), nil
 }
-
-// RegisterHALKernel registers a kernel whose body works on a *hal.Block, as
-// the C-kernel loader does.
-//
-// CANN: none.
-func (r *Runtime) RegisterHALKernel(name string, fn func(*hal.Block)) (*Kernel, error) {
-	k, err := r.rt.RegisterKernel(name, fn)
-	if err != nil {
-		return nil, wrap("Runtime.RegisterKernel", err)
-	}
-	return NewKernel(k), nil
-}

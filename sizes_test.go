@@ -26,13 +26,13 @@ func TestCopy2DPitchOverflow(t *testing.T) {
 	wantErr(t, e.c.Copy2DToDevice(a, 8, src, far, w, h), gocann.CodeRTParamInvalid, "src holds 64 bytes", "more bytes than an int64 counts")
 	wantErr(t, e.c.Copy2DFromDevice(src, far, a, 8, w, h), gocann.CodeRTParamInvalid, "dst holds 64 bytes", "more bytes than an int64 counts")
 	// The pointer-level calls the C ABI uses, with pitches past int64.
-	pa, err := e.r.DevicePointer(a)
+	pa, err := e.r.Raw().DevicePointer(a)
 	check(t, err)
-	pb, err := e.r.DevicePointer(b)
+	pb, err := e.r.Raw().DevicePointer(b)
 	check(t, err)
-	wantErr(t, e.s.Memcpy2DAsync(gocann.Caller{}, pa, math.MaxUint64, pb, 8, w, h, gocann.MemcpyDeviceToDevice),
+	wantErr(t, e.s.Raw().Memcpy2DAsync(gocann.CaptureThread{}, pa, math.MaxUint64, pb, 8, w, h, gocann.MemcpyDeviceToDevice),
 		gocann.CodeRTParamInvalid, "dpitch 18446744073709551615 is invalid")
-	wantErr(t, e.c.Memcpy2D(gocann.Caller{}, pa, 8, unsafe.Pointer(&src[0]), 1<<62, w, h, gocann.MemcpyHostToDevice),
+	wantErr(t, e.c.Raw().Memcpy2D(gocann.CaptureThread{}, pa, 8, unsafe.Pointer(&src[0]), 1<<62, w, h, gocann.MemcpyHostToDevice),
 		gocann.CodeRTParamInvalid, "spitch 4611686018427387904 is invalid")
 	syncOK(t, e.s)
 }
@@ -44,8 +44,8 @@ func TestHostRangePastAddressSpace(t *testing.T) {
 	buf := make([]byte, 64)
 	p, q := unsafe.Pointer(&buf[0]), unsafe.Pointer(&buf[32])
 	for _, n := range []uintptr{1 << 62, math.MaxUint64, 0xfffffffffffff000} {
-		wantErr(t, e.c.Memcpy(gocann.Caller{}, p, n, q, n, gocann.MemcpyHostToHost), gocann.CodeRTParamInvalid, "range", "host address space")
-		wantErr(t, e.s.MemcpyAsync(gocann.Caller{}, p, n, q, n, gocann.MemcpyHostToHost), gocann.CodeRTParamInvalid, "range", "host address space")
+		wantErr(t, e.c.Raw().Memcpy(gocann.CaptureThread{}, p, n, q, n, gocann.MemcpyHostToHost), gocann.CodeRTParamInvalid, "range", "host address space")
+		wantErr(t, e.s.Raw().MemcpyAsync(gocann.CaptureThread{}, p, n, q, n, gocann.MemcpyHostToHost), gocann.CodeRTParamInvalid, "range", "host address space")
 	}
 	syncOK(t, e.s)
 }

@@ -17,26 +17,26 @@ func TestFreeHostTwiceAfterStagedCopy(t *testing.T) {
 	e := setup(t)
 	const n = 4096
 	dev := malloc(t, e.c, n)
-	dp, err := e.r.DevicePointer(dev)
+	dp, err := e.r.Raw().DevicePointer(dev)
 	check(t, err)
-	p, err := e.r.MallocHostPointer(n)
+	p, err := e.r.Raw().MallocHost(n)
 	check(t, err)
-	check(t, e.r.FreeHostPointer(p))
+	check(t, e.r.Raw().FreeHost(p))
 	src := bytes.Repeat([]byte{1}, n)
-	check(t, e.s.MemcpyAsync(gocann.Caller{}, dp, n, unsafe.Pointer(&src[0]), n, gocann.MemcpyHostToDevice))
+	check(t, e.s.Raw().MemcpyAsync(gocann.CaptureThread{}, dp, n, unsafe.Pointer(&src[0]), n, gocann.MemcpyHostToDevice))
 	syncOK(t, e.s)
 
-	wantErr(t, e.r.FreeHostPointer(p), gocann.CodeRTParamInvalid, "hostPtr", "not memory from aclrtMallocHost")
+	wantErr(t, e.r.Raw().FreeHost(p), gocann.CodeRTParamInvalid, "hostPtr", "not memory from aclrtMallocHost")
 	loc, _, _, err := e.r.PointerAttributes(uintptr(p))
 	check(t, err)
 	if loc != gocann.LocationUnregistered {
 		t.Errorf("freed page-locked memory: location %v, want unregistered", loc)
 	}
-	_, _, err = e.r.AddressRange(p)
+	_, _, err = e.r.Raw().AddressRange(p)
 	wantErr(t, err, gocann.CodeRTParamInvalid, "not in a live allocation")
 
 	copy(src, bytes.Repeat([]byte{2}, n))
-	check(t, e.s.MemcpyAsync(gocann.Caller{}, dp, n, unsafe.Pointer(&src[0]), n, gocann.MemcpyHostToDevice))
+	check(t, e.s.Raw().MemcpyAsync(gocann.CaptureThread{}, dp, n, unsafe.Pointer(&src[0]), n, gocann.MemcpyHostToDevice))
 	syncOK(t, e.s)
 	got := make([]byte, n)
 	check(t, e.c.CopyFromDevice(got, dev))
@@ -44,10 +44,10 @@ func TestFreeHostTwiceAfterStagedCopy(t *testing.T) {
 		t.Error("a pageable copy after the refused free copied the wrong bytes")
 	}
 	// The caller's own page-locked memory is still freed once, by its start.
-	q, err := e.r.MallocHostPointer(n)
+	q, err := e.r.Raw().MallocHost(n)
 	check(t, err)
-	wantErr(t, e.r.FreeHostPointer(unsafe.Add(q, 64)), gocann.CodeRTParamInvalid, "inside the allocation")
-	check(t, e.r.FreeHostPointer(q))
+	wantErr(t, e.r.Raw().FreeHost(unsafe.Add(q, 64)), gocann.CodeRTParamInvalid, "inside the allocation")
+	check(t, e.r.Raw().FreeHost(q))
 }
 
 // closedDeviceMemory allocates memory on device 1 through a context of its
@@ -58,7 +58,7 @@ func closedDeviceMemory(t *testing.T, e env) (gocann.DevPtr, unsafe.Pointer) {
 	check(t, err)
 	c1, err := d1.NewContext()
 	check(t, err)
-	p, err := c1.MallocPointer(4096, gocann.NormalOnly)
+	p, err := c1.Raw().Malloc(4096, gocann.NormalOnly)
 	check(t, err)
 	check(t, c1.Close())
 	return gocann.DevPtr(uintptr(p)), p
@@ -71,7 +71,7 @@ func TestClosedDeviceMemoryRefused(t *testing.T) {
 	dp, p := closedDeviceMemory(t, e)
 	const closed = "memory of device 1, which is not open"
 	d0 := malloc(t, e.c, 4096)
-	d0p, err := e.r.DevicePointer(d0)
+	d0p, err := e.r.Raw().DevicePointer(d0)
 	check(t, err)
 	host := make([]byte, 64)
 	h := unsafe.Pointer(&host[0])
@@ -82,17 +82,17 @@ func TestClosedDeviceMemoryRefused(t *testing.T) {
 		what string
 		err  error
 	}{
-		{"Memcpy DEFAULT", e.c.Memcpy(gocann.Caller{}, h, 64, p, 64, gocann.MemcpyDefault)},
-		{"Memcpy HOST_TO_HOST from", e.c.Memcpy(gocann.Caller{}, h, 64, p, 64, gocann.MemcpyHostToHost)},
-		{"Memcpy HOST_TO_HOST to", e.c.Memcpy(gocann.Caller{}, p, 64, h, 64, gocann.MemcpyHostToHost)},
-		{"Memcpy DEVICE_TO_DEVICE", e.c.Memcpy(gocann.Caller{}, d0p, 64, p, 64, gocann.MemcpyDeviceToDevice)},
-		{"MemcpyAsync DEFAULT", e.s.MemcpyAsync(gocann.Caller{}, h, 64, p, 64, gocann.MemcpyDefault)},
-		{"MemcpyAsync HOST_TO_HOST", e.s.MemcpyAsync(gocann.Caller{}, p, 64, h, 64, gocann.MemcpyHostToHost)},
-		{"MemcpyAsync HOST_TO_BUF_TO_DEVICE", e.s.MemcpyAsync(gocann.Caller{}, p, 64, h, 64, gocann.MemcpyHostToBufToDevice)},
-		{"Memcpy2D", e.c.Memcpy2D(gocann.Caller{}, h, 16, p, 16, 16, 4, gocann.MemcpyDeviceToHost)},
-		{"Memcpy2DAsync", e.s.Memcpy2DAsync(gocann.Caller{}, p, 16, h, 16, 16, 4, gocann.MemcpyHostToDevice)},
-		{"MemsetPointer", e.c.MemsetPointer(gocann.Caller{}, p, 64, 1, 64)},
-		{"MemsetAsyncPointer", e.s.MemsetAsyncPointer(p, 64, 1, 64)},
+		{"Memcpy DEFAULT", e.c.Raw().Memcpy(gocann.CaptureThread{}, h, 64, p, 64, gocann.MemcpyDefault)},
+		{"Memcpy HOST_TO_HOST from", e.c.Raw().Memcpy(gocann.CaptureThread{}, h, 64, p, 64, gocann.MemcpyHostToHost)},
+		{"Memcpy HOST_TO_HOST to", e.c.Raw().Memcpy(gocann.CaptureThread{}, p, 64, h, 64, gocann.MemcpyHostToHost)},
+		{"Memcpy DEVICE_TO_DEVICE", e.c.Raw().Memcpy(gocann.CaptureThread{}, d0p, 64, p, 64, gocann.MemcpyDeviceToDevice)},
+		{"MemcpyAsync DEFAULT", e.s.Raw().MemcpyAsync(gocann.CaptureThread{}, h, 64, p, 64, gocann.MemcpyDefault)},
+		{"MemcpyAsync HOST_TO_HOST", e.s.Raw().MemcpyAsync(gocann.CaptureThread{}, p, 64, h, 64, gocann.MemcpyHostToHost)},
+		{"MemcpyAsync HOST_TO_BUF_TO_DEVICE", e.s.Raw().MemcpyAsync(gocann.CaptureThread{}, p, 64, h, 64, gocann.MemcpyHostToBufToDevice)},
+		{"Memcpy2D", e.c.Raw().Memcpy2D(gocann.CaptureThread{}, h, 16, p, 16, 16, 4, gocann.MemcpyDeviceToHost)},
+		{"Memcpy2DAsync", e.s.Raw().Memcpy2DAsync(gocann.CaptureThread{}, p, 16, h, 16, 16, 4, gocann.MemcpyHostToDevice)},
+		{"Memset", e.c.Raw().Memset(gocann.CaptureThread{}, p, 64, 1, 64)},
+		{"MemsetAsync", e.s.Raw().MemsetAsync(p, 64, 1, 64)},
 		{"CopyFromDevice", e.c.CopyFromDevice(host, dp)},
 		{"CopyToDevice", e.s.CopyToDevice(dp, host)},
 		{"CopyDevice", e.c.CopyDevice(d0, dp, 64)},
@@ -101,7 +101,7 @@ func TestClosedDeviceMemoryRefused(t *testing.T) {
 		{"WaitValue", e.s.WaitValue(dp, 1, gocann.WaitGEQ)},
 		{"Free", e.c.Free(dp)},
 		{"Launch", e.s.Launch(k, 1, gocann.Ptr(dp))},
-		{"LaunchArgs", e.s.LaunchArgs(k, 1, unsafe.Pointer(&slots[0]), 16, 0)},
+		{"LaunchArgs", e.s.Raw().LaunchArgs(k, 1, unsafe.Pointer(&slots[0]), 16, 0)},
 	} {
 		t.Run(c.what, func(t *testing.T) { wantErr(t, c.err, gocann.CodeRTParamInvalid, closed) })
 	}
@@ -117,7 +117,7 @@ func TestClosedDeviceMemoryRefused(t *testing.T) {
 	check(t, err)
 	c1, err := d1.Context()
 	check(t, err)
-	again, err := c1.MallocPointer(4096, gocann.NormalOnly)
+	again, err := c1.Raw().Malloc(4096, gocann.NormalOnly)
 	check(t, err)
 	got := make([]byte, 8)
 	check(t, c1.CopyFromDevice(got, gocann.DevPtr(uintptr(again))))
@@ -150,9 +150,9 @@ func TestClosedDeviceMemoryFaultsKernelAtStart(t *testing.T) {
 
 	args := malloc(t, e.c, 8)
 	writeU64(t, e.c, args, uint64(p1))
-	ap, err := e.r.DevicePointer(args)
+	ap, err := e.r.Raw().DevicePointer(args)
 	check(t, err)
-	check(t, e.s.LaunchArgs(k, 1, ap, 8, 0))
+	check(t, e.s.Raw().LaunchArgs(k, 1, ap, 8, 0))
 	wantErr(t, e.s.SynchronizeTimeout(long), gocann.CodeRTAICoreException, "memory of device 1, which is not open")
 	check(t, m.Run(e.s))
 	wantErr(t, e.s.SynchronizeTimeout(long), gocann.CodeRTAICoreException, "memory of device 1, which is not open")
@@ -167,7 +167,7 @@ func TestZeroByteCopiesCheckNothing(t *testing.T) {
 	e := setup(t)
 	_, stale := closedDeviceMemory(t, e)
 	d := malloc(t, e.c, 4096)
-	dp, err := e.r.DevicePointer(d)
+	dp, err := e.r.Raw().DevicePointer(d)
 	check(t, err)
 	end := unsafe.Add(dp, 4096)
 	host := make([]byte, 8)
@@ -176,15 +176,15 @@ func TestZeroByteCopiesCheckNothing(t *testing.T) {
 		what string
 		err  error
 	}{
-		{"Memcpy from a closed device", e.c.Memcpy(gocann.Caller{}, h, 0, stale, 0, gocann.MemcpyDeviceToHost)},
-		{"Memcpy to the end", e.c.Memcpy(gocann.Caller{}, end, 0, h, 0, gocann.MemcpyHostToDevice)},
-		{"Memcpy NULL, kind 99", e.c.Memcpy(gocann.Caller{}, nil, 0, nil, 0, gocann.MemcpyKind(99))},
-		{"MemcpyAsync from a closed device", e.s.MemcpyAsync(gocann.Caller{}, h, 0, stale, 0, gocann.MemcpyDefault)},
-		{"MemcpyAsync wrong kind", e.s.MemcpyAsync(gocann.Caller{}, end, 0, h, 0, gocann.MemcpyDeviceToHost)},
-		{"MemsetPointer", e.c.MemsetPointer(gocann.Caller{}, stale, 0, 1, 0)},
-		{"MemsetAsyncPointer", e.s.MemsetAsyncPointer(end, 0, 1, 0)},
-		{"Memcpy2D no rows", e.c.Memcpy2D(gocann.Caller{}, h, 8, stale, 8, 8, 0, gocann.MemcpyDeviceToHost)},
-		{"Memcpy2DAsync empty rows", e.s.Memcpy2DAsync(gocann.Caller{}, end, 8, h, 4, 0, 4, gocann.MemcpyDefault)},
+		{"Memcpy from a closed device", e.c.Raw().Memcpy(gocann.CaptureThread{}, h, 0, stale, 0, gocann.MemcpyDeviceToHost)},
+		{"Memcpy to the end", e.c.Raw().Memcpy(gocann.CaptureThread{}, end, 0, h, 0, gocann.MemcpyHostToDevice)},
+		{"Memcpy NULL, kind 99", e.c.Raw().Memcpy(gocann.CaptureThread{}, nil, 0, nil, 0, gocann.MemcpyKind(99))},
+		{"MemcpyAsync from a closed device", e.s.Raw().MemcpyAsync(gocann.CaptureThread{}, h, 0, stale, 0, gocann.MemcpyDefault)},
+		{"MemcpyAsync wrong kind", e.s.Raw().MemcpyAsync(gocann.CaptureThread{}, end, 0, h, 0, gocann.MemcpyDeviceToHost)},
+		{"Memset", e.c.Raw().Memset(gocann.CaptureThread{}, stale, 0, 1, 0)},
+		{"MemsetAsync", e.s.Raw().MemsetAsync(end, 0, 1, 0)},
+		{"Memcpy2D no rows", e.c.Raw().Memcpy2D(gocann.CaptureThread{}, h, 8, stale, 8, 8, 0, gocann.MemcpyDeviceToHost)},
+		{"Memcpy2DAsync empty rows", e.s.Raw().Memcpy2DAsync(gocann.CaptureThread{}, end, 8, h, 4, 0, 4, gocann.MemcpyDefault)},
 	} {
 		t.Run(c.what, func(t *testing.T) { check(t, c.err) })
 	}

@@ -30,7 +30,7 @@ func gocann_aclrtLaunchHostFunc(t *C.gocann_thread, sp C.aclrtStream, fn C.aclrt
 	if code != 0 {
 		return code
 	}
-	return fail(t, name, s.s.LaunchHostFuncC(callHost, uintptr(unsafe.Pointer(fn)), uintptr(args)))
+	return fail(t, name, s.s.Raw().LaunchHostFunc(callHost, uintptr(unsafe.Pointer(fn)), uintptr(args)))
 }
 
 // Report threads: aclrtLaunchCallback queues a callback that runs in the

@@ -37,7 +37,7 @@ func gocann_aclmdlRICaptureBegin(t *C.gocann_thread, sp C.aclrtStream, mode C.ac
 	if code != 0 {
 		return code
 	}
-	_, err := s.s.BeginCaptureAs(caller(t), m)
+	_, err := s.s.Raw().BeginCapture(captureThread(t), m)
 	return fail(t, fn, err)
 }
 
@@ -56,7 +56,7 @@ func gocann_aclmdlRICaptureToModelRIBegin(t *C.gocann_thread, sp C.aclrtStream, 
 	if code != 0 {
 		return code
 	}
-	_, err := s.s.BeginCaptureIntoAs(caller(t), m.m, mo)
+	_, err := s.s.Raw().BeginCaptureInto(captureThread(t), m.m, mo)
 	return fail(t, fn, err)
 }
 
@@ -70,7 +70,7 @@ func gocann_aclmdlRICaptureEnd(t *C.gocann_thread, sp C.aclrtStream, out *C.aclm
 	if code != 0 {
 		return code
 	}
-	m, err := s.s.EndCaptureAs(caller(t))
+	m, err := s.s.Raw().EndCapture(captureThread(t))
 	if err != nil {
 		return fail(t, fn, err)
 	}
@@ -225,7 +225,7 @@ func gocann_aclmdlRICondHandleGetCondPtr(t *C.gocann_thread, hp C.aclmdlRICondHa
 	if code != 0 {
 		return code
 	}
-	p, err := r.DevicePointer(obj.(*gocann.CondHandle).Ptr())
+	p, err := r.Raw().DevicePointer(obj.(*gocann.CondHandle).Ptr())
 	if err != nil {
 		return fail(t, fn, err)
 	}

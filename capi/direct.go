@@ -126,7 +126,7 @@ func (d *directState) clear(idx uint32) {
 // openStream lets C launch directly into s: its record names its context
 // and holds its submission area.
 func (d *directState) openStream(s *cStream) {
-	dq := s.s.Direct()
+	dq := s.s.Raw().Direct()
 	if dq == nil {
 		return
 	}
@@ -168,7 +168,7 @@ func (d *directState) noteKernel(f *cFunc, s *cStream) {
 	if f.direct.Load() {
 		return
 	}
-	dq := s.s.Direct()
+	dq := s.s.Raw().Direct()
 	if dq == nil {
 		return
 	}
@@ -179,14 +179,14 @@ func (d *directState) noteKernel(f *cFunc, s *cStream) {
 	}
 	f.dq = dq
 	need, _ := f.paramBytes() // the fewest argument bytes a launch of f may give
-	d.set(f.h, uint64(dq.KernelID(f.k.HAL()))|uint64(need)<<32, nil)
+	d.set(f.h, uint64(dq.KernelID(f.k.Raw()))|uint64(need)<<32, nil)
 	f.direct.Store(true)
 }
 
 //export gocann_direct_doorbell
 func gocann_direct_doorbell(h C.uint64_t) {
 	if obj, ok := proc.handles.get(handle(h), kindStream); ok {
-		if dq := obj.(*cStream).s.Direct(); dq != nil {
+		if dq := obj.(*cStream).s.Raw().Direct(); dq != nil {
 			dq.Doorbell()
 		}
 	}

@@ -79,7 +79,10 @@ extern uint32_t gocann_ndevgone;
 // gocann_direct_launch queues a launch through f's stream's submission
 // area. It returns 0 when it did, and -1 when the launch must take the Go
 // path: anything invalid or unusual, and a stream that is full, stopped
-// or not running eagerly. On an idle stream it rings the doorbell.
+// or not running eagerly. An idle stream takes the launch too, the one
+// case that enters Go: once the entry is written, a queue that reads idle
+// (busy 0, which it may have become without seeing the entry) is woken
+// through gocann_direct_doorbell; a busy queue takes the entry in itself.
 int gocann_direct_launch(uint32_t tid, uint64_t ctx, uint64_t f, uint32_t blocks, uint64_t stream,
 			 const void *args, size_t size);
 

@@ -12,7 +12,8 @@ type tableModel struct {
 	tb    *table
 	live  map[handle]int
 	stale map[handle]bool
-	order []handle // every handle handed out, for picking one
+	order []handle          // every handle handed out, for picking one
+	gens  map[uint32]uint32 // the last generation each slot handed out
 	n     int
 }
 
@@ -28,6 +29,12 @@ func (m *tableModel) add(k kind) {
 	if h.kind() != k || uintptr(h) < 1<<56 {
 		m.t.Fatalf("add(%d) returned %#x", k, uintptr(h))
 	}
+	// A slot's generations only go up, from 1: one that wrapped would
+	// hand out its first generation's handles again.
+	if last, reused := m.gens[h.index()]; h.gen() == 0 || reused && h.gen() <= last {
+		m.t.Fatalf("add returned slot %d generation %#x; its last was %#x", h.index(), h.gen(), last)
+	}
+	m.gens[h.index()] = h.gen()
 	m.live[h] = m.n
 	m.order = append(m.order, h)
 }
@@ -72,17 +79,27 @@ func (m *tableModel) pick(b byte) (handle, bool) {
 
 // FuzzTable drives the handle table with add, get, remove and clear in any
 // order, and with made-up handles: no stale handle ever resolves or
-// removes, no live one ever fails, and a new handle was never handed out
-// before. Ops are 2 bytes: an op and an argument; op 6 takes 8 more bytes,
-// a word looked up as a handle; op 7 moves a free slot near its last
-// generation.
+// removes, no live one ever fails, a new handle was never handed out
+// before, and a slot's generations only increase (so a slot at its last
+// generation is retired, never reused). Ops are 2 bytes: an op and an
+// argument; op 6 takes 8 more bytes, a word looked up as a handle; op 7
+// moves a free slot near its last generation.
 func FuzzTable(f *testing.F) {
 	f.Add([]byte{0, 2, 0, 2, 2, 0, 1, 0, 0, 2, 2, 1, 3, 0, 2, 0})
 	f.Add([]byte{7, 0, 0, 2, 1, 0, 0, 2, 1, 0, 0, 2, 1, 0, 0, 2, 2, 0, 2, 1, 2, 2})
 	f.Add(append([]byte{0, 3, 6, 0}, binary.LittleEndian.AppendUint64(nil, uint64(makeHandle(kindEvent, 2, 0)))...))
 	f.Add([]byte{0, 1, 0, 2, 4, 0, 4, 1, 5, 0, 0, 1, 3, 0, 0, 1, 4, 1})
+	// A slot freed, moved to its last generation, used and freed again
+	// (retired), then a new slot; and one that takes three more uses to
+	// wrap.
+	f.Add([]byte{0, 2, 1, 0, 7, 0, 0, 2, 1, 1, 0, 2, 2, 0, 2, 1, 2, 2})
+	f.Add([]byte{0, 4, 1, 0, 7, 2, 0, 4, 1, 1, 0, 4, 1, 2, 0, 4, 1, 3, 0, 4, 2, 0, 2, 4})
+	// Clear with a freed slot among live ones; a handle whose slot lies in
+	// a chunk never allocated.
+	f.Add([]byte{0, 1, 0, 1, 0, 1, 1, 1, 3, 0, 0, 1, 2, 0, 2, 3})
+	f.Add(append([]byte{0, 1, 6, 1}, binary.LittleEndian.AppendUint64(nil, uint64(makeHandle(kindStream, 1, 5*chunkSize)))...))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		m := &tableModel{t: t, tb: new(table), live: map[handle]int{}, stale: map[handle]bool{}}
+		m := &tableModel{t: t, tb: new(table), live: map[handle]int{}, stale: map[handle]bool{}, gens: map[uint32]uint32{}}
 		for len(data) >= 2 {
 			op, arg := data[0], data[1]
 			data = data[2:]

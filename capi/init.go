@@ -38,7 +38,7 @@ func initRuntime(path string) error {
 	}
 	if proc.r == nil {
 		proc.r = gocann.New()
-		proc.r.SetClosedMemoryHook(noteClosed)
+		proc.r.Raw().SetClosedMemoryHook(noteClosed)
 	}
 	if err := proc.r.Init(path); err != nil {
 		return err

@@ -68,7 +68,7 @@ func (f *cFunc) release() {
 	f.lists, f.userMems, f.gone = nil, nil, true
 	f.mu.Unlock()
 	if dq != nil {
-		dq.ForgetKernel(f.k.HAL())
+		dq.ForgetKernel(f.k.Raw())
 	}
 	for _, a := range lists {
 		a.release()
@@ -312,7 +312,7 @@ func launchArgs(t *C.gocann_thread, fn string, fp unsafe.Pointer, blocks C.uint3
 	if code := checkArgsSize(t, fn, f, size, maxParamBytes); code != 0 {
 		return code
 	}
-	if code := fail(t, fn, s.s.LaunchArgs(f.k, uint32(blocks), args, uintptr(size), uint32(t.tid))); code != 0 {
+	if code := fail(t, fn, s.s.Raw().LaunchArgs(f.k, uint32(blocks), args, uintptr(size), uint32(t.tid))); code != 0 {
 		return code
 	}
 	proc.direct.noteKernel(f, s)
@@ -350,9 +350,9 @@ func launchBlock(t *C.gocann_thread, fn string, s *cStream, f *cFunc, blocks uin
 		if slots > 0 {
 			p = unsafe.Pointer(&block[0])
 		}
-		return fail(t, fn, s.s.LaunchArgs(f.k, blocks, p, uintptr(slots), tid))
+		return fail(t, fn, s.s.Raw().LaunchArgs(f.k, blocks, p, uintptr(slots), tid))
 	}
-	return fail(t, fn, s.s.LaunchPlaceholders(f.k, blocks, block, slots, phs, tid))
+	return fail(t, fn, s.s.Raw().LaunchPlaceholders(f.k, blocks, block, slots, phs, tid))
 }
 
 //export gocann_go_aclrtLaunchKernelWithHostArgs
@@ -375,7 +375,7 @@ func gocann_go_aclrtLaunchKernelWithHostArgs(t *C.gocann_thread, fp C.aclrtFuncH
 	if phNum == 0 && size <= 8*hal.MaxArgs {
 		// No placeholders: the slots are read from the caller's block now,
 		// without a copy.
-		if code := fail(t, fn, s.s.LaunchArgs(f.k, uint32(blocks), hostArgs, uintptr(size), uint32(t.tid))); code != 0 {
+		if code := fail(t, fn, s.s.Raw().LaunchArgs(f.k, uint32(blocks), hostArgs, uintptr(size), uint32(t.tid))); code != 0 {
 			return code
 		}
 		proc.direct.noteKernel(f, s)
@@ -443,5 +443,5 @@ func gocann_aclrtLaunchKernelWithArgsArray(t *C.gocann_thread, fp unsafe.Pointer
 	if off > 0 {
 		p = unsafe.Pointer(&block[0])
 	}
-	return fail(t, fn, s.s.LaunchArgs(f.k, uint32(blocks), p, uintptr(off), uint32(t.tid)))
+	return fail(t, fn, s.s.Raw().LaunchArgs(f.k, uint32(blocks), p, uintptr(off), uint32(t.tid)))
 }

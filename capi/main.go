@@ -17,6 +17,10 @@
 // The tables are process state by nature: the one place in gocann that keeps
 // package-level state.
 //
+// The core reaches the runtime through the root package's API, its typed
+// and raw dialects, with hal's types and package ckernel; it imports
+// neither internal/ nor sim (imports_test.go in the root checks it).
+//
 // Fuzzers check the handle table (FuzzTable) and the building of kernel
 // argument lists (FuzzKernelArgs, through the Go side of the
 // aclrtKernelArgs* calls) against models; go test runs their seeds, and

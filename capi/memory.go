@@ -21,7 +21,7 @@ func malloc(t *C.gocann_thread, fn string, out *unsafe.Pointer, size C.size_t, p
 	if code != 0 {
 		return code
 	}
-	p, err := c.c.MallocPointer(uintptr(size), gocann.MallocPolicy(policy))
+	p, err := c.c.Raw().Malloc(uintptr(size), gocann.MallocPolicy(policy))
 	if err != nil {
 		return fail(t, fn, err)
 	}
@@ -80,7 +80,7 @@ func gocann_aclrtFree(t *C.gocann_thread, p unsafe.Pointer) C.aclError {
 	if code != 0 {
 		return code
 	}
-	return fail(t, fn, r.FreePointer(p))
+	return fail(t, fn, r.Raw().Free(p))
 }
 
 //export gocann_aclrtMallocHost
@@ -93,7 +93,7 @@ func gocann_aclrtMallocHost(t *C.gocann_thread, out *unsafe.Pointer, size C.size
 	if code != 0 {
 		return code
 	}
-	p, err := r.MallocHostPointer(uintptr(size))
+	p, err := r.Raw().MallocHost(uintptr(size))
 	if err != nil {
 		return fail(t, fn, err)
 	}
@@ -108,7 +108,7 @@ func gocann_aclrtFreeHost(t *C.gocann_thread, p unsafe.Pointer) C.aclError {
 	if code != 0 {
 		return code
 	}
-	return fail(t, fn, r.FreeHostPointer(p))
+	return fail(t, fn, r.Raw().FreeHost(p))
 }
 
 // nullPtrs refuses NULL memory pointers, which the runtime would read as
@@ -136,7 +136,7 @@ func gocann_aclrtMemcpy(t *C.gocann_thread, dst unsafe.Pointer, destMax C.size_t
 	if code != 0 {
 		return code
 	}
-	return fail(t, fn, c.c.Memcpy(caller(t), dst, uintptr(destMax), src, uintptr(count), gocann.MemcpyKind(kind)))
+	return fail(t, fn, c.c.Raw().Memcpy(captureThread(t), dst, uintptr(destMax), src, uintptr(count), gocann.MemcpyKind(kind)))
 }
 
 //export gocann_aclrtMemcpyAsync
@@ -152,7 +152,7 @@ func gocann_aclrtMemcpyAsync(t *C.gocann_thread, dst unsafe.Pointer, destMax C.s
 	if code != 0 {
 		return code
 	}
-	return fail(t, fn, s.s.MemcpyAsync(caller(t), dst, uintptr(destMax), src, uintptr(count), gocann.MemcpyKind(kind)))
+	return fail(t, fn, s.s.Raw().MemcpyAsync(captureThread(t), dst, uintptr(destMax), src, uintptr(count), gocann.MemcpyKind(kind)))
 }
 
 //export gocann_aclrtMemset
@@ -168,7 +168,7 @@ func gocann_aclrtMemset(t *C.gocann_thread, dst unsafe.Pointer, maxCount C.size_
 	if code != 0 {
 		return code
 	}
-	return fail(t, fn, c.c.MemsetPointer(caller(t), dst, uintptr(maxCount), int32(value), uintptr(count)))
+	return fail(t, fn, c.c.Raw().Memset(captureThread(t), dst, uintptr(maxCount), int32(value), uintptr(count)))
 }
 
 //export gocann_aclrtMemsetAsync
@@ -184,7 +184,7 @@ func gocann_aclrtMemsetAsync(t *C.gocann_thread, dst unsafe.Pointer, maxCount C.
 	if code != 0 {
 		return code
 	}
-	return fail(t, fn, s.s.MemsetAsyncPointer(dst, uintptr(maxCount), int32(value), uintptr(count)))
+	return fail(t, fn, s.s.Raw().MemsetAsync(dst, uintptr(maxCount), int32(value), uintptr(count)))
 }
 
 //export gocann_aclrtMemcpy2d
@@ -200,7 +200,7 @@ func gocann_aclrtMemcpy2d(t *C.gocann_thread, dst unsafe.Pointer, dpitch C.size_
 	if code != 0 {
 		return code
 	}
-	return fail(t, fn, c.c.Memcpy2D(caller(t), dst, uintptr(dpitch), src, uintptr(spitch), uintptr(width), uintptr(height), gocann.MemcpyKind(kind)))
+	return fail(t, fn, c.c.Raw().Memcpy2D(captureThread(t), dst, uintptr(dpitch), src, uintptr(spitch), uintptr(width), uintptr(height), gocann.MemcpyKind(kind)))
 }
 
 //export gocann_aclrtMemcpy2dAsync
@@ -216,7 +216,7 @@ func gocann_aclrtMemcpy2dAsync(t *C.gocann_thread, dst unsafe.Pointer, dpitch C.
 	if code != 0 {
 		return code
 	}
-	return fail(t, fn, s.s.Memcpy2DAsync(caller(t), dst, uintptr(dpitch), src, uintptr(spitch), uintptr(width), uintptr(height), gocann.MemcpyKind(kind)))
+	return fail(t, fn, s.s.Raw().Memcpy2DAsync(captureThread(t), dst, uintptr(dpitch), src, uintptr(spitch), uintptr(width), uintptr(height), gocann.MemcpyKind(kind)))
 }
 
 //export gocann_aclrtPointerGetAttributes
@@ -250,7 +250,7 @@ func gocann_aclrtMemGetAddressRange(t *C.gocann_thread, p unsafe.Pointer, base *
 	if code != 0 {
 		return code
 	}
-	b, n, err := r.AddressRange(p)
+	b, n, err := r.Raw().AddressRange(p)
 	if err != nil {
 		return fail(t, fn, err)
 	}

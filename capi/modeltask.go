@@ -219,7 +219,7 @@ func gocann_aclmdlRITaskGetParams(t *C.gocann_thread, p C.aclmdlRITask, params *
 		if err != nil {
 			return fail(t, fn, err)
 		}
-		args, err := r.DevicePointer(dev)
+		args, err := r.Raw().DevicePointer(dev)
 		if err != nil {
 			return fail(t, fn, err)
 		}
@@ -234,14 +234,14 @@ func gocann_aclmdlRITaskGetParams(t *C.gocann_thread, p C.aclmdlRITask, params *
 		}
 	case gocann.TaskValueWrite:
 		vp := (*C.aclmdlRIValueWriteTaskParams)(u)
-		addr, err := r.DevicePointer(gp.Addr)
+		addr, err := r.Raw().DevicePointer(gp.Addr)
 		if err != nil {
 			return fail(t, fn, err)
 		}
 		vp.devAddr, vp.value = addr, C.uint64_t(gp.Value)
 	case gocann.TaskValueWait:
 		vp := (*C.aclmdlRIValueWaitTaskParams)(u)
-		addr, err := r.DevicePointer(gp.Addr)
+		addr, err := r.Raw().DevicePointer(gp.Addr)
 		if err != nil {
 			return fail(t, fn, err)
 		}

@@ -113,10 +113,10 @@ func rt(t *C.gocann_thread, fn string) (*gocann.Runtime, C.aclError) {
 	return nil, failf(t, fn, hal.KindUninitialized, "aclInit has not been called (or aclFinalize already was)")
 }
 
-// caller is the calling thread and its capture mode, for calls a capture
-// may refuse.
-func caller(t *C.gocann_thread) gocann.Caller {
-	return gocann.Caller{Thread: uint64(t.tid), Mode: gocann.CaptureMode(t.capture_mode)}
+// captureThread is the calling thread and its capture mode, for calls a
+// capture may refuse.
+func captureThread(t *C.gocann_thread) gocann.CaptureThread {
+	return gocann.CaptureThread{ID: uint64(t.tid), Mode: gocann.CaptureMode(t.capture_mode)}
 }
 
 // defaultContext returns device dev's default context wrapper, creating

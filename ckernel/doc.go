@@ -13,4 +13,7 @@
 // builds without it. A kernel that crashes (a wild pointer, a segfault)
 // crashes the process, as on hardware; Trap and bounds-checked faults do
 // not.
+//
+// It imports hal and golang.org/x/sys only: its kernels are hal kernels,
+// which the Go API (gocann.NewKernel) and the C ABI both take.
 package ckernel

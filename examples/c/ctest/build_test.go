@@ -53,7 +53,9 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// setup builds the libraries once; it skips the test when gcc is missing.
+// setup builds the libraries once. It fails the test when gcc or make is
+// missing: the suite is how the C ABI is tested, and skipping it would
+// pass a run that tested nothing of it.
 func setup(t *testing.T) *tools { return setupVariant(t, "plain", nil, nil, nil) }
 
 // setupVariant builds the libraries with the make variables given (RACE=1,
@@ -61,8 +63,10 @@ func setup(t *testing.T) *tools { return setupVariant(t, "plain", nil, nil, nil)
 // env.
 func setupVariant(t *testing.T, name string, makeVars, flags, env []string) *tools {
 	t.Helper()
-	if _, err := exec.LookPath("gcc"); err != nil {
-		t.Skip("gcc not found: the C suite needs it")
+	for _, tool := range []string{"gcc", "make"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Fatalf("%s not found: the C suite builds the libraries and the programs with gcc and make; install them (apt-get install gcc make)", tool)
+		}
 	}
 	mu.Lock()
 	b := builds[name]

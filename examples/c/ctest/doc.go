@@ -8,5 +8,6 @@
 // builds and runs a program in a clean environment.
 //
 // The C sources live one directory up, where the go command does not
-// treat them as part of a Go package. The tests skip when gcc is missing.
+// treat them as part of a Go package. The tests fail, rather than skip,
+// when gcc or make is missing.
 package ctest

@@ -1,0 +1,78 @@
+package gocann
+
+import (
+	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/internal/rt"
+)
+
+// The raw dialect (see the package documentation): views of a Runtime, a
+// Context and a Stream whose methods are CANN calls as C makes them. Go
+// programs may use it for memory they hold as pointers; the typed API is
+// the safer way in.
+
+// RawRuntime is a Runtime's raw dialect: memory as bare pointers, and the
+// hooks the C ABI keeps its own tables with.
+type RawRuntime struct{ r *Runtime }
+
+// Raw returns the runtime's raw dialect.
+//
+// CANN: none.
+func (r *Runtime) Raw() RawRuntime { return RawRuntime{r} }
+
+// RawContext is a Context's raw dialect: synchronous copies and memsets
+// between bare pointers, and allocations returned as pointers.
+type RawContext struct{ c *Context }
+
+// Raw returns the context's raw dialect.
+//
+// CANN: none.
+func (c *Context) Raw() RawContext { return RawContext{c} }
+
+// RawStream is a Stream's raw dialect: asynchronous copies and memsets
+// between bare pointers, launches with argument blocks in memory,
+// captures begun and ended by an OS thread, and the stream's submission
+// area.
+type RawStream struct{ s *Stream }
+
+// Raw returns the stream's raw dialect.
+//
+// CANN: none.
+func (s *Stream) Raw() RawStream { return RawStream{s} }
+
+// CaptureThread is the OS thread a raw call comes from and that thread's
+// capture mode, for callers that keep CANN's per-thread capture state (the
+// C ABI). The zero value is no thread in GLOBAL mode, which is how every
+// call of the typed API counts.
+type CaptureThread struct {
+	ID   uint64 // non-zero thread id; 0 for no thread
+	Mode CaptureMode
+}
+
+func (t CaptureThread) rt() rt.Caller { return rt.Caller{Thread: t.ID, Mode: rt.CaptureMode(t.Mode)} }
+
+// Direct returns the stream's queue as producers outside Go write it: the C
+// ABI writes kernel launches into its hal.SQ without entering Go, as a host
+// driver writes into a hardware queue. It is nil if the device has no such
+// queues. Go programs have no use for it: Stream.Launch is the Go way in.
+//
+// CANN: none.
+func (x RawStream) Direct() hal.Direct { return x.s.s.Direct() }
+
+// Raw returns the device-level kernel, which hal.Direct.KernelID numbers.
+// Go programs launch k itself.
+//
+// CANN: none.
+func (k *Kernel) Raw() *hal.Kernel { return k.k }
+
+// RegisterKernel registers a kernel whose body works on a *hal.Block, as
+// kernels from package ckernel do; Runtime.RegisterKernel takes a Go
+// kernel.
+//
+// CANN: none.
+func (x RawRuntime) RegisterKernel(name string, fn func(*hal.Block)) (*Kernel, error) {
+	k, err := x.r.rt.RegisterKernel(name, fn)
+	if err != nil {
+		return nil, wrap("RawRuntime.RegisterKernel", err)
+	}
+	return NewKernel(k), nil
+}
