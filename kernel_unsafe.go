@@ -15,6 +15,9 @@ type Kernel struct{ k *hal.Kernel }
 // MaxBlocks is the largest block count (numBlocks) a launch accepts.
 const MaxBlocks = rt.MaxBlocks
 
+// MaxArgs is the number of 8-byte argument slots a launch carries.
+const MaxArgs = hal.MaxArgs
+
 // Name is the kernel's registered name.
 //
 // CANN: aclrtGetFunctionName.

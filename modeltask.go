@@ -3,6 +3,7 @@ package gocann
 import (
 	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/rt"
+	"github.com/gocann/gocann/internal/rterr"
 )
 
 // ModelStream is a stream of a model, as the model holds it: for a captured
@@ -199,12 +200,12 @@ func (t ModelTask) ArgsDevice() (DevPtr, error) {
 func (t ModelTask) SetParams(p TaskParams) error {
 	const op = "ModelTask.SetParams (aclmdlRITaskSetParams)"
 	if have := t.Type(); p.Type != have {
-		return wrap(op, hal.Errorf(hal.KindInvalidParam, "type %d is invalid, expected the task's own type %d", p.Type, have))
+		return wrap(op, rterr.Errorf(rterr.KindInvalidParam, "type %d is invalid, expected the task's own type %d", p.Type, have))
 	}
 	switch p.Type {
 	case TaskKernel:
 		if p.Kernel == nil {
-			return wrap(op, hal.Errorf(hal.KindBadArgument, "kernel is nil"))
+			return wrap(op, rterr.Errorf(rterr.KindBadArgument, "kernel is nil"))
 		}
 		args := make([]uint64, len(p.Args))
 		for i, a := range p.Args {
@@ -216,7 +217,7 @@ func (t ModelTask) SetParams(p TaskParams) error {
 	case TaskEventRecord, TaskEventWait, TaskEventReset:
 		return nil
 	}
-	return wrap(op, hal.Errorf(hal.KindTaskTypeNotSupport, "task %d has no settable parameters (type DEFAULT)", t.Seq()))
+	return wrap(op, rterr.Errorf(rterr.KindTaskTypeNotSupport, "task %d has no settable parameters (type DEFAULT)", t.Seq()))
 }
 
 // Disable takes the task out of later runs, at ModelRI.Update.

@@ -6,6 +6,7 @@ import (
 	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/callsite"
 	"github.com/gocann/gocann/internal/rt"
+	"github.com/gocann/gocann/internal/rterr"
 )
 
 // This file is the pointer-level API the C ABI is built on: CANN calls that
@@ -124,7 +125,7 @@ func (r *Runtime) copy2D(dst unsafe.Pointer, dpitch uintptr, src unsafe.Pointer,
 func (c *Context) MallocPointer(n uintptr, policy MallocPolicy) (unsafe.Pointer, error) {
 	const op = "Context.MallocPointer (aclrtMalloc)"
 	if n == 0 {
-		return nil, wrap(op, hal.Errorf(hal.KindInvalidParam, "size 0 is invalid, expected > 0"))
+		return nil, wrap(op, rterr.Errorf(rterr.KindInvalidParam, "size 0 is invalid, expected > 0"))
 	}
 	a, err := c.c.Malloc(uint64(n), halPolicy(policy, uint64(n)))
 	if err != nil {
@@ -142,7 +143,7 @@ func (r *Runtime) AddressRange(p unsafe.Pointer) (base unsafe.Pointer, size uint
 	const op = "Runtime.AddressRange (aclrtMemGetAddressRange)"
 	a, ok := r.rt.Lookup(uint64(uintptr(p)))
 	if !ok {
-		return nil, 0, wrap(op, hal.Errorf(hal.KindInvalidAddress, "ptr %p is not in a live allocation of device or page-locked host memory", p))
+		return nil, 0, wrap(op, rterr.Errorf(rterr.KindInvalidAddress, "ptr %p is not in a live allocation of device or page-locked host memory", p))
 	}
 	return unsafe.Add(p, -int(uint64(uintptr(p))-a.Addr)), uintptr(a.Size), nil
 }
@@ -157,14 +158,14 @@ func (r *Runtime) AddressRange(p unsafe.Pointer) (base unsafe.Pointer, size uint
 func (s *Stream) LaunchArgs(k *Kernel, blocks uint32, args unsafe.Pointer, size uintptr, thread uint32) error {
 	const op = "Stream.LaunchArgs (aclrtLaunchKernel)"
 	if k == nil {
-		return wrap(op, hal.Errorf(hal.KindBadArgument, "kernel is nil"))
+		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "kernel is nil"))
 	}
 	if size%8 != 0 || size > 8*hal.MaxArgs {
-		return wrap(op, hal.Errorf(hal.KindInvalidParam, "argsSize %d is invalid, expected a multiple of 8 up to %d (one 8-byte slot per parameter)", size, 8*hal.MaxArgs))
+		return wrap(op, rterr.Errorf(rterr.KindInvalidParam, "argsSize %d is invalid, expected a multiple of 8 up to %d (one 8-byte slot per parameter)", size, 8*hal.MaxArgs))
 	}
 	n := int(size / 8)
 	if n > 0 && args == nil {
-		return wrap(op, hal.Errorf(hal.KindBadArgument, "argsData is NULL with argsSize %d", size))
+		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "argsData is NULL with argsSize %d", size))
 	}
 	if n > 0 {
 		if l := s.r.rt.Loc(args); !l.IsHost() {
@@ -217,7 +218,7 @@ type Placeholder struct{ AddrOffset, DataOffset uint64 }
 func (s *Stream) LaunchPlaceholders(k *Kernel, blocks uint32, block []byte, params int, phs []Placeholder, thread uint32) error {
 	const op = "Stream.LaunchPlaceholders (aclrtLaunchKernelWithHostArgs)"
 	if k == nil {
-		return wrap(op, hal.Errorf(hal.KindBadArgument, "kernel is nil"))
+		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "kernel is nil"))
 	}
 	rphs := make([]rt.Placeholder, len(phs))
 	for i, ph := range phs {

@@ -8,8 +8,12 @@
 // semantics (contexts, lifetimes, fault reporting, error codes); a backend
 // only executes what it is given, in order, per queue.
 //
-// Errors crossing this boundary are *Error values carrying a Kind; the root
-// package maps kinds to CANN codes in one place.
+// Errors crossing this boundary are *Error values carrying a Kind, one of
+// the device-level kinds a backend itself reports (invalid parameter,
+// device, handle or address, exhausted memory or queues, timeouts, task
+// faults, ...). The runtime's own kinds extend these in internal/rterr,
+// keeping their values, and the root package maps every kind to a CANN
+// code in one place.
 //
 // hal imports only the standard library. Backends (sim) and the runtime core
 // (internal/...) import hal; hal imports neither.
