@@ -10,7 +10,8 @@ import "github.com/gocann/gocann/hal"
 // CANN: none.
 func (s *Stream) Direct() hal.Direct { return s.s.Direct() }
 
-// HAL returns the device-level kernel, which hal.Direct.KernelID numbers.
+// HAL returns the device-level kernel, which a queue implementing
+// hal.KernelNumberer numbers for its SQ entries.
 //
 // CANN: none.
 func (k *Kernel) HAL() *hal.Kernel { return k.k }

@@ -15,7 +15,6 @@ import (
 
 	"github.com/gocann/gocann"
 	"github.com/gocann/gocann/ckernel"
-	"github.com/gocann/gocann/hal"
 )
 
 // cBinary is a loaded kernel binary.
@@ -44,8 +43,8 @@ type cFunc struct {
 
 	// mu guards the fields below.
 	mu       sync.Mutex
-	gone     bool       // released: its record is not set again
-	dq       hal.Direct // the queue that numbered its kernel, if one did
+	gone     bool   // released: its record is not set again
+	unnumber func() // drops its kernel's number, once a queue gave it one (noteKernel)
 	lists    []*cArgs
 	userMems []unsafe.Pointer // caller memory naming lists (aclrtKernelArgsInitByUserMem)
 }
@@ -64,11 +63,11 @@ func (f *cFunc) own(a *cArgs, mem unsafe.Pointer) {
 // release drops f's handle and its argument lists.
 func (f *cFunc) release() {
 	f.mu.Lock()
-	lists, mems, dq := f.lists, f.userMems, f.dq
+	lists, mems, unnumber := f.lists, f.userMems, f.unnumber
 	f.lists, f.userMems, f.gone = nil, nil, true
 	f.mu.Unlock()
-	if dq != nil {
-		dq.ForgetKernel(f.k.HAL())
+	if unnumber != nil {
+		unnumber()
 	}
 	for _, a := range lists {
 		a.release()
