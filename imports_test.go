@@ -1,7 +1,12 @@
 package gocann_test
 
 import (
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -42,5 +47,47 @@ func TestImportGraph(t *testing.T) {
 	}
 	for _, pkg := range strings.Fields(string(out)) {
 		check(pkg, under(module+"/hal", module+"/internal"))
+	}
+}
+
+// directGlue lists the C ABI's files that may import hal: the C launch
+// path's glue, which writes hal.SQ entries and mirrors device ranges for
+// it. Everything else in capi goes through the root package.
+var directGlue = map[string]bool{"capi/direct.go": true, "capi/devgone.go": true}
+
+// TestCAPIImports keeps the C ABI above the Go API: its files import the
+// root package and ckernel, and hal only in the direct path's glue; no
+// internal package.
+func TestCAPIImports(t *testing.T) {
+	fset := token.NewFileSet()
+	seen := 0
+	err := filepath.WalkDir("capi", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return err
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		seen++
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			switch {
+			case p == module+"/hal" || strings.HasPrefix(p, module+"/hal/"):
+				if !directGlue[filepath.ToSlash(path)] {
+					t.Errorf("%s imports %s; only the direct path's glue (%v) may", path, p, directGlue)
+				}
+			case p == module || p == module+"/ckernel" || !strings.HasPrefix(p, module+"/"):
+			default:
+				t.Errorf("%s imports %s; the C ABI builds on the root package", path, p)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seen < 10 {
+		t.Fatalf("read %d Go files under capi, expected the C ABI's", seen)
 	}
 }
