@@ -14,4 +14,4 @@ func (s *Stream) Direct() hal.Direct { return s.s.Direct() }
 // hal.KernelNumberer numbers for its SQ entries.
 //
 // CANN: none.
-func (k *Kernel) HAL() *hal.Kernel { return k.k }
+func (k *Kernel) HAL() *hal.Kernel { return &k.k }

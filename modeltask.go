@@ -211,7 +211,7 @@ func (t ModelTask) SetParams(p TaskParams) error {
 		for i, a := range p.Args {
 			args[i] = uint64(a)
 		}
-		return wrap(op, t.t.SetKernel(p.Kernel.k, p.Blocks, args, uint64(p.ArgsDev), p.NArgs))
+		return wrap(op, t.t.SetKernel(&p.Kernel.k, p.Blocks, args, uint64(p.ArgsDev), p.NArgs))
 	case TaskValueWrite, TaskValueWait:
 		return wrap(op, t.t.SetValue(uint64(p.Addr), p.Value, p.Flag))
 	case TaskEventRecord, TaskEventWait, TaskEventReset:

@@ -169,14 +169,14 @@ func (s *Stream) LaunchArgs(k *Kernel, blocks uint32, args unsafe.Pointer, size 
 	}
 	if n > 0 {
 		if l := s.r.rt.Loc(args); !l.IsHost() {
-			return wrap(op, s.s.LaunchDeviceArgs(k.k, blocks, l.Dev, n, thread, 0))
+			return wrap(op, s.s.LaunchDeviceArgs(&k.k, blocks, l.Dev, n, thread, 0))
 		}
 	}
 	var slots []uint64
 	if n > 0 {
 		slots = unsafe.Slice((*uint64)(args), n)
 	}
-	return wrap(op, s.s.LaunchSlots(k.k, blocks, slots, thread, 0))
+	return wrap(op, s.s.LaunchSlots(&k.k, blocks, slots, thread, 0))
 }
 
 // LaunchHostFuncC queues fn(a, b) like LaunchHostFunc, for callers passing
@@ -224,5 +224,5 @@ func (s *Stream) LaunchPlaceholders(k *Kernel, blocks uint32, block []byte, para
 	for i, ph := range phs {
 		rphs[i] = rt.Placeholder{Slot: ph.AddrOffset, Data: ph.DataOffset}
 	}
-	return wrap(op, s.s.LaunchPlaceholders(k.k, blocks, block, params, rphs, thread, 0))
+	return wrap(op, s.s.LaunchPlaceholders(&k.k, blocks, block, params, rphs, thread, 0))
 }

@@ -175,7 +175,7 @@ func (s *Stream) Launch(k *Kernel, blocks uint32, args ...Arg) error {
 	}
 	var hk *hal.Kernel
 	if k != nil {
-		hk = k.k
+		hk = &k.k
 	}
 	return wrap("Stream.Launch (aclrtLaunchKernel)", s.s.Launch(hk, blocks, slots[:len(args)], site))
 }
