@@ -161,7 +161,7 @@ func (t ModelTask) Params() TaskParams {
 	if g := t.t.Group(); g != nil {
 		p.Group = taskGroup(g)
 	}
-	if e, ok := op.Ref.(*rt.Event); ok {
+	if e := t.t.Event(); e != nil {
 		p.Event, _ = e.Front.Load().(*Event)
 	}
 	switch p.Type {

@@ -56,8 +56,9 @@ func (m *Model) boundTo(s *Stream) (*mstream, error) {
 	return nil, rterr.Errorf(rterr.KindStreamModel, "stream %d is not bound to model %d", s.id, m.id)
 }
 
-// addBound records a task of a bound stream.
-func (m *Model) addBound(ms *mstream, op hal.Op) error {
+// addBound records a task of a bound stream, an operation on event e if e
+// is not nil.
+func (m *Model) addBound(ms *mstream, op hal.Op, e *Event) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.state != modelBuilding {
@@ -66,7 +67,7 @@ func (m *Model) addBound(ms *mstream, op hal.Op) error {
 	if ms.done {
 		return rterr.Errorf(rterr.KindStreamModel, "stream %d of model %d was ended with aclmdlRIEndTask", ms.src.id, m.id)
 	}
-	ms.ops = append(ms.ops, op)
+	ms.push(op, e)
 	return nil
 }
 
@@ -76,7 +77,7 @@ func (m *Model) EndTask(s *Stream) error {
 	if err != nil {
 		return err
 	}
-	if err := m.addBound(ms, hal.Op{Kind: hal.OpEnd}); err != nil {
+	if err := m.addBound(ms, hal.Op{Kind: hal.OpEnd}, nil); err != nil {
 		return err
 	}
 	m.mu.Lock()
@@ -122,10 +123,9 @@ func (m *Model) BuildEnd() error {
 // held.
 func (m *Model) bindEvents() {
 	for _, ms := range m.streams {
-		for i := range ms.ops {
+		for i, e := range ms.events {
 			op := &ms.ops[i]
-			e, ok := op.Ref.(*Event)
-			if !ok || op.Kind != hal.OpTask {
+			if op.Kind != hal.OpTask {
 				continue
 			}
 			ge, recorded := m.events[e]
@@ -134,9 +134,9 @@ func (m *Model) bindEvents() {
 			}
 			switch op.Task.Kind {
 			case hal.TaskEventWait:
-				*op = hal.Op{Kind: hal.OpWait, Event: ge, Timeout: op.Task.Timeout, Ref: e}
+				*op = hal.Op{Kind: hal.OpWait, Event: ge, Timeout: op.Task.Timeout}
 			case hal.TaskEventReset:
-				*op = hal.Op{Kind: hal.OpReset, Event: ge, Ref: e}
+				*op = hal.Op{Kind: hal.OpReset, Event: ge}
 			}
 		}
 	}
@@ -186,7 +186,7 @@ func (s *Stream) CleanTasks() error {
 	if m.state != modelBuilding {
 		return nil
 	}
-	d.ms.ops, d.ms.done = nil, false
+	d.ms.ops, d.ms.events, d.ms.done = nil, nil, false
 	kept := m.labelRefs[:0]
 	for _, ref := range m.labelRefs {
 		if ref.ms != d.ms {
@@ -306,7 +306,7 @@ func (s *Stream) ActivateStream(target *Stream) error {
 	if err != nil {
 		return err
 	}
-	return ms.m.addBound(ms, hal.Op{Kind: hal.OpActivate, Target: tms.idx})
+	return ms.m.addBound(ms, hal.Op{Kind: hal.OpActivate, Target: tms.idx}, nil)
 }
 
 // boundPair finds two streams bound to the same model.
@@ -345,5 +345,5 @@ func (s *Stream) SwitchStream(left uint64, cmp uint8, right uint64, wide bool, t
 			return err
 		}
 	}
-	return ms.m.addBound(ms, hal.Op{Kind: hal.OpSwitchStream, Addr: left, Addr2: right, Cmp: cmp, Wide: wide, Target: tms.idx})
+	return ms.m.addBound(ms, hal.Op{Kind: hal.OpSwitchStream, Addr: left, Addr2: right, Cmp: cmp, Wide: wide, Target: tms.idx}, nil)
 }

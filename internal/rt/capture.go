@@ -218,8 +218,9 @@ func (c *Capture) live() error {
 	return nil
 }
 
-// add records a task of member stream s.
-func (c *Capture) add(s *Stream, ms *mstream, op hal.Op) error {
+// add records a task of member stream s, an operation on event e if e is
+// not nil.
+func (c *Capture) add(s *Stream, ms *mstream, op hal.Op, e *Event) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if err := c.live(); err != nil {
@@ -228,7 +229,7 @@ func (c *Capture) add(s *Stream, ms *mstream, op hal.Op) error {
 	if err := c.checkGroup(s, ms, op); err != nil {
 		return err
 	}
-	ms.ops = append(ms.ops, op)
+	ms.push(op, e)
 	return nil
 }
 
@@ -298,7 +299,7 @@ func (c *Capture) recordEvent(s *Stream, ms *mstream, e *Event) error {
 		c.m.mu.Unlock()
 		c.events[e] = ce
 	}
-	ms.ops = append(ms.ops, hal.Op{Kind: hal.OpRecord, Event: ce.ge, Ref: e})
+	ms.push(hal.Op{Kind: hal.OpRecord, Event: ce.ge}, e)
 	ce.last, ce.op = ms, len(ms.ops)-1
 	e.mu.Lock()
 	e.capture = c
@@ -351,7 +352,7 @@ func (c *Capture) waitEvent(s *Stream, e *Event, timeout time.Duration) error {
 			return err
 		}
 	}
-	ms.ops = append(ms.ops, hal.Op{Kind: hal.OpWait, Event: ce.ge, Timeout: timeout, Ref: e})
+	ms.push(hal.Op{Kind: hal.OpWait, Event: ce.ge, Timeout: timeout}, e)
 	ms.waits = append(ms.waits, waitRef{on: ms, rec: ce.last, recOp: ce.op, waitOp: len(ms.ops) - 1})
 	return nil
 }

@@ -94,7 +94,7 @@ func (s *Stream) AddCond(h *CondHandle, kind uint8, branches int) ([]*Model, err
 		sub.state, sub.parent = modelEmpty, parent
 		subs[i], graphs[i] = sub, sub.graph
 	}
-	if err := d.capture.add(s, d.ms, hal.Op{Kind: hal.OpCond, Cond: h.idx, CondKind: kind, Subs: graphs}); err != nil {
+	if err := d.capture.add(s, d.ms, hal.Op{Kind: hal.OpCond, Cond: h.idx, CondKind: kind, Subs: graphs}, nil); err != nil {
 		return nil, err
 	}
 	parent.mu.Lock()

@@ -15,17 +15,18 @@ type divert struct {
 }
 
 func (d *divert) add(s *Stream, t *hal.Task) error {
-	return d.addOp(s, hal.Op{Kind: hal.OpTask, Task: *t})
+	return d.addOp(s, hal.Op{Kind: hal.OpTask, Task: *t}, nil)
 }
 
-func (d *divert) addOp(s *Stream, op hal.Op) error {
+// addOp adds op, an operation on event e if e is not nil.
+func (d *divert) addOp(s *Stream, op hal.Op, e *Event) error {
 	switch {
 	case d.capture != nil:
-		return d.capture.add(s, d.ms, op)
+		return d.capture.add(s, d.ms, op, e)
 	case d.update != nil:
 		return d.update.add(s, &op.Task)
 	}
-	return d.ms.m.addBound(d.ms, op)
+	return d.ms.m.addBound(d.ms, op, e)
 }
 
 // diverted reports whether s's tasks go somewhere other than its queue.

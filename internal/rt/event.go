@@ -365,7 +365,7 @@ func (s *Stream) divertEvent(d *divert, e *Event, t *hal.Task) error {
 		return rterr.Errorf(rterr.KindTaskTypeNotSupport, "a task-group update holds single tasks, not a %s", t.Kind)
 	}
 	if e.external() {
-		return d.addOp(s, hal.Op{Kind: hal.OpTask, Task: *t, Ref: e})
+		return d.addOp(s, hal.Op{Kind: hal.OpTask, Task: *t}, e)
 	}
 	if c := d.capture; c != nil {
 		switch t.Kind {
@@ -378,9 +378,9 @@ func (s *Stream) divertEvent(d *divert, e *Event, t *hal.Task) error {
 		ce := c.events[e]
 		c.mu.Unlock()
 		if ce == nil {
-			return d.addOp(s, hal.Op{Kind: hal.OpTask, Task: *t, Ref: e})
+			return d.addOp(s, hal.Op{Kind: hal.OpTask, Task: *t}, e)
 		}
-		return c.add(s, d.ms, hal.Op{Kind: hal.OpReset, Event: ce.ge, Ref: e})
+		return c.add(s, d.ms, hal.Op{Kind: hal.OpReset, Event: ce.ge}, e)
 	}
 	m := d.ms.m
 	m.mu.Lock()
@@ -392,7 +392,7 @@ func (s *Stream) divertEvent(d *divert, e *Event, t *hal.Task) error {
 	}
 	m.mu.Unlock()
 	if !ok {
-		return d.addOp(s, hal.Op{Kind: hal.OpTask, Task: *t, Ref: e}) // an event of the world outside the model
+		return d.addOp(s, hal.Op{Kind: hal.OpTask, Task: *t}, e) // an event of the world outside the model
 	}
 	kind := hal.OpReset
 	switch t.Kind {
@@ -401,5 +401,5 @@ func (s *Stream) divertEvent(d *divert, e *Event, t *hal.Task) error {
 	case hal.TaskEventWait:
 		kind = hal.OpWait
 	}
-	return m.addBound(d.ms, hal.Op{Kind: kind, Event: ge, Timeout: t.Timeout, Ref: e})
+	return m.addBound(d.ms, hal.Op{Kind: kind, Event: ge, Timeout: t.Timeout}, e)
 }

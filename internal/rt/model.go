@@ -73,6 +73,23 @@ type mstream struct {
 	view  *Stream          // what GetStreams hands out for a captured stream
 	done  bool             // EndTask was called
 	waits []waitRef        // captured waits, to check join-back
+
+	// events names the runtime event each event operation of ops stands
+	// for, by index: the device's graph knows only device events and graph
+	// event numbers. Edits keep an operation's index and event.
+	events map[int]*Event
+}
+
+// push appends op, an operation on event e if e is not nil. The lock that
+// guards ms.ops must be held.
+func (ms *mstream) push(op hal.Op, e *Event) {
+	if e != nil {
+		if ms.events == nil {
+			ms.events = map[int]*Event{}
+		}
+		ms.events[len(ms.ops)] = e
+	}
+	ms.ops = append(ms.ops, op)
 }
 
 type destroyCallback struct {

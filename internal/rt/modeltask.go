@@ -93,6 +93,14 @@ func (t ModelTask) Op() hal.Op {
 	return t.s.ops()[t.pos]
 }
 
+// Event is the event an event task records, waits for or resets; nil for
+// other tasks.
+func (t ModelTask) Event() *Event {
+	t.s.m.mu.Lock()
+	defer t.s.m.mu.Unlock()
+	return t.s.ms.events[t.pos]
+}
+
 // edit changes the task in the model's pending edits; Update publishes
 // them.
 func (t ModelTask) edit(fn func(op *hal.Op) error) error {
