@@ -14,8 +14,9 @@ import (
 const module = "github.com/gocann/gocann"
 
 // TestImportGraph keeps the layering of ARCHITECTURE.md: hal imports only
-// the standard library; sim only hal and golang.org/x/sys; internal
-// packages never sim or the root; only the root and above see everything.
+// the standard library; sim only hal and golang.org/x/sys; internal/rterr,
+// the error kinds, only hal; internal packages never sim or the root; only
+// the root and above see everything.
 func TestImportGraph(t *testing.T) {
 	check := func(pkg string, allowed func(dep string) bool) {
 		t.Helper()
@@ -41,6 +42,7 @@ func TestImportGraph(t *testing.T) {
 	}
 	check("./hal", under(module+"/hal"))
 	check("./sim", under(module+"/hal", module+"/sim", "golang.org/x/sys"))
+	check("./internal/rterr", under(module+"/hal", module+"/internal/rterr"))
 	out, err := exec.Command("go", "list", "./internal/...").Output()
 	if err != nil {
 		t.Fatal(err)

@@ -13,4 +13,9 @@
 // builds without it. A kernel that crashes (a wild pointer, a segfault)
 // crashes the process, as on hardware; Trap and bounds-checked faults do
 // not.
+//
+// Errors are the runtime's (internal/rterr) of the kinds CANN reports for
+// kernel binaries (invalid file, symbol not found, ...); gocann.Wrap gives
+// one its CANN code. ckernel imports hal and internal/rterr, never the
+// runtime core.
 package ckernel
