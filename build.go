@@ -3,6 +3,7 @@ package gocann
 import (
 	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/rt"
+	"github.com/gocann/gocann/internal/rterr"
 )
 
 // Building a model over persistent streams, and the control tasks such a
@@ -29,7 +30,7 @@ func (c *Context) BuildModel() (*ModelRI, error) {
 func (m *ModelRI) Bind(s *Stream, head bool) error {
 	const op = "ModelRI.Bind (aclmdlRIBindStream)"
 	if s == nil {
-		return wrap(op, hal.Errorf(hal.KindBadArgument, "stream is nil"))
+		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "stream is nil"))
 	}
 	return wrap(op, m.m.Bind(s.s, head))
 }
@@ -40,7 +41,7 @@ func (m *ModelRI) Bind(s *Stream, head bool) error {
 func (m *ModelRI) EndTask(s *Stream) error {
 	const op = "ModelRI.EndTask (aclmdlRIEndTask)"
 	if s == nil {
-		return wrap(op, hal.Errorf(hal.KindBadArgument, "stream is nil"))
+		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "stream is nil"))
 	}
 	return wrap(op, m.m.EndTask(s.s))
 }
@@ -60,7 +61,7 @@ func (m *ModelRI) BuildEnd() error {
 func (m *ModelRI) Unbind(s *Stream) error {
 	const op = "ModelRI.Unbind (aclmdlRIUnbindStream)"
 	if s == nil {
-		return wrap(op, hal.Errorf(hal.KindBadArgument, "stream is nil"))
+		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "stream is nil"))
 	}
 	return wrap(op, m.m.Unbind(s.s))
 }
@@ -94,7 +95,7 @@ func (l *Label) Close() error { return wrap("Label.Close (aclrtDestroyLabel)", l
 func (s *Stream) SetLabel(l *Label) error {
 	const op = "Stream.SetLabel (aclrtSetLabel)"
 	if l == nil {
-		return wrap(op, hal.Errorf(hal.KindBadArgument, "label is nil"))
+		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "label is nil"))
 	}
 	return wrap(op, l.l.Set(s.s))
 }
@@ -109,7 +110,7 @@ func (s *Stream) SwitchLabel(ptr DevPtr, labels []*Label) error {
 	ls := make([]*rt.Label, len(labels))
 	for i, l := range labels {
 		if l == nil {
-			return wrap(op, hal.Errorf(hal.KindBadArgument, "label %d is nil", i))
+			return wrap(op, rterr.Errorf(rterr.KindBadArgument, "label %d is nil", i))
 		}
 		ls[i] = l.l
 	}
@@ -123,7 +124,7 @@ func (s *Stream) SwitchLabel(ptr DevPtr, labels []*Label) error {
 func (s *Stream) ActivateStream(target *Stream) error {
 	const op = "Stream.ActivateStream (aclrtActiveStream)"
 	if target == nil {
-		return wrap(op, hal.Errorf(hal.KindBadArgument, "activeStream is nil"))
+		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "activeStream is nil"))
 	}
 	return wrap(op, s.s.ActivateStream(target.s))
 }
@@ -156,10 +157,10 @@ const (
 func (s *Stream) SwitchStream(left DevPtr, cond Condition, right DevPtr, typ CompareType, target *Stream) error {
 	const op = "Stream.SwitchStream (aclrtSwitchStream)"
 	if target == nil {
-		return wrap(op, hal.Errorf(hal.KindBadArgument, "trueStream is nil"))
+		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "trueStream is nil"))
 	}
 	if typ > CompareInt64 {
-		return wrap(op, hal.Errorf(hal.KindInvalidParam, "dataType %d is invalid, expected 0 (INT32) or 1 (INT64)", typ))
+		return wrap(op, rterr.Errorf(rterr.KindInvalidParam, "dataType %d is invalid, expected 0 (INT32) or 1 (INT64)", typ))
 	}
 	return wrap(op, s.s.SwitchStream(uint64(left), uint8(cond), uint64(right), typ == CompareInt64, target.s))
 }

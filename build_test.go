@@ -366,9 +366,12 @@ func TestPersistentCleanTasks(t *testing.T) {
 	check(t, s.CleanTasks()) // nothing recorded: nothing to do
 	m := newBuild(t, e)
 	check(t, m.Bind(s, true))
+	ev, err := e.c.NewEvent(gocann.EventSync)
+	check(t, err)
 	check(t, s.Launch(k.add, 1, gocann.Ptr(p), gocann.U64(100)))
+	check(t, s.Record(ev))
 	check(t, m.EndTask(s))
-	_, err := s.BoundModelStream()
+	_, err = s.BoundModelStream()
 	wantErr(t, err, gocann.CodeRTModelCaptured, "still being built")
 	// The cleaned stream takes tasks again, EndTask included.
 	check(t, s.CleanTasks())
@@ -379,6 +382,11 @@ func TestPersistentCleanTasks(t *testing.T) {
 	check(t, err)
 	if ms.Model() != m || ms.Source() != s || len(ms.Tasks()) != 2 {
 		t.Fatalf("BoundModelStream: model %p, %d tasks; want the model and its kernel and end", ms.Model(), len(ms.Tasks()))
+	}
+	for _, tk := range ms.Tasks() {
+		if got := tk.Params().Event; got != nil {
+			t.Fatalf("task %d of the cleaned stream reports event %p, which only a cleaned task recorded", tk.Seq(), got)
+		}
 	}
 	// A built model keeps its tasks.
 	check(t, s.CleanTasks())

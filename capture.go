@@ -3,8 +3,8 @@ package gocann
 import (
 	"fmt"
 
-	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/rt"
+	"github.com/gocann/gocann/internal/rterr"
 )
 
 // Capture turns a stream's work into a model run instance (ACL Graph):
@@ -84,7 +84,7 @@ func (x RawStream) BeginCaptureInto(t CaptureThread, m *ModelRI, mode CaptureMod
 	s := x.s
 	const op = "Stream.BeginCaptureInto (aclmdlRICaptureToModelRIBegin)"
 	if m == nil {
-		return nil, wrap(op, hal.Errorf(hal.KindBadArgument, "modelRI is nil"))
+		return nil, wrap(op, rterr.Errorf(rterr.KindBadArgument, "modelRI is nil"))
 	}
 	c, err := s.s.BeginCaptureInto(m.m, rt.CaptureMode(mode), t.rt())
 	if err != nil {
@@ -128,7 +128,7 @@ func (s *Stream) Capture(mode CaptureMode, fn func(s *Stream) error) (m *ModelRI
 			return
 		}
 		p := recover() // nil when fn called runtime.Goexit, which goes on
-		c.c.Invalidate(hal.Errorf(hal.KindCaptureInvalidated, "the capture function did not return: %v", p))
+		c.c.Invalidate(rterr.Errorf(rterr.KindCaptureInvalidated, "the capture function did not return: %v", p))
 		c.End()
 		if p != nil {
 			panic(p)
@@ -196,7 +196,7 @@ func (c *Capture) Mode() CaptureMode { return CaptureMode(c.c.Mode()) }
 func (c *Capture) SetMode(m CaptureMode) (CaptureMode, error) {
 	if m < CaptureGlobal || m > CaptureRelaxed {
 		return c.Mode(), wrap("Capture.SetMode (aclmdlRICaptureThreadExchangeMode)",
-			hal.Errorf(hal.KindInvalidParam, "mode %d is invalid, expected 0 (GLOBAL), 1 (THREAD_LOCAL) or 2 (RELAXED)", m))
+			rterr.Errorf(rterr.KindInvalidParam, "mode %d is invalid, expected 0 (GLOBAL), 1 (THREAD_LOCAL) or 2 (RELAXED)", m))
 	}
 	return CaptureMode(c.c.SetMode(rt.CaptureMode(m))), nil
 }

@@ -3,6 +3,7 @@ package gocann
 import (
 	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/rt"
+	"github.com/gocann/gocann/internal/rterr"
 )
 
 // CondHandle is a condition variable of a captured model: a 64-bit word of
@@ -58,7 +59,7 @@ const MaxCondBranches = rt.MaxCondBranches
 func (s *Stream) AddCond(h *CondHandle, kind CondKind, branches int) ([]*ModelRI, error) {
 	const op = "Stream.AddCond (aclmdlRIAddCondTask)"
 	if h == nil {
-		return nil, wrap(op, hal.Errorf(hal.KindBadArgument, "condition handle is nil"))
+		return nil, wrap(op, rterr.Errorf(rterr.KindBadArgument, "condition handle is nil"))
 	}
 	subs, err := s.s.AddCond(h.h, uint8(kind), branches)
 	if err != nil {

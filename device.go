@@ -6,6 +6,7 @@ import (
 
 	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/rt"
+	"github.com/gocann/gocann/internal/rterr"
 )
 
 // Device is one NPU. A Device value is stable for the runtime's current
@@ -155,7 +156,7 @@ func (d *Device) Info(attr DeviceAttr) (int64, error) {
 	if attr >= attrSIMTFirst && attr <= attrSIMTLast {
 		return 0, nil
 	}
-	return 0, wrap("Device.Info (aclrtGetDeviceInfo)", hal.Errorf(hal.KindInvalidParam,
+	return 0, wrap("Device.Info (aclrtGetDeviceInfo)", rterr.Errorf(rterr.KindInvalidParam,
 		"attr %d is invalid, expected one of the %s", attr, deviceAttrDescription))
 }
 
@@ -192,7 +193,7 @@ func (d *Device) Trace() ([]TaskRecord, error) {
 	}
 	t, ok := hd.(hal.Tracer)
 	if !ok {
-		return nil, wrap("Device.Trace", hal.Errorf(hal.KindNotSupported, "this backend keeps no trace"))
+		return nil, wrap("Device.Trace", rterr.Errorf(rterr.KindNotSupported, "this backend keeps no trace"))
 	}
 	return t.Trace(nil), nil
 }
@@ -203,7 +204,7 @@ func (d *Device) Trace() ([]TaskRecord, error) {
 // CANN: none.
 func (d *Device) ShareMemory(p DevPtr) (path string, off int64, err error) {
 	if a, ok := d.r.rt.Lookup(uint64(p)); !ok || a.Host || a.Device != d.ID() {
-		return "", 0, wrap("Device.ShareMemory", hal.Errorf(hal.KindInvalidAddress,
+		return "", 0, wrap("Device.ShareMemory", rterr.Errorf(rterr.KindInvalidAddress,
 			"device address %#x is not in a live allocation on device %d, expected one to share", uint64(p), d.ID()))
 	}
 	hd, err := d.d.HAL()
@@ -212,7 +213,7 @@ func (d *Device) ShareMemory(p DevPtr) (path string, off int64, err error) {
 	}
 	s, ok := hd.(hal.Sharer)
 	if !ok {
-		return "", 0, wrap("Device.ShareMemory", hal.Errorf(hal.KindNotSupported, "this backend cannot share memory"))
+		return "", 0, wrap("Device.ShareMemory", rterr.Errorf(rterr.KindNotSupported, "this backend cannot share memory"))
 	}
 	path, off, err = s.Share(uint64(p))
 	return path, off, wrap("Device.ShareMemory", err)

@@ -9,6 +9,14 @@
 // once, as CANN reports them; every error is an *Error carrying the CANN
 // code.
 //
+// This package owns the CANN codes (Code; the constants are generated, as
+// are the C headers' result codes, from internal/cannmap/codes.txt) and
+// the one mapping to them from the kinds of error below it: a backend's
+// device-level kinds and the runtime's own, which extend them (codeFor,
+// errors.go); the class sentinels (ErrInvalid, ErrTimeout, ...) match by
+// kind. The C ABI names the kinds of the problems it finds itself (Kind,
+// Errorf), so its codes come from the same mapping.
+//
 // The per-thread state of the C API is explicit here: there is no current
 // context (keep the *Context you would pass to aclrtSetCurrentContext), no
 // last error (each call returns its error), and no package-level state.

@@ -3,7 +3,7 @@ package gocann
 import (
 	"errors"
 
-	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/internal/rterr"
 )
 
 // Error is the error every gocann call returns: the CANN code, the
@@ -14,7 +14,7 @@ type Error struct {
 	Op   string // e.g. "Stream.Synchronize (aclrtSynchronizeStream)"
 	Msg  string
 	Err  error // cause: a context error, a kernel's panic value
-	kind hal.Kind
+	kind rterr.Kind
 }
 
 func (e *Error) Error() string {
@@ -43,13 +43,13 @@ func (e *Error) Is(target error) bool {
 
 type sentinel struct {
 	msg   string
-	match func(hal.Kind) bool
+	match func(rterr.Kind) bool
 }
 
 func (s *sentinel) Error() string { return s.msg }
 
-func kinds(ks ...hal.Kind) func(hal.Kind) bool {
-	return func(k hal.Kind) bool {
+func kinds(ks ...rterr.Kind) func(rterr.Kind) bool {
+	return func(k rterr.Kind) bool {
 		for _, x := range ks {
 			if x == k {
 				return true
@@ -62,152 +62,153 @@ func kinds(ks ...hal.Kind) func(hal.Kind) bool {
 // Class sentinels for errors.Is.
 var (
 	// ErrInvalid: a bad argument, handle, address or call order.
-	ErrInvalid error = &sentinel{"gocann: invalid argument", kinds(hal.KindBadArgument, hal.KindInvalidParam,
-		hal.KindInvalidDevice, hal.KindInvalidHandle, hal.KindInvalidAddress, hal.KindUnaligned, hal.KindStreamContext,
-		hal.KindContextNull, hal.KindUninitialized, hal.KindRepeatInit, hal.KindRepeatFinalize)}
+	ErrInvalid error = &sentinel{"gocann: invalid argument", kinds(rterr.KindBadArgument, rterr.KindInvalidParam,
+		rterr.KindInvalidDevice, rterr.KindInvalidHandle, rterr.KindInvalidAddress, rterr.KindUnaligned, rterr.KindStreamContext,
+		rterr.KindContextNull, rterr.KindUninitialized, rterr.KindRepeatInit, rterr.KindRepeatFinalize)}
 	// ErrOutOfMemory: device or host memory exhausted.
-	ErrOutOfMemory error = &sentinel{"gocann: out of memory", kinds(hal.KindOutOfMemory)}
+	ErrOutOfMemory error = &sentinel{"gocann: out of memory", kinds(rterr.KindOutOfMemory)}
 	// ErrNoResource: a stream, event or notify pool is exhausted.
-	ErrNoResource error = &sentinel{"gocann: no resource", kinds(hal.KindNoStream, hal.KindNoEvent, hal.KindNoNotify)}
+	ErrNoResource error = &sentinel{"gocann: no resource", kinds(rterr.KindNoStream, rterr.KindNoEvent, rterr.KindNoNotify)}
 	// ErrTimeout: a bounded wait ended before its condition.
-	ErrTimeout error = &sentinel{"gocann: timeout", kinds(hal.KindStreamSyncTimeout, hal.KindEventSyncTimeout,
-		hal.KindWaitTimeout, hal.KindReportTimeout)}
+	ErrTimeout error = &sentinel{"gocann: timeout", kinds(rterr.KindStreamSyncTimeout, rterr.KindEventSyncTimeout,
+		rterr.KindWaitTimeout, rterr.KindReportTimeout)}
 	// ErrClosed: the handle was destroyed, or its device reset.
-	ErrClosed error = &sentinel{"gocann: closed", kinds(hal.KindInvalidHandle)}
+	ErrClosed error = &sentinel{"gocann: closed", kinds(rterr.KindInvalidHandle)}
 	// ErrDevice: a task failed on the device (kernel exception or trap,
 	// copy fault, host function panic, device-side wait timeout).
-	ErrDevice error = &sentinel{"gocann: device task failed", kinds(hal.KindAICoreException, hal.KindAICoreTrap,
-		hal.KindDMAFault, hal.KindHostFuncFault, hal.KindWaitTimeout)}
+	ErrDevice error = &sentinel{"gocann: device task failed", kinds(rterr.KindAICoreException, rterr.KindAICoreTrap,
+		rterr.KindDMAFault, rterr.KindHostFuncFault, rterr.KindWaitTimeout)}
 	// ErrCapture: the call is not allowed in a capture, or the capture
 	// failed.
-	ErrCapture error = &sentinel{"gocann: capture", kinds(hal.KindModelCaptured, hal.KindStreamCaptured,
-		hal.KindEventCaptured, hal.KindStreamNotCaptured, hal.KindCaptureModeNotSupport, hal.KindCaptureImplicit,
-		hal.KindCaptureConflict, hal.KindCaptureDependency, hal.KindStreamUnjoined, hal.KindCaptureUnmatched,
-		hal.KindCaptureWrongThread, hal.KindCaptureInvalidated, hal.KindCaptureBlockAsync)}
+	ErrCapture error = &sentinel{"gocann: capture", kinds(rterr.KindModelCaptured, rterr.KindStreamCaptured,
+		rterr.KindEventCaptured, rterr.KindStreamNotCaptured, rterr.KindCaptureModeNotSupport, rterr.KindCaptureImplicit,
+		rterr.KindCaptureConflict, rterr.KindCaptureDependency, rterr.KindStreamUnjoined, rterr.KindCaptureUnmatched,
+		rterr.KindCaptureWrongThread, rterr.KindCaptureInvalidated, rterr.KindCaptureBlockAsync)}
 	// ErrNotSupported: the feature is not supported.
-	ErrNotSupported error = &sentinel{"gocann: not supported", kinds(hal.KindNotSupported)}
+	ErrNotSupported error = &sentinel{"gocann: not supported", kinds(rterr.KindNotSupported)}
 )
 
-// codeFor is the one mapping from the runtime's error kinds to CANN codes.
-func codeFor(k hal.Kind) Code {
+// codeFor is the one mapping from the runtime's error kinds to CANN codes;
+// a backend's kinds are among them with their own values.
+func codeFor(k rterr.Kind) Code {
 	switch k {
-	case hal.KindUninitialized:
+	case rterr.KindUninitialized:
 		return CodeUninitialize
-	case hal.KindRepeatInit:
+	case rterr.KindRepeatInit:
 		return CodeRepeatInitialize
-	case hal.KindRepeatFinalize:
+	case rterr.KindRepeatFinalize:
 		return CodeRepeatFinalize
-	case hal.KindInvalidFile:
+	case rterr.KindInvalidFile:
 		return CodeInvalidFile
-	case hal.KindParseFile:
+	case rterr.KindParseFile:
 		return CodeParseFile
-	case hal.KindFileAttrInvalid:
+	case rterr.KindFileAttrInvalid:
 		return CodeFileAttrInvalid
-	case hal.KindBadArgument:
+	case rterr.KindBadArgument:
 		return CodeInvalidParam
-	case hal.KindInvalidParam, hal.KindInvalidAddress:
+	case rterr.KindInvalidParam, rterr.KindInvalidAddress:
 		return CodeRTParamInvalid
-	case hal.KindInvalidDevice:
+	case rterr.KindInvalidDevice:
 		return CodeRTInvalidDeviceID
-	case hal.KindContextNull:
+	case rterr.KindContextNull:
 		return CodeRTContextNull
-	case hal.KindStreamContext:
+	case rterr.KindStreamContext:
 		return CodeRTStreamContext
-	case hal.KindInvalidHandle:
+	case rterr.KindInvalidHandle:
 		return CodeRTInvalidHandle
-	case hal.KindUnaligned:
+	case rterr.KindUnaligned:
 		return CodeRTAddrUnaligned
-	case hal.KindEventTimestamp:
+	case rterr.KindEventTimestamp:
 		return CodeRTEventTimestampInvalid
-	case hal.KindEventTimestampReversal:
+	case rterr.KindEventTimestampReversal:
 		return CodeRTEventTimestampReversal
-	case hal.KindEventNotComplete:
+	case rterr.KindEventNotComplete:
 		return CodeRTEventNotComplete
-	case hal.KindNotSupported:
+	case rterr.KindNotSupported:
 		return CodeRTFeatureNotSupport
-	case hal.KindOutOfMemory:
+	case rterr.KindOutOfMemory:
 		return CodeRTMemoryAllocation
-	case hal.KindNoStream:
+	case rterr.KindNoStream:
 		return CodeRTNoStreamResource
-	case hal.KindNoEvent:
+	case rterr.KindNoEvent:
 		return CodeRTNoEventResource
-	case hal.KindNoNotify:
+	case rterr.KindNoNotify:
 		return CodeRTNoNotifyResource
-	case hal.KindStreamSyncTimeout:
+	case rterr.KindStreamSyncTimeout:
 		return CodeRTStreamSyncTimeout
-	case hal.KindEventSyncTimeout:
+	case rterr.KindEventSyncTimeout:
 		return CodeRTEventSyncTimeout
-	case hal.KindWaitTimeout:
+	case rterr.KindWaitTimeout:
 		return CodeRTWaitTimeout
-	case hal.KindAICoreException:
+	case rterr.KindAICoreException:
 		return CodeRTAICoreException
-	case hal.KindAICoreTrap:
+	case rterr.KindAICoreTrap:
 		return CodeRTAICoreTrapException
-	case hal.KindDMAFault:
+	case rterr.KindDMAFault:
 		return CodeRTSysDMA
-	case hal.KindHostFuncFault, hal.KindInternal, hal.KindNotReady:
+	case rterr.KindHostFuncFault, rterr.KindInternal, rterr.KindNotReady:
 		return CodeRTInternalError
-	case hal.KindStreamAborted:
+	case rterr.KindStreamAborted:
 		return CodeRTStreamAbort
-	case hal.KindNotSubscribed:
+	case rterr.KindNotSubscribed:
 		return CodeRTStreamNoCbReg
-	case hal.KindThreadNotSubscribed:
+	case rterr.KindThreadNotSubscribed:
 		return CodeRTThreadSubscribe
-	case hal.KindRepeatSubscribe:
+	case rterr.KindRepeatSubscribe:
 		return CodeRepeatSubscribe
-	case hal.KindReportTimeout:
+	case rterr.KindReportTimeout:
 		return CodeRTReportTimeout
-	case hal.KindKernelDuplicate:
+	case rterr.KindKernelDuplicate:
 		return CodeKernelAlreadyRegistered
-	case hal.KindKernelNotFound:
+	case rterr.KindKernelNotFound:
 		return CodeKernelNotFound
-	case hal.KindSymbolNotFound:
+	case rterr.KindSymbolNotFound:
 		return CodeRTSymbolNotFound
-	case hal.KindStreamModel:
+	case rterr.KindStreamModel:
 		return CodeRTStreamModel
-	case hal.KindModelCaptured:
+	case rterr.KindModelCaptured:
 		return CodeRTModelCaptured
-	case hal.KindStreamCaptured:
+	case rterr.KindStreamCaptured:
 		return CodeRTStreamCaptured
-	case hal.KindEventCaptured:
+	case rterr.KindEventCaptured:
 		return CodeRTEventCaptured
-	case hal.KindStreamNotCaptured:
+	case rterr.KindStreamNotCaptured:
 		return CodeRTStreamNotCaptured
-	case hal.KindCaptureModeNotSupport:
+	case rterr.KindCaptureModeNotSupport:
 		return CodeRTCaptureModeNotSupport
-	case hal.KindCaptureImplicit:
+	case rterr.KindCaptureImplicit:
 		return CodeRTStreamCaptureImplicit
-	case hal.KindCaptureConflict:
+	case rterr.KindCaptureConflict:
 		return CodeStreamCaptureConflict
-	case hal.KindCaptureDependency:
+	case rterr.KindCaptureDependency:
 		return CodeRTCaptureDependency
-	case hal.KindStreamUnjoined:
+	case rterr.KindStreamUnjoined:
 		return CodeRTStreamUnjoined
-	case hal.KindCaptureUnmatched:
+	case rterr.KindCaptureUnmatched:
 		return CodeRTStreamCaptureUnmatched
-	case hal.KindCaptureWrongThread:
+	case rterr.KindCaptureWrongThread:
 		return CodeRTStreamCaptureWrongThread
-	case hal.KindCaptureInvalidated:
+	case rterr.KindCaptureInvalidated:
 		return CodeRTStreamCaptureInvalidated
-	case hal.KindCaptureBlockAsync:
+	case rterr.KindCaptureBlockAsync:
 		return CodeRTCaptureModeBlockAsync
-	case hal.KindTaskGroupStatus:
+	case rterr.KindTaskGroupStatus:
 		return CodeStreamTaskGroupStatus
-	case hal.KindTaskGroupIntr:
+	case rterr.KindTaskGroupIntr:
 		return CodeStreamTaskGroupIntr
-	case hal.KindModelRunning:
+	case rterr.KindModelRunning:
 		return CodeRTModelRunning
-	case hal.KindModelUpdateFailed:
+	case rterr.KindModelUpdateFailed:
 		return CodeRTModelUpdateFailed
-	case hal.KindInsufficientArray:
+	case rterr.KindInsufficientArray:
 		return CodeRTInsufficientInputArray
-	case hal.KindTaskTypeNotSupport:
+	case rterr.KindTaskTypeNotSupport:
 		return CodeRTTaskTypeNotSupport
-	case hal.KindOverLimit:
+	case rterr.KindOverLimit:
 		return CodeRTOverLimit
-	case hal.KindModelContext:
+	case rterr.KindModelContext:
 		return CodeRTModelContext
-	case hal.KindLabelContext:
+	case rterr.KindLabelContext:
 		return CodeRTLabelContext
 	}
 	return CodeRTInternalError
@@ -219,11 +220,10 @@ func wrap(op string, err error) error {
 	if err == nil {
 		return nil
 	}
-	var he *hal.Error
-	if errors.As(err, &he) {
-		return &Error{Code: codeFor(he.Kind), Op: op, Msg: he.Msg, Err: he.Err, kind: he.Kind}
+	if k, msg, cause, ok := rterr.Classify(err); ok {
+		return &Error{Code: codeFor(k), Op: op, Msg: msg, Err: cause, kind: k}
 	}
-	return &Error{Code: CodeRTInternalError, Op: op, Msg: err.Error(), Err: err, kind: hal.KindInternal}
+	return &Error{Code: CodeRTInternalError, Op: op, Msg: err.Error(), Err: err, kind: rterr.KindInternal}
 }
 
 // CodeOf returns err's CANN code: 0 for nil, ACL_ERROR_RT_INTERNAL_ERROR's

@@ -4,9 +4,9 @@ import (
 	"context"
 	"time"
 
-	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/callsite"
 	"github.com/gocann/gocann/internal/rt"
+	"github.com/gocann/gocann/internal/rterr"
 )
 
 // EventFlags are event creation flags (ACL_EVENT_*).
@@ -136,7 +136,7 @@ func (e *Event) Timestamp() (time.Duration, error) {
 // CANN: aclrtEventElapsedTime.
 func Elapsed(start, end *Event) (time.Duration, error) {
 	if start == nil || end == nil {
-		return 0, wrap("Elapsed (aclrtEventElapsedTime)", hal.Errorf(hal.KindBadArgument, "event is nil"))
+		return 0, wrap("Elapsed (aclrtEventElapsedTime)", rterr.Errorf(rterr.KindBadArgument, "event is nil"))
 	}
 	d, err := rt.Elapsed(start.e, end.e)
 	return d, wrap("Elapsed (aclrtEventElapsedTime)", err)
@@ -151,7 +151,7 @@ func Elapsed(start, end *Event) (time.Duration, error) {
 func (s *Stream) Record(e *Event) error {
 	const op = "Stream.Record (aclrtRecordEvent)"
 	if e == nil {
-		return wrap(op, hal.Errorf(hal.KindBadArgument, "event is nil"))
+		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "event is nil"))
 	}
 	return wrap(op, s.s.RecordEvent(e.e, callsite.Caller()))
 }
@@ -165,7 +165,7 @@ func (s *Stream) Record(e *Event) error {
 func (s *Stream) WaitEvent(e *Event) error {
 	const op = "Stream.WaitEvent (aclrtStreamWaitEvent)"
 	if e == nil {
-		return wrap(op, hal.Errorf(hal.KindBadArgument, "event is nil"))
+		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "event is nil"))
 	}
 	return wrap(op, s.s.WaitEvent(e.e, callsite.Caller()))
 }
@@ -180,7 +180,7 @@ func (s *Stream) WaitEvent(e *Event) error {
 func (s *Stream) WaitEventTimeout(e *Event, timeout time.Duration) error {
 	const op = "Stream.WaitEventTimeout (aclrtStreamWaitEventWithTimeout)"
 	if e == nil {
-		return wrap(op, hal.Errorf(hal.KindBadArgument, "event is nil"))
+		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "event is nil"))
 	}
 	return wrap(op, s.s.WaitEventTimeout(e.e, timeout, callsite.Caller()))
 }
@@ -194,7 +194,7 @@ func (s *Stream) WaitEventTimeout(e *Event, timeout time.Duration) error {
 func (s *Stream) ResetEvent(e *Event) error {
 	const op = "Stream.ResetEvent (aclrtResetEvent)"
 	if e == nil {
-		return wrap(op, hal.Errorf(hal.KindBadArgument, "event is nil"))
+		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "event is nil"))
 	}
 	return wrap(op, s.s.ResetEvent(e.e, callsite.Caller()))
 }
@@ -237,7 +237,7 @@ func (n *Notify) Close() error { return wrap("Notify.Close (aclrtDestroyNotify)"
 func (s *Stream) RecordNotify(n *Notify) error {
 	const op = "Stream.RecordNotify (aclrtRecordNotify)"
 	if n == nil {
-		return wrap(op, hal.Errorf(hal.KindBadArgument, "notify is nil"))
+		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "notify is nil"))
 	}
 	return wrap(op, s.s.RecordNotify(n.n, callsite.Caller()))
 }
@@ -253,7 +253,7 @@ func (s *Stream) RecordNotify(n *Notify) error {
 func (s *Stream) WaitNotify(n *Notify, timeout time.Duration) error {
 	const op = "Stream.WaitNotify (aclrtWaitAndResetNotify)"
 	if n == nil {
-		return wrap(op, hal.Errorf(hal.KindBadArgument, "notify is nil"))
+		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "notify is nil"))
 	}
 	return wrap(op, s.s.WaitNotify(n.n, timeout, callsite.Caller()))
 }

@@ -3,6 +3,7 @@ package gocann
 import (
 	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/callsite"
+	"github.com/gocann/gocann/internal/rterr"
 )
 
 // ExceptionInfo describes an asynchronous task fault, as the exception
@@ -20,7 +21,7 @@ type ExceptionInfo struct {
 }
 
 func exceptionInfo(f hal.Fault) ExceptionInfo {
-	return ExceptionInfo{Code: codeFor(f.Kind), DeviceID: f.Device, StreamID: f.Queue, TaskID: f.Seq,
+	return ExceptionInfo{Code: codeFor(rterr.Kind(f.Kind)), DeviceID: f.Device, StreamID: f.Queue, TaskID: f.Seq,
 		ThreadID: f.Thread, Kernel: f.Kernel, Site: callsite.Format(f.Site), Msg: f.Msg, Err: f.Err}
 }
 

@@ -1,8 +1,13 @@
 package gocann_test
 
 import (
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -36,9 +41,10 @@ func under(prefixes ...string) func(string) bool {
 }
 
 // TestImportGraph keeps the layering of ARCHITECTURE.md: hal imports only
-// the standard library; sim only hal and golang.org/x/sys; internal
-// packages never sim or the root; the root none of the cgo packages, so
-// the Go API needs no C compiler; ckernel only hal; and capi, the C ABI,
+// the standard library; sim only hal and golang.org/x/sys; internal/rterr,
+// the error kinds, only hal; internal packages never sim or the root; the
+// root none of the cgo packages, so the Go API needs no C compiler; ckernel
+// only hal and internal/rterr; and capi, the C ABI,
 // reaches the runtime through the root package's API (the typed and the
 // raw dialect), hal's types and ckernel, never internal/ or sim directly.
 func TestImportGraph(t *testing.T) {
@@ -52,11 +58,12 @@ func TestImportGraph(t *testing.T) {
 	}
 	deps(module+"/hal", under(module+"/hal"))
 	deps(module+"/sim", under(module+"/hal", module+"/sim", "golang.org/x/sys"))
+	deps(module+"/internal/rterr", under(module+"/hal", module+"/internal/rterr"))
 	for _, pkg := range goList(t, "./internal/...") {
 		deps(pkg, under(module+"/hal", module+"/internal"))
 	}
 	deps(module, under(module+"/hal", module+"/internal", module+"/sim", "golang.org/x/sys"))
-	deps(module+"/ckernel", under(module+"/hal", "golang.org/x/sys"))
+	deps(module+"/ckernel", under(module+"/hal", module+"/internal/rterr", "golang.org/x/sys"))
 
 	// capi depends on everything through the root; what it may name itself
 	// is its direct imports, tests included.
@@ -97,5 +104,47 @@ func TestBuildWithoutCgo(t *testing.T) {
 	}
 	if len(pkgs) < 10 {
 		t.Errorf("built only %v without cgo", pkgs)
+	}
+}
+
+// directGlue lists the C ABI's files that may import hal: the C launch
+// path's glue, which writes hal.SQ entries and mirrors device ranges for
+// it. Everything else in capi goes through the root package.
+var directGlue = map[string]bool{"capi/direct.go": true, "capi/devgone.go": true}
+
+// TestCAPIImports keeps the C ABI above the Go API: its files import the
+// root package and ckernel, and hal only in the direct path's glue; no
+// internal package.
+func TestCAPIImports(t *testing.T) {
+	fset := token.NewFileSet()
+	seen := 0
+	err := filepath.WalkDir("capi", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return err
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		seen++
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			switch {
+			case p == module+"/hal" || strings.HasPrefix(p, module+"/hal/"):
+				if !directGlue[filepath.ToSlash(path)] {
+					t.Errorf("%s imports %s; only the direct path's glue (%v) may", path, p, directGlue)
+				}
+			case p == module || p == module+"/ckernel" || !strings.HasPrefix(p, module+"/"):
+			default:
+				t.Errorf("%s imports %s; the C ABI builds on the root package", path, p)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seen < 10 {
+		t.Fatalf("read %d Go files under capi, expected the C ABI's", seen)
 	}
 }

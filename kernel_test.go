@@ -26,6 +26,10 @@ func TestRegisterKernel(t *testing.T) {
 	if found.Name() != "vadd" {
 		t.Errorf("Kernel(vadd).Name() = %q", found.Name())
 	}
+	// One *Kernel per kernel, however it is reached.
+	if found != k || gocann.NewKernel(k.Raw()) != k {
+		t.Errorf("Kernel(vadd) and NewKernel(Raw()) give %p and %p, want RegisterKernel's %p", found, gocann.NewKernel(k.Raw()), k)
+	}
 	_, err = r.RegisterKernel("vadd", func(*gocann.Block) {})
 	wantErr(t, err, gocann.CodeKernelAlreadyRegistered, `"vadd"`, "already registered")
 	_, err = r.RegisterKernel("", func(*gocann.Block) {})

@@ -10,10 +10,17 @@ import (
 )
 
 // Kernel is device code registered with Runtime.RegisterKernel.
-type Kernel struct{ k *hal.Kernel }
+//
+// It is the device-level kernel itself, seen as the API's type (NewKernel
+// converts the pointer), so each hal.Kernel has one *Kernel without the
+// device layer holding a pointer back to it.
+type Kernel struct{ k hal.Kernel }
 
 // MaxBlocks is the largest block count (numBlocks) a launch accepts.
 const MaxBlocks = rt.MaxBlocks
+
+// MaxArgs is the number of 8-byte argument slots a launch carries.
+const MaxArgs = hal.MaxArgs
 
 // Name is the kernel's registered name.
 //
@@ -159,9 +166,5 @@ func (a Arg) F64() float64 { return math.Float64frombits(uint64(a)) }
 //
 // CANN: aclrtBinaryGetFunction (kernel from a loaded binary).
 func NewKernel(k *hal.Kernel) *Kernel {
-	if f, ok := k.Front.Load().(*Kernel); ok {
-		return f
-	}
-	k.Front.CompareAndSwap(nil, &Kernel{k: k})
-	return k.Front.Load().(*Kernel)
+	return (*Kernel)(unsafe.Pointer(k)) // Kernel's one field is a hal.Kernel
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/rt"
+	"github.com/gocann/gocann/internal/rterr"
 )
 
 // DevPtr is a device address, what aclrtMalloc returns. It fits one kernel
@@ -72,7 +73,7 @@ func halPolicy(p MallocPolicy, size uint64) hal.MemPolicy {
 func (c *Context) Malloc(n int64, policy MallocPolicy) (DevPtr, error) {
 	const op = "Context.Malloc (aclrtMalloc)"
 	if n <= 0 {
-		return 0, wrap(op, hal.Errorf(hal.KindInvalidParam, "size %d is invalid, expected > 0", n))
+		return 0, wrap(op, rterr.Errorf(rterr.KindInvalidParam, "size %d is invalid, expected > 0", n))
 	}
 	a, err := c.c.Malloc(uint64(n), halPolicy(policy, uint64(n)))
 	if err != nil {
@@ -113,7 +114,7 @@ type HostBuffer struct {
 func (r *Runtime) MallocHost(n int) (*HostBuffer, error) {
 	const op = "Runtime.MallocHost (aclrtMallocHost)"
 	if n <= 0 {
-		return nil, wrap(op, hal.Errorf(hal.KindInvalidParam, "size %d is invalid, expected > 0", n))
+		return nil, wrap(op, rterr.Errorf(rterr.KindInvalidParam, "size %d is invalid, expected > 0", n))
 	}
 	p, err := r.rt.MallocHost(uint64(n))
 	if err != nil {
@@ -178,10 +179,10 @@ func bytesLoc(b []byte) hal.Loc {
 // region checks [off, off+n) against a host buffer.
 func (h *HostBuffer) region(param string, off, n int64) (hal.Loc, error) {
 	if h.freed.Load() {
-		return hal.Loc{}, hal.Errorf(hal.KindInvalidHandle, "%s host buffer was closed", param)
+		return hal.Loc{}, rterr.Errorf(rterr.KindInvalidHandle, "%s host buffer was closed", param)
 	}
 	if off < 0 || n < 0 || off > int64(h.n) || n > int64(h.n)-off {
-		return hal.Loc{}, hal.Errorf(hal.KindInvalidParam, "%s range [%d, %d) is invalid, expected inside the %d-byte buffer", param, off, off+n, h.n)
+		return hal.Loc{}, rterr.Errorf(rterr.KindInvalidParam, "%s range [%d, %d) is invalid, expected inside the %d-byte buffer", param, off, off+n, h.n)
 	}
 	return hal.HostLoc(unsafe.Add(h.p, off)), nil
 }
@@ -209,7 +210,7 @@ func (c *Context) CopyFromDevice(dst []byte, src DevPtr) error {
 func (c *Context) CopyDevice(dst, src DevPtr, n int64) error {
 	const op = "Context.CopyDevice (aclrtMemcpy)"
 	if n < 0 {
-		return wrap(op, hal.Errorf(hal.KindInvalidParam, "count %d is invalid, expected >= 0", n))
+		return wrap(op, rterr.Errorf(rterr.KindInvalidParam, "count %d is invalid, expected >= 0", n))
 	}
 	return wrap(op, c.c.Memcpy(rt.Caller{}, hal.DevLoc(uint64(dst)), uint64(n), hal.DevLoc(uint64(src)), uint64(n), rt.DeviceToDevice))
 }
@@ -220,7 +221,7 @@ func (c *Context) CopyDevice(dst, src DevPtr, n int64) error {
 func (c *Context) Memset(dst DevPtr, v byte, n int64) error {
 	const op = "Context.Memset (aclrtMemset)"
 	if n < 0 {
-		return wrap(op, hal.Errorf(hal.KindInvalidParam, "count %d is invalid, expected >= 0", n))
+		return wrap(op, rterr.Errorf(rterr.KindInvalidParam, "count %d is invalid, expected >= 0", n))
 	}
 	return wrap(op, c.c.Memset(rt.Caller{}, hal.DevLoc(uint64(dst)), uint64(n), int32(v), uint64(n)))
 }
@@ -254,7 +255,7 @@ func (c *Context) Copy2DFromDevice(dst []byte, dpitch int64, src DevPtr, spitch,
 // checkHostRows checks that a Go slice holds a pitched region.
 func checkHostRows(param string, n int, pitch, width, height int64) error {
 	if pitch < 0 || width < 0 || height < 0 {
-		return hal.Errorf(hal.KindInvalidParam, "pitch %d, width %d and height %d must not be negative", pitch, width, height)
+		return rterr.Errorf(rterr.KindInvalidParam, "pitch %d, width %d and height %d must not be negative", pitch, width, height)
 	}
 	if height == 0 || width == 0 {
 		return nil
@@ -267,10 +268,10 @@ func checkHostRows(param string, n int, pitch, width, height int64) error {
 	case width <= int64(n) && within(int64(n)):
 		return nil
 	case within(math.MaxInt64):
-		return hal.Errorf(hal.KindInvalidParam, "%s holds %d bytes, expected at least %d for %d rows of %d bytes %d apart",
+		return rterr.Errorf(rterr.KindInvalidParam, "%s holds %d bytes, expected at least %d for %d rows of %d bytes %d apart",
 			param, n, rows*pitch+width, height, width, pitch)
 	}
-	return hal.Errorf(hal.KindInvalidParam, "%s holds %d bytes, expected %d rows of %d bytes %d apart, which span more bytes than an int64 counts",
+	return rterr.Errorf(rterr.KindInvalidParam, "%s holds %d bytes, expected %d rows of %d bytes %d apart, which span more bytes than an int64 counts",
 		param, n, height, width, pitch)
 }
 

@@ -5,9 +5,9 @@ import (
 	"io"
 	"time"
 
-	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/callsite"
 	"github.com/gocann/gocann/internal/rt"
+	"github.com/gocann/gocann/internal/rterr"
 )
 
 // ModelRI is a model run instance: streams of tasks recorded once — by
@@ -61,7 +61,7 @@ func (m *ModelRI) SetName(name string) error {
 func (m *ModelRI) Run(s *Stream) error {
 	const op = "ModelRI.Run (aclmdlRIExecuteAsync)"
 	if s == nil {
-		return wrap(op, hal.Errorf(hal.KindBadArgument, "stream is nil"))
+		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "stream is nil"))
 	}
 	return wrap(op, m.m.ExecuteAsync(s.s, callsite.Caller()))
 }
@@ -111,7 +111,7 @@ func (m *ModelRI) OnDestroyKey(key uintptr, fn func()) error {
 func (m *ModelRI) RemoveOnDestroy(key uintptr) error {
 	const op = "ModelRI.RemoveOnDestroy (aclmdlRIDestroyUnregisterCallback)"
 	if key == 0 {
-		return wrap(op, hal.Errorf(hal.KindInvalidParam, "key 0 is invalid, expected the key a callback was registered with"))
+		return wrap(op, rterr.Errorf(rterr.KindInvalidParam, "key 0 is invalid, expected the key a callback was registered with"))
 	}
 	return wrap(op, m.m.RemoveOnDestroy(key))
 }
@@ -139,7 +139,7 @@ func (m *ModelRI) WriteJSON(w io.Writer, verbose bool) error {
 		return wrap(op, err)
 	}
 	if err := d.WriteJSON(w); err != nil {
-		return wrap(op, hal.Wrap(hal.KindInvalidFile, err, "writing the description failed"))
+		return wrap(op, rterr.Wrap(rterr.KindInvalidFile, err, "writing the description failed"))
 	}
 	return nil
 }

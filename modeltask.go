@@ -3,6 +3,7 @@ package gocann
 import (
 	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/rt"
+	"github.com/gocann/gocann/internal/rterr"
 )
 
 // ModelStream is a stream of a model, as the model holds it: for a captured
@@ -160,7 +161,7 @@ func (t ModelTask) Params() TaskParams {
 	if g := t.t.Group(); g != nil {
 		p.Group = taskGroup(g)
 	}
-	if e, ok := op.Ref.(*rt.Event); ok {
+	if e := t.t.Event(); e != nil {
 		p.Event, _ = e.Front.Load().(*Event)
 	}
 	switch p.Type {
@@ -199,24 +200,24 @@ func (t ModelTask) ArgsDevice() (DevPtr, error) {
 func (t ModelTask) SetParams(p TaskParams) error {
 	const op = "ModelTask.SetParams (aclmdlRITaskSetParams)"
 	if have := t.Type(); p.Type != have {
-		return wrap(op, hal.Errorf(hal.KindInvalidParam, "type %d is invalid, expected the task's own type %d", p.Type, have))
+		return wrap(op, rterr.Errorf(rterr.KindInvalidParam, "type %d is invalid, expected the task's own type %d", p.Type, have))
 	}
 	switch p.Type {
 	case TaskKernel:
 		if p.Kernel == nil {
-			return wrap(op, hal.Errorf(hal.KindBadArgument, "kernel is nil"))
+			return wrap(op, rterr.Errorf(rterr.KindBadArgument, "kernel is nil"))
 		}
 		args := make([]uint64, len(p.Args))
 		for i, a := range p.Args {
 			args[i] = uint64(a)
 		}
-		return wrap(op, t.t.SetKernel(p.Kernel.k, p.Blocks, args, uint64(p.ArgsDev), p.NArgs))
+		return wrap(op, t.t.SetKernel(&p.Kernel.k, p.Blocks, args, uint64(p.ArgsDev), p.NArgs))
 	case TaskValueWrite, TaskValueWait:
 		return wrap(op, t.t.SetValue(uint64(p.Addr), p.Value, p.Flag))
 	case TaskEventRecord, TaskEventWait, TaskEventReset:
 		return nil
 	}
-	return wrap(op, hal.Errorf(hal.KindTaskTypeNotSupport, "task %d has no settable parameters (type DEFAULT)", t.Seq()))
+	return wrap(op, rterr.Errorf(rterr.KindTaskTypeNotSupport, "task %d has no settable parameters (type DEFAULT)", t.Seq()))
 }
 
 // Disable takes the task out of later runs, at ModelRI.Update.

@@ -58,11 +58,12 @@ func (t CaptureThread) rt() rt.Caller { return rt.Caller{Thread: t.ID, Mode: rt.
 // CANN: none.
 func (x RawStream) Direct() hal.Direct { return x.s.s.Direct() }
 
-// Raw returns the device-level kernel, which hal.Direct.KernelID numbers.
+// Raw returns the device-level kernel, which a queue implementing
+// hal.KernelNumberer numbers for its SQ entries.
 // Go programs launch k itself.
 //
 // CANN: none.
-func (k *Kernel) Raw() *hal.Kernel { return k.k }
+func (k *Kernel) Raw() *hal.Kernel { return &k.k }
 
 // RegisterKernel registers a kernel whose body works on a *hal.Block, as
 // kernels from package ckernel do; Runtime.RegisterKernel takes a Go

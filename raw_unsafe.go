@@ -6,6 +6,7 @@ import (
 	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/callsite"
 	"github.com/gocann/gocann/internal/rt"
+	"github.com/gocann/gocann/internal/rterr"
 )
 
 // The raw dialect's memory and launch calls (raw.go): CANN calls that take
@@ -130,7 +131,7 @@ func (x RawContext) Malloc(n uintptr, policy MallocPolicy) (unsafe.Pointer, erro
 	const op = "RawContext.Malloc (aclrtMalloc)"
 	c := x.c
 	if n == 0 {
-		return nil, wrap(op, hal.Errorf(hal.KindInvalidParam, "size 0 is invalid, expected > 0"))
+		return nil, wrap(op, rterr.Errorf(rterr.KindInvalidParam, "size 0 is invalid, expected > 0"))
 	}
 	a, err := c.c.Malloc(uint64(n), halPolicy(policy, uint64(n)))
 	if err != nil {
@@ -148,7 +149,7 @@ func (x RawRuntime) AddressRange(p unsafe.Pointer) (base unsafe.Pointer, size ui
 	const op = "RawRuntime.AddressRange (aclrtMemGetAddressRange)"
 	a, ok := x.r.rt.Lookup(uint64(uintptr(p)))
 	if !ok {
-		return nil, 0, wrap(op, hal.Errorf(hal.KindInvalidAddress, "ptr %p is not in a live allocation of device or page-locked host memory", p))
+		return nil, 0, wrap(op, rterr.Errorf(rterr.KindInvalidAddress, "ptr %p is not in a live allocation of device or page-locked host memory", p))
 	}
 	return unsafe.Add(p, -int(uint64(uintptr(p))-a.Addr)), uintptr(a.Size), nil
 }
@@ -164,25 +165,25 @@ func (x RawStream) LaunchArgs(k *Kernel, blocks uint32, args unsafe.Pointer, siz
 	const op = "RawStream.LaunchArgs (aclrtLaunchKernel)"
 	s := x.s
 	if k == nil {
-		return wrap(op, hal.Errorf(hal.KindBadArgument, "kernel is nil"))
+		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "kernel is nil"))
 	}
 	if size%8 != 0 || size > 8*hal.MaxArgs {
-		return wrap(op, hal.Errorf(hal.KindInvalidParam, "argsSize %d is invalid, expected a multiple of 8 up to %d (one 8-byte slot per parameter)", size, 8*hal.MaxArgs))
+		return wrap(op, rterr.Errorf(rterr.KindInvalidParam, "argsSize %d is invalid, expected a multiple of 8 up to %d (one 8-byte slot per parameter)", size, 8*hal.MaxArgs))
 	}
 	n := int(size / 8)
 	if n > 0 && args == nil {
-		return wrap(op, hal.Errorf(hal.KindBadArgument, "argsData is NULL with argsSize %d", size))
+		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "argsData is NULL with argsSize %d", size))
 	}
 	if n > 0 {
 		if l := s.r.rt.Loc(args); !l.IsHost() {
-			return wrap(op, s.s.LaunchDeviceArgs(k.k, blocks, l.Dev, n, thread, 0))
+			return wrap(op, s.s.LaunchDeviceArgs(&k.k, blocks, l.Dev, n, thread, 0))
 		}
 	}
 	var slots []uint64
 	if n > 0 {
 		slots = unsafe.Slice((*uint64)(args), n)
 	}
-	return wrap(op, s.s.LaunchSlots(k.k, blocks, slots, thread, 0))
+	return wrap(op, s.s.LaunchSlots(&k.k, blocks, slots, thread, 0))
 }
 
 // LaunchHostFunc queues fn(a, b) like Stream.LaunchHostFunc, for callers
@@ -217,11 +218,11 @@ func (x RawStream) LaunchPlaceholders(k *Kernel, blocks uint32, block []byte, pa
 	const op = "RawStream.LaunchPlaceholders (aclrtLaunchKernelWithHostArgs)"
 	s := x.s
 	if k == nil {
-		return wrap(op, hal.Errorf(hal.KindBadArgument, "kernel is nil"))
+		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "kernel is nil"))
 	}
 	rphs := make([]rt.Placeholder, len(phs))
 	for i, ph := range phs {
 		rphs[i] = rt.Placeholder{Slot: ph.AddrOffset, Data: ph.DataOffset}
 	}
-	return wrap(op, s.s.LaunchPlaceholders(k.k, blocks, block, params, rphs, thread, 0))
+	return wrap(op, s.s.LaunchPlaceholders(&k.k, blocks, block, params, rphs, thread, 0))
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/config"
 	"github.com/gocann/gocann/internal/rt"
+	"github.com/gocann/gocann/internal/rterr"
 	"github.com/gocann/gocann/sim"
 )
 
@@ -139,7 +140,17 @@ func (r *Runtime) simBackend(c Config) (hal.Backend, error) {
 		DMAWorkers: s.DMAWorkers,
 		Space:      r.space,
 	}
-	return sim.New(cfg)
+	b, err := sim.New(cfg)
+	if err != nil {
+		if k, msg, cause, _ := rterr.Classify(err); k == rterr.KindInvalidParam {
+			// The simulator's settings are the "simulator" section of the
+			// configuration: a value it refuses is a bad attribute of the
+			// file.
+			return nil, &rterr.Error{Kind: rterr.KindFileAttrInvalid, Msg: msg, Err: cause}
+		}
+		return nil, err
+	}
+	return b, nil
 }
 
 // Open creates and initializes a runtime: New followed by Init with the
@@ -183,7 +194,7 @@ func (r *Runtime) Init(configPath string) error {
 func (r *Runtime) InitConfig(c Config) error {
 	const op = "Runtime.Init (aclInit)"
 	if r.closed.Load() {
-		return wrap(op, hal.Errorf(hal.KindInvalidHandle, "the runtime was closed for good; make another with New or Open"))
+		return wrap(op, rterr.Errorf(rterr.KindInvalidHandle, "the runtime was closed for good; make another with New or Open"))
 	}
 	return wrap(op, r.rt.Init(c))
 }
@@ -275,7 +286,7 @@ func (r *Runtime) SetDevice(id int) (*Device, error) {
 // CANN: none.
 func (r *Runtime) RegisterKernel(name string, fn KernelFunc) (*Kernel, error) {
 	if fn == nil {
-		return nil, wrap("Runtime.RegisterKernel", hal.Errorf(hal.KindInvalidParam, "kernel %q function is nil, expected a function", name))
+		return nil, wrap("Runtime.RegisterKernel", rterr.Errorf(rterr.KindInvalidParam, "kernel %q function is nil, expected a function", name))
 	}
 	k, err := r.rt.RegisterKernel(name, adaptKernel(fn))
 	if err != nil {

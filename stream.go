@@ -7,6 +7,7 @@ import (
 	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/callsite"
 	"github.com/gocann/gocann/internal/rt"
+	"github.com/gocann/gocann/internal/rterr"
 )
 
 // Stream is an in-order queue of device work. Calls that queue work return
@@ -165,7 +166,7 @@ func (s *Stream) Attr(a StreamAttr) (uint64, error) {
 func (s *Stream) Launch(k *Kernel, blocks uint32, args ...Arg) error {
 	site := callsite.Caller()
 	if len(args) > hal.MaxArgs {
-		return wrap("Stream.Launch (aclrtLaunchKernel)", hal.Errorf(hal.KindInvalidParam,
+		return wrap("Stream.Launch (aclrtLaunchKernel)", rterr.Errorf(rterr.KindInvalidParam,
 			"%d argument slots is invalid, expected at most %d", len(args), hal.MaxArgs))
 	}
 	var slots [hal.MaxArgs]uint64
@@ -174,7 +175,7 @@ func (s *Stream) Launch(k *Kernel, blocks uint32, args ...Arg) error {
 	}
 	var hk *hal.Kernel
 	if k != nil {
-		hk = k.k
+		hk = &k.k
 	}
 	return wrap("Stream.Launch (aclrtLaunchKernel)", s.s.Launch(hk, blocks, slots[:len(args)], site))
 }
@@ -232,7 +233,7 @@ func (s *Stream) CopyDeviceToDevice(dst, src DevPtr, n int64) error {
 	const op = "Stream.CopyDeviceToDevice (aclrtMemcpyAsync)"
 	site := callsite.Caller()
 	if n < 0 {
-		return wrap(op, hal.Errorf(hal.KindInvalidParam, "count %d is invalid, expected >= 0", n))
+		return wrap(op, rterr.Errorf(rterr.KindInvalidParam, "count %d is invalid, expected >= 0", n))
 	}
 	return wrap(op, s.s.MemcpyAsync(rt.Caller{}, hal.DevLoc(uint64(dst)), uint64(n), hal.DevLoc(uint64(src)), uint64(n), rt.DeviceToDevice, site))
 }
@@ -265,7 +266,7 @@ func (s *Stream) Memset(dst DevPtr, v byte, n int64) error {
 	const op = "Stream.Memset (aclrtMemsetAsync)"
 	site := callsite.Caller()
 	if n < 0 {
-		return wrap(op, hal.Errorf(hal.KindInvalidParam, "count %d is invalid, expected >= 0", n))
+		return wrap(op, rterr.Errorf(rterr.KindInvalidParam, "count %d is invalid, expected >= 0", n))
 	}
 	return wrap(op, s.s.MemsetAsync(hal.DevLoc(uint64(dst)), uint64(n), int32(v), uint64(n), site))
 }
@@ -280,7 +281,7 @@ func (s *Stream) Copy2DDeviceToDevice(dst DevPtr, dpitch int64, src DevPtr, spit
 	const op = "Stream.Copy2DDeviceToDevice (aclrtMemcpy2dAsync)"
 	site := callsite.Caller()
 	if dpitch < 0 || spitch < 0 || width < 0 || height < 0 {
-		return wrap(op, hal.Errorf(hal.KindInvalidParam, "pitches %d/%d, width %d and height %d must not be negative", dpitch, spitch, width, height))
+		return wrap(op, rterr.Errorf(rterr.KindInvalidParam, "pitches %d/%d, width %d and height %d must not be negative", dpitch, spitch, width, height))
 	}
 	return wrap(op, s.s.Memcpy2DAsync(rt.Caller{}, rt.Copy2D{Dst: hal.DevLoc(uint64(dst)), DPitch: uint64(dpitch), Src: hal.DevLoc(uint64(src)),
 		SPitch: uint64(spitch), Width: uint64(width), Height: uint64(height), Kind: rt.DeviceToDevice}, site))

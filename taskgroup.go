@@ -1,9 +1,9 @@
 package gocann
 
 import (
-	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/callsite"
 	"github.com/gocann/gocann/internal/rt"
+	"github.com/gocann/gocann/internal/rterr"
 )
 
 // TaskGroup is a range of captured tasks that can be replaced after the
@@ -54,7 +54,7 @@ func (s *Stream) EndTaskGroup() (*TaskGroup, error) {
 func (s *Stream) BeginUpdate(g *TaskGroup) error {
 	const op = "Stream.BeginUpdate (aclmdlRICaptureTaskUpdateBegin)"
 	if g == nil {
-		return wrap(op, hal.Errorf(hal.KindBadArgument, "task group is nil"))
+		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "task group is nil"))
 	}
 	return wrap(op, s.s.BeginUpdate(g.g))
 }

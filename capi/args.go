@@ -12,7 +12,6 @@ import (
 	"unsafe"
 
 	"github.com/gocann/gocann"
-	"github.com/gocann/gocann/hal"
 )
 
 // Kernel argument lists built with aclrtKernelArgs* and launched with
@@ -78,7 +77,7 @@ func paramLookup(fn string, ap, p unsafe.Pointer) (*cArgs, int, error) {
 	if h.kind() == kindParam && h.gen() == 0 && int(h.index()) < n {
 		return a, int(h.index()), nil
 	}
-	return nil, 0, argsError(fn, hal.KindInvalidHandle, "paramHandle %p is not a parameter of this argument list", p)
+	return nil, 0, argsError(fn, gocann.KindInvalidHandle, "paramHandle %p is not a parameter of this argument list", p)
 }
 
 // release frees what the list holds: its placeholder buffers and handle.
@@ -120,7 +119,7 @@ func gocann_aclrtKernelArgsGetMemSize(t *C.gocann_thread, fp C.aclrtFuncHandle, 
 		return code
 	}
 	if user > maxUserArgsSize {
-		return failf(t, fn, hal.KindInvalidParam, "userArgsSize %d is invalid, expected at most %d", uint64(user), uint64(maxUserArgsSize))
+		return failf(t, fn, gocann.KindInvalidParam, "userArgsSize %d is invalid, expected at most %d", uint64(user), uint64(maxUserArgsSize))
 	}
 	*actual = (user + 7) &^ 7
 	return 0
@@ -139,7 +138,7 @@ func gocann_aclrtKernelArgsInit(t *C.gocann_thread, fp C.aclrtFuncHandle, out *C
 	a := &cArgs{f: f, cap: maxArgsBlock}
 	h, ok := proc.handles.add(kindArgs, a)
 	if !ok {
-		return failf(t, fn, hal.KindInternal, "too many live handles")
+		return failf(t, fn, gocann.KindInternal, "too many live handles")
 	}
 	a.h = h
 	f.own(a, nil)
@@ -158,7 +157,7 @@ func gocann_aclrtKernelArgsInitByUserMem(t *C.gocann_thread, fp C.aclrtFuncHandl
 		return code
 	}
 	if size == 0 {
-		return failf(t, fn, hal.KindInvalidParam, "actualArgsSize 0 is invalid, expected the size aclrtKernelArgsGetMemSize gave")
+		return failf(t, fn, gocann.KindInvalidParam, "actualArgsSize 0 is invalid, expected the size aclrtKernelArgsGetMemSize gave")
 	}
 	// The arguments are kept by the runtime; the caller's memory only
 	// names the list, and its size bounds what the list holds.
@@ -178,8 +177,8 @@ func argsAppend(ap, param unsafe.Pointer, size uintptr) (handle, error) {
 	if param == nil {
 		return 0, nullArgError(fn, "param or paramHandle")
 	}
-	if size == 0 || size > 8*hal.MaxArgs {
-		return 0, argsError(fn, hal.KindInvalidParam, "paramSize %d is invalid, expected 1..%d", size, 8*hal.MaxArgs)
+	if size == 0 || size > 8*gocann.MaxArgs {
+		return 0, argsError(fn, gocann.KindInvalidParam, "paramSize %d is invalid, expected 1..%d", size, 8*gocann.MaxArgs)
 	}
 	a, err := argsLookup(fn, ap)
 	if err != nil {
@@ -216,18 +215,18 @@ func (a *cArgs) add(fn string, p argParam) (handle, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if len(a.params) >= maxListParams {
-		return 0, argsError(fn, hal.KindInvalidParam, "argument list already has %d parameters, the most allowed", maxListParams)
+		return 0, argsError(fn, gocann.KindInvalidParam, "argument list already has %d parameters, the most allowed", maxListParams)
 	}
 	if n := a.used(-1, uint64(len(p.val))); n > a.cap {
-		return 0, argsError(fn, hal.KindInvalidParam, "the argument list would take %d bytes, expected at most %d (its memory)", n, a.cap)
+		return 0, argsError(fn, gocann.KindInvalidParam, "the argument list would take %d bytes, expected at most %d (its memory)", n, a.cap)
 	}
 	a.params = append(a.params, p)
 	return makeHandle(kindParam, 0, uint32(len(a.params)-1)), nil
 }
 
 // argsError is an error of one of the calls on argument lists.
-func argsError(fn string, k hal.Kind, format string, args ...any) error {
-	return gocann.Wrap(fn, hal.Errorf(k, format, args...))
+func argsError(fn string, k gocann.Kind, format string, args ...any) error {
+	return gocann.Errorf(fn, k, format, args...)
 }
 
 func padded(p unsafe.Pointer, n uintptr) []byte {
@@ -241,7 +240,7 @@ func padded(p unsafe.Pointer, n uintptr) []byte {
 func argsPlaceHolderBuffer(ap, pp unsafe.Pointer, size uintptr) (unsafe.Pointer, error) {
 	const fn = "aclrtKernelArgsGetPlaceHolderBuffer"
 	if size == 0 {
-		return nil, argsError(fn, hal.KindInvalidParam, "dataSize 0 is invalid, expected > 0")
+		return nil, argsError(fn, gocann.KindInvalidParam, "dataSize 0 is invalid, expected > 0")
 	}
 	a, idx, err := paramLookup(fn, ap, pp)
 	if err != nil {
@@ -251,16 +250,16 @@ func argsPlaceHolderBuffer(ap, pp unsafe.Pointer, size uintptr) (unsafe.Pointer,
 	defer a.mu.Unlock()
 	par := &a.params[idx]
 	if !par.ph {
-		return nil, argsError(fn, hal.KindInvalidParam, "parameter %d was appended with aclrtKernelArgsAppend, expected a placeholder", idx)
+		return nil, argsError(fn, gocann.KindInvalidParam, "parameter %d was appended with aclrtKernelArgsAppend, expected a placeholder", idx)
 	}
 	if par.bufSize < size {
 		if n := a.used(idx, pad8(uint64(size))); n > a.cap {
-			return nil, argsError(fn, hal.KindInvalidParam, "dataSize %d is invalid: the argument list would take %d bytes, expected at most %d (its memory)",
+			return nil, argsError(fn, gocann.KindInvalidParam, "dataSize %d is invalid: the argument list would take %d bytes, expected at most %d (its memory)",
 				uint64(size), n, a.cap)
 		}
 		buf := C.calloc(1, C.size_t(size))
 		if buf == nil {
-			return nil, argsError(fn, hal.KindOutOfMemory, "dataSize %d: no host memory for a placeholder buffer that large", uint64(size))
+			return nil, argsError(fn, gocann.KindOutOfMemory, "dataSize %d: no host memory for a placeholder buffer that large", uint64(size))
 		}
 		C.free(par.buf) // the list owns its buffers; a larger request replaces the old one
 		par.buf, par.bufSize = buf, size
@@ -282,10 +281,10 @@ func argsParaUpdate(ap, pp, param unsafe.Pointer, size uintptr) error {
 	defer a.mu.Unlock()
 	par := &a.params[idx]
 	if par.ph {
-		return argsError(fn, hal.KindInvalidParam, "parameter %d is a placeholder; fill its buffer instead", idx)
+		return argsError(fn, gocann.KindInvalidParam, "parameter %d is a placeholder; fill its buffer instead", idx)
 	}
 	if (size+7)&^7 != uintptr(len(par.val)) {
-		return argsError(fn, hal.KindInvalidParam, "paramSize %d is invalid, expected %d bytes as appended", size, len(par.val))
+		return argsError(fn, gocann.KindInvalidParam, "paramSize %d is invalid, expected %d bytes as appended", size, len(par.val))
 	}
 	par.val = padded(param, size)
 	a.final = false
@@ -390,7 +389,7 @@ func (a *cArgs) block() ([]byte, int, []placeholder) {
 func gocann_aclrtLaunchKernelWithConfig(t *C.gocann_thread, fp C.aclrtFuncHandle, blocks C.uint32_t, sp C.aclrtStream, cfg *C.aclrtLaunchKernelCfg, ap C.aclrtArgsHandle, reserve C.uintptr_t) C.aclError {
 	const fn = "aclrtLaunchKernelWithConfig"
 	if reserve != 0 {
-		return failf(t, fn, hal.KindInvalidParam, "reserve is %#x, expected NULL", uintptr(reserve))
+		return failf(t, fn, gocann.KindInvalidParam, "reserve is %#x, expected NULL", uintptr(reserve))
 	}
 	f, code := funcOf(t, fn, unsafe.Pointer(fp))
 	if code != 0 {
@@ -401,13 +400,13 @@ func gocann_aclrtLaunchKernelWithConfig(t *C.gocann_thread, fp C.aclrtFuncHandle
 		return code
 	}
 	if a.f != f {
-		return failf(t, fn, hal.KindInvalidParam, "argsHandle was built for kernel %q, not %q", a.f.name, f.name)
+		return failf(t, fn, gocann.KindInvalidParam, "argsHandle was built for kernel %q, not %q", a.f.name, f.name)
 	}
 	a.mu.Lock()
 	final := a.final
 	a.mu.Unlock()
 	if !final {
-		return failf(t, fn, hal.KindInvalidParam, "argument list is not finalized; call aclrtKernelArgsFinalize after the last append or update")
+		return failf(t, fn, gocann.KindInvalidParam, "argument list is not finalized; call aclrtKernelArgsFinalize after the last append or update")
 	}
 	if code := checkLaunchCfg(t, fn, cfg); code != 0 {
 		return code

@@ -7,7 +7,6 @@ import (
 	"unsafe"
 
 	"github.com/gocann/gocann"
-	"github.com/gocann/gocann/hal"
 )
 
 // argParamModel is what a list parameter should hold.
@@ -43,12 +42,12 @@ func (m *argsModel) used(skip int, extra uint64) uint64 {
 }
 
 // want checks err is nil when ok, and otherwise carries kind k's code.
-func (m *argsModel) want(what string, err error, ok bool, k hal.Kind) {
+func (m *argsModel) want(what string, err error, ok bool, k gocann.Kind) {
 	m.t.Helper()
 	if ok && err != nil {
 		m.t.Fatalf("%s: %v, expected success", what, err)
 	}
-	if !ok && gocann.CodeOf(err) != gocann.CodeOf(gocann.Wrap(what, hal.Errorf(k, ""))) {
+	if !ok && gocann.CodeOf(err) != gocann.CodeOf(gocann.Errorf(what, k, "")) {
 		m.t.Fatalf("%s: (%v), expected kind %v", what, err, k)
 	}
 }
@@ -77,13 +76,13 @@ func (m *argsModel) append(val []byte, nilParam bool) {
 	h, err := argsAppend(m.h, p, uintptr(len(val)))
 	switch {
 	case p == nil:
-		m.want("append with param NULL", err, false, hal.KindBadArgument)
-	case len(val) == 0 || len(val) > 8*hal.MaxArgs:
-		m.want("append of too many bytes", err, false, hal.KindInvalidParam)
+		m.want("append with param NULL", err, false, gocann.KindBadArgument)
+	case len(val) == 0 || len(val) > 8*gocann.MaxArgs:
+		m.want("append of too many bytes", err, false, gocann.KindInvalidParam)
 	case len(m.params) == maxListParams:
-		m.want("append to a full list", err, false, hal.KindInvalidParam)
+		m.want("append to a full list", err, false, gocann.KindInvalidParam)
 	case m.used(-1, pad8(uint64(len(val)))) > m.cap:
-		m.want("append past the list's memory", err, false, hal.KindInvalidParam)
+		m.want("append past the list's memory", err, false, gocann.KindInvalidParam)
 	default:
 		m.want("append", err, true, 0)
 		if h != makeHandle(kindParam, 0, uint32(len(m.params))) {
@@ -98,7 +97,7 @@ func (m *argsModel) append(val []byte, nilParam bool) {
 func (m *argsModel) placeholder() {
 	m.t.Helper()
 	_, err := argsAppendPlaceHolder(m.h)
-	m.want("append a placeholder", err, len(m.params) < maxListParams && m.used(-1, 8) <= m.cap, hal.KindInvalidParam)
+	m.want("append a placeholder", err, len(m.params) < maxListParams && m.used(-1, 8) <= m.cap, gocann.KindInvalidParam)
 	if err == nil {
 		m.params = append(m.params, argParamModel{val: make([]byte, 8), ph: true})
 	}
@@ -109,13 +108,13 @@ func (m *argsModel) buffer(i int, size uintptr, fill byte) {
 	buf, err := argsPlaceHolderBuffer(m.h, param(i), size)
 	switch {
 	case size == 0:
-		m.want("placeholder buffer of 0 bytes", err, false, hal.KindInvalidParam)
+		m.want("placeholder buffer of 0 bytes", err, false, gocann.KindInvalidParam)
 	case i >= len(m.params):
-		m.want("placeholder buffer of a parameter past the end", err, false, hal.KindInvalidHandle)
+		m.want("placeholder buffer of a parameter past the end", err, false, gocann.KindInvalidHandle)
 	case !m.params[i].ph:
-		m.want("placeholder buffer of a value parameter", err, false, hal.KindInvalidParam)
+		m.want("placeholder buffer of a value parameter", err, false, gocann.KindInvalidParam)
 	case uintptr(len(m.params[i].buf)) < size && m.used(i, pad8(uint64(size))) > m.cap:
-		m.want("placeholder buffer past the list's memory", err, false, hal.KindInvalidParam)
+		m.want("placeholder buffer past the list's memory", err, false, gocann.KindInvalidParam)
 	default:
 		m.want("placeholder buffer", err, true, 0)
 		p := &m.params[i]
@@ -138,11 +137,11 @@ func (m *argsModel) update(i int, val []byte) {
 	err := argsParaUpdate(m.h, param(i), bytesAt(val), uintptr(len(val)))
 	switch {
 	case i >= len(m.params):
-		m.want("update of a parameter past the end", err, false, hal.KindInvalidHandle)
+		m.want("update of a parameter past the end", err, false, gocann.KindInvalidHandle)
 	case m.params[i].ph:
-		m.want("update of a placeholder", err, false, hal.KindInvalidParam)
+		m.want("update of a placeholder", err, false, gocann.KindInvalidParam)
 	case (len(val)+7)&^7 != len(m.params[i].val):
-		m.want("update to another size", err, false, hal.KindInvalidParam)
+		m.want("update to another size", err, false, gocann.KindInvalidParam)
 	default:
 		m.want("update", err, true, 0)
 		clear(m.params[i].val)
@@ -227,7 +226,7 @@ func FuzzKernelArgs(f *testing.F) {
 			case 1:
 				m.append(fill(8), true)
 				err := argsParaUpdate(m.h, param(0), nil, 8)
-				m.want("update with param NULL", err, false, hal.KindBadArgument)
+				m.want("update with param NULL", err, false, gocann.KindBadArgument)
 			case 2:
 				m.placeholder()
 			case 3:
@@ -242,13 +241,13 @@ func FuzzKernelArgs(f *testing.F) {
 			case 6: // handles that are not a list or not this parameter
 				stale := ptr(makeHandle(kindArgs, h.gen()+1, h.index()))
 				_, err := argsAppend(stale, unsafe.Pointer(&x), 8)
-				m.want("append to a stale list handle", err, false, hal.KindInvalidHandle)
+				m.want("append to a stale list handle", err, false, gocann.KindInvalidHandle)
 				word := binary.LittleEndian.Uint16(data[1:3])
 				_, err = argsPlaceHolderBuffer(m.h, ptr(handle(word)<<8), 8)
-				m.want("a made-up parameter handle", err, false, hal.KindInvalidHandle)
+				m.want("a made-up parameter handle", err, false, gocann.KindInvalidHandle)
 			case 7: // the wrong kind of handle for a parameter
 				err := argsParaUpdate(m.h, ptr(makeHandle(kindStream, 0, 0)), unsafe.Pointer(&x), 8)
-				m.want("a stream handle as a parameter", err, false, hal.KindInvalidHandle)
+				m.want("a stream handle as a parameter", err, false, gocann.KindInvalidHandle)
 			}
 			m.check()
 		}

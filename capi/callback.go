@@ -14,7 +14,7 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann"
 )
 
 // callHost runs a C host function: a is the function, b its argument.
@@ -78,18 +78,18 @@ func gocann_aclrtSubscribeReport(t *C.gocann_thread, threadID C.uint64_t, sp C.a
 		reports.streams = make(map[*cStream]*reportThread)
 	}
 	if th, ok := reports.streams[s]; ok {
-		return failf(t, fn, hal.KindRepeatSubscribe, "stream %d is already subscribed to report thread %#x", s.s.ID(), th.id)
+		return failf(t, fn, gocann.KindRepeatSubscribe, "stream %d is already subscribed to report thread %#x", s.s.ID(), th.id)
 	}
 	th := reports.threads[uint64(threadID)]
 	if th == nil {
 		if len(reports.threads) >= maxReportThreads {
-			return failf(t, fn, hal.KindOverLimit, "%d report threads are subscribed, the most a process may have", maxReportThreads)
+			return failf(t, fn, gocann.KindOverLimit, "%d report threads are subscribed, the most a process may have", maxReportThreads)
 		}
 		th = &reportThread{id: uint64(threadID), reports: make(chan report, reportQueue)}
 		reports.threads[th.id] = th
 	}
 	if th.streams > 0 && th.dev != s.ctx.dev {
-		return failf(t, fn, hal.KindThreadNotSubscribed, "report thread %#x serves streams of device %d; a thread serves one device, stream %d is on device %d", th.id, th.dev, s.s.ID(), s.ctx.dev)
+		return failf(t, fn, gocann.KindThreadNotSubscribed, "report thread %#x serves streams of device %d; a thread serves one device, stream %d is on device %d", th.id, th.dev, s.s.ID(), s.ctx.dev)
 	}
 	th.dev = s.ctx.dev
 	th.streams++
@@ -108,7 +108,7 @@ func gocann_aclrtUnSubscribeReport(t *C.gocann_thread, threadID C.uint64_t, sp C
 	defer reports.mu.Unlock()
 	th, ok := reports.streams[s]
 	if !ok || th.id != uint64(threadID) {
-		return failf(t, fn, hal.KindNotSubscribed, "stream %d is not subscribed to report thread %#x", s.s.ID(), uint64(threadID))
+		return failf(t, fn, gocann.KindNotSubscribed, "stream %d is not subscribed to report thread %#x", s.s.ID(), uint64(threadID))
 	}
 	delete(reports.streams, s)
 	th.streams--
@@ -122,7 +122,7 @@ func gocann_aclrtLaunchCallback(t *C.gocann_thread, fn C.aclrtCallback, data C.u
 		return nullArg(t, name, "fn")
 	}
 	if block != C.ACL_CALLBACK_NO_BLOCK && block != C.ACL_CALLBACK_BLOCK {
-		return failf(t, name, hal.KindInvalidParam, "blockType %d is invalid, expected ACL_CALLBACK_NO_BLOCK (0) or ACL_CALLBACK_BLOCK (1)", block)
+		return failf(t, name, gocann.KindInvalidParam, "blockType %d is invalid, expected ACL_CALLBACK_NO_BLOCK (0) or ACL_CALLBACK_BLOCK (1)", block)
 	}
 	s, code := queueStream(t, name, sp)
 	if code != 0 {
@@ -132,7 +132,7 @@ func gocann_aclrtLaunchCallback(t *C.gocann_thread, fn C.aclrtCallback, data C.u
 	th := reports.streams[s]
 	reports.mu.Unlock()
 	if th == nil {
-		return failf(t, name, hal.KindNotSubscribed, "stream %d has no report thread; call aclrtSubscribeReport first", s.s.ID())
+		return failf(t, name, gocann.KindNotSubscribed, "stream %d has no report thread; call aclrtSubscribeReport first", s.s.ID())
 	}
 	rep := report{fn: uintptr(unsafe.Pointer(fn)), arg: uintptr(data)}
 	if block == C.ACL_CALLBACK_BLOCK {
@@ -152,13 +152,13 @@ func gocann_aclrtLaunchCallback(t *C.gocann_thread, fn C.aclrtCallback, data C.u
 func gocann_aclrtProcessReport(t *C.gocann_thread, timeout C.int32_t) C.aclError {
 	const fn = "aclrtProcessReport"
 	if timeout == 0 || timeout < -1 {
-		return failf(t, fn, hal.KindInvalidParam, "timeout %d is invalid, expected -1 (forever) or milliseconds > 0", timeout)
+		return failf(t, fn, gocann.KindInvalidParam, "timeout %d is invalid, expected -1 (forever) or milliseconds > 0", timeout)
 	}
 	reports.mu.Lock()
 	th := reports.threads[uint64(t.pthread)]
 	reports.mu.Unlock()
 	if th == nil {
-		return failf(t, fn, hal.KindThreadNotSubscribed, "the calling thread %#x is not a report thread; call aclrtSubscribeReport with its id", uint64(t.pthread))
+		return failf(t, fn, gocann.KindThreadNotSubscribed, "the calling thread %#x is not a report thread; call aclrtSubscribeReport with its id", uint64(t.pthread))
 	}
 	var expire <-chan time.Time
 	if timeout > 0 {
@@ -174,6 +174,6 @@ func gocann_aclrtProcessReport(t *C.gocann_thread, timeout C.int32_t) C.aclError
 		}
 		return 0
 	case <-expire:
-		return failf(t, fn, hal.KindReportTimeout, "no callback arrived within %d ms", timeout)
+		return failf(t, fn, gocann.KindReportTimeout, "no callback arrived within %d ms", timeout)
 	}
 }

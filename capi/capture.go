@@ -10,7 +10,6 @@ import (
 	"unsafe"
 
 	"github.com/gocann/gocann"
-	"github.com/gocann/gocann/hal"
 )
 
 // Stream capture (aclmdlRICapture*), task groups and their update, and
@@ -21,7 +20,7 @@ import (
 func captureMode(t *C.gocann_thread, fn string, mode C.aclmdlRICaptureMode) (gocann.CaptureMode, C.aclError) {
 	m := gocann.CaptureMode(mode)
 	if m < gocann.CaptureGlobal || m > gocann.CaptureRelaxed {
-		return 0, failf(t, fn, hal.KindInvalidParam, "mode %d is invalid, expected ACL_MODEL_RI_CAPTURE_MODE_GLOBAL (0), _THREAD_LOCAL (1) or _RELAXED (2)", mode)
+		return 0, failf(t, fn, gocann.KindInvalidParam, "mode %d is invalid, expected ACL_MODEL_RI_CAPTURE_MODE_GLOBAL (0), _THREAD_LOCAL (1) or _RELAXED (2)", mode)
 	}
 	return m, 0
 }
@@ -150,7 +149,7 @@ func groupHandle(g *gocann.TaskGroup) (handle, error) {
 	}
 	h, ok := proc.handles.add(kindTaskGroup, g)
 	if !ok {
-		return 0, gocann.Wrap("aclmdlRICaptureTaskGrpEnd", hal.Errorf(hal.KindInternal, "too many live handles"))
+		return 0, gocann.Errorf("aclmdlRICaptureTaskGrpEnd", gocann.KindInternal, "too many live handles")
 	}
 	if prev, loaded := proc.fronts.LoadOrStore(g, h); loaded {
 		proc.handles.remove(h, kindTaskGroup)
@@ -194,7 +193,7 @@ func gocann_aclmdlRICondHandleCreate(t *C.gocann_thread, p C.aclmdlRI, def C.uin
 		return code
 	}
 	if flag != 0 && flag != C.ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT {
-		return failf(t, fn, hal.KindInvalidParam, "flag %d is invalid, expected 0 or ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT (1)", flag)
+		return failf(t, fn, gocann.KindInvalidParam, "flag %d is invalid, expected 0 or ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT (1)", flag)
 	}
 	h, err := m.m.NewCond(uint32(def), flag == C.ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT)
 	if err != nil {
@@ -202,7 +201,7 @@ func gocann_aclmdlRICondHandleCreate(t *C.gocann_thread, p C.aclmdlRI, def C.uin
 	}
 	hh, ok := proc.handles.add(kindCond, h)
 	if !ok {
-		return failf(t, fn, hal.KindInternal, "too many live handles")
+		return failf(t, fn, gocann.KindInternal, "too many live handles")
 	}
 	m.mu.Lock()
 	m.conds = append(m.conds, hh)
@@ -237,7 +236,7 @@ func gocann_aclmdlRICondHandleGetCondPtr(t *C.gocann_thread, hp C.aclmdlRICondHa
 func gocann_aclmdlRIAddCondTask(t *C.gocann_thread, params C.aclmdlRICondTaskParams, sp C.aclrtStream, flags C.uint32_t) C.aclError {
 	const fn = "aclmdlRIAddCondTask"
 	if flags != 0 {
-		return failf(t, fn, hal.KindInvalidParam, "flags %d is invalid, expected 0 (reserved)", flags)
+		return failf(t, fn, gocann.KindInvalidParam, "flags %d is invalid, expected 0 (reserved)", flags)
 	}
 	if params.modelRIArray == nil {
 		return nullArg(t, fn, "params.modelRIArray")
@@ -247,7 +246,7 @@ func gocann_aclmdlRIAddCondTask(t *C.gocann_thread, params C.aclmdlRICondTaskPar
 		return badHandle(t, fn, "params.handle", unsafe.Pointer(params.handle), kindCond)
 	}
 	if params._type > C.ACL_MODEL_RI_COND_TYPE_SWITCH {
-		return failf(t, fn, hal.KindInvalidParam, "params.type %d is invalid, expected ACL_MODEL_RI_COND_TYPE_IF (0), _WHILE (1) or _SWITCH (2)", params._type)
+		return failf(t, fn, gocann.KindInvalidParam, "params.type %d is invalid, expected ACL_MODEL_RI_COND_TYPE_IF (0), _WHILE (1) or _SWITCH (2)", params._type)
 	}
 	s, code := queueStream(t, fn, sp)
 	if code != 0 {

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/gocann/gocann"
-	"github.com/gocann/gocann/hal"
 )
 
 //export gocann_aclrtSetDevice
@@ -126,7 +125,7 @@ func msTimeout(t *C.gocann_thread, fn string, ms C.int32_t) (time.Duration, C.ac
 	case ms > 0:
 		return time.Duration(ms) * time.Millisecond, 0
 	}
-	return 0, failf(t, fn, hal.KindInvalidParam, "timeout %d is invalid, expected -1 (forever), 0 or a positive number of milliseconds", ms)
+	return 0, failf(t, fn, gocann.KindInvalidParam, "timeout %d is invalid, expected -1 (forever), 0 or a positive number of milliseconds", ms)
 }
 
 //export gocann_aclrtSynchronizeDevice
@@ -210,7 +209,7 @@ func gocann_aclrtGetMemInfo(t *C.gocann_thread, attr C.aclrtMemAttr, free, total
 		return code
 	}
 	if attr < C.ACL_DDR_MEM || attr > C.ACL_MEM_P2P_HUGE1G {
-		return failf(t, fn, hal.KindInvalidParam, "attr %d is invalid, expected an aclrtMemAttr value 0..17", attr)
+		return failf(t, fn, gocann.KindInvalidParam, "attr %d is invalid, expected an aclrtMemAttr value 0..17", attr)
 	}
 	f, tot, err := d.MemInfo()
 	if err != nil {

@@ -168,18 +168,19 @@ func (d *directState) noteKernel(f *cFunc, s *cStream) {
 	if f.direct.Load() {
 		return
 	}
-	dq := s.s.Raw().Direct()
-	if dq == nil {
+	kn, ok := s.s.Raw().Direct().(hal.KernelNumberer)
+	if !ok {
 		return
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.gone || f.dq != nil {
+	if f.gone || f.unnumber != nil {
 		return // released meanwhile, or noted by another thread
 	}
-	f.dq = dq
+	k := f.k.Raw()
+	f.unnumber = func() { kn.ForgetKernel(k) }
 	need, _ := f.paramBytes() // the fewest argument bytes a launch of f may give
-	d.set(f.h, uint64(dq.KernelID(f.k.Raw()))|uint64(need)<<32, nil)
+	d.set(f.h, uint64(kn.KernelID(k))|uint64(need)<<32, nil)
 	f.direct.Store(true)
 }
 

@@ -13,16 +13,16 @@ import (
 	"unsafe"
 
 	"github.com/gocann/gocann"
-	"github.com/gocann/gocann/hal"
 )
 
 // fail records err as the thread's last error and recent message and
-// returns its CANN code; nil is success and leaves both alone.
+// returns its CANN code; nil is success and leaves both alone. Errors from
+// below the Go API (ckernel's) carry no code until gocann.Wrap gives them
+// one, so their callers wrap them first.
 func fail(t *C.gocann_thread, fn string, err error) C.aclError {
 	if err == nil {
 		return 0
 	}
-	err = apiError(fn, err)
 	code := gocann.CodeOf(err)
 	t.last_error = C.int32_t(code)
 	msg := fn + " failed: " + code.Error()
@@ -41,20 +41,9 @@ func fail(t *C.gocann_thread, fn string, err error) C.aclError {
 	return C.aclError(code)
 }
 
-// apiError gives an error from a layer below the Go API, which ckernel
-// returns, its CANN code: only *gocann.Error values carry one.
-func apiError(fn string, err error) error {
-	var e *gocann.Error
-	var he *hal.Error
-	if errors.As(err, &e) || !errors.As(err, &he) {
-		return err
-	}
-	return gocann.Wrap(fn, err)
-}
-
 // failf records an error the C ABI itself detects.
-func failf(t *C.gocann_thread, fn string, k hal.Kind, format string, args ...any) C.aclError {
-	return fail(t, fn, gocann.Wrap(fn, hal.Errorf(k, format, args...)))
+func failf(t *C.gocann_thread, fn string, k gocann.Kind, format string, args ...any) C.aclError {
+	return fail(t, fn, gocann.Errorf(fn, k, format, args...))
 }
 
 // nullArg records the error for a NULL pointer parameter.
@@ -64,7 +53,7 @@ func nullArg(t *C.gocann_thread, fn, param string) C.aclError {
 
 // nullArgError is the error for a NULL pointer parameter.
 func nullArgError(fn, param string) error {
-	return gocann.Wrap(fn, hal.Errorf(hal.KindBadArgument, "%s is NULL, expected a valid pointer", param))
+	return gocann.Errorf(fn, gocann.KindBadArgument, "%s is NULL, expected a valid pointer", param)
 }
 
 func pushMsg(t *C.gocann_thread, msg string) {
@@ -80,7 +69,7 @@ func pushMsg(t *C.gocann_thread, msg string) {
 //export gocann_aclrtPeekAtLastError
 func gocann_aclrtPeekAtLastError(t *C.gocann_thread, level C.aclrtLastErrLevel) C.aclError {
 	if level != C.ACL_RT_THREAD_LEVEL {
-		return failf(t, "aclrtPeekAtLastError", hal.KindInvalidParam, "level %d is invalid, expected ACL_RT_THREAD_LEVEL (0)", level)
+		return failf(t, "aclrtPeekAtLastError", gocann.KindInvalidParam, "level %d is invalid, expected ACL_RT_THREAD_LEVEL (0)", level)
 	}
 	return C.aclError(t.last_error)
 }
@@ -88,7 +77,7 @@ func gocann_aclrtPeekAtLastError(t *C.gocann_thread, level C.aclrtLastErrLevel) 
 //export gocann_aclrtGetLastError
 func gocann_aclrtGetLastError(t *C.gocann_thread, level C.aclrtLastErrLevel) C.aclError {
 	if level != C.ACL_RT_THREAD_LEVEL {
-		return failf(t, "aclrtGetLastError", hal.KindInvalidParam, "level %d is invalid, expected ACL_RT_THREAD_LEVEL (0)", level)
+		return failf(t, "aclrtGetLastError", gocann.KindInvalidParam, "level %d is invalid, expected ACL_RT_THREAD_LEVEL (0)", level)
 	}
 	e := t.last_error
 	t.last_error = 0

@@ -12,7 +12,6 @@ import (
 	"unsafe"
 
 	"github.com/gocann/gocann"
-	"github.com/gocann/gocann/hal"
 )
 
 // cEvent is an event as C code sees it.
@@ -47,7 +46,7 @@ func createEvent(t *C.gocann_thread, fn string, out *C.aclrtEvent, create func(*
 	h, ok := proc.handles.add(kindEvent, ce)
 	if !ok {
 		e.Close()
-		return failf(t, fn, hal.KindNoEvent, "too many live handles")
+		return failf(t, fn, gocann.KindNoEvent, "too many live handles")
 	}
 	ce.h = h
 	proc.fronts.Store(e, h)
@@ -252,7 +251,7 @@ func gocann_aclrtStreamWaitEvent(t *C.gocann_thread, sp C.aclrtStream, p C.aclrt
 func gocann_aclrtStreamWaitEventWithTimeout(t *C.gocann_thread, sp C.aclrtStream, p C.aclrtEvent, timeout C.int32_t) C.aclError {
 	const fn = "aclrtStreamWaitEventWithTimeout"
 	if timeout < 0 {
-		return failf(t, fn, hal.KindInvalidParam, "timeout %d is invalid, expected 0 (no timeout) or seconds > 0", timeout)
+		return failf(t, fn, gocann.KindInvalidParam, "timeout %d is invalid, expected 0 (no timeout) or seconds > 0", timeout)
 	}
 	// The reference gives the timeout in seconds; 0 waits forever.
 	return onStream(t, fn, p, sp, true, func(s *gocann.Stream, e *gocann.Event) error {

@@ -9,7 +9,6 @@ import "C"
 
 import (
 	"github.com/gocann/gocann"
-	"github.com/gocann/gocann/hal"
 )
 
 //export gocann_aclInit
@@ -34,7 +33,7 @@ func initRuntime(path string) error {
 	if proc.inits > 0 {
 		// CANN counts every aclInit; aclFinalizeReference undoes one.
 		proc.inits++
-		return gocann.Wrap("aclInit", hal.Errorf(hal.KindRepeatInit, "aclInit was already called; this call only adds a reference"))
+		return gocann.Errorf("aclInit", gocann.KindRepeatInit, "aclInit was already called; this call only adds a reference")
 	}
 	if proc.r == nil {
 		proc.r = gocann.New()
@@ -65,7 +64,7 @@ func finalize(t *C.gocann_thread, fn string, all bool, refCount *C.uint64_t) C.a
 	proc.mu.Lock()
 	if proc.inits == 0 {
 		proc.mu.Unlock()
-		return failf(t, fn, hal.KindRepeatFinalize, "the runtime is not initialized; %s without a matching aclInit", fn)
+		return failf(t, fn, gocann.KindRepeatFinalize, "the runtime is not initialized; %s without a matching aclInit", fn)
 	}
 	proc.inits--
 	if all {
@@ -152,7 +151,7 @@ func gocann_aclGetDeviceCapability(t *C.gocann_thread, deviceID C.uint32_t, info
 	case C.ACL_DEVICE_INFO_L2_SIZE:
 		attr = gocann.AttrL2CacheSize
 	default:
-		return failf(t, fn, hal.KindInvalidParam, "deviceInfo %d is invalid, expected ACL_DEVICE_INFO_AI_CORE_NUM (0), _VECTOR_CORE_NUM (1) or _L2_SIZE (2)", info)
+		return failf(t, fn, gocann.KindInvalidParam, "deviceInfo %d is invalid, expected ACL_DEVICE_INFO_AI_CORE_NUM (0), _VECTOR_CORE_NUM (1) or _L2_SIZE (2)", info)
 	}
 	v, err := d.Info(attr)
 	if err != nil {

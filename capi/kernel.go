@@ -15,7 +15,6 @@ import (
 
 	"github.com/gocann/gocann"
 	"github.com/gocann/gocann/ckernel"
-	"github.com/gocann/gocann/hal"
 )
 
 // cBinary is a loaded kernel binary.
@@ -44,8 +43,8 @@ type cFunc struct {
 
 	// mu guards the fields below.
 	mu       sync.Mutex
-	gone     bool       // released: its record is not set again
-	dq       hal.Direct // the queue that numbered its kernel, if one did
+	gone     bool   // released: its record is not set again
+	unnumber func() // drops its kernel's number, once a queue gave it one (noteKernel)
 	lists    []*cArgs
 	userMems []unsafe.Pointer // caller memory naming lists (aclrtKernelArgsInitByUserMem)
 }
@@ -64,11 +63,11 @@ func (f *cFunc) own(a *cArgs, mem unsafe.Pointer) {
 // release drops f's handle and its argument lists.
 func (f *cFunc) release() {
 	f.mu.Lock()
-	lists, mems, dq := f.lists, f.userMems, f.dq
+	lists, mems, unnumber := f.lists, f.userMems, f.unnumber
 	f.lists, f.userMems, f.gone = nil, nil, true
 	f.mu.Unlock()
-	if dq != nil {
-		dq.ForgetKernel(f.k.Raw())
+	if unnumber != nil {
+		unnumber()
 	}
 	for _, a := range lists {
 		a.release()
@@ -122,7 +121,7 @@ func checkLoadOptions(t *C.gocann_thread, fn string, opts *C.aclrtBinaryLoadOpti
 		switch o._type {
 		case C.ACL_RT_BINARY_LOAD_OPT_LAZY_LOAD, C.ACL_RT_BINARY_LOAD_OPT_MAGIC, C.ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE:
 		default:
-			return failf(t, fn, hal.KindInvalidParam, "load option type %d is invalid, expected 1 (lazy load), 2 (magic) or 3 (CPU kernel mode)", o._type)
+			return failf(t, fn, gocann.KindInvalidParam, "load option type %d is invalid, expected 1 (lazy load), 2 (magic) or 3 (CPU kernel mode)", o._type)
 		}
 	}
 	return 0
@@ -133,7 +132,7 @@ func addBinary(t *C.gocann_thread, fn string, b *ckernel.Binary, out *C.aclrtBin
 	h, ok := proc.handles.add(kindBinary, cb)
 	if !ok {
 		b.Unload()
-		return failf(t, fn, hal.KindInternal, "too many live handles")
+		return failf(t, fn, gocann.KindInternal, "too many live handles")
 	}
 	cb.h = h
 	*out = C.aclrtBinHandle(C.gocann_handle(C.uintptr_t(h)))
@@ -154,7 +153,7 @@ func gocann_aclrtBinaryLoadFromFile(t *C.gocann_thread, path *C.char, opts *C.ac
 	}
 	b, err := ckernel.LoadFile(C.GoString(path))
 	if err != nil {
-		return fail(t, fn, err)
+		return fail(t, fn, gocann.Wrap(fn, err))
 	}
 	return addBinary(t, fn, b, out)
 }
@@ -166,7 +165,7 @@ func gocann_aclrtBinaryLoadFromData(t *C.gocann_thread, data unsafe.Pointer, len
 		return nullArg(t, fn, "data or binHandle")
 	}
 	if length == 0 || length > maxBinaryData {
-		return failf(t, fn, hal.KindInvalidParam, "length %d is invalid, expected the binary's size, 1..%d", uint64(length), maxBinaryData)
+		return failf(t, fn, gocann.KindInvalidParam, "length %d is invalid, expected the binary's size, 1..%d", uint64(length), maxBinaryData)
 	}
 	if code := checkLoadOptions(t, fn, opts); code != 0 {
 		return code
@@ -176,7 +175,7 @@ func gocann_aclrtBinaryLoadFromData(t *C.gocann_thread, data unsafe.Pointer, len
 	}
 	b, err := ckernel.LoadData(C.GoBytes(data, C.int(length)))
 	if err != nil {
-		return fail(t, fn, err)
+		return fail(t, fn, gocann.Wrap(fn, err))
 	}
 	return addBinary(t, fn, b, out)
 }
@@ -199,16 +198,16 @@ func gocann_aclrtBinaryGetFunction(t *C.gocann_thread, p C.aclrtBinHandle, name 
 		return 0
 	}
 	if b.funcs == nil {
-		return failf(t, fn, hal.KindInvalidHandle, "binHandle was unloaded")
+		return failf(t, fn, gocann.KindInvalidHandle, "binHandle was unloaded")
 	}
 	hk, err := b.b.Kernel(kname)
 	if err != nil {
-		return fail(t, fn, err)
+		return fail(t, fn, gocann.Wrap(fn, err))
 	}
 	f := &cFunc{k: gocann.NewKernel(hk), name: kname, bin: b}
 	h, ok := proc.handles.add(kindFunc, f)
 	if !ok {
-		return failf(t, fn, hal.KindInternal, "too many live handles")
+		return failf(t, fn, gocann.KindInternal, "too many live handles")
 	}
 	f.h = h
 	b.funcs[kname] = f
@@ -225,7 +224,7 @@ func gocann_aclrtBinaryUnLoad(t *C.gocann_thread, p C.aclrtBinHandle) C.aclError
 		return code
 	}
 	if err := b.b.Unload(); err != nil {
-		return fail(t, fn, err)
+		return fail(t, fn, gocann.Wrap(fn, err))
 	}
 	b.release()
 	return 0
@@ -242,7 +241,7 @@ func gocann_aclrtGetFunctionName(t *C.gocann_thread, p C.aclrtFuncHandle, maxLen
 		return code
 	}
 	if int(maxLen) < len(f.name)+1 {
-		return failf(t, fn, hal.KindInvalidParam, "maxLen %d is invalid, expected at least %d for %q and its NUL", maxLen, len(f.name)+1, f.name)
+		return failf(t, fn, gocann.KindInvalidParam, "maxLen %d is invalid, expected at least %d for %q and its NUL", maxLen, len(f.name)+1, f.name)
 	}
 	dst := unsafe.Slice((*byte)(unsafe.Pointer(name)), len(f.name)+1)
 	copy(dst, f.name)
@@ -275,11 +274,11 @@ func checkLaunchCfg(t *C.gocann_thread, fn string, cfg *C.aclrtLaunchKernelCfg) 
 			C.ACL_RT_LAUNCH_KERNEL_ATTR_BLOCK_TASK_PREFETCH, C.ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP,
 			C.ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING:
 		default:
-			return failf(t, fn, hal.KindInvalidParam, "launch attribute id %d is invalid, expected 1..9", a.id)
+			return failf(t, fn, gocann.KindInvalidParam, "launch attribute id %d is invalid, expected 1..9", a.id)
 		}
 	}
 	if timeout && timeoutUS {
-		return failf(t, fn, hal.KindInvalidParam, "ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT and ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US cannot be given together")
+		return failf(t, fn, gocann.KindInvalidParam, "ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT and ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US cannot be given together")
 	}
 	return 0
 }
@@ -338,8 +337,8 @@ type placeholder = gocann.Placeholder
 // device memory of its own first, the placeholder slots pointing into that
 // copy, and frees it after the kernel.
 func launchBlock(t *C.gocann_thread, fn string, s *cStream, f *cFunc, blocks uint32, block []byte, slots int, phs []placeholder) C.aclError {
-	if slots > 8*hal.MaxArgs {
-		return failf(t, fn, hal.KindInvalidParam, "the parameters take %d bytes, expected at most %d (32 slots of 8 bytes)", slots, 8*hal.MaxArgs)
+	if slots > 8*gocann.MaxArgs {
+		return failf(t, fn, gocann.KindInvalidParam, "the parameters take %d bytes, expected at most %d (32 slots of 8 bytes)", slots, 8*gocann.MaxArgs)
 	}
 	if code := checkCovers(t, fn, f, "the parameter bytes of the argument block", uint64(slots)); code != 0 {
 		return code
@@ -372,7 +371,7 @@ func gocann_go_aclrtLaunchKernelWithHostArgs(t *C.gocann_thread, fp C.aclrtFuncH
 	if code := checkPlaceholders(t, fn, size, phNum); code != 0 {
 		return code
 	}
-	if phNum == 0 && size <= 8*hal.MaxArgs {
+	if phNum == 0 && size <= 8*gocann.MaxArgs {
 		// No placeholders: the slots are read from the caller's block now,
 		// without a copy.
 		if code := fail(t, fn, s.s.Raw().LaunchArgs(f.k, uint32(blocks), hostArgs, uintptr(size), uint32(t.tid))); code != 0 {
@@ -391,13 +390,13 @@ func gocann_go_aclrtLaunchKernelWithHostArgs(t *C.gocann_thread, fp C.aclrtFuncH
 		for i, p := range unsafe.Slice(phArray, phNum) {
 			a, d := uint64(p.addrOffset), uint64(p.dataOffset)
 			if a%8 != 0 || a+8 > uint64(size) || d >= uint64(size) {
-				return failf(t, fn, hal.KindInvalidParam, "placeholder %d {addrOffset %d, dataOffset %d} is invalid, expected an 8-byte aligned slot and data inside the %d-byte block", i, a, d, size)
+				return failf(t, fn, gocann.KindInvalidParam, "placeholder %d {addrOffset %d, dataOffset %d} is invalid, expected an 8-byte aligned slot and data inside the %d-byte block", i, a, d, size)
 			}
 			phs = append(phs, placeholder{AddrOffset: a, DataOffset: d})
 			slots = min(slots, int(d)) // the parameters end where placeholder data begins
 		}
 	}
-	return launchBlock(t, fn, s, f, uint32(blocks), block, min(slots, 8*hal.MaxArgs), phs)
+	return launchBlock(t, fn, s, f, uint32(blocks), block, min(slots, 8*gocann.MaxArgs), phs)
 }
 
 // params returns f's parameter sizes, read once from its binary.
@@ -415,10 +414,10 @@ func gocann_aclrtLaunchKernelWithArgsArray(t *C.gocann_thread, fp unsafe.Pointer
 	}
 	sizes, err := f.paramSizes()
 	if err != nil {
-		return fail(t, fn, err)
+		return fail(t, fn, gocann.Wrap(fn, err))
 	}
-	if len(sizes) > hal.MaxArgs {
-		return failf(t, fn, hal.KindInvalidParam, "kernel %q has %d parameters, expected at most %d", f.name, len(sizes), hal.MaxArgs)
+	if len(sizes) > gocann.MaxArgs {
+		return failf(t, fn, gocann.KindInvalidParam, "kernel %q has %d parameters, expected at most %d", f.name, len(sizes), gocann.MaxArgs)
 	}
 	if len(sizes) > 0 && args == nil {
 		return nullArg(t, fn, "args")
@@ -426,15 +425,15 @@ func gocann_aclrtLaunchKernelWithArgsArray(t *C.gocann_thread, fp unsafe.Pointer
 	// The parameters are packed as a host argument block lays them out:
 	// in order, each padded to a multiple of 8 bytes, so one larger than 8
 	// bytes takes several slots rather than losing its tail.
-	var block [8 * hal.MaxArgs]byte
+	var block [8 * gocann.MaxArgs]byte
 	off := 0
 	ptrs := unsafe.Slice(args, len(sizes))
 	for i, n := range sizes {
 		if ptrs[i] == nil {
-			return failf(t, fn, hal.KindBadArgument, "args[%d] is NULL, expected a pointer to parameter %d's value", i, i)
+			return failf(t, fn, gocann.KindBadArgument, "args[%d] is NULL, expected a pointer to parameter %d's value", i, i)
 		}
 		if off+n > len(block) {
-			return failf(t, fn, hal.KindInvalidParam, "kernel %q's parameters take more than %d bytes (%d slots of 8 bytes)", f.name, len(block), hal.MaxArgs)
+			return failf(t, fn, gocann.KindInvalidParam, "kernel %q's parameters take more than %d bytes (%d slots of 8 bytes)", f.name, len(block), gocann.MaxArgs)
 		}
 		copy(block[off:], unsafe.Slice((*byte)(ptrs[i]), n))
 		off += (n + 7) &^ 7

@@ -10,7 +10,6 @@ import (
 	"unsafe"
 
 	"github.com/gocann/gocann"
-	"github.com/gocann/gocann/hal"
 )
 
 // Control tasks of models built over persistent streams: labels, label
@@ -41,7 +40,7 @@ func inContext(t *C.gocann_thread, fn string, labels ...*cLabel) C.aclError {
 	}
 	for i, l := range labels {
 		if l.ctx != c {
-			return failf(t, fn, hal.KindLabelContext, "label %d was created in a context of device %d, not in the thread's current context (device %d)", i, l.ctx.dev, c.dev)
+			return failf(t, fn, gocann.KindLabelContext, "label %d was created in a context of device %d, not in the thread's current context (device %d)", i, l.ctx.dev, c.dev)
 		}
 	}
 	return 0
@@ -68,7 +67,7 @@ func gocann_aclrtCreateLabel(t *C.gocann_thread, out *C.aclrtLabel) C.aclError {
 	h, ok := proc.handles.add(kindLabel, &cLabel{l: l, ctx: c})
 	if !ok {
 		l.Close()
-		return failf(t, fn, hal.KindInternal, "too many live handles")
+		return failf(t, fn, gocann.KindInternal, "too many live handles")
 	}
 	*out = C.aclrtLabel(C.gocann_handle(C.uintptr_t(h)))
 	return 0
@@ -112,7 +111,7 @@ func gocann_aclrtCreateLabelList(t *C.gocann_thread, labels *C.aclrtLabel, num C
 		return nullArg(t, fn, "labels or labelList")
 	}
 	if num == 0 || num > maxLabelList {
-		return failf(t, fn, hal.KindInvalidParam, "num %d is invalid, expected 1..%d", num, maxLabelList)
+		return failf(t, fn, gocann.KindInvalidParam, "num %d is invalid, expected 1..%d", num, maxLabelList)
 	}
 	list := make([]*cLabel, num)
 	for i, p := range unsafe.Slice(labels, num) {
@@ -124,7 +123,7 @@ func gocann_aclrtCreateLabelList(t *C.gocann_thread, labels *C.aclrtLabel, num C
 	}
 	h, ok := proc.handles.add(kindLabelList, list)
 	if !ok {
-		return failf(t, fn, hal.KindInternal, "too many live handles")
+		return failf(t, fn, gocann.KindInternal, "too many live handles")
 	}
 	*out = C.aclrtLabelList(C.gocann_handle(C.uintptr_t(h)))
 	return 0
@@ -151,7 +150,7 @@ func gocann_aclrtSwitchLabelByIndex(t *C.gocann_thread, ptr unsafe.Pointer, maxV
 	}
 	list := obj.([]*cLabel)
 	if maxValue == 0 || int(maxValue) > len(list) {
-		return failf(t, fn, hal.KindInvalidParam, "maxValue %d is invalid, expected 1..%d (the labels in the list)", maxValue, len(list))
+		return failf(t, fn, gocann.KindInvalidParam, "maxValue %d is invalid, expected 1..%d (the labels in the list)", maxValue, len(list))
 	}
 	list = list[:maxValue]
 	if code := inContext(t, fn, list...); code != 0 {
@@ -195,9 +194,9 @@ func gocann_aclrtSwitchStream(t *C.gocann_thread, left unsafe.Pointer, cond C.ac
 	case tp == nil:
 		return nullArg(t, fn, "trueStream")
 	case fp != nil:
-		return failf(t, fn, hal.KindInvalidParam, "falseStream %p is invalid, expected NULL (reserved)", unsafe.Pointer(fp))
+		return failf(t, fn, gocann.KindInvalidParam, "falseStream %p is invalid, expected NULL (reserved)", unsafe.Pointer(fp))
 	case cond > C.ACL_RT_LESS_OR_EQUAL:
-		return failf(t, fn, hal.KindInvalidParam, "cond %d is invalid, expected ACL_RT_EQUAL (0) .. ACL_RT_LESS_OR_EQUAL (5)", cond)
+		return failf(t, fn, gocann.KindInvalidParam, "cond %d is invalid, expected ACL_RT_EQUAL (0) .. ACL_RT_LESS_OR_EQUAL (5)", cond)
 	}
 	target, code := stream(t, fn, tp)
 	if code != 0 {

@@ -10,7 +10,6 @@ import (
 	"unsafe"
 
 	"github.com/gocann/gocann"
-	"github.com/gocann/gocann/hal"
 )
 
 func malloc(t *C.gocann_thread, fn string, out *unsafe.Pointer, size C.size_t, policy C.aclrtMemMallocPolicy) C.aclError {
@@ -63,10 +62,10 @@ func gocann_aclrtMallocWithCfg(t *C.gocann_thread, out *unsafe.Pointer, size C.s
 			case C.ACL_RT_MEM_ATTR_RSV, C.ACL_RT_MEM_ATTR_MODULE_ID, C.ACL_RT_MEM_ATTR_VA_FLAG:
 			case C.ACL_RT_MEM_ATTR_DEVICE_ID:
 				if id := int(*(*C.uint32_t)(unsafe.Pointer(&a.value))); id != c.dev {
-					return failf(t, fn, hal.KindInvalidParam, "ACL_RT_MEM_ATTR_DEVICE_ID %d is invalid, expected the current device %d", id, c.dev)
+					return failf(t, fn, gocann.KindInvalidParam, "ACL_RT_MEM_ATTR_DEVICE_ID %d is invalid, expected the current device %d", id, c.dev)
 				}
 			default:
-				return failf(t, fn, hal.KindInvalidParam, "malloc attribute %d is invalid, expected 0..3", a.attr)
+				return failf(t, fn, gocann.KindInvalidParam, "malloc attribute %d is invalid, expected 0..3", a.attr)
 			}
 		}
 	}
@@ -244,7 +243,7 @@ func gocann_aclrtPointerGetAttributes(t *C.gocann_thread, p unsafe.Pointer, attr
 func gocann_aclrtMemGetAddressRange(t *C.gocann_thread, p unsafe.Pointer, base *unsafe.Pointer, size *C.size_t) C.aclError {
 	const fn = "aclrtMemGetAddressRange"
 	if base == nil && size == nil {
-		return failf(t, fn, hal.KindBadArgument, "pbase and psize are both NULL, expected at least one")
+		return failf(t, fn, gocann.KindBadArgument, "pbase and psize are both NULL, expected at least one")
 	}
 	r, code := rt(t, fn)
 	if code != 0 {

@@ -17,7 +17,6 @@ import (
 	"unsafe"
 
 	"github.com/gocann/gocann"
-	"github.com/gocann/gocann/hal"
 )
 
 // Model run instances (aclmdlRI*): building over persistent streams,
@@ -57,7 +56,7 @@ func modelHandle(m *gocann.ModelRI) (handle, error) {
 	cm := &cModel{m: m, streams: map[int]handle{}, tasks: map[[2]int]handle{}}
 	h, ok := proc.handles.add(kindModel, cm)
 	if !ok {
-		return 0, gocann.Wrap("aclmdlRI", hal.Errorf(hal.KindInternal, "too many live handles"))
+		return 0, gocann.Errorf("aclmdlRI", gocann.KindInternal, "too many live handles")
 	}
 	cm.h = h
 	if prev, loaded := proc.fronts.LoadOrStore(m, h); loaded {
@@ -117,7 +116,7 @@ func currentModel(t *C.gocann_thread, fn string, p C.aclmdlRI) (*cModel, C.aclEr
 		return nil, code
 	}
 	if mc := m.m.Context(); mc != c.c {
-		return nil, failf(t, fn, hal.KindModelContext, "modelRI %d belongs to a context of device %d, not to the thread's current context (device %d); call aclrtSetCurrentContext first", m.m.ID(), mc.Device().ID(), c.dev)
+		return nil, failf(t, fn, gocann.KindModelContext, "modelRI %d belongs to a context of device %d, not to the thread's current context (device %d); call aclrtSetCurrentContext first", m.m.ID(), mc.Device().ID(), c.dev)
 	}
 	return m, 0
 }
@@ -147,7 +146,7 @@ func gocann_aclmdlRIBuildBegin(t *C.gocann_thread, out *C.aclmdlRI, flag C.uint3
 		return nullArg(t, fn, "modelRI")
 	}
 	if flag != 0 {
-		return failf(t, fn, hal.KindInvalidParam, "flag %d is invalid, expected 0 (reserved)", flag)
+		return failf(t, fn, gocann.KindInvalidParam, "flag %d is invalid, expected 0 (reserved)", flag)
 	}
 	c, code := currentContext(t, fn)
 	if code != 0 {
@@ -171,7 +170,7 @@ func gocann_aclmdlRIBindStream(t *C.gocann_thread, p C.aclmdlRI, sp C.aclrtStrea
 		return code
 	}
 	if flag != modelStreamHead && flag != modelStreamDefault {
-		return failf(t, fn, hal.KindInvalidParam, "flag %#x is invalid, expected ACL_MODEL_STREAM_FLAG_HEAD (0) or ACL_MODEL_STREAM_FLAG_DEFAULT (0x7FFFFFFF)", flag)
+		return failf(t, fn, gocann.KindInvalidParam, "flag %#x is invalid, expected ACL_MODEL_STREAM_FLAG_HEAD (0) or ACL_MODEL_STREAM_FLAG_DEFAULT (0x7FFFFFFF)", flag)
 	}
 	return fail(t, fn, m.m.Bind(s.s, flag == modelStreamHead))
 }
@@ -194,7 +193,7 @@ func gocann_aclmdlRIBuildEnd(t *C.gocann_thread, p C.aclmdlRI, reserve C.uintptr
 		return code
 	}
 	if reserve != 0 {
-		return failf(t, fn, hal.KindInvalidParam, "reserve %#x is invalid, expected NULL", uintptr(reserve))
+		return failf(t, fn, gocann.KindInvalidParam, "reserve %#x is invalid, expected NULL", uintptr(reserve))
 	}
 	return fail(t, fn, m.m.BuildEnd())
 }
@@ -268,7 +267,7 @@ func gocann_aclmdlRIGetName(t *C.gocann_thread, p C.aclmdlRI, maxLen C.uint32_t,
 	}
 	n := m.m.Name()
 	if int(maxLen) < len(n)+1 {
-		return failf(t, fn, hal.KindInvalidParam, "maxLen %d is too small, expected at least %d for the name and its NUL", maxLen, len(n)+1)
+		return failf(t, fn, gocann.KindInvalidParam, "maxLen %d is too small, expected at least %d for the name and its NUL", maxLen, len(n)+1)
 	}
 	out := unsafe.Slice((*byte)(unsafe.Pointer(name)), len(n)+1)
 	copy(out, n)
@@ -351,16 +350,16 @@ func gocann_aclmdlRIDebugJsonPrint(t *C.gocann_thread, p C.aclmdlRI, path *C.cha
 		return nullArg(t, fn, "path")
 	}
 	if flags != debugJSONSummary && flags != debugJSONVerbose {
-		return failf(t, fn, hal.KindInvalidParam, "flags %#x is invalid, expected ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY (0) or _VERBOSE (1)", flags)
+		return failf(t, fn, gocann.KindInvalidParam, "flags %#x is invalid, expected ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY (0) or _VERBOSE (1)", flags)
 	}
 	name := C.GoString(path)
 	f, err := os.Create(name)
 	if err != nil {
-		return failf(t, fn, hal.KindInvalidFile, "path %q cannot be written: %v", name, err)
+		return failf(t, fn, gocann.KindInvalidFile, "path %q cannot be written: %v", name, err)
 	}
 	err = m.m.WriteJSON(f, flags == debugJSONVerbose)
 	if cerr := f.Close(); err == nil && cerr != nil {
-		return failf(t, fn, hal.KindInvalidFile, "path %q cannot be written: %v", name, cerr)
+		return failf(t, fn, gocann.KindInvalidFile, "path %q cannot be written: %v", name, cerr)
 	}
 	return fail(t, fn, err)
 }

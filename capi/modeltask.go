@@ -11,7 +11,6 @@ import (
 	"unsafe"
 
 	"github.com/gocann/gocann"
-	"github.com/gocann/gocann/hal"
 )
 
 // Looking into a model and editing its tasks: aclmdlRIGetStreams,
@@ -64,13 +63,13 @@ func fillArray(t *C.gocann_thread, fn, what string, arr unsafe.Pointer, n *C.uin
 		return 0
 	}
 	if int(*n) < count {
-		return failf(t, fn, hal.KindInsufficientArray, "the array holds %d %s, the model has %d", *n, what, count)
+		return failf(t, fn, gocann.KindInsufficientArray, "the array holds %d %s, the model has %d", *n, what, count)
 	}
 	out := unsafe.Slice((*unsafe.Pointer)(arr), count)
 	for i := range out {
 		h, ok := put(i)
 		if !ok {
-			return failf(t, fn, hal.KindInvalidHandle, "the model was destroyed")
+			return failf(t, fn, gocann.KindInvalidHandle, "the model was destroyed")
 		}
 		out[i] = C.gocann_handle(C.uintptr_t(h))
 	}
@@ -271,8 +270,8 @@ func gocann_aclmdlRITaskSetParams(t *C.gocann_thread, p C.aclmdlRITask, params *
 		}
 		gp.Kernel, gp.Blocks = f.k, uint32(kp.numBlocks)
 		size := uintptr(kp.argsSize)
-		if size%8 != 0 || size > 8*hal.MaxArgs {
-			return failf(t, fn, hal.KindInvalidParam, "argsSize %d is invalid, expected a multiple of 8 up to %d", size, 8*hal.MaxArgs)
+		if size%8 != 0 || size > 8*gocann.MaxArgs {
+			return failf(t, fn, gocann.KindInvalidParam, "argsSize %d is invalid, expected a multiple of 8 up to %d", size, 8*gocann.MaxArgs)
 		}
 		if size > 0 && kp.args == nil {
 			return nullArg(t, fn, "kernelTaskParams.args")

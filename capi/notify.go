@@ -11,7 +11,6 @@ import (
 	"unsafe"
 
 	"github.com/gocann/gocann"
-	"github.com/gocann/gocann/hal"
 )
 
 // cNotify is a notify as C code sees it.
@@ -35,7 +34,7 @@ func gocann_aclrtCreateNotify(t *C.gocann_thread, out *C.aclrtNotify, flag C.uin
 		return nullArg(t, fn, "notify")
 	}
 	if flag != C.ACL_NOTIFY_DEFAULT && flag != C.ACL_NOTIFY_DEVICE_USE_ONLY {
-		return failf(t, fn, hal.KindInvalidParam, "flag %#x is invalid, expected ACL_NOTIFY_DEFAULT (0) or ACL_NOTIFY_DEVICE_USE_ONLY (1)", flag)
+		return failf(t, fn, gocann.KindInvalidParam, "flag %#x is invalid, expected ACL_NOTIFY_DEFAULT (0) or ACL_NOTIFY_DEVICE_USE_ONLY (1)", flag)
 	}
 	c, code := currentContext(t, fn)
 	if code != 0 {
@@ -49,7 +48,7 @@ func gocann_aclrtCreateNotify(t *C.gocann_thread, out *C.aclrtNotify, flag C.uin
 	h, ok := proc.handles.add(kindNotify, cn)
 	if !ok {
 		n.Close()
-		return failf(t, fn, hal.KindNoNotify, "too many live handles")
+		return failf(t, fn, gocann.KindNoNotify, "too many live handles")
 	}
 	cn.h = h
 	if !adopt(c, &c.notifies, cn) {
@@ -125,7 +124,7 @@ func gocann_aclrtValueWrite(t *C.gocann_thread, addr unsafe.Pointer, value C.uin
 		return nullArg(t, fn, "devAddr")
 	}
 	if flag != 0 {
-		return failf(t, fn, hal.KindInvalidParam, "flag %d is invalid, expected 0", flag)
+		return failf(t, fn, gocann.KindInvalidParam, "flag %d is invalid, expected 0", flag)
 	}
 	s, code := queueStream(t, fn, sp)
 	if code != 0 {

@@ -10,7 +10,7 @@ import (
 	"math"
 	"unsafe"
 
-	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann"
 )
 
 // The bounds of the sizes and counts the C ABI takes as size_t. Each is
@@ -24,7 +24,7 @@ const (
 
 	// maxParamBytes is the most bytes of parameters a launch passes: 32
 	// slots of 8 bytes.
-	maxParamBytes = 8 * hal.MaxArgs
+	maxParamBytes = 8 * gocann.MaxArgs
 
 	// maxBinaryData is the largest kernel binary aclrtBinaryLoadFromData
 	// copies in: what a C int counts.
@@ -45,7 +45,7 @@ const (
 func checkArray(t *C.gocann_thread, fn, param string, p unsafe.Pointer, count C.size_t, size uintptr) C.aclError {
 	n, addr := uint64(count), uint64(uintptr(p))
 	if n > maxHostEnd/uint64(size) || addr > maxHostEnd-n*uint64(size) {
-		return failf(t, fn, hal.KindInvalidParam, "%s %d is invalid: %d entries of %d bytes at %p run past the host address space",
+		return failf(t, fn, gocann.KindInvalidParam, "%s %d is invalid: %d entries of %d bytes at %p run past the host address space",
 			param, n, n, size, p)
 	}
 	return 0
@@ -73,9 +73,9 @@ func addSat(a, b uint64) uint64 {
 func checkArgsSize(t *C.gocann_thread, fn string, f *cFunc, size C.size_t, max uint64) C.aclError {
 	switch {
 	case uint64(size) > max:
-		return failf(t, fn, hal.KindInvalidParam, "argsSize %d is invalid, expected a multiple of 8 up to %d", uint64(size), max)
+		return failf(t, fn, gocann.KindInvalidParam, "argsSize %d is invalid, expected a multiple of 8 up to %d", uint64(size), max)
 	case size%8 != 0:
-		return failf(t, fn, hal.KindInvalidParam, "argsSize %d is invalid, expected a multiple of 8", uint64(size))
+		return failf(t, fn, gocann.KindInvalidParam, "argsSize %d is invalid, expected a multiple of 8", uint64(size))
 	}
 	return checkCovers(t, fn, f, "argsSize", uint64(size))
 }
@@ -88,7 +88,7 @@ func checkCovers(t *C.gocann_thread, fn string, f *cFunc, param string, n uint64
 	if n >= uint64(need) {
 		return 0
 	}
-	return failf(t, fn, hal.KindInvalidParam, "%s %d is invalid, expected at least %d: the %d parameters of kernel %q take %d bytes, each padded to 8",
+	return failf(t, fn, gocann.KindInvalidParam, "%s %d is invalid, expected at least %d: the %d parameters of kernel %q take %d bytes, each padded to 8",
 		param, n, need, count, f.name, need)
 }
 
@@ -110,7 +110,7 @@ func (f *cFunc) paramBytes() (bytes, count int) {
 // array is read: each placeholder names its own 8-byte slot of the block.
 func checkPlaceholders(t *C.gocann_thread, fn string, size, num C.size_t) C.aclError {
 	if uint64(num) > uint64(size)/8 {
-		return failf(t, fn, hal.KindInvalidParam, "placeHolderNum %d is invalid, expected at most %d (one per 8-byte slot of the %d-byte block)",
+		return failf(t, fn, gocann.KindInvalidParam, "placeHolderNum %d is invalid, expected at most %d (one per 8-byte slot of the %d-byte block)",
 			uint64(num), uint64(size)/8, uint64(size))
 	}
 	return 0

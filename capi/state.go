@@ -13,7 +13,6 @@ import (
 	"unsafe"
 
 	"github.com/gocann/gocann"
-	"github.com/gocann/gocann/hal"
 )
 
 // cContext is a context as C code sees it.
@@ -110,7 +109,7 @@ func rt(t *C.gocann_thread, fn string) (*gocann.Runtime, C.aclError) {
 	if r := proc.runtime(); r != nil {
 		return r, 0
 	}
-	return nil, failf(t, fn, hal.KindUninitialized, "aclInit has not been called (or aclFinalize already was)")
+	return nil, failf(t, fn, gocann.KindUninitialized, "aclInit has not been called (or aclFinalize already was)")
 }
 
 // captureThread is the calling thread and its capture mode, for calls a
@@ -152,13 +151,13 @@ func newCContext(gc *gocann.Context, dev int, isDefault bool) (*cContext, error)
 	}
 	h, ok := proc.handles.add(kindContext, c)
 	if !ok {
-		return nil, gocann.Wrap("aclrtCreateContext", hal.Errorf(hal.KindNoStream, "too many live handles"))
+		return nil, gocann.Errorf("aclrtCreateContext", gocann.KindNoStream, "too many live handles")
 	}
 	c.h = h
 	c.def = &cStream{s: ds, ctx: c}
 	if c.def.h, ok = proc.handles.add(kindStream, c.def); !ok {
 		proc.handles.remove(h, kindContext)
-		return nil, gocann.Wrap("aclrtCreateContext", hal.Errorf(hal.KindNoStream, "too many live handles"))
+		return nil, gocann.Errorf("aclrtCreateContext", gocann.KindNoStream, "too many live handles")
 	}
 	proc.direct.openStream(c.def)
 	proc.direct.set(c.h, uint64(c.def.h), nil)
@@ -201,7 +200,7 @@ func adopt[T comparable](c *cContext, set *map[T]struct{}, x T) bool {
 // contextGone records the error for an object made in context c while
 // another thread destroyed c: the object ended with it.
 func contextGone(t *C.gocann_thread, fn string, c *cContext) C.aclError {
-	return failf(t, fn, hal.KindInvalidHandle, "context %#x was destroyed while the call ran; what it made ended with it", uintptr(c.h))
+	return failf(t, fn, gocann.KindInvalidHandle, "context %#x was destroyed while the call ran; what it made ended with it", uintptr(c.h))
 }
 
 // disown removes x from set, when x ends before c.
@@ -242,7 +241,7 @@ func currentContext(t *C.gocann_thread, fn string) (*cContext, C.aclError) {
 		obj, _ := proc.handles.get(handle(t.context), kindContext)
 		return obj.(*cContext), 0
 	}
-	return nil, failf(t, fn, hal.KindContextNull, "the calling thread has no current context; call aclrtSetDevice or aclrtSetCurrentContext first")
+	return nil, failf(t, fn, gocann.KindContextNull, "the calling thread has no current context; call aclrtSetDevice or aclrtSetCurrentContext first")
 }
 
 // setDevice is aclrtSetDevice for thread t.
@@ -292,7 +291,7 @@ func queueStream(t *C.gocann_thread, fn string, p C.aclrtStream) (*cStream, C.ac
 		return nil, code
 	}
 	if s.ctx != c {
-		return nil, failf(t, fn, hal.KindStreamContext, "stream %p belongs to a context of device %d, not to the thread's current context (device %d); call aclrtSetCurrentContext or aclrtSetDevice first", unsafe.Pointer(p), s.ctx.dev, c.dev)
+		return nil, failf(t, fn, gocann.KindStreamContext, "stream %p belongs to a context of device %d, not to the thread's current context (device %d); call aclrtSetCurrentContext or aclrtSetDevice first", unsafe.Pointer(p), s.ctx.dev, c.dev)
 	}
 	return s, 0
 }
@@ -311,9 +310,9 @@ func badHandleError(fn, param string, p unsafe.Pointer, want kind) error {
 		return nullArgError(fn, param)
 	}
 	if k := h.kind(); k != want && k > 0 && k < numKinds {
-		return gocann.Wrap(fn, hal.Errorf(hal.KindInvalidHandle, "%s %p is %s handle, expected %s handle", param, p, article(kindNames[k]), article(kindNames[want])))
+		return gocann.Errorf(fn, gocann.KindInvalidHandle, "%s %p is %s handle, expected %s handle", param, p, article(kindNames[k]), article(kindNames[want]))
 	}
-	return gocann.Wrap(fn, hal.Errorf(hal.KindInvalidHandle, "%s %p is not a live %s handle (destroyed, or never created)", param, p, kindNames[want]))
+	return gocann.Errorf(fn, gocann.KindInvalidHandle, "%s %p is not a live %s handle (destroyed, or never created)", param, p, kindNames[want])
 }
 
 // article puts "a" or "an" before a kind name.

@@ -13,7 +13,6 @@ import (
 	"unsafe"
 
 	"github.com/gocann/gocann"
-	"github.com/gocann/gocann/hal"
 )
 
 // createStream makes a stream in the thread's current context.
@@ -36,7 +35,7 @@ func createStream(t *C.gocann_thread, fn string, out *C.aclrtStream, prio uint32
 	h, ok := proc.handles.add(kindStream, s)
 	if !ok {
 		gs.CloseForce()
-		return failf(t, fn, hal.KindNoStream, "too many live handles")
+		return failf(t, fn, gocann.KindNoStream, "too many live handles")
 	}
 	s.h = h
 	proc.direct.openStream(s)
@@ -118,14 +117,14 @@ func gocann_aclrtSetStreamConfigOpt(t *C.gocann_thread, h *C.aclrtStreamConfigHa
 		h.priority = *(*C.uint32_t)(value)
 		return 0
 	default:
-		return failf(t, fn, hal.KindInvalidParam, "attr %d is invalid, expected an aclrtStreamConfigAttr value 0..3", attr)
+		return failf(t, fn, gocann.KindInvalidParam, "attr %d is invalid, expected an aclrtStreamConfigAttr value 0..3", attr)
 	}
-	return failf(t, fn, hal.KindInvalidParam, "valueSize %d is invalid for attr %d", size, attr)
+	return failf(t, fn, gocann.KindInvalidParam, "valueSize %d is invalid for attr %d", size, attr)
 }
 
 func destroyStream(t *C.gocann_thread, fn string, p C.aclrtStream, force bool) C.aclError {
 	if p == nil {
-		return failf(t, fn, hal.KindInvalidParam, "stream is NULL: the default stream cannot be destroyed")
+		return failf(t, fn, gocann.KindInvalidParam, "stream is NULL: the default stream cannot be destroyed")
 	}
 	s, code := stream(t, fn, p)
 	if code != 0 {
@@ -301,7 +300,7 @@ func gocann_aclrtGetStreamAttribute(t *C.gocann_thread, p C.aclrtStream, attr C.
 func gocann_aclrtStreamAbort(t *C.gocann_thread, p C.aclrtStream) C.aclError {
 	const fn = "aclrtStreamAbort"
 	if p == nil {
-		return failf(t, fn, hal.KindInvalidParam, "stream is NULL, expected an explicit stream")
+		return failf(t, fn, gocann.KindInvalidParam, "stream is NULL, expected an explicit stream")
 	}
 	s, code := stream(t, fn, p)
 	if code != 0 {

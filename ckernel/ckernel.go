@@ -29,6 +29,7 @@ import (
 	"unsafe"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/internal/rterr"
 	"golang.org/x/sys/unix"
 )
 
@@ -48,11 +49,11 @@ type Binary struct {
 // LoadFile loads the kernel binary at path.
 func LoadFile(path string) (*Binary, error) {
 	if path == "" {
-		return nil, hal.Errorf(hal.KindBadArgument, "binPath is empty, expected a kernel binary path")
+		return nil, rterr.Errorf(rterr.KindBadArgument, "binPath is empty, expected a kernel binary path")
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, hal.Wrap(hal.KindInvalidFile, err, "kernel binary %s cannot be opened", path)
+		return nil, rterr.Wrap(rterr.KindInvalidFile, err, "kernel binary %s cannot be opened", path)
 	}
 	defer f.Close()
 	if err := checkELF(f, path); err != nil {
@@ -60,13 +61,13 @@ func LoadFile(path string) (*Binary, error) {
 	}
 	image, err := os.ReadFile(path)
 	if err != nil {
-		return nil, hal.Wrap(hal.KindInvalidFile, err, "kernel binary %s cannot be read", path)
+		return nil, rterr.Wrap(rterr.KindInvalidFile, err, "kernel binary %s cannot be read", path)
 	}
 	// dlopen searches the library path for a name without a slash; a
 	// relative binPath names a file from the working directory.
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return nil, hal.Wrap(hal.KindInvalidFile, err, "kernel binary %s cannot be located", path)
+		return nil, rterr.Wrap(rterr.KindInvalidFile, err, "kernel binary %s cannot be located", path)
 	}
 	return open(abs, path, image)
 }
@@ -74,16 +75,16 @@ func LoadFile(path string) (*Binary, error) {
 // LoadData loads a kernel binary from memory.
 func LoadData(data []byte) (*Binary, error) {
 	if len(data) == 0 {
-		return nil, hal.Errorf(hal.KindBadArgument, "kernel binary data is empty, expected an ELF shared object")
+		return nil, rterr.Errorf(rterr.KindBadArgument, "kernel binary data is empty, expected an ELF shared object")
 	}
 	fd, err := unix.MemfdCreate("gocann-kernel", unix.MFD_CLOEXEC)
 	if err != nil {
-		return nil, hal.Wrap(hal.KindInternal, err, "creating a file for the kernel binary")
+		return nil, rterr.Wrap(rterr.KindInternal, err, "creating a file for the kernel binary")
 	}
 	f := os.NewFile(uintptr(fd), "kernel binary")
 	defer f.Close()
 	if _, err := f.Write(data); err != nil {
-		return nil, hal.Wrap(hal.KindInternal, err, "writing the kernel binary")
+		return nil, rterr.Wrap(rterr.KindInternal, err, "writing the kernel binary")
 	}
 	if err := checkELF(f, "kernel binary data"); err != nil {
 		return nil, err
@@ -107,14 +108,14 @@ func hostMachine() elf.Machine {
 func checkELF(f *os.File, name string) error {
 	ef, err := elf.NewFile(f)
 	if err != nil {
-		return hal.Wrap(hal.KindInvalidParam, err, "%s is not an ELF shared object; kernel binaries for the simulated NPU are host shared objects (gcc -shared -fPIC)", name)
+		return rterr.Wrap(rterr.KindInvalidParam, err, "%s is not an ELF shared object; kernel binaries for the simulated NPU are host shared objects (gcc -shared -fPIC)", name)
 	}
 	defer ef.Close()
 	if ef.Machine != hostMachine() {
-		return hal.Errorf(hal.KindInvalidParam, "%s is for machine %v, not this host's %v: a device binary for a real Ascend NPU cannot run on the simulated NPU; build the kernel for the host (gcc -shared -fPIC)", name, ef.Machine, hostMachine())
+		return rterr.Errorf(rterr.KindInvalidParam, "%s is for machine %v, not this host's %v: a device binary for a real Ascend NPU cannot run on the simulated NPU; build the kernel for the host (gcc -shared -fPIC)", name, ef.Machine, hostMachine())
 	}
 	if ef.Type != elf.ET_DYN {
-		return hal.Errorf(hal.KindInvalidParam, "%s is an ELF %v, expected a shared object (ET_DYN)", name, ef.Type)
+		return rterr.Errorf(rterr.KindInvalidParam, "%s is an ELF %v, expected a shared object (ET_DYN)", name, ef.Type)
 	}
 	return nil
 }
@@ -124,7 +125,7 @@ func open(path, name string, image []byte) (*Binary, error) {
 	defer C.free(unsafe.Pointer(cpath))
 	h := C.dlopen(cpath, C.RTLD_NOW|C.RTLD_LOCAL)
 	if h == nil {
-		return nil, hal.Errorf(hal.KindInvalidParam, "loading %s: %s", name, C.GoString(C.dlerror()))
+		return nil, rterr.Errorf(rterr.KindInvalidParam, "loading %s: %s", name, C.GoString(C.dlerror()))
 	}
 	return &Binary{name: name, image: image, handle: h}, nil
 }
@@ -135,18 +136,18 @@ func (b *Binary) Name() string { return b.name }
 // Kernel returns the kernel exported under name.
 func (b *Binary) Kernel(name string) (*hal.Kernel, error) {
 	if name == "" {
-		return nil, hal.Errorf(hal.KindBadArgument, "kernelName is empty")
+		return nil, rterr.Errorf(rterr.KindBadArgument, "kernelName is empty")
 	}
 	b.mu.RLock()
 	defer b.mu.RUnlock()
 	if b.handle == nil {
-		return nil, hal.Errorf(hal.KindInvalidHandle, "kernel binary %s was unloaded", b.name)
+		return nil, rterr.Errorf(rterr.KindInvalidHandle, "kernel binary %s was unloaded", b.name)
 	}
 	cname := C.CString(name)
 	defer C.free(unsafe.Pointer(cname))
 	fn := C.dlsym(b.handle, cname)
 	if fn == nil {
-		return nil, hal.Errorf(hal.KindSymbolNotFound, "kernel %q is not exported by %s", name, b.name)
+		return nil, rterr.Errorf(rterr.KindSymbolNotFound, "kernel %q is not exported by %s", name, b.name)
 	}
 	return &hal.Kernel{Name: name, Fn: func(blk *hal.Block) { b.run(fn, name, blk) }, Batch: b, Entry: uintptr(fn)}, nil
 }
@@ -210,7 +211,7 @@ func (b *Binary) Unload() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.handle == nil {
-		return hal.Errorf(hal.KindInvalidHandle, "kernel binary %s was already unloaded", b.name)
+		return rterr.Errorf(rterr.KindInvalidHandle, "kernel binary %s was already unloaded", b.name)
 	}
 	C.dlclose(b.handle)
 	b.handle = nil

@@ -15,6 +15,7 @@ import (
 	"github.com/gocann/gocann"
 	"github.com/gocann/gocann/ckernel"
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/internal/rterr"
 )
 
 const kernelSrc = `
@@ -161,7 +162,7 @@ func TestManyArgsAndTrap(t *testing.T) {
 	if err := s.Synchronize(context.Background()); !errors.Is(err, gocann.ErrDevice) || !strings.Contains(err.Error(), "unloaded") {
 		t.Fatalf("launch after unload: %v", err)
 	}
-	if err := bin.Unload(); hal.KindOf(err) != hal.KindInvalidHandle {
+	if err := bin.Unload(); rterr.KindOf(err) != rterr.KindInvalidHandle {
 		t.Fatalf("second unload: %v", err)
 	}
 }
@@ -169,7 +170,7 @@ func TestManyArgsAndTrap(t *testing.T) {
 func TestRefusals(t *testing.T) {
 	so := build(t)
 	dir := t.TempDir()
-	if _, err := ckernel.LoadFile(filepath.Join(dir, "missing.so")); hal.KindOf(err) != hal.KindInvalidFile {
+	if _, err := ckernel.LoadFile(filepath.Join(dir, "missing.so")); rterr.KindOf(err) != rterr.KindInvalidFile {
 		t.Errorf("missing file: %v", err)
 	}
 	txt := filepath.Join(dir, "k.txt")
@@ -185,7 +186,7 @@ func TestRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := bin.Kernel("nope"); hal.KindOf(err) != hal.KindSymbolNotFound {
+	if _, err := bin.Kernel("nope"); rterr.KindOf(err) != rterr.KindSymbolNotFound {
 		t.Errorf("missing symbol: %v", err)
 	}
 	// A device binary for another machine (e_machine at offset 18).

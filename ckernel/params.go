@@ -6,7 +6,7 @@ import (
 	"debug/elf"
 	"encoding/binary"
 
-	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/internal/rterr"
 )
 
 // Params returns the byte size of each parameter of kernel name, needed to
@@ -18,7 +18,7 @@ import (
 func (b *Binary) Params(name string) ([]int, error) {
 	ef, err := elf.NewFile(bytes.NewReader(b.image))
 	if err != nil {
-		return nil, hal.Wrap(hal.KindInvalidParam, err, "reading %s", b.name)
+		return nil, rterr.Wrap(rterr.KindInvalidParam, err, "reading %s", b.name)
 	}
 	defer ef.Close()
 	if sizes, ok := dwarfParams(ef, name); ok {
@@ -31,7 +31,7 @@ func (b *Binary) Params(name string) ([]int, error) {
 		}
 		return sizes, nil
 	}
-	return nil, hal.Errorf(hal.KindInvalidParam,
+	return nil, rterr.Errorf(rterr.KindInvalidParam,
 		"parameters of kernel %q in %s are unknown: build it with -g, or declare GOCANN_KERNEL_PARAMS(%s, n)", name, b.name, name)
 }
 

@@ -19,9 +19,6 @@ type Kernel struct {
 	Batch Batcher
 	// Entry is the kernel's entry point for its Batcher; 0 without one.
 	Entry uintptr
-
-	// Front holds the API layer's object for this one, set once.
-	Front atomic.Value
 }
 
 // Memory is the view of device memory a running block has.

@@ -98,10 +98,6 @@ type Op struct {
 	Subs     []*Graph
 	Timeout  time.Duration // OpWait: once reached, a wait fault after this long (0: never)
 	Disabled bool          // skipped when the graph runs
-
-	// Ref is the runtime object the operation came from (the event of an
-	// event operation), for inspection; the device ignores it.
-	Ref any
 }
 
 // Compare evaluates an OpSwitchStream comparison.

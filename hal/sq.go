@@ -1,11 +1,6 @@
 package hal
 
-import (
-	"fmt"
-	"slices"
-	"sync"
-	"sync/atomic"
-)
+import "sync/atomic"
 
 // SQEntries is the number of entries of an SQ: how many direct launches may
 // be written ahead of the scheduler taking them in.
@@ -69,7 +64,7 @@ type SQ struct {
 // SQE is one kernel launch written by a direct producer.
 type SQE struct {
 	Seq    uint64 // the sequence number the entry is for, written last
-	Kernel uint32 // the kernel's number in its KernelTable
+	Kernel uint32 // the kernel's number (KernelNumberer.KernelID)
 	Blocks uint32
 	NArgs  uint32
 	Thread uint32 // submitting OS thread
@@ -81,11 +76,6 @@ type SQE struct {
 type Direct interface {
 	// SQ returns the queue's submission area.
 	SQ() *SQ
-	// KernelID numbers k for SQE.Kernel.
-	KernelID(k *Kernel) uint32
-	// ForgetKernel lets the numbering drop k (its code is being unloaded):
-	// an entry still naming it faults when it runs.
-	ForgetKernel(k *Kernel)
 	// Doorbell makes the scheduler take in entries written while the
 	// queue was idle. The caller holds the SQ's Lock.
 	Doorbell()
@@ -94,57 +84,14 @@ type Direct interface {
 	Update(f func() bool)
 }
 
-// KernelTable numbers kernels for SQ entries, which cannot hold a *Kernel.
-// Numbers start at 1 and are never reused; lookups take no lock. A
-// forgotten kernel's number maps to a stand-in that faults, so the table
-// keeps nothing of the kernel's code alive.
-type KernelTable struct {
-	mu   sync.Mutex
-	ids  map[*Kernel]uint32
-	list atomic.Pointer[[]*Kernel] // list[id-1]; replaced, never written in place
-}
-
-// ID returns k's number, numbering it on first use.
-func (t *KernelTable) ID(k *Kernel) uint32 {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if id, ok := t.ids[k]; ok {
-		return id
-	}
-	if t.ids == nil {
-		t.ids = make(map[*Kernel]uint32)
-	}
-	var list []*Kernel
-	if p := t.list.Load(); p != nil {
-		list = *p
-	}
-	list = append(list[:len(list):len(list)], k)
-	t.list.Store(&list)
-	id := uint32(len(list))
-	t.ids[k] = id
-	return id
-}
-
-// Kernel returns the kernel numbered id, or nil.
-func (t *KernelTable) Kernel(id uint32) *Kernel {
-	p := t.list.Load()
-	if p == nil || id == 0 || int(id) > len(*p) {
-		return nil
-	}
-	return (*p)[id-1]
-}
-
-// Forget replaces k's entry by a stand-in that faults when run.
-func (t *KernelTable) Forget(k *Kernel) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	id, ok := t.ids[k]
-	if !ok {
-		return
-	}
-	delete(t.ids, k)
-	name := k.Name
-	list := slices.Clone(*t.list.Load())
-	list[id-1] = &Kernel{Name: name, Fn: func(*Block) { panic(fmt.Sprintf("kernel %q: its binary was unloaded", name)) }}
-	t.list.Store(&list)
+// KernelNumberer is implemented by Direct queues whose SQ entries name
+// kernels by number, as a producer outside Go cannot hold a *Kernel. A
+// producer asks for a kernel's number before writing an entry for it.
+type KernelNumberer interface {
+	// KernelID numbers k for SQE.Kernel: never 0, and the same number
+	// every time until ForgetKernel.
+	KernelID(k *Kernel) uint32
+	// ForgetKernel lets the numbering drop k (its code is being unloaded):
+	// an entry still naming it faults when it runs.
+	ForgetKernel(k *Kernel)
 }

@@ -17,7 +17,7 @@ type Backend struct {
 	open  atomic.Pointer[[]*device] // open devices, for address lookups
 	spans atomic.Pointer[spanSet]   // every reserved device range, for address lookups
 
-	kernels hal.KernelTable // numbers kernels for direct launches (hal.SQ)
+	kernels kernelTable // numbers kernels for direct launches (hal.SQ)
 
 	// mu guards the fields below.
 	mu         sync.Mutex

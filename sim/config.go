@@ -56,7 +56,7 @@ func (c Config) withDefaults() (Config, error) {
 		c.Devices = 2
 	}
 	if c.Devices < 1 || c.Devices > 64 {
-		return c, hal.Errorf(hal.KindFileAttrInvalid, "device count %d is invalid, expected 1..64", c.Devices)
+		return c, hal.Errorf(hal.KindInvalidParam, "device count %d is invalid, expected 1..64", c.Devices)
 	}
 	d := DefaultProfile()
 	p := &c.Profile
@@ -87,17 +87,17 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	switch {
 	case p.AICores < 1 || p.AICores > 4096:
-		return c, hal.Errorf(hal.KindFileAttrInvalid, "AI core count %d is invalid, expected 1..4096", p.AICores)
+		return c, hal.Errorf(hal.KindInvalidParam, "AI core count %d is invalid, expected 1..4096", p.AICores)
 	case p.HBMSize < 64<<20 || p.HBMSize > 1<<40:
-		return c, hal.Errorf(hal.KindFileAttrInvalid, "HBM size %d is invalid, expected 64 MiB..1 TiB", p.HBMSize)
+		return c, hal.Errorf(hal.KindInvalidParam, "HBM size %d is invalid, expected 64 MiB..1 TiB", p.HBMSize)
 	case p.StreamLimit < 2:
-		return c, hal.Errorf(hal.KindFileAttrInvalid, "stream limit %d is invalid, expected >= 2", p.StreamLimit)
+		return c, hal.Errorf(hal.KindInvalidParam, "stream limit %d is invalid, expected >= 2", p.StreamLimit)
 	case p.QueueDepth < 2 || p.QueueDepth&(p.QueueDepth-1) != 0:
-		return c, hal.Errorf(hal.KindFileAttrInvalid, "queue depth %d is invalid, expected a power of two >= 2", p.QueueDepth)
+		return c, hal.Errorf(hal.KindInvalidParam, "queue depth %d is invalid, expected a power of two >= 2", p.QueueDepth)
 	case p.GreatestPriority > p.LeastPriority:
-		return c, hal.Errorf(hal.KindFileAttrInvalid, "priority range [%d, %d] is invalid, expected greatest <= least", p.GreatestPriority, p.LeastPriority)
+		return c, hal.Errorf(hal.KindInvalidParam, "priority range [%d, %d] is invalid, expected greatest <= least", p.GreatestPriority, p.LeastPriority)
 	case p.CubeCores < 0 || p.VectorCores < 0 || p.AICPUs < 0 || p.EventLimit < 1 || p.NotifyLimit < 1:
-		return c, hal.Errorf(hal.KindFileAttrInvalid, "profile %+v has a negative or zero limit", *p)
+		return c, hal.Errorf(hal.KindInvalidParam, "profile %+v has a negative or zero limit", *p)
 	}
 	if c.Clock == nil {
 		start := time.Now()
@@ -116,7 +116,7 @@ func (c Config) withDefaults() (Config, error) {
 		c.DMAWorkers = max(2, runtime.GOMAXPROCS(0))
 	}
 	if c.DMAWorkers < 1 || c.DMAWorkers > 256 {
-		return c, hal.Errorf(hal.KindFileAttrInvalid, "DMA worker count %d is invalid, expected 1..256", c.DMAWorkers)
+		return c, hal.Errorf(hal.KindInvalidParam, "DMA worker count %d is invalid, expected 1..256", c.DMAWorkers)
 	}
 	return c, nil
 }

@@ -44,7 +44,7 @@ func (p queuePoint) passed() bool { return p.q.Completed() >= p.seq || p.q.dropp
 // its pages go when no queued task can use them any more.
 func (b *Backend) FreeHost(p unsafe.Pointer) error {
 	if p == nil {
-		return hal.Errorf(hal.KindBadArgument, "host pointer is NULL, expected memory from MallocHost")
+		return hal.Errorf(hal.KindInvalidParam, "host pointer is NULL, expected memory from MallocHost")
 	}
 	mem, err := b.host.detach(p)
 	if err != nil {

@@ -23,10 +23,6 @@ func (q *queue) unlockSubmit() { q.sq.Lock.Store(0) }
 
 func (q *queue) SQ() *hal.SQ { return q.sq }
 
-func (q *queue) KernelID(k *hal.Kernel) uint32 { return q.s.dev.b.kernels.ID(k) }
-
-func (q *queue) ForgetKernel(k *hal.Kernel) { q.s.dev.b.kernels.Forget(k) }
-
 // Doorbell takes in entries written while the queue was idle. The
 // submitters' lock is held.
 func (q *queue) Doorbell() {
@@ -71,7 +67,7 @@ func (q *queue) absorb() {
 // materialize turns entry e into task seq of the ring. s.mu held.
 func (q *queue) materialize(seq uint64, e *hal.SQE) {
 	sl := q.slot(seq)
-	k := q.s.dev.b.kernels.Kernel(e.Kernel)
+	k := q.s.dev.b.kernels.kernel(e.Kernel)
 	n := min(e.NArgs, hal.MaxArgs)
 	sl.t = hal.Task{Kind: hal.TaskKernel, Kernel: k, Blocks: e.Blocks, NArgs: n, Thread: e.Thread}
 	copy(sl.t.Args[:n], e.Args[:n])

@@ -89,8 +89,8 @@ func TestDirectKeepsOrder(t *testing.T) {
 	d := openDev(t, hal.Props{})
 	q := newQ(t, d, 0)
 	l := newLogKernel()
-	id := q.(hal.Direct).KernelID(&l.k)
-	if id == 0 || q.(hal.Direct).KernelID(&l.k) != id {
+	id := q.(hal.KernelNumberer).KernelID(&l.k)
+	if id == 0 || q.(hal.KernelNumberer).KernelID(&l.k) != id {
 		t.Fatalf("KernelID gave %d, then another number: want one non-zero number per kernel", id)
 	}
 	release := hold(t, d, q)
@@ -117,7 +117,7 @@ func TestDirectStress(t *testing.T) {
 	d := openDev(t, hal.Props{})
 	q := newQ(t, d, 0)
 	l := newLogKernel()
-	id := q.(hal.Direct).KernelID(&l.k)
+	id := q.(hal.KernelNumberer).KernelID(&l.k)
 	const n = 20000
 	for i := range n {
 		if !directLaunch(q, id, 1, uint64(i)) {
@@ -139,7 +139,7 @@ func TestDirectRefused(t *testing.T) {
 	q := newQ(t, d, 0)
 	l := newLogKernel()
 	dq := q.(hal.Direct)
-	id := dq.KernelID(&l.k)
+	id := q.(hal.KernelNumberer).KernelID(&l.k)
 	if dq.SQ().Busy.Load() != 0 || !directLaunch(q, id, 1, 0) {
 		t.Fatal("a direct launch on an idle queue was refused")
 	}
@@ -189,12 +189,12 @@ func TestDirectRefused(t *testing.T) {
 func TestDirectUnknownKernel(t *testing.T) {
 	d := openDev(t, hal.Props{})
 	q := newQ(t, d, 0)
-	dq := q.(hal.Direct)
+	kn := q.(hal.KernelNumberer)
 	l := newLogKernel()
-	id := dq.KernelID(&l.k)
+	id := kn.KernelID(&l.k)
 	gone := &hal.Kernel{Name: "gone", Fn: func(*hal.Block) { t.Error("a forgotten kernel ran") }}
-	goneID := dq.KernelID(gone)
-	dq.ForgetKernel(gone)
+	goneID := kn.KernelID(gone)
+	kn.ForgetKernel(gone)
 	release := hold(t, d, q)
 	if !directLaunch(q, 999, 1, 0) || !directLaunch(q, id, 1, 0) || !directLaunch(q, goneID, 1, 0) {
 		t.Fatal("direct launches behind a held queue were refused")
@@ -207,7 +207,7 @@ func TestDirectUnknownKernel(t *testing.T) {
 		t.Fatalf("faults %+v, want AI core exceptions for the unknown kernel and for gone, unloaded", faults)
 	}
 	l.check(t, 1)
-	if again := dq.KernelID(gone); again == goneID || again == id {
+	if again := kn.KernelID(gone); again == goneID || again == id {
 		t.Fatalf("a forgotten kernel numbered again got %d, a number in use (%d, %d)", again, goneID, id)
 	}
 }

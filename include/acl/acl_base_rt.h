@@ -69,6 +69,8 @@ typedef void* aclrtAllocatorBlock;
 typedef void* aclrtAllocatorAddr;
 typedef void* aclrtTaskGrp;
 
+/* Begin result codes (generated from internal/cannmap/codes.txt; do not edit). */
+
 /* Success. */
 static const int ACL_ERROR_NONE = 0;
 static const int ACL_SUCCESS = 0;
@@ -149,6 +151,8 @@ static const int ACL_ERROR_GE_FAILURE = 500002;
 static const int ACL_ERROR_RT_FAILURE = 500003;
 static const int ACL_ERROR_DRV_FAILURE = 500004;
 static const int ACL_ERROR_PROFILING_FAILURE = 500005;
+
+/* End result codes. */
 
 /* Element type of tensor data. */
 typedef enum {

@@ -1,5 +1,8 @@
-// Package cannmap reads the "CANN:" lines that end the doc comments of the
-// public API and builds the CANN-name-to-Go table from them.
+// Package cannmap holds what maps CANN names to gocann's: the "CANN:"
+// lines that end the doc comments of the public API, from which it builds
+// the CANN-name-to-Go table, and the table of CANN error codes (codes.txt),
+// from which it renders the Code constants and the C headers' result codes
+// (codes.go).
 //
 // Every exported function and method of the root package ends its doc
 // comment with a line "CANN: <name> [(<qualifier>)]." naming the CANN call it

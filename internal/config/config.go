@@ -9,7 +9,9 @@
 // FuzzParse feeds Parse arbitrary bytes; go test runs its seeds, and
 // go test -fuzz=FuzzParse -fuzztime=10m ./internal/config explores.
 //
-// config imports only hal and the standard library.
+// Its errors are *rterr.Error values of the configuration kinds
+// (KindInvalidFile, KindParseFile, KindFileAttrInvalid). config imports only
+// internal/rterr and the standard library.
 package config
 
 import (
@@ -23,7 +25,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/internal/rterr"
 )
 
 // AI core stack size limits: the default, the granularity it is rounded up
@@ -84,11 +86,11 @@ func Load(path string) (Config, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			reason = "file does not exist"
 		}
-		return Config{}, hal.Wrap(hal.KindInvalidFile, err, "configuration path %s is invalid: %s", path, reason)
+		return Config{}, rterr.Wrap(rterr.KindInvalidFile, err, "configuration path %s is invalid: %s", path, reason)
 	}
 	c, err := Parse(data)
 	if err != nil {
-		var he *hal.Error
+		var he *rterr.Error
 		if errors.As(err, &he) {
 			he.Msg = "configuration file " + path + ": " + he.Msg
 		}
@@ -108,7 +110,7 @@ func Parse(data []byte) (Config, error) {
 	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
-		return c, hal.Wrap(hal.KindParseFile, err, "content is not a JSON object")
+		return c, rterr.Wrap(rterr.KindParseFile, err, "content is not a JSON object")
 	}
 	// The sections in the order CANN's aclInit handles them, so that of
 	// several bad ones the same is always reported: the error manager's
@@ -144,7 +146,7 @@ func (c *Config) parseDefaultDevice(raw json.RawMessage) error {
 	}
 	for k, v := range dd {
 		if k != "default_device" {
-			return hal.Errorf(hal.KindFileAttrInvalid, "key defaultDevice.%s is unknown, expected default_device", k)
+			return rterr.Errorf(rterr.KindFileAttrInvalid, "key defaultDevice.%s is unknown, expected default_device", k)
 		}
 		n, err := intValue(v, "defaultDevice.default_device", 0, 1<<20)
 		if err != nil {
@@ -162,7 +164,7 @@ func (c *Config) parseStackSize(raw json.RawMessage) error {
 	}
 	for k, v := range ss {
 		if k != "aicore_stack_size" {
-			return hal.Errorf(hal.KindFileAttrInvalid, "key StackSize.%s is unknown, expected aicore_stack_size", k)
+			return rterr.Errorf(rterr.KindFileAttrInvalid, "key StackSize.%s is unknown, expected aicore_stack_size", k)
 		}
 		n, err := intValue(v, "StackSize.aicore_stack_size", 0, MaxStackSize)
 		if err != nil {
@@ -185,26 +187,26 @@ func RoundStack(n uint64) uint64 {
 func intValue(raw json.RawMessage, key string, lo, hi int) (int, error) {
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {
-		return 0, hal.Wrap(hal.KindParseFile, err, "value of %s is not valid JSON", key)
+		return 0, rterr.Wrap(rterr.KindParseFile, err, "value of %s is not valid JSON", key)
 	}
 	var n int64
 	switch x := v.(type) {
 	case float64:
 		if x != float64(int64(x)) {
-			return 0, hal.Errorf(hal.KindFileAttrInvalid, "value %v of %s is invalid, expected an integer in [%d, %d]", x, key, lo, hi)
+			return 0, rterr.Errorf(rterr.KindFileAttrInvalid, "value %v of %s is invalid, expected an integer in [%d, %d]", x, key, lo, hi)
 		}
 		n = int64(x)
 	case string:
 		var err error
 		n, err = strconv.ParseInt(strings.TrimSpace(x), 10, 64)
 		if err != nil {
-			return 0, hal.Errorf(hal.KindFileAttrInvalid, "value %q of %s is invalid, expected a decimal integer in [%d, %d]", x, key, lo, hi)
+			return 0, rterr.Errorf(rterr.KindFileAttrInvalid, "value %q of %s is invalid, expected a decimal integer in [%d, %d]", x, key, lo, hi)
 		}
 	default:
-		return 0, hal.Errorf(hal.KindFileAttrInvalid, "value %s of %s is invalid, expected an integer in [%d, %d]", raw, key, lo, hi)
+		return 0, rterr.Errorf(rterr.KindFileAttrInvalid, "value %s of %s is invalid, expected an integer in [%d, %d]", raw, key, lo, hi)
 	}
 	if n < int64(lo) || n > int64(hi) {
-		return 0, hal.Errorf(hal.KindFileAttrInvalid, "value %d of %s is invalid, expected [%d, %d]", n, key, lo, hi)
+		return 0, rterr.Errorf(rterr.KindFileAttrInvalid, "value %d of %s is invalid, expected [%d, %d]", n, key, lo, hi)
 	}
 	return int(n), nil
 }
@@ -214,7 +216,7 @@ func strict(raw json.RawMessage, section string, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return hal.Wrap(hal.KindFileAttrInvalid, err, "section %s is invalid", section)
+		return rterr.Wrap(rterr.KindFileAttrInvalid, err, "section %s is invalid", section)
 	}
 	return nil
 }
@@ -229,13 +231,13 @@ func checkDepth(data []byte) error {
 			return nil
 		}
 		if err != nil {
-			return hal.Wrap(hal.KindParseFile, err, "content is not valid JSON")
+			return rterr.Wrap(rterr.KindParseFile, err, "content is not valid JSON")
 		}
 		switch tok {
 		case json.Delim('{'), json.Delim('['):
 			depth++
 			if depth > maxDepth {
-				return hal.Errorf(hal.KindParseFile, "nesting depth %d is invalid, expected at most %d", depth, maxDepth)
+				return rterr.Errorf(rterr.KindParseFile, "nesting depth %d is invalid, expected at most %d", depth, maxDepth)
 			}
 		case json.Delim('}'), json.Delim(']'):
 			depth--

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/internal/rterr"
 )
 
 // encode writes c as a configuration Parse reads back as c.
@@ -50,8 +50,8 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("two parses of %q differ: (%v, %v) and (%v, %v)", data, c, err, c2, err2)
 		}
 		if err != nil {
-			var he *hal.Error
-			if !errors.As(err, &he) || he.Kind != hal.KindParseFile && he.Kind != hal.KindFileAttrInvalid {
+			var he *rterr.Error
+			if !errors.As(err, &he) || he.Kind != rterr.KindParseFile && he.Kind != rterr.KindFileAttrInvalid {
 				t.Fatalf("Parse(%q): error %v (%T) carries no CANN file code", data, err, err)
 			}
 			return

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/internal/rterr"
 )
 
 func TestParse(t *testing.T) {
@@ -48,20 +48,20 @@ func TestRoundStack(t *testing.T) {
 func TestErrors(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
-		kind hal.Kind
+		kind rterr.Kind
 		msg  string
 	}{
-		{`{`, hal.KindParseFile, "not a JSON object"},
-		{`[1]`, hal.KindParseFile, "not a JSON object"},
-		{`{"defaultDevice": {"default_device": "x"}}`, hal.KindFileAttrInvalid, `value "x" of defaultDevice.default_device is invalid`},
-		{`{"defaultDevice": {"device": 0}}`, hal.KindFileAttrInvalid, "defaultDevice.device is unknown"},
-		{`{"StackSize": {"aicore_stack_size": 999999999}}`, hal.KindFileAttrInvalid, "expected [0, 196608]"},
-		{`{"simulator": {"cores": 3}}`, hal.KindFileAttrInvalid, "section simulator is invalid"},
-		{`{"a":` + strings.Repeat("[", 11) + strings.Repeat("]", 11) + `}`, hal.KindParseFile, "nesting depth 11"},
+		{`{`, rterr.KindParseFile, "not a JSON object"},
+		{`[1]`, rterr.KindParseFile, "not a JSON object"},
+		{`{"defaultDevice": {"default_device": "x"}}`, rterr.KindFileAttrInvalid, `value "x" of defaultDevice.default_device is invalid`},
+		{`{"defaultDevice": {"device": 0}}`, rterr.KindFileAttrInvalid, "defaultDevice.device is unknown"},
+		{`{"StackSize": {"aicore_stack_size": 999999999}}`, rterr.KindFileAttrInvalid, "expected [0, 196608]"},
+		{`{"simulator": {"cores": 3}}`, rterr.KindFileAttrInvalid, "section simulator is invalid"},
+		{`{"a":` + strings.Repeat("[", 11) + strings.Repeat("]", 11) + `}`, rterr.KindParseFile, "nesting depth 11"},
 	} {
 		_, err := Parse([]byte(tc.in))
-		if hal.KindOf(err) != tc.kind || err == nil || !strings.Contains(err.Error(), tc.msg) {
-			t.Errorf("Parse(%s) = %v (kind %v), want kind %v containing %q", tc.in, err, hal.KindOf(err), tc.kind, tc.msg)
+		if rterr.KindOf(err) != tc.kind || err == nil || !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("Parse(%s) = %v (kind %v), want kind %v containing %q", tc.in, err, rterr.KindOf(err), tc.kind, tc.msg)
 		}
 	}
 }
@@ -77,14 +77,14 @@ func TestLoad(t *testing.T) {
 		t.Fatalf("Load = %v, %v", c, err)
 	}
 	_, err = Load(filepath.Join(dir, "missing.json"))
-	if hal.KindOf(err) != hal.KindInvalidFile || !strings.Contains(err.Error(), "does not exist") {
+	if rterr.KindOf(err) != rterr.KindInvalidFile || !strings.Contains(err.Error(), "does not exist") {
 		t.Errorf("missing file: %v", err)
 	}
 	if err := os.WriteFile(p, []byte(`{"StackSize": 5}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	_, err = Load(p)
-	if hal.KindOf(err) != hal.KindFileAttrInvalid || !strings.Contains(err.Error(), p) {
+	if rterr.KindOf(err) != rterr.KindFileAttrInvalid || !strings.Contains(err.Error(), p) {
 		t.Errorf("bad section: %v", err)
 	}
 }

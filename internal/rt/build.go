@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/internal/rterr"
 )
 
 // Building models over persistent streams (aclmdlRIBuildBegin ...
@@ -30,18 +31,18 @@ func (m *Model) Bind(s *Stream, head bool) error {
 	}
 	switch {
 	case !s.persistent:
-		return hal.Errorf(hal.KindInvalidParam, "stream %d was not created with ACL_STREAM_PERSISTENT; only persistent streams can be bound", s.id)
+		return rterr.Errorf(rterr.KindInvalidParam, "stream %d was not created with ACL_STREAM_PERSISTENT; only persistent streams can be bound", s.id)
 	case s.c != m.c:
-		return hal.Errorf(hal.KindInvalidParam, "stream %d belongs to context %d, model %d to context %d", s.id, s.c.id, m.id, m.c.id)
+		return rterr.Errorf(rterr.KindInvalidParam, "stream %d belongs to context %d, model %d to context %d", s.id, s.c.id, m.id, m.c.id)
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.kind != modelBuilt || m.state != modelBuilding {
-		return hal.Errorf(hal.KindInvalidParam, "model %d is not being built (aclmdlRIBuildBegin); streams bind only before aclmdlRIBuildEnd", m.id)
+		return rterr.Errorf(rterr.KindInvalidParam, "model %d is not being built (aclmdlRIBuildBegin); streams bind only before aclmdlRIBuildEnd", m.id)
 	}
 	ms := &mstream{m: m, idx: len(m.streams), head: head, src: s}
 	if !s.swapDivert(nil, &divert{ms: ms}) {
-		return hal.Errorf(hal.KindInvalidParam, "stream %d is already bound to a model", s.id)
+		return rterr.Errorf(rterr.KindInvalidParam, "stream %d is already bound to a model", s.id)
 	}
 	m.streams = append(m.streams, ms)
 	return nil
@@ -52,20 +53,21 @@ func (m *Model) boundTo(s *Stream) (*mstream, error) {
 	if d := s.divert.Load(); d != nil && d.capture == nil && d.update == nil && d.ms.m == m {
 		return d.ms, nil
 	}
-	return nil, hal.Errorf(hal.KindStreamModel, "stream %d is not bound to model %d", s.id, m.id)
+	return nil, rterr.Errorf(rterr.KindStreamModel, "stream %d is not bound to model %d", s.id, m.id)
 }
 
-// addBound records a task of a bound stream.
-func (m *Model) addBound(ms *mstream, op hal.Op) error {
+// addBound records a task of a bound stream, an operation on event e if e
+// is not nil.
+func (m *Model) addBound(ms *mstream, op hal.Op, e *Event) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.state != modelBuilding {
-		return hal.Errorf(hal.KindStreamModel, "model %d is built; its streams take no more tasks", m.id)
+		return rterr.Errorf(rterr.KindStreamModel, "model %d is built; its streams take no more tasks", m.id)
 	}
 	if ms.done {
-		return hal.Errorf(hal.KindStreamModel, "stream %d of model %d was ended with aclmdlRIEndTask", ms.src.id, m.id)
+		return rterr.Errorf(rterr.KindStreamModel, "stream %d of model %d was ended with aclmdlRIEndTask", ms.src.id, m.id)
 	}
-	ms.ops = append(ms.ops, op)
+	ms.push(op, e)
 	return nil
 }
 
@@ -75,7 +77,7 @@ func (m *Model) EndTask(s *Stream) error {
 	if err != nil {
 		return err
 	}
-	if err := m.addBound(ms, hal.Op{Kind: hal.OpEnd}); err != nil {
+	if err := m.addBound(ms, hal.Op{Kind: hal.OpEnd}, nil); err != nil {
 		return err
 	}
 	m.mu.Lock()
@@ -89,10 +91,10 @@ func (m *Model) BuildEnd() error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.kind != modelBuilt || m.state != modelBuilding {
-		return hal.Errorf(hal.KindInvalidParam, "model %d is not being built", m.id)
+		return rterr.Errorf(rterr.KindInvalidParam, "model %d is not being built", m.id)
 	}
 	if len(m.streams) == 0 {
-		return hal.Errorf(hal.KindInvalidParam, "model %d has no bound stream", m.id)
+		return rterr.Errorf(rterr.KindInvalidParam, "model %d has no bound stream", m.id)
 	}
 	for _, ref := range m.labelRefs {
 		op := &ref.ms.ops[ref.op]
@@ -102,10 +104,10 @@ func (m *Model) BuildEnd() error {
 			ms, pos, dead := l.ms, l.pos, l.dead
 			l.mu.Unlock()
 			if dead {
-				return hal.Errorf(hal.KindInvalidHandle, "label %d of the switch on stream %d was destroyed", i, ref.ms.src.id)
+				return rterr.Errorf(rterr.KindInvalidHandle, "label %d of the switch on stream %d was destroyed", i, ref.ms.src.id)
 			}
 			if ms == nil || ms.m != m {
-				return hal.Errorf(hal.KindInvalidParam, "label %d of the switch on stream %d is not set on a stream of model %d", i, ref.ms.src.id, m.id)
+				return rterr.Errorf(rterr.KindInvalidParam, "label %d of the switch on stream %d is not set on a stream of model %d", i, ref.ms.src.id, m.id)
 			}
 			op.Labels[i] = hal.Label{Stream: ms.idx, Pos: pos}
 		}
@@ -121,10 +123,9 @@ func (m *Model) BuildEnd() error {
 // held.
 func (m *Model) bindEvents() {
 	for _, ms := range m.streams {
-		for i := range ms.ops {
+		for i, e := range ms.events {
 			op := &ms.ops[i]
-			e, ok := op.Ref.(*Event)
-			if !ok || op.Kind != hal.OpTask {
+			if op.Kind != hal.OpTask {
 				continue
 			}
 			ge, recorded := m.events[e]
@@ -133,9 +134,9 @@ func (m *Model) bindEvents() {
 			}
 			switch op.Task.Kind {
 			case hal.TaskEventWait:
-				*op = hal.Op{Kind: hal.OpWait, Event: ge, Timeout: op.Task.Timeout, Ref: e}
+				*op = hal.Op{Kind: hal.OpWait, Event: ge, Timeout: op.Task.Timeout}
 			case hal.TaskEventReset:
-				*op = hal.Op{Kind: hal.OpReset, Event: ge, Ref: e}
+				*op = hal.Op{Kind: hal.OpReset, Event: ge}
 			}
 		}
 	}
@@ -152,7 +153,7 @@ func (m *Model) Unbind(s *Stream) error {
 	running := m.running()
 	m.mu.Unlock()
 	if running {
-		return hal.Errorf(hal.KindModelRunning, "model %d is running; unbind its streams after it finishes", m.id)
+		return rterr.Errorf(rterr.KindModelRunning, "model %d is running; unbind its streams after it finishes", m.id)
 	}
 	s.unbind(ms)
 	return nil
@@ -173,7 +174,7 @@ func (s *Stream) CleanTasks() error {
 		return err
 	}
 	if !s.persistent {
-		return hal.Errorf(hal.KindInvalidParam, "stream %d is not persistent (ACL_STREAM_PERSISTENT)", s.id)
+		return rterr.Errorf(rterr.KindInvalidParam, "stream %d is not persistent (ACL_STREAM_PERSISTENT)", s.id)
 	}
 	d := s.divert.Load()
 	if d == nil || d.capture != nil || d.update != nil {
@@ -185,7 +186,7 @@ func (s *Stream) CleanTasks() error {
 	if m.state != modelBuilding {
 		return nil
 	}
-	d.ms.ops, d.ms.done = nil, false
+	d.ms.ops, d.ms.events, d.ms.done = nil, nil, false
 	kept := m.labelRefs[:0]
 	for _, ref := range m.labelRefs {
 		if ref.ms != d.ms {
@@ -217,7 +218,7 @@ const MaxLabels = 65535
 func (r *Runtime) NewLabel() (*Label, error) {
 	if r.labels.Add(1) > MaxLabels {
 		r.labels.Add(-1)
-		return nil, hal.Errorf(hal.KindOverLimit, "%d labels exist, the most a process may hold; destroy some first", MaxLabels)
+		return nil, rterr.Errorf(rterr.KindOverLimit, "%d labels exist, the most a process may hold; destroy some first", MaxLabels)
 	}
 	return &Label{r: r}, nil
 }
@@ -228,7 +229,7 @@ func (l *Label) Destroy() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.dead {
-		return hal.Errorf(hal.KindInvalidHandle, "label was already destroyed")
+		return rterr.Errorf(rterr.KindInvalidHandle, "label was already destroyed")
 	}
 	l.dead = true
 	l.r.labels.Add(-1)
@@ -240,21 +241,21 @@ func (l *Label) Destroy() error {
 func (l *Label) Set(s *Stream) error {
 	d := s.divert.Load()
 	if d == nil || d.capture != nil || d.update != nil {
-		return hal.Errorf(hal.KindStreamModel, "stream %d is not bound to a model; labels go on bound streams", s.id)
+		return rterr.Errorf(rterr.KindStreamModel, "stream %d is not bound to a model; labels go on bound streams", s.id)
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.dead {
-		return hal.Errorf(hal.KindInvalidHandle, "label was destroyed")
+		return rterr.Errorf(rterr.KindInvalidHandle, "label was destroyed")
 	}
 	if l.ms != nil {
-		return hal.Errorf(hal.KindInvalidParam, "label is already set on stream %d; a label is set once", l.ms.src.id)
+		return rterr.Errorf(rterr.KindInvalidParam, "label is already set on stream %d; a label is set once", l.ms.src.id)
 	}
 	m := d.ms.m
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.state != modelBuilding {
-		return hal.Errorf(hal.KindStreamModel, "model %d is built; its streams take no more labels", m.id)
+		return rterr.Errorf(rterr.KindStreamModel, "model %d is built; its streams take no more labels", m.id)
 	}
 	l.ms, l.pos = d.ms, len(d.ms.ops)
 	return nil
@@ -266,16 +267,16 @@ func (l *Label) Set(s *Stream) error {
 func (s *Stream) SwitchLabel(ptr uint64, labels []*Label) error {
 	d := s.divert.Load()
 	if d == nil || d.capture != nil || d.update != nil {
-		return hal.Errorf(hal.KindStreamModel, "stream %d is not bound to a model; label switches go on bound streams", s.id)
+		return rterr.Errorf(rterr.KindStreamModel, "stream %d is not bound to a model; label switches go on bound streams", s.id)
 	}
 	if len(labels) == 0 {
-		return hal.Errorf(hal.KindInvalidParam, "label list is empty, expected 1..65535 labels")
+		return rterr.Errorf(rterr.KindInvalidParam, "label list is empty, expected 1..65535 labels")
 	}
 	if err := s.c.d.checkDevice("ptr", ptr, 4); err != nil {
 		return err
 	}
 	if ptr%4 != 0 {
-		return hal.Errorf(hal.KindUnaligned, "ptr %#x is invalid, expected 4-byte alignment", ptr)
+		return rterr.Errorf(rterr.KindUnaligned, "ptr %#x is invalid, expected 4-byte alignment", ptr)
 	}
 	return d.ms.m.addSwitch(d.ms, ptr, labels)
 }
@@ -284,7 +285,7 @@ func (m *Model) addSwitch(ms *mstream, ptr uint64, labels []*Label) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.state != modelBuilding || ms.done {
-		return hal.Errorf(hal.KindStreamModel, "model %d takes no more tasks on stream %d", m.id, ms.src.id)
+		return rterr.Errorf(rterr.KindStreamModel, "model %d takes no more tasks on stream %d", m.id, ms.src.id)
 	}
 	ms.ops = append(ms.ops, hal.Op{Kind: hal.OpSwitchLabel, Addr: ptr})
 	m.labelRefs = append(m.labelRefs, labelRef{ms: ms, op: len(ms.ops) - 1, labels: labels})
@@ -305,18 +306,18 @@ func (s *Stream) ActivateStream(target *Stream) error {
 	if err != nil {
 		return err
 	}
-	return ms.m.addBound(ms, hal.Op{Kind: hal.OpActivate, Target: tms.idx})
+	return ms.m.addBound(ms, hal.Op{Kind: hal.OpActivate, Target: tms.idx}, nil)
 }
 
 // boundPair finds two streams bound to the same model.
 func boundPair(s, target *Stream) (*mstream, *mstream, error) {
 	d := s.divert.Load()
 	if d == nil || d.capture != nil || d.update != nil {
-		return nil, nil, hal.Errorf(hal.KindStreamModel, "stream %d is not bound to a model", s.id)
+		return nil, nil, rterr.Errorf(rterr.KindStreamModel, "stream %d is not bound to a model", s.id)
 	}
 	td := target.divert.Load()
 	if td == nil || td.capture != nil || td.update != nil || td.ms.m != d.ms.m {
-		return nil, nil, hal.Errorf(hal.KindStreamModel, "stream %d is not bound to model %d, which stream %d is", target.id, d.ms.m.id, s.id)
+		return nil, nil, rterr.Errorf(rterr.KindStreamModel, "stream %d is not bound to model %d, which stream %d is", target.id, d.ms.m.id, s.id)
 	}
 	return d.ms, td.ms, nil
 }
@@ -330,7 +331,7 @@ func (s *Stream) SwitchStream(left uint64, cmp uint8, right uint64, wide bool, t
 		return err
 	}
 	if cmp > hal.CmpLE {
-		return hal.Errorf(hal.KindInvalidParam, "condition %d is invalid, expected 0..5 (ACL_RT_EQUAL .. ACL_RT_LESS_OR_EQUAL)", cmp)
+		return rterr.Errorf(rterr.KindInvalidParam, "condition %d is invalid, expected 0..5 (ACL_RT_EQUAL .. ACL_RT_LESS_OR_EQUAL)", cmp)
 	}
 	n := uint64(4)
 	if wide {
@@ -344,5 +345,5 @@ func (s *Stream) SwitchStream(left uint64, cmp uint8, right uint64, wide bool, t
 			return err
 		}
 	}
-	return ms.m.addBound(ms, hal.Op{Kind: hal.OpSwitchStream, Addr: left, Addr2: right, Cmp: cmp, Wide: wide, Target: tms.idx})
+	return ms.m.addBound(ms, hal.Op{Kind: hal.OpSwitchStream, Addr: left, Addr2: right, Cmp: cmp, Wide: wide, Target: tms.idx}, nil)
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/internal/rterr"
 )
 
 // CaptureMode restricts calls that would break a capture, with the CANN
@@ -121,7 +122,7 @@ func (s *Stream) BeginCaptureInto(m *Model, mode CaptureMode, caller Caller) (*C
 	}
 	m.mu.Unlock()
 	if !ok {
-		return nil, hal.Errorf(hal.KindInvalidParam, "model %d is not an uncaptured conditional branch (from aclmdlRIAddCondTask)", m.id)
+		return nil, rterr.Errorf(rterr.KindInvalidParam, "model %d is not an uncaptured conditional branch (from aclmdlRIAddCondTask)", m.id)
 	}
 	c, err := s.beginCapture(m, mode, caller)
 	if err != nil {
@@ -136,13 +137,13 @@ func (s *Stream) beginCapture(m *Model, mode CaptureMode, caller Caller) (*Captu
 	}
 	switch {
 	case !mode.valid():
-		return nil, hal.Errorf(hal.KindInvalidParam, "capture mode %d is invalid, expected 0 (GLOBAL), 1 (THREAD_LOCAL) or 2 (RELAXED)", mode)
+		return nil, rterr.Errorf(rterr.KindInvalidParam, "capture mode %d is invalid, expected 0 (GLOBAL), 1 (THREAD_LOCAL) or 2 (RELAXED)", mode)
 	case s.isDefault:
-		return nil, hal.Errorf(hal.KindCaptureImplicit, "stream %d is a default stream, which cannot be captured", s.id)
+		return nil, rterr.Errorf(rterr.KindCaptureImplicit, "stream %d is a default stream, which cannot be captured", s.id)
 	case s.persistent:
-		return nil, hal.Errorf(hal.KindInvalidParam, "stream %d is persistent; it records tasks for aclmdlRIBindStream, not for capture", s.id)
+		return nil, rterr.Errorf(rterr.KindInvalidParam, "stream %d is persistent; it records tasks for aclmdlRIBindStream, not for capture", s.id)
 	case m.c.d != s.c.d:
-		return nil, hal.Errorf(hal.KindInvalidParam, "model %d is on device %d, stream %d on device %d", m.id, m.c.d.id, s.id, s.c.d.id)
+		return nil, rterr.Errorf(rterr.KindInvalidParam, "model %d is on device %d, stream %d on device %d", m.id, m.c.d.id, s.id, s.c.d.id)
 	}
 	c := &Capture{m: m, origin: s, owner: caller.Thread, members: map[*Stream]*mstream{}, events: map[*Event]*capEvent{}, status: CaptureActive}
 	if caller.Thread == 0 {
@@ -157,9 +158,9 @@ func (s *Stream) beginCapture(m *Model, mode CaptureMode, caller Caller) (*Captu
 	c.mu.Unlock()
 	if !s.swapDivert(nil, &divert{capture: c, ms: ms}) {
 		if s.Capture() != nil {
-			return nil, hal.Errorf(hal.KindStreamCaptured, "stream %d is already capturing; end that capture first", s.id)
+			return nil, rterr.Errorf(rterr.KindStreamCaptured, "stream %d is already capturing; end that capture first", s.id)
 		}
-		return nil, hal.Errorf(hal.KindInvalidParam, "stream %d is bound to a model or updating a task group", s.id)
+		return nil, rterr.Errorf(rterr.KindInvalidParam, "stream %d is bound to a model or updating a task group", s.id)
 	}
 	s.c.d.r.addCapture(c)
 	return c, nil
@@ -194,7 +195,7 @@ func (c *Capture) Invalidate(err error) {
 // lose handles the destruction of member stream s: the capture is
 // invalidated and, if s is its origin, which alone could end it, abandoned.
 func (c *Capture) lose(s *Stream) {
-	err := hal.Errorf(hal.KindCaptureInvalidated, "stream %d was destroyed while capturing", s.id)
+	err := rterr.Errorf(rterr.KindCaptureInvalidated, "stream %d was destroyed while capturing", s.id)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.invalidate(err)
@@ -212,13 +213,14 @@ func (c *Capture) lose(s *Stream) {
 // live refuses tasks once the capture failed. c.mu held.
 func (c *Capture) live() error {
 	if c.status == CaptureInvalidated {
-		return hal.Wrap(hal.KindCaptureInvalidated, c.reason, "capture on stream %d is invalidated", c.origin.id)
+		return rterr.Wrap(rterr.KindCaptureInvalidated, c.reason, "capture on stream %d is invalidated", c.origin.id)
 	}
 	return nil
 }
 
-// add records a task of member stream s.
-func (c *Capture) add(s *Stream, ms *mstream, op hal.Op) error {
+// add records a task of member stream s, an operation on event e if e is
+// not nil.
+func (c *Capture) add(s *Stream, ms *mstream, op hal.Op, e *Event) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if err := c.live(); err != nil {
@@ -227,7 +229,7 @@ func (c *Capture) add(s *Stream, ms *mstream, op hal.Op) error {
 	if err := c.checkGroup(s, ms, op); err != nil {
 		return err
 	}
-	ms.ops = append(ms.ops, op)
+	ms.push(op, e)
 	return nil
 }
 
@@ -242,9 +244,9 @@ func (c *Capture) checkGroup(s *Stream, ms *mstream, op hal.Op) error {
 	case g == nil:
 		return nil
 	case g.ms != ms:
-		return hal.Errorf(hal.KindTaskGroupIntr, "stream %d queued a task while a task group is open on stream %d", s.id, g.ms.src.id)
+		return rterr.Errorf(rterr.KindTaskGroupIntr, "stream %d queued a task while a task group is open on stream %d", s.id, g.ms.src.id)
 	case op.Kind != hal.OpTask || !groupable(op.Task.Kind):
-		return hal.Errorf(hal.KindTaskTypeNotSupport, "a task group holds single-operator tasks (kernels, copies, memsets); a %s cannot be in one", opName(op))
+		return rterr.Errorf(rterr.KindTaskTypeNotSupport, "a task group holds single-operator tasks (kernels, copies, memsets); a %s cannot be in one", opName(op))
 	}
 	return nil
 }
@@ -285,7 +287,7 @@ func (c *Capture) recordEvent(s *Stream, ms *mstream, e *Event) error {
 		return err
 	}
 	if other := c.m.c.d.r.captureOfEvent(e); other != nil && other != c {
-		err := hal.Errorf(hal.KindCaptureConflict, "event is used by another capture; streams of two captures cannot be linked")
+		err := rterr.Errorf(rterr.KindCaptureConflict, "event is used by another capture; streams of two captures cannot be linked")
 		c.invalidate(err)
 		return err
 	}
@@ -297,7 +299,7 @@ func (c *Capture) recordEvent(s *Stream, ms *mstream, e *Event) error {
 		c.m.mu.Unlock()
 		c.events[e] = ce
 	}
-	ms.ops = append(ms.ops, hal.Op{Kind: hal.OpRecord, Event: ce.ge, Ref: e})
+	ms.push(hal.Op{Kind: hal.OpRecord, Event: ce.ge}, e)
 	ce.last, ce.op = ms, len(ms.ops)-1
 	e.mu.Lock()
 	e.capture = c
@@ -321,23 +323,23 @@ func (c *Capture) waitEvent(s *Stream, e *Event, timeout time.Duration) error {
 	if other := c.m.c.d.r.captureOfEvent(e); other != nil && other != c {
 		// The event has a record, in another capture: the wait would link
 		// the two, which is a conflict, not a missing record.
-		err := hal.Errorf(hal.KindCaptureConflict, "stream %d waits for an event recorded in another capture; streams of two captures cannot be linked", s.id)
+		err := rterr.Errorf(rterr.KindCaptureConflict, "stream %d waits for an event recorded in another capture; streams of two captures cannot be linked", s.id)
 		c.invalidate(err)
 		return err
 	}
 	if ce == nil {
-		err := hal.Errorf(hal.KindCaptureDependency, "stream %d waits for an event not recorded in the capture; record it on a captured stream first", s.id)
+		err := rterr.Errorf(rterr.KindCaptureDependency, "stream %d waits for an event not recorded in the capture; record it on a captured stream first", s.id)
 		c.invalidate(err)
 		return err
 	}
 	if ms == nil {
 		if s.isDefault {
-			err := hal.Errorf(hal.KindCaptureImplicit, "default stream %d cannot join a capture", s.id)
+			err := rterr.Errorf(rterr.KindCaptureImplicit, "default stream %d cannot join a capture", s.id)
 			c.invalidate(err)
 			return err
 		}
 		if s.persistent {
-			return hal.Errorf(hal.KindInvalidParam, "persistent stream %d cannot join a capture", s.id)
+			return rterr.Errorf(rterr.KindInvalidParam, "persistent stream %d cannot join a capture", s.id)
 		}
 		ms = c.join(s)
 		if !s.swapDivert(nil, &divert{capture: c, ms: ms}) {
@@ -345,12 +347,12 @@ func (c *Capture) waitEvent(s *Stream, e *Event, timeout time.Duration) error {
 			c.m.streams = c.m.streams[:len(c.m.streams)-1]
 			c.m.mu.Unlock()
 			delete(c.members, s)
-			err := hal.Errorf(hal.KindCaptureConflict, "stream %d takes part in another capture or model; two captures cannot be linked", s.id)
+			err := rterr.Errorf(rterr.KindCaptureConflict, "stream %d takes part in another capture or model; two captures cannot be linked", s.id)
 			c.invalidate(err)
 			return err
 		}
 	}
-	ms.ops = append(ms.ops, hal.Op{Kind: hal.OpWait, Event: ce.ge, Timeout: timeout, Ref: e})
+	ms.push(hal.Op{Kind: hal.OpWait, Event: ce.ge, Timeout: timeout}, e)
 	ms.waits = append(ms.waits, waitRef{on: ms, rec: ce.last, recOp: ce.op, waitOp: len(ms.ops) - 1})
 	return nil
 }
@@ -360,13 +362,13 @@ func (c *Capture) waitEvent(s *Stream, e *Event, timeout time.Duration) error {
 func (s *Stream) EndCapture(caller Caller) (*Model, error) {
 	c := s.Capture()
 	if c == nil {
-		return nil, hal.Errorf(hal.KindStreamNotCaptured, "stream %d is not capturing", s.id)
+		return nil, rterr.Errorf(rterr.KindStreamNotCaptured, "stream %d is not capturing", s.id)
 	}
 	if c.origin != s {
-		return nil, hal.Errorf(hal.KindCaptureUnmatched, "stream %d joined a capture begun on stream %d; end it there", s.id, c.origin.id)
+		return nil, rterr.Errorf(rterr.KindCaptureUnmatched, "stream %d joined a capture begun on stream %d; end it there", s.id, c.origin.id)
 	}
 	if caller.Thread != 0 && c.Mode() != CaptureRelaxed && caller.Thread != c.owner {
-		return nil, hal.Errorf(hal.KindCaptureWrongThread, "capture on stream %d was begun on thread %d, not %d; only RELAXED captures end on another thread", s.id, c.owner, caller.Thread)
+		return nil, rterr.Errorf(rterr.KindCaptureWrongThread, "capture on stream %d was begun on thread %d, not %d; only RELAXED captures end on another thread", s.id, c.owner, caller.Thread)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -380,10 +382,10 @@ func (s *Stream) EndCapture(caller Caller) (*Model, error) {
 		return nil, err
 	}
 	if c.status == CaptureInvalidated {
-		return fail(hal.Wrap(hal.KindCaptureInvalidated, c.reason, "capture on stream %d was invalidated", s.id))
+		return fail(rterr.Wrap(rterr.KindCaptureInvalidated, c.reason, "capture on stream %d was invalidated", s.id))
 	}
 	if c.group != nil {
-		return fail(hal.Errorf(hal.KindTaskGroupStatus, "task group on stream %d was begun and not ended", c.group.ms.src.id))
+		return fail(rterr.Errorf(rterr.KindTaskGroupStatus, "task group on stream %d was begun and not ended", c.group.ms.src.id))
 	}
 	if err := c.checkJoined(); err != nil {
 		return fail(err)
@@ -441,7 +443,7 @@ func (c *Capture) checkJoined() error {
 	}
 	for st, ms := range c.members {
 		if !joined[ms] {
-			return hal.Errorf(hal.KindStreamUnjoined,
+			return rterr.Errorf(rterr.KindStreamUnjoined,
 				"captured stream %d does not join back to origin stream %d: its last task must be an event record that the origin (or a stream joined to it) waits for, and nothing may follow it", st.id, c.origin.id)
 		}
 	}

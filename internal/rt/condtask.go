@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/internal/rterr"
 )
 
 // Conditional tasks (aclmdlRICondHandleCreate, aclmdlRIAddCondTask): a
@@ -39,7 +40,7 @@ func (m *Model) NewCond(def uint64, reset bool) (*CondHandle, error) {
 	case state == modelDestroyed:
 		return nil, errModelDestroyed(m)
 	case state != modelBuilding || kind == modelBuilt:
-		return nil, hal.Errorf(hal.KindInvalidParam, "model %d is not being captured; condition variables belong to a capture (between aclmdlRICaptureBegin and aclmdlRICaptureEnd)", m.id)
+		return nil, rterr.Errorf(rterr.KindInvalidParam, "model %d is not being captured; condition variables belong to a capture (between aclmdlRICaptureBegin and aclmdlRICaptureEnd)", m.id)
 	}
 	// The word is the runtime's, lent to the caller: aclrtFree refuses it.
 	a, err := m.c.lend(8)
@@ -67,23 +68,23 @@ const MaxCondBranches = 65535
 // (aclmdlRIAddCondTask).
 func (s *Stream) AddCond(h *CondHandle, kind uint8, branches int) ([]*Model, error) {
 	if h == nil {
-		return nil, hal.Errorf(hal.KindBadArgument, "condition handle is nil")
+		return nil, rterr.Errorf(rterr.KindBadArgument, "condition handle is nil")
 	}
 	switch {
 	case kind == hal.CondIf && (branches < 1 || branches > 2),
 		kind == hal.CondWhile && branches != 1,
 		kind == hal.CondSwitch && (branches < 1 || branches > MaxCondBranches):
-		return nil, hal.Errorf(hal.KindInvalidParam, "conditional task kind %d with %d branches is invalid, expected IF 1..2, WHILE 1, SWITCH 1..%d",
+		return nil, rterr.Errorf(rterr.KindInvalidParam, "conditional task kind %d with %d branches is invalid, expected IF 1..2, WHILE 1, SWITCH 1..%d",
 			kind, branches, MaxCondBranches)
 	case kind > hal.CondSwitch:
-		return nil, hal.Errorf(hal.KindInvalidParam, "conditional task kind %d is invalid, expected 0 (IF), 1 (WHILE) or 2 (SWITCH)", kind)
+		return nil, rterr.Errorf(rterr.KindInvalidParam, "conditional task kind %d is invalid, expected 0 (IF), 1 (WHILE) or 2 (SWITCH)", kind)
 	}
 	d := s.divert.Load()
 	if d == nil || d.capture == nil {
-		return nil, hal.Errorf(hal.KindStreamNotCaptured, "stream %d is not capturing; conditional tasks are captured", s.id)
+		return nil, rterr.Errorf(rterr.KindStreamNotCaptured, "stream %d is not capturing; conditional tasks are captured", s.id)
 	}
 	if d.capture.m != h.m {
-		return nil, hal.Errorf(hal.KindInvalidParam, "the condition belongs to model %d, the capture to model %d", h.m.id, d.capture.m.id)
+		return nil, rterr.Errorf(rterr.KindInvalidParam, "the condition belongs to model %d, the capture to model %d", h.m.id, d.capture.m.id)
 	}
 	parent := h.m
 	subs := make([]*Model, branches)
@@ -93,7 +94,7 @@ func (s *Stream) AddCond(h *CondHandle, kind uint8, branches int) ([]*Model, err
 		sub.state, sub.parent = modelEmpty, parent
 		subs[i], graphs[i] = sub, sub.graph
 	}
-	if err := d.capture.add(s, d.ms, hal.Op{Kind: hal.OpCond, Cond: h.idx, CondKind: kind, Subs: graphs}); err != nil {
+	if err := d.capture.add(s, d.ms, hal.Op{Kind: hal.OpCond, Cond: h.idx, CondKind: kind, Subs: graphs}, nil); err != nil {
 		return nil, err
 	}
 	parent.mu.Lock()

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/internal/rterr"
 )
 
 // Context is a CANN context: a device's streams, events and notifies. Each
@@ -52,7 +53,7 @@ func (c *Context) IsDefault() bool { return c.isDefault }
 // check returns an error if c was destroyed.
 func (c *Context) check() error {
 	if c.dead.Load() {
-		return hal.Errorf(hal.KindInvalidHandle, "context %d was destroyed", c.id)
+		return rterr.Errorf(rterr.KindInvalidHandle, "context %d was destroyed", c.id)
 	}
 	return nil
 }
@@ -69,13 +70,13 @@ func (c *Context) DefaultStream() (*Stream, error) {
 // its streams' tasks first.
 func (c *Context) Destroy() error {
 	if c.isDefault {
-		return hal.Errorf(hal.KindInvalidParam, "context %d is a default context; it ends with aclrtResetDevice, not aclrtDestroyContext", c.id)
+		return rterr.Errorf(rterr.KindInvalidParam, "context %d is a default context; it ends with aclrtResetDevice, not aclrtDestroyContext", c.id)
 	}
 	d := c.d
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if _, ok := d.contexts[c]; !ok || c.dead.Load() {
-		return hal.Errorf(hal.KindInvalidHandle, "context %d was already destroyed", c.id)
+		return rterr.Errorf(rterr.KindInvalidHandle, "context %d was already destroyed", c.id)
 	}
 	err := c.teardown(true)
 	if ferr := d.forget(c); err == nil {

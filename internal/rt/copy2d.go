@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/internal/rterr"
 )
 
 // 2-D copy limits from the CANN reference.
@@ -32,11 +33,11 @@ func (c *Context) check2D(p *Copy2D, async bool) (dstPinned, srcPinned bool, err
 	switch p.Kind {
 	case HostToDevice, DeviceToHost, DeviceToDevice, CopyDefault:
 	default:
-		return false, false, hal.Errorf(hal.KindBadArgument, "kind %s is not supported for a 2-D copy, expected one of %v",
+		return false, false, rterr.Errorf(rterr.KindBadArgument, "kind %s is not supported for a 2-D copy, expected one of %v",
 			p.Kind, []CopyKind{HostToDevice, DeviceToHost, DeviceToDevice, CopyDefault})
 	}
 	if p.Kind == DeviceToDevice && !async {
-		return false, false, hal.Errorf(hal.KindNotSupported, "kind %s is not supported by a synchronous 2-D copy; aclrtMemcpy2dAsync copies device to device", p.Kind)
+		return false, false, rterr.Errorf(rterr.KindNotSupported, "kind %s is not supported by a synchronous 2-D copy; aclrtMemcpy2dAsync copies device to device", p.Kind)
 	}
 	kind, err := c.d.resolveKind(p.Dst, p.Src, p.Kind, p.Kind)
 	if err != nil {
@@ -44,13 +45,13 @@ func (c *Context) check2D(p *Copy2D, async bool) (dstPinned, srcPinned bool, err
 	}
 	switch {
 	case p.Width > p.DPitch:
-		return false, false, hal.Errorf(hal.KindInvalidParam, "width %d is invalid, expected <= dpitch %d", p.Width, p.DPitch)
+		return false, false, rterr.Errorf(rterr.KindInvalidParam, "width %d is invalid, expected <= dpitch %d", p.Width, p.DPitch)
 	case p.Width > p.SPitch:
-		return false, false, hal.Errorf(hal.KindInvalidParam, "width %d is invalid, expected <= spitch %d", p.Width, p.SPitch)
+		return false, false, rterr.Errorf(rterr.KindInvalidParam, "width %d is invalid, expected <= spitch %d", p.Width, p.SPitch)
 	case p.Width > maxWidth2D:
-		return false, false, hal.Errorf(hal.KindInvalidParam, "width %d is invalid, expected <= %d", p.Width, maxWidth2D)
+		return false, false, rterr.Errorf(rterr.KindInvalidParam, "width %d is invalid, expected <= %d", p.Width, maxWidth2D)
 	case p.Height > maxHeight2D:
-		return false, false, hal.Errorf(hal.KindInvalidParam, "height %d is invalid, expected <= %d", p.Height, maxHeight2D)
+		return false, false, rterr.Errorf(rterr.KindInvalidParam, "height %d is invalid, expected <= %d", p.Height, maxHeight2D)
 	}
 	dstN, srcN, err := check2DExtents(p)
 	if err != nil {
@@ -67,7 +68,7 @@ func (c *Context) check2D(p *Copy2D, async bool) (dstPinned, srcPinned bool, err
 		if async {
 			want = "host to device, device to host or device to device"
 		}
-		return false, false, hal.Errorf(hal.KindInvalidParam, "kind %s gives a %s copy for these dst and src, expected %s", p.Kind, direction(kind), want)
+		return false, false, rterr.Errorf(rterr.KindInvalidParam, "kind %s gives a %s copy for these dst and src, expected %s", p.Kind, direction(kind), want)
 	}
 	return dstPinned, srcPinned, nil
 }

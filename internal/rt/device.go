@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/internal/rterr"
 )
 
 // Device is one device of the runtime. It is open while aclrtSetDevice
@@ -59,7 +60,7 @@ func (d *Device) open() error {
 	if _, err := hd.Malloc(stack-mallocPad, hal.MemPolicy{Page: hal.PageNormalOnly}); err != nil {
 		hd.Close()
 		d.r.closed.refresh(d.b)
-		return hal.Wrap(hal.KindOutOfMemory, err, "device %d: reserving %d bytes of AI core stack", d.id, stack)
+		return rterr.Wrap(rterr.KindOutOfMemory, err, "device %d: reserving %d bytes of AI core stack", d.id, stack)
 	}
 	d.hd = hd
 	d.contexts = make(map[*Context]struct{})
@@ -70,7 +71,7 @@ func (d *Device) open() error {
 // errFinalized is the error of every call on a device of a finalized
 // runtime: its handles are gone for good, whatever the device's state was.
 func (d *Device) errFinalized() error {
-	return hal.Errorf(hal.KindInvalidHandle, "device %d belongs to a finalized runtime", d.id)
+	return rterr.Errorf(rterr.KindInvalidHandle, "device %d belongs to a finalized runtime", d.id)
 }
 
 // closeIfUnused closes the device once nothing references it. d.mu held.
@@ -112,7 +113,7 @@ func (d *Device) Reset() error {
 		return d.errFinalized()
 	}
 	if d.setRefs == 0 {
-		return hal.Errorf(hal.KindInvalidDevice, "device %d is not set: reset without a matching aclrtSetDevice", d.id)
+		return rterr.Errorf(rterr.KindInvalidDevice, "device %d is not set: reset without a matching aclrtSetDevice", d.id)
 	}
 	d.setRefs--
 	if d.setRefs > 0 {
@@ -129,7 +130,7 @@ func (d *Device) ResetForce() error {
 		return d.errFinalized()
 	}
 	if d.setRefs == 0 {
-		return hal.Errorf(hal.KindInvalidDevice, "device %d is not set: already reset", d.id)
+		return rterr.Errorf(rterr.KindInvalidDevice, "device %d is not set: already reset", d.id)
 	}
 	d.setRefs = 0
 	return d.release()
@@ -187,7 +188,7 @@ func (d *Device) DefaultContext() (*Context, error) {
 		return nil, d.errFinalized()
 	}
 	if d.defCtx == nil {
-		return nil, hal.Errorf(hal.KindContextNull, "device %d is not set, so it has no default context; call aclrtSetDevice", d.id)
+		return nil, rterr.Errorf(rterr.KindContextNull, "device %d is not set, so it has no default context; call aclrtSetDevice", d.id)
 	}
 	return d.defCtx, nil
 }
@@ -238,7 +239,7 @@ func (d *Device) Synchronize(ctx context.Context, timeout time.Duration) error {
 	cs := d.contextsLocked()
 	d.mu.Unlock()
 	if len(cs) == 0 {
-		return hal.Errorf(hal.KindContextNull, "device %d has no context; call aclrtSetDevice", d.id)
+		return rterr.Errorf(rterr.KindContextNull, "device %d has no context; call aclrtSetDevice", d.id)
 	}
 	var deadline time.Time
 	if timeout > 0 {
@@ -261,7 +262,7 @@ func (d *Device) halDevice() (hal.Device, error) {
 		return nil, d.errFinalized()
 	}
 	if d.hd == nil {
-		return nil, hal.Errorf(hal.KindInvalidDevice, "device %d is not open; call aclrtSetDevice", d.id)
+		return nil, rterr.Errorf(rterr.KindInvalidDevice, "device %d is not open; call aclrtSetDevice", d.id)
 	}
 	return d.hd, nil
 }
@@ -286,7 +287,7 @@ func (d *Device) StreamsAvailable() (int, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.dead || d.hd == nil {
-		return 0, hal.Errorf(hal.KindInvalidDevice, "device %d is not set", d.id)
+		return 0, rterr.Errorf(rterr.KindInvalidDevice, "device %d is not set", d.id)
 	}
 	used := 0
 	for _, c := range d.contextsLocked() {

@@ -2,6 +2,7 @@ package rt
 
 import (
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/internal/rterr"
 )
 
 // devUse is what a device allocation is to the caller.
@@ -50,7 +51,7 @@ func (c *Context) malloc(size uint64, p hal.MemPolicy, use devUse) (hal.Allocati
 		return hal.Allocation{}, err
 	}
 	if size == 0 {
-		return hal.Allocation{}, hal.Errorf(hal.KindInvalidParam, "size 0 is invalid, expected > 0")
+		return hal.Allocation{}, rterr.Errorf(rterr.KindInvalidParam, "size 0 is invalid, expected > 0")
 	}
 	p.Tag = uint8(use)
 	return c.hd.Malloc(size, p)
@@ -68,7 +69,7 @@ func (c *Context) FreeInternal(addr uint64) error {
 		return c.hd.Free(addr, uint8(useNone)) // gone with its device, or never there: the device says which
 	}
 	if devUse(a.Tag) == useOwned {
-		return hal.Errorf(hal.KindInvalidAddress, "device address %#x is the caller's memory, not the runtime's", addr)
+		return rterr.Errorf(rterr.KindInvalidAddress, "device address %#x is the caller's memory, not the runtime's", addr)
 	}
 	return c.hd.Free(addr, a.Tag)
 }

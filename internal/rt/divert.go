@@ -1,6 +1,9 @@
 package rt
 
-import "github.com/gocann/gocann/hal"
+import (
+	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/internal/rterr"
+)
 
 // divert takes a stream's tasks away from its queue: into a capture, into
 // the model a persistent stream is bound to, or into a task-group update.
@@ -12,17 +15,18 @@ type divert struct {
 }
 
 func (d *divert) add(s *Stream, t *hal.Task) error {
-	return d.addOp(s, hal.Op{Kind: hal.OpTask, Task: *t})
+	return d.addOp(s, hal.Op{Kind: hal.OpTask, Task: *t}, nil)
 }
 
-func (d *divert) addOp(s *Stream, op hal.Op) error {
+// addOp adds op, an operation on event e if e is not nil.
+func (d *divert) addOp(s *Stream, op hal.Op, e *Event) error {
 	switch {
 	case d.capture != nil:
-		return d.capture.add(s, d.ms, op)
+		return d.capture.add(s, d.ms, op, e)
 	case d.update != nil:
 		return d.update.add(s, &op.Task)
 	}
-	return d.ms.m.addBound(d.ms, op)
+	return d.ms.m.addBound(d.ms, op, e)
 }
 
 // diverted reports whether s's tasks go somewhere other than its queue.
@@ -87,7 +91,7 @@ func (r *Runtime) CheckUnsafe(caller Caller, what string) error {
 		own := caller.Thread != 0 && caller.Thread == c.owner
 		mode := c.Mode()
 		if (own && mode != CaptureRelaxed) || (!own && caller.Mode == CaptureGlobal && mode == CaptureGlobal) {
-			err := hal.Errorf(hal.KindCaptureModeNotSupport,
+			err := rterr.Errorf(rterr.KindCaptureModeNotSupport,
 				"%s is not allowed while stream %d is capturing in %s mode (this caller's mode is %s); switch to RELAXED (aclmdlRICaptureThreadExchangeMode) to make it",
 				what, c.origin.id, mode, caller.Mode)
 			c.Invalidate(err)
@@ -114,7 +118,7 @@ func (m CaptureMode) String() string {
 // refuseInCapture refuses a synchronizing call that covers a capturing
 // stream, invalidating its capture, as every capture mode does.
 func refuseInCapture(c *Capture, what string) error {
-	err := hal.Errorf(hal.KindCaptureModeNotSupport, "%s is not allowed while stream %d is capturing", what, c.origin.id)
+	err := rterr.Errorf(rterr.KindCaptureModeNotSupport, "%s is not allowed while stream %d is capturing", what, c.origin.id)
 	c.Invalidate(err)
 	return err
 }

@@ -18,7 +18,13 @@
 // use (condition words, argument blocks from aclmdlRITaskGetParams) is
 // lent: usable and described, never freed by the caller.
 //
-// Errors are *hal.Error values; the root package maps their kinds to CANN
-// codes. rt imports hal, internal packages and the standard library; never
-// sim or the root package.
+// Errors: rt reports what it finds itself as *rterr.Error values, of
+// device-level or runtime-level kinds (internal/rterr), and passes a
+// backend's *hal.Error up unchanged, its kind keeping its value; where CANN
+// names a backend's failure differently it says so with an error of its
+// own (an event's synchronize timing out is KindEventSyncTimeout, not the
+// queue's timeout; queue faults become errors of the fault's kind at the
+// synchronizing call). It maps no kind to a CANN code: the root package
+// does, in one function. rt imports hal, internal packages and the
+// standard library; never sim or the root package.
 package rt

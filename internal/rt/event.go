@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/internal/rterr"
 )
 
 // Event flags, with the CANN values.
@@ -59,20 +60,20 @@ func (c *Context) NewEvent(flags uint32, api EventAPI) (*Event, error) {
 		flags = EventSync | EventTimeLine
 	}
 	if flags&^eventFlagsKnown != 0 {
-		return nil, hal.Errorf(hal.KindInvalidParam, "event flag %#x is invalid, expected a combination of ACL_EVENT_* flags", flags)
+		return nil, rterr.Errorf(rterr.KindInvalidParam, "event flag %#x is invalid, expected a combination of ACL_EVENT_* flags", flags)
 	}
 	switch {
 	case flags&(EventExternal|EventIPC) != 0 && flags&^(EventExternal|EventIPC) != 0,
 		flags&EventExternal != 0 && flags&EventIPC != 0:
-		return nil, hal.Errorf(hal.KindInvalidParam, "event flag %#x is invalid: ACL_EVENT_EXTERNAL and ACL_EVENT_IPC cannot be combined with other flags", flags)
+		return nil, rterr.Errorf(rterr.KindInvalidParam, "event flag %#x is invalid: ACL_EVENT_EXTERNAL and ACL_EVENT_IPC cannot be combined with other flags", flags)
 	case flags&EventExternal != 0 && api != EventWithFlag:
-		return nil, hal.Errorf(hal.KindInvalidParam, "ACL_EVENT_EXTERNAL is only accepted by aclrtCreateEventWithFlag")
+		return nil, rterr.Errorf(rterr.KindInvalidParam, "ACL_EVENT_EXTERNAL is only accepted by aclrtCreateEventWithFlag")
 	case flags&EventIPC != 0 && api != EventEx:
-		return nil, hal.Errorf(hal.KindInvalidParam, "ACL_EVENT_IPC is only accepted by aclrtCreateEventExWithFlag")
+		return nil, rterr.Errorf(rterr.KindInvalidParam, "ACL_EVENT_IPC is only accepted by aclrtCreateEventExWithFlag")
 	case flags&EventDeviceOnly != 0 && api != EventWithFlag:
-		return nil, hal.Errorf(hal.KindInvalidParam, "ACL_EVENT_DEVICE_USE_ONLY is only accepted by aclrtCreateEventWithFlag")
+		return nil, rterr.Errorf(rterr.KindInvalidParam, "ACL_EVENT_DEVICE_USE_ONLY is only accepted by aclrtCreateEventWithFlag")
 	case flags&EventIPC != 0:
-		return nil, hal.Errorf(hal.KindNotSupported, "event flag %#x (ACL_EVENT_IPC) is not supported by this runtime yet", flags)
+		return nil, rterr.Errorf(rterr.KindNotSupported, "event flag %#x (ACL_EVENT_IPC) is not supported by this runtime yet", flags)
 	}
 	external := flags&EventExternal != 0
 	counted := api == EventPlain || (api == EventWithFlag && flags&(EventSync|EventExternal) != 0)
@@ -85,7 +86,7 @@ func (c *Context) NewEvent(flags uint32, api EventAPI) (*Event, error) {
 	if c.events == nil {
 		c.mu.Unlock()
 		h.Close()
-		return nil, hal.Errorf(hal.KindInvalidHandle, "context %d was destroyed", c.id)
+		return nil, rterr.Errorf(rterr.KindInvalidHandle, "context %d was destroyed", c.id)
 	}
 	c.events[e] = struct{}{}
 	c.mu.Unlock()
@@ -98,7 +99,7 @@ func (e *Event) Context() *Context { return e.c }
 
 func (e *Event) check() error {
 	if e.dead.Load() {
-		return hal.Errorf(hal.KindInvalidHandle, "event was destroyed")
+		return rterr.Errorf(rterr.KindInvalidHandle, "event was destroyed")
 	}
 	return nil
 }
@@ -110,7 +111,7 @@ func (e *Event) Destroy() error {
 	c.mu.Lock()
 	if _, ok := c.events[e]; !ok {
 		c.mu.Unlock()
-		return hal.Errorf(hal.KindInvalidHandle, "event was already destroyed")
+		return rterr.Errorf(rterr.KindInvalidHandle, "event was already destroyed")
 	}
 	delete(c.events, e)
 	c.mu.Unlock()
@@ -127,7 +128,7 @@ func (e *Event) release() {
 // sameDevice refuses an event of another device.
 func (s *Stream) sameDevice(e *Event) error {
 	if e.c.d != s.c.d {
-		return hal.Errorf(hal.KindInvalidParam, "event of device %d used on stream %d of device %d", e.c.d.id, s.id, s.c.d.id)
+		return rterr.Errorf(rterr.KindInvalidParam, "event of device %d used on stream %d of device %d", e.c.d.id, s.id, s.c.d.id)
 	}
 	return nil
 }
@@ -171,10 +172,10 @@ func (s *Stream) WaitEventTimeout(e *Event, timeout time.Duration, site uintptr)
 	// An ACL_EVENT_EXTERNAL event is made to be waited for: the task-update
 	// flow captures a wait for one.
 	if e.api != EventPlain && e.flags&(EventSync|EventExternal) == 0 {
-		return hal.Errorf(hal.KindInvalidParam, "event flags %#x lack ACL_EVENT_SYNC (or ACL_EVENT_EXTERNAL), which a stream wait needs", e.flags)
+		return rterr.Errorf(rterr.KindInvalidParam, "event flags %#x lack ACL_EVENT_SYNC (or ACL_EVENT_EXTERNAL), which a stream wait needs", e.flags)
 	}
 	if timeout < 0 {
-		return hal.Errorf(hal.KindInvalidParam, "timeout %v is invalid, expected >= 0", timeout)
+		return rterr.Errorf(rterr.KindInvalidParam, "timeout %v is invalid, expected >= 0", timeout)
 	}
 	t := &hal.Task{Kind: hal.TaskEventWait, Event: e.h, Timeout: timeout, Site: site}
 	if d := s.divert.Load(); d != nil {
@@ -204,7 +205,7 @@ func (s *Stream) ResetEvent(e *Event, site uintptr) error {
 		return err
 	}
 	if e.api != EventWithFlag || e.flags&(EventSync|EventExternal) == 0 {
-		return hal.Errorf(hal.KindInvalidParam, "aclrtResetEvent needs an event from aclrtCreateEventWithFlag with ACL_EVENT_SYNC or ACL_EVENT_EXTERNAL; this one has flags %#x from %s", e.flags, e.api)
+		return rterr.Errorf(rterr.KindInvalidParam, "aclrtResetEvent needs an event from aclrtCreateEventWithFlag with ACL_EVENT_SYNC or ACL_EVENT_EXTERNAL; this one has flags %#x from %s", e.flags, e.api)
 	}
 	if d := s.divert.Load(); d != nil {
 		return s.divertEvent(d, e, &hal.Task{Kind: hal.TaskEventReset, Event: e.h, Site: site})
@@ -239,7 +240,7 @@ func (e *Event) hostUsable() error {
 		return err
 	}
 	if e.flags&EventDeviceOnly != 0 {
-		return hal.Errorf(hal.KindInvalidParam, "event has ACL_EVENT_DEVICE_USE_ONLY; the host cannot query or wait for it")
+		return rterr.Errorf(rterr.KindInvalidParam, "event has ACL_EVENT_DEVICE_USE_ONLY; the host cannot query or wait for it")
 	}
 	return nil
 }
@@ -259,7 +260,7 @@ func (e *Event) Synchronize(ctx context.Context, timeout time.Duration) error {
 	}
 	if err := s.q.Wait(ctx, seq, timeout); err != nil {
 		if he, ok := err.(*hal.Error); ok && he.Kind == hal.KindStreamSyncTimeout {
-			return &hal.Error{Kind: hal.KindEventSyncTimeout, Msg: "event: " + he.Msg, Err: he.Err}
+			return &rterr.Error{Kind: rterr.KindEventSyncTimeout, Msg: "event: " + he.Msg, Err: he.Err}
 		}
 		return s.stopFault(err, seq)
 	}
@@ -289,7 +290,7 @@ func (e *Event) Query() (bool, error) {
 // QueryLegacy is aclrtQueryEvent, refused for aclrtCreateEventExWithFlag events.
 func (e *Event) QueryLegacy() (bool, error) {
 	if e.api == EventEx {
-		return false, hal.Errorf(hal.KindInvalidParam, "aclrtQueryEvent does not accept events from aclrtCreateEventExWithFlag; use aclrtQueryEventStatus")
+		return false, rterr.Errorf(rterr.KindInvalidParam, "aclrtQueryEvent does not accept events from aclrtCreateEventExWithFlag; use aclrtQueryEventStatus")
 	}
 	return e.Query()
 }
@@ -301,7 +302,7 @@ func (e *Event) QueryWait() (bool, error) {
 		return false, err
 	}
 	if e.api == EventEx {
-		return false, hal.Errorf(hal.KindInvalidParam, "aclrtQueryEventWaitStatus does not accept events from aclrtCreateEventExWithFlag")
+		return false, rterr.Errorf(rterr.KindInvalidParam, "aclrtQueryEventWaitStatus does not accept events from aclrtCreateEventExWithFlag")
 	}
 	if c := e.c.d.r.captureOfEvent(e); c != nil {
 		return false, refuseInCapture(c, "querying the wait status of an event recorded in a capture")
@@ -319,18 +320,18 @@ func (e *Event) Timestamp() (int64, error) {
 		return 0, err
 	}
 	if e.api != EventPlain && e.flags&EventTimeLine == 0 {
-		return 0, hal.Errorf(hal.KindEventTimestamp, "event flags %#x lack ACL_EVENT_TIME_LINE, so it keeps no timestamp", e.flags)
+		return 0, rterr.Errorf(rterr.KindEventTimestamp, "event flags %#x lack ACL_EVENT_TIME_LINE, so it keeps no timestamp", e.flags)
 	}
 	s, seq := e.latest()
 	if s == nil {
-		return 0, hal.Errorf(hal.KindEventTimestamp, "event was never recorded, so it has no timestamp")
+		return 0, rterr.Errorf(rterr.KindEventTimestamp, "event was never recorded, so it has no timestamp")
 	}
 	if s.q.Completed() < seq {
-		return 0, hal.Errorf(hal.KindEventNotComplete, "event's record (task %d on stream %d) has not run yet", seq, s.id)
+		return 0, rterr.Errorf(rterr.KindEventNotComplete, "event's record (task %d on stream %d) has not run yet", seq, s.id)
 	}
 	ts, ok := e.h.Timestamp()
 	if !ok {
-		return 0, hal.Errorf(hal.KindEventTimestamp, "event's record was dropped by an abort, so it has no timestamp")
+		return 0, rterr.Errorf(rterr.KindEventTimestamp, "event's record was dropped by an abort, so it has no timestamp")
 	}
 	return ts, nil
 }
@@ -339,14 +340,14 @@ func (e *Event) Timestamp() (int64, error) {
 func Elapsed(start, end *Event) (time.Duration, error) {
 	t0, err := start.Timestamp()
 	if err != nil {
-		return 0, hal.Wrap(hal.KindOf(err), err, "start event")
+		return 0, rterr.Wrap(rterr.KindOf(err), err, "start event")
 	}
 	t1, err := end.Timestamp()
 	if err != nil {
-		return 0, hal.Wrap(hal.KindOf(err), err, "end event")
+		return 0, rterr.Wrap(rterr.KindOf(err), err, "end event")
 	}
 	if t1 < t0 {
-		return 0, hal.Errorf(hal.KindEventTimestampReversal, "end event ran %v before the start event", time.Duration(t0-t1))
+		return 0, rterr.Errorf(rterr.KindEventTimestampReversal, "end event ran %v before the start event", time.Duration(t0-t1))
 	}
 	return time.Duration(t1 - t0), nil
 }
@@ -361,10 +362,10 @@ func (e *Event) external() bool { return e.flags&EventExternal != 0 }
 // the model shares with streams outside it.
 func (s *Stream) divertEvent(d *divert, e *Event, t *hal.Task) error {
 	if d.update != nil {
-		return hal.Errorf(hal.KindTaskTypeNotSupport, "a task-group update holds single tasks, not a %s", t.Kind)
+		return rterr.Errorf(rterr.KindTaskTypeNotSupport, "a task-group update holds single tasks, not a %s", t.Kind)
 	}
 	if e.external() {
-		return d.addOp(s, hal.Op{Kind: hal.OpTask, Task: *t, Ref: e})
+		return d.addOp(s, hal.Op{Kind: hal.OpTask, Task: *t}, e)
 	}
 	if c := d.capture; c != nil {
 		switch t.Kind {
@@ -377,9 +378,9 @@ func (s *Stream) divertEvent(d *divert, e *Event, t *hal.Task) error {
 		ce := c.events[e]
 		c.mu.Unlock()
 		if ce == nil {
-			return d.addOp(s, hal.Op{Kind: hal.OpTask, Task: *t, Ref: e})
+			return d.addOp(s, hal.Op{Kind: hal.OpTask, Task: *t}, e)
 		}
-		return c.add(s, d.ms, hal.Op{Kind: hal.OpReset, Event: ce.ge, Ref: e})
+		return c.add(s, d.ms, hal.Op{Kind: hal.OpReset, Event: ce.ge}, e)
 	}
 	m := d.ms.m
 	m.mu.Lock()
@@ -391,7 +392,7 @@ func (s *Stream) divertEvent(d *divert, e *Event, t *hal.Task) error {
 	}
 	m.mu.Unlock()
 	if !ok {
-		return d.addOp(s, hal.Op{Kind: hal.OpTask, Task: *t, Ref: e}) // an event of the world outside the model
+		return d.addOp(s, hal.Op{Kind: hal.OpTask, Task: *t}, e) // an event of the world outside the model
 	}
 	kind := hal.OpReset
 	switch t.Kind {
@@ -400,5 +401,5 @@ func (s *Stream) divertEvent(d *divert, e *Event, t *hal.Task) error {
 	case hal.TaskEventWait:
 		kind = hal.OpWait
 	}
-	return m.addBound(d.ms, hal.Op{Kind: kind, Event: ge, Timeout: t.Timeout, Ref: e})
+	return m.addBound(d.ms, hal.Op{Kind: kind, Event: ge, Timeout: t.Timeout}, e)
 }

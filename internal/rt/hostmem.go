@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/internal/rterr"
 )
 
 // userHost records the page-locked host allocations the caller made
@@ -58,7 +59,7 @@ func (r *Runtime) MallocHost(size uint64) (unsafe.Pointer, error) {
 		return nil, err
 	}
 	if size == 0 {
-		return nil, hal.Errorf(hal.KindInvalidParam, "size 0 is invalid, expected > 0")
+		return nil, rterr.Errorf(rterr.KindInvalidParam, "size 0 is invalid, expected > 0")
 	}
 	p, err := b.MallocHost(size)
 	if err != nil {
@@ -76,13 +77,13 @@ func (r *Runtime) FreeHost(p unsafe.Pointer) error {
 		return err
 	}
 	if p == nil {
-		return hal.Errorf(hal.KindBadArgument, "hostPtr is NULL, expected memory from aclrtMallocHost")
+		return rterr.Errorf(rterr.KindBadArgument, "hostPtr is NULL, expected memory from aclrtMallocHost")
 	}
 	if !r.host.take(p) {
 		if a, ok := r.lookup(b, uint64(uintptr(p))); ok && a.Host {
-			return hal.Errorf(hal.KindInvalidAddress, "hostPtr %p is inside the allocation at %#x, expected its start", p, a.Addr)
+			return rterr.Errorf(rterr.KindInvalidAddress, "hostPtr %p is inside the allocation at %#x, expected its start", p, a.Addr)
 		}
-		return hal.Errorf(hal.KindInvalidAddress, "hostPtr %p is not memory from aclrtMallocHost (never allocated, or already freed)", p)
+		return rterr.Errorf(rterr.KindInvalidAddress, "hostPtr %p is not memory from aclrtMallocHost (never allocated, or already freed)", p)
 	}
 	return b.FreeHost(p)
 }

@@ -1,6 +1,9 @@
 package rt
 
-import "github.com/gocann/gocann/hal"
+import (
+	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/internal/rterr"
+)
 
 // MaxBlocks is the largest block count a launch accepts.
 const MaxBlocks = 65535
@@ -15,11 +18,11 @@ func (s *Stream) Launch(k *hal.Kernel, blocks uint32, args []uint64, site uintpt
 func checkLaunch(k *hal.Kernel, blocks uint32, nargs int) error {
 	switch {
 	case k == nil:
-		return hal.Errorf(hal.KindBadArgument, "kernel is nil, expected a kernel")
+		return rterr.Errorf(rterr.KindBadArgument, "kernel is nil, expected a kernel")
 	case blocks == 0 || blocks > MaxBlocks:
-		return hal.Errorf(hal.KindInvalidParam, "numBlocks %d is invalid, expected 1..%d", blocks, MaxBlocks)
+		return rterr.Errorf(rterr.KindInvalidParam, "numBlocks %d is invalid, expected 1..%d", blocks, MaxBlocks)
 	case nargs < 0 || nargs > hal.MaxArgs:
-		return hal.Errorf(hal.KindInvalidParam, "%d argument slots is invalid, expected at most %d", nargs, hal.MaxArgs)
+		return rterr.Errorf(rterr.KindInvalidParam, "%d argument slots is invalid, expected at most %d", nargs, hal.MaxArgs)
 	}
 	return nil
 }
@@ -28,7 +31,7 @@ func checkLaunch(k *hal.Kernel, blocks uint32, nargs int) error {
 // task of s is done; later tasks wait for it (aclrtLaunchHostFunc).
 func (s *Stream) LaunchHostFunc(fn func(), site uintptr) error {
 	if fn == nil {
-		return hal.Errorf(hal.KindBadArgument, "fn is nil, expected a function")
+		return rterr.Errorf(rterr.KindBadArgument, "fn is nil, expected a function")
 	}
 	_, err := s.submit(&hal.Task{Kind: hal.TaskHostFunc, Host: fn, Site: site})
 	return err
@@ -39,7 +42,7 @@ func (s *Stream) LaunchHostFunc(fn func(), site uintptr) error {
 // allocates nothing.
 func (s *Stream) LaunchHostFuncArgs(fn func(a, b uintptr), a, b uintptr, site uintptr) error {
 	if fn == nil {
-		return hal.Errorf(hal.KindBadArgument, "fn is nil, expected a function")
+		return rterr.Errorf(rterr.KindBadArgument, "fn is nil, expected a function")
 	}
 	_, err := s.submit(&hal.Task{Kind: hal.TaskHostFunc, HostFn: fn, HostArgs: [2]uintptr{a, b}, Site: site})
 	return err
@@ -51,7 +54,7 @@ func (s *Stream) checkWord(addr uint64) error {
 		return err
 	}
 	if addr%8 != 0 {
-		return hal.Errorf(hal.KindUnaligned, "devAddr %#x is invalid, expected 8-byte alignment", addr)
+		return rterr.Errorf(rterr.KindUnaligned, "devAddr %#x is invalid, expected 8-byte alignment", addr)
 	}
 	return nil
 }
@@ -63,7 +66,7 @@ func (s *Stream) ValueWrite(addr, value uint64, flag uint32, site uintptr) error
 		return err
 	}
 	if flag != 0 {
-		return hal.Errorf(hal.KindInvalidParam, "flag %d is invalid, expected 0", flag)
+		return rterr.Errorf(rterr.KindInvalidParam, "flag %d is invalid, expected 0", flag)
 	}
 	if err := s.checkWord(addr); err != nil {
 		return err
@@ -79,7 +82,7 @@ func (s *Stream) ValueWait(addr, value uint64, flag uint32, site uintptr) error 
 		return err
 	}
 	if flag > hal.WaitNOR {
-		return hal.Errorf(hal.KindInvalidParam, "flag %d is invalid, expected 0 (GEQ), 1 (EQ), 2 (AND) or 3 (NOR)", flag)
+		return rterr.Errorf(rterr.KindInvalidParam, "flag %d is invalid, expected 0 (GEQ), 1 (EQ), 2 (AND) or 3 (NOR)", flag)
 	}
 	if err := s.checkWord(addr); err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/internal/rterr"
 )
 
 // CopyKind is aclrtMemcpyKind, with the CANN values.
@@ -66,7 +67,7 @@ func (d *Device) resolveKind(dst, src hal.Loc, kind CopyKind, allowed ...CopyKin
 	if !ok {
 		// A copy for the message keeps allowed, and so every copy call's
 		// list of kinds, off the heap.
-		return 0, hal.Errorf(hal.KindInvalidParam, "kind %s is invalid here, expected one of %v", kind, slices.Clone(allowed))
+		return 0, rterr.Errorf(rterr.KindInvalidParam, "kind %s is invalid here, expected one of %v", kind, slices.Clone(allowed))
 	}
 	actual := kindOf(dst, src)
 	switch kind {
@@ -88,7 +89,7 @@ func (d *Device) resolveKind(dst, src hal.Loc, kind CopyKind, allowed ...CopyKin
 				}
 			}
 		}
-		return 0, hal.Errorf(hal.KindInvalidParam, "kind %s is invalid for a %s memory destination and a %s memory source, expected %s",
+		return 0, rterr.Errorf(rterr.KindInvalidParam, "kind %s is invalid for a %s memory destination and a %s memory source, expected %s",
 			kind, side(dst), side(src), actual)
 	}
 	return actual, nil
@@ -110,13 +111,13 @@ func (d *Device) checkDevice(param string, addr, n uint64) error {
 		if err := errClosed(d.b, param, addr); err != nil {
 			return err
 		}
-		return hal.Errorf(hal.KindInvalidAddress, "%s %#x is not in a live device allocation (never allocated, or freed)", param, addr)
+		return rterr.Errorf(rterr.KindInvalidAddress, "%s %#x is not in a live device allocation (never allocated, or freed)", param, addr)
 	case a.Host:
-		return hal.Errorf(hal.KindInvalidAddress, "%s %#x is page-locked host memory, expected device memory", param, addr)
+		return rterr.Errorf(rterr.KindInvalidAddress, "%s %#x is page-locked host memory, expected device memory", param, addr)
 	case a.Device != d.id:
-		return hal.Errorf(hal.KindInvalidAddress, "%s %#x is memory of device %d, expected device %d", param, addr, a.Device, d.id)
+		return rterr.Errorf(rterr.KindInvalidAddress, "%s %#x is memory of device %d, expected device %d", param, addr, a.Device, d.id)
 	case !a.Contains(addr, n):
-		return hal.Errorf(hal.KindInvalidAddress, "%s range [%#x, %#x) runs past its allocation [%#x, %#x)",
+		return rterr.Errorf(rterr.KindInvalidAddress, "%s range [%#x, %#x) runs past its allocation [%#x, %#x)",
 			param, addr, addr+n, a.Addr, a.Addr+a.Size)
 	}
 	return nil
@@ -137,7 +138,7 @@ func (d *Device) checkLoc(param string, l hal.Loc, n uint64) (pinned bool, err e
 		return false, nil
 	}
 	if !a.Contains(l.Addr(), n) {
-		return false, hal.Errorf(hal.KindInvalidAddress, "%s range [%#x, %#x) runs past its page-locked allocation [%#x, %#x)",
+		return false, rterr.Errorf(rterr.KindInvalidAddress, "%s range [%#x, %#x) runs past its page-locked allocation [%#x, %#x)",
 			param, l.Addr(), l.Addr()+n, a.Addr, a.Addr+a.Size)
 	}
 	return true, nil
@@ -157,7 +158,7 @@ func (r *Runtime) Free(addr uint64) error {
 		return err
 	}
 	if addr == 0 {
-		return hal.Errorf(hal.KindBadArgument, "devPtr is NULL, expected memory from aclrtMalloc")
+		return rterr.Errorf(rterr.KindBadArgument, "devPtr is NULL, expected memory from aclrtMalloc")
 	}
 	a, ok := r.lookup(b, addr)
 	switch {
@@ -165,14 +166,14 @@ func (r *Runtime) Free(addr uint64) error {
 		if err := errClosed(b, "devPtr", addr); err != nil {
 			return err
 		}
-		return hal.Errorf(hal.KindInvalidAddress, "devPtr %#x is not a live device allocation (never allocated, or already freed)", addr)
+		return rterr.Errorf(rterr.KindInvalidAddress, "devPtr %#x is not a live device allocation (never allocated, or already freed)", addr)
 	case a.Host:
-		return hal.Errorf(hal.KindInvalidAddress, "devPtr %#x is page-locked host memory; free it with aclrtFreeHost", addr)
+		return rterr.Errorf(rterr.KindInvalidAddress, "devPtr %#x is page-locked host memory; free it with aclrtFreeHost", addr)
 	case a.Addr != addr:
-		return hal.Errorf(hal.KindInvalidAddress, "devPtr %#x is inside the allocation at %#x, expected its start", addr, a.Addr)
+		return rterr.Errorf(rterr.KindInvalidAddress, "devPtr %#x is inside the allocation at %#x, expected its start", addr, a.Addr)
 	}
 	if devUse(a.Tag) == useLent {
-		return hal.Errorf(hal.KindInvalidAddress,
+		return rterr.Errorf(rterr.KindInvalidAddress,
 			"devPtr %#x is memory the runtime owns (a condition word or a task's argument block), not from aclrtMalloc; it goes with its model", addr)
 	}
 	d, err := r.Device(a.Device)
@@ -186,7 +187,7 @@ func (r *Runtime) Free(addr uint64) error {
 	// Only an allocation still the caller's: one freed by another call
 	// since the lookup, and maybe the runtime's by now, is refused.
 	if err := hd.Free(addr, uint8(useOwned)); err != nil {
-		return hal.Errorf(hal.KindInvalidAddress, "devPtr %#x is not a live device allocation (never allocated, or already freed)", addr)
+		return rterr.Errorf(rterr.KindInvalidAddress, "devPtr %#x is not a live device allocation (never allocated, or already freed)", addr)
 	}
 	return nil
 }
@@ -221,7 +222,7 @@ func (c *Context) Memcpy(caller Caller, dst hal.Loc, destMax uint64, src hal.Loc
 
 func checkCount(count, destMax uint64) error {
 	if count > destMax {
-		return hal.Errorf(hal.KindInvalidParam, "count %d is invalid, expected <= destMax %d", count, destMax)
+		return rterr.Errorf(rterr.KindInvalidParam, "count %d is invalid, expected <= destMax %d", count, destMax)
 	}
 	return nil
 }
@@ -313,14 +314,14 @@ func (c *Context) Memset(caller Caller, dst hal.Loc, maxCount uint64, value int3
 
 func (c *Context) checkMemset(dst hal.Loc, maxCount, count uint64) error {
 	if count > maxCount {
-		return hal.Errorf(hal.KindInvalidParam, "count %d is invalid, expected <= maxCount %d", count, maxCount)
+		return rterr.Errorf(rterr.KindInvalidParam, "count %d is invalid, expected <= maxCount %d", count, maxCount)
 	}
 	pinned, err := c.d.checkLoc("devPtr", dst, count)
 	if err != nil {
 		return err
 	}
 	if dst.IsHost() && !pinned {
-		return hal.Errorf(hal.KindInvalidAddress, "devPtr %#x is pageable host memory, expected device memory or memory from aclrtMallocHost", dst.Addr())
+		return rterr.Errorf(rterr.KindInvalidAddress, "devPtr %#x is pageable host memory, expected device memory or memory from aclrtMallocHost", dst.Addr())
 	}
 	return nil
 }
@@ -353,13 +354,13 @@ func (s *Stream) MemsetAsync(dst hal.Loc, maxCount uint64, value int32, count ui
 // model.
 func (s *Stream) pageableDiverted(caller Caller, what string) (bound bool, err error) {
 	if cp := s.Capture(); cp != nil {
-		err := hal.Errorf(hal.KindCaptureBlockAsync, "%s with pageable host memory cannot be captured (stream %d); use memory from aclrtMallocHost", what, s.id)
+		err := rterr.Errorf(rterr.KindCaptureBlockAsync, "%s with pageable host memory cannot be captured (stream %d); use memory from aclrtMallocHost", what, s.id)
 		cp.Invalidate(err)
 		return false, err
 	}
 	if d := s.divert.Load(); d != nil {
 		if d.update != nil {
-			return false, hal.Errorf(hal.KindCaptureBlockAsync, "%s with pageable host memory cannot update a captured task (stream %d); use memory from aclrtMallocHost", what, s.id)
+			return false, rterr.Errorf(rterr.KindCaptureBlockAsync, "%s with pageable host memory cannot update a captured task (stream %d); use memory from aclrtMallocHost", what, s.id)
 		}
 		return true, nil
 	}

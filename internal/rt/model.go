@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/internal/rterr"
 )
 
 // modelKind says how a model came to be.
@@ -72,6 +73,23 @@ type mstream struct {
 	view  *Stream          // what GetStreams hands out for a captured stream
 	done  bool             // EndTask was called
 	waits []waitRef        // captured waits, to check join-back
+
+	// events names the runtime event each event operation of ops stands
+	// for, by index: the device's graph knows only device events and graph
+	// event numbers. Edits keep an operation's index and event.
+	events map[int]*Event
+}
+
+// push appends op, an operation on event e if e is not nil. The lock that
+// guards ms.ops must be held.
+func (ms *mstream) push(op hal.Op, e *Event) {
+	if e != nil {
+		if ms.events == nil {
+			ms.events = map[int]*Event{}
+		}
+		ms.events[len(ms.ops)] = e
+	}
+	ms.ops = append(ms.ops, op)
 }
 
 type destroyCallback struct {
@@ -128,7 +146,7 @@ func (m *Model) Name() string {
 }
 
 func errModelDestroyed(m *Model) error {
-	return hal.Errorf(hal.KindInvalidHandle, "model %d was destroyed", m.id)
+	return rterr.Errorf(rterr.KindInvalidHandle, "model %d was destroyed", m.id)
 }
 
 // ready checks m can run. m.mu held.
@@ -139,9 +157,9 @@ func (m *Model) readyLocked() error {
 	case modelReady:
 		return nil
 	case modelEmpty:
-		return hal.Errorf(hal.KindModelUpdateFailed, "model %d is a conditional branch that was never captured", m.id)
+		return rterr.Errorf(rterr.KindModelUpdateFailed, "model %d is a conditional branch that was never captured", m.id)
 	}
-	return hal.Errorf(hal.KindModelCaptured, "model %d is still being built or captured; end it first (aclmdlRIBuildEnd or aclmdlRICaptureEnd)", m.id)
+	return rterr.Errorf(rterr.KindModelCaptured, "model %d is still being built or captured; end it first (aclmdlRIBuildEnd or aclmdlRICaptureEnd)", m.id)
 }
 
 // ExecuteAsync queues one run of m on s (aclmdlRIExecuteAsync): it starts
@@ -157,15 +175,15 @@ func (m *Model) executeAsync(s *Stream, site uintptr) (uint64, error) {
 		return 0, err
 	}
 	if s.c.d != m.c.d {
-		return 0, hal.Errorf(hal.KindInvalidParam, "model %d is on device %d, stream %d on device %d", m.id, m.c.d.id, s.id, s.c.d.id)
+		return 0, rterr.Errorf(rterr.KindInvalidParam, "model %d is on device %d, stream %d on device %d", m.id, m.c.d.id, s.id, s.c.d.id)
 	}
 	if s.diverted() {
-		return 0, hal.Errorf(hal.KindCaptureModeNotSupport, "stream %d is capturing or bound to a model; launch model %d on another stream", s.id, m.id)
+		return 0, rterr.Errorf(rterr.KindCaptureModeNotSupport, "stream %d is capturing or bound to a model; launch model %d on another stream", s.id, m.id)
 	}
 	if s.persistent {
 		// A run is a task like any other; an unbound persistent stream
 		// takes none (and its Synchronize could not wait for it).
-		return 0, hal.Errorf(hal.KindStreamModel, "persistent stream %d is not bound to a model; launch model %d on another stream", s.id, m.id)
+		return 0, rterr.Errorf(rterr.KindStreamModel, "persistent stream %d is not bound to a model; launch model %d on another stream", s.id, m.id)
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -173,7 +191,7 @@ func (m *Model) executeAsync(s *Stream, site uintptr) (uint64, error) {
 		return 0, err
 	}
 	if m.kind == modelSub {
-		return 0, hal.Errorf(hal.KindInvalidParam, "model %d is a conditional branch; it runs as part of model %d", m.id, m.parent.id)
+		return 0, rterr.Errorf(rterr.KindInvalidParam, "model %d is a conditional branch; it runs as part of model %d", m.id, m.parent.id)
 	}
 	seq, err := s.q.Submit(hal.Task{Kind: hal.TaskGraph, Graph: m.graph, Site: site})
 	if err != nil {
@@ -226,7 +244,7 @@ func (m *Model) Execute(ctx context.Context, timeout time.Duration) error {
 // forget it.
 func (m *Model) OnDestroy(key uintptr, fn func()) error {
 	if fn == nil {
-		return hal.Errorf(hal.KindBadArgument, "callback is nil")
+		return rterr.Errorf(rterr.KindBadArgument, "callback is nil")
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -252,7 +270,7 @@ func (m *Model) RemoveOnDestroy(key uintptr) error {
 		}
 	}
 	if len(kept) == len(m.callbacks) {
-		return hal.Errorf(hal.KindInvalidParam, "no destroy callback of model %d is registered with that function", m.id)
+		return rterr.Errorf(rterr.KindInvalidParam, "no destroy callback of model %d is registered with that function", m.id)
 	}
 	clear(m.callbacks[len(kept):])
 	m.callbacks = kept
@@ -270,13 +288,13 @@ func (m *Model) Destroy() error {
 		return errModelDestroyed(m)
 	case m.kind == modelSub:
 		m.mu.Unlock()
-		return hal.Errorf(hal.KindInvalidParam, "model %d is a conditional branch of model %d and is destroyed with it", m.id, m.parent.id)
+		return rterr.Errorf(rterr.KindInvalidParam, "model %d is a conditional branch of model %d and is destroyed with it", m.id, m.parent.id)
 	case m.state == modelBuilding && m.kind == modelCaptured:
 		m.mu.Unlock()
-		return hal.Errorf(hal.KindModelCaptured, "model %d is being captured; end the capture first", m.id)
+		return rterr.Errorf(rterr.KindModelCaptured, "model %d is being captured; end the capture first", m.id)
 	case m.running():
 		m.mu.Unlock()
-		return hal.Errorf(hal.KindModelRunning, "model %d is still running; synchronize its streams first", m.id)
+		return rterr.Errorf(rterr.KindModelRunning, "model %d is still running; synchronize its streams first", m.id)
 	}
 	m.mu.Unlock()
 	return m.release()

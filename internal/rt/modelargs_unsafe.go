@@ -4,6 +4,7 @@ import (
 	"unsafe"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/internal/rterr"
 )
 
 // ArgsDevice returns the device address of the kernel task's argument
@@ -13,7 +14,7 @@ import (
 func (t ModelTask) ArgsDevice() (uint64, error) {
 	op := t.Op()
 	if op.Kind != hal.OpTask || op.Task.Kind != hal.TaskKernel {
-		return 0, hal.Errorf(hal.KindInvalidParam, "task %d of stream %d is a %s, not a kernel", t.pos, t.s.ms.idx, opName(op))
+		return 0, rterr.Errorf(rterr.KindInvalidParam, "task %d of stream %d is a %s, not a kernel", t.pos, t.s.ms.idx, opName(op))
 	}
 	if op.Task.ArgsDev != 0 {
 		return op.Task.ArgsDev, nil

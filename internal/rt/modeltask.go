@@ -1,6 +1,9 @@
 package rt
 
-import "github.com/gocann/gocann/hal"
+import (
+	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/internal/rterr"
+)
 
 // Looking into a model after it is built or captured, and changing its
 // tasks (aclmdlRIGetStreams, aclmdlRIGetTasksByStream, aclmdlRITask*,
@@ -31,7 +34,7 @@ func (m *Model) Streams() ([]ModelStream, error) {
 func (s *Stream) Bound() (ModelStream, error) {
 	d := s.divert.Load()
 	if d == nil || d.capture != nil || d.update != nil {
-		return ModelStream{}, hal.Errorf(hal.KindStreamModel, "stream %d is not bound to a model", s.id)
+		return ModelStream{}, rterr.Errorf(rterr.KindStreamModel, "stream %d is not bound to a model", s.id)
 	}
 	m := d.ms.m
 	m.mu.Lock()
@@ -90,6 +93,14 @@ func (t ModelTask) Op() hal.Op {
 	return t.s.ops()[t.pos]
 }
 
+// Event is the event an event task records, waits for or resets; nil for
+// other tasks.
+func (t ModelTask) Event() *Event {
+	t.s.m.mu.Lock()
+	defer t.s.m.mu.Unlock()
+	return t.s.ms.events[t.pos]
+}
+
 // edit changes the task in the model's pending edits; Update publishes
 // them.
 func (t ModelTask) edit(fn func(op *hal.Op) error) error {
@@ -133,7 +144,7 @@ func (t ModelTask) SetKernel(k *hal.Kernel, blocks uint32, args []uint64, argsDe
 	}
 	return t.edit(func(op *hal.Op) error {
 		if op.Kind != hal.OpTask || op.Task.Kind != hal.TaskKernel {
-			return hal.Errorf(hal.KindInvalidParam, "task %d of stream %d is a %s, not a kernel", t.pos, t.s.ms.idx, opName(*op))
+			return rterr.Errorf(rterr.KindInvalidParam, "task %d of stream %d is a %s, not a kernel", t.pos, t.s.ms.idx, opName(*op))
 		}
 		op.Task.Kernel, op.Task.Blocks, op.Task.ArgsDev = k, blocks, argsDev
 		if argsDev != 0 {
@@ -154,17 +165,17 @@ func (t ModelTask) SetValue(addr, value uint64, flag uint32) error {
 		return err
 	}
 	if addr%8 != 0 {
-		return hal.Errorf(hal.KindUnaligned, "devAddr %#x is invalid, expected 8-byte alignment", addr)
+		return rterr.Errorf(rterr.KindUnaligned, "devAddr %#x is invalid, expected 8-byte alignment", addr)
 	}
 	return t.edit(func(op *hal.Op) error {
 		if op.Kind != hal.OpTask || (op.Task.Kind != hal.TaskValueWrite && op.Task.Kind != hal.TaskValueWait) {
-			return hal.Errorf(hal.KindInvalidParam, "task %d of stream %d is a %s, not a value write or wait", t.pos, t.s.ms.idx, opName(*op))
+			return rterr.Errorf(rterr.KindInvalidParam, "task %d of stream %d is a %s, not a value write or wait", t.pos, t.s.ms.idx, opName(*op))
 		}
 		if op.Task.Kind == hal.TaskValueWait && flag > hal.WaitNOR {
-			return hal.Errorf(hal.KindInvalidParam, "flag %d is invalid, expected 0 (GEQ), 1 (EQ), 2 (AND) or 3 (NOR)", flag)
+			return rterr.Errorf(rterr.KindInvalidParam, "flag %d is invalid, expected 0 (GEQ), 1 (EQ), 2 (AND) or 3 (NOR)", flag)
 		}
 		if op.Task.Kind == hal.TaskValueWrite && flag != 0 {
-			return hal.Errorf(hal.KindInvalidParam, "flag %d is invalid for a value write, expected 0", flag)
+			return rterr.Errorf(rterr.KindInvalidParam, "flag %d is invalid for a value write, expected 0", flag)
 		}
 		op.Task.Dst, op.Task.Value, op.Task.Flag = hal.DevLoc(addr), value, flag
 		return nil
@@ -199,10 +210,10 @@ func (m *Model) Update() error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err := m.readyLocked(); err != nil {
-		return hal.Wrap(hal.KindModelUpdateFailed, err, "model %d cannot be updated", m.id)
+		return rterr.Wrap(rterr.KindModelUpdateFailed, err, "model %d cannot be updated", m.id)
 	}
 	if m.running() {
-		return hal.Errorf(hal.KindModelUpdateFailed, "model %d is running; update it between runs", m.id)
+		return rterr.Errorf(rterr.KindModelUpdateFailed, "model %d is running; update it between runs", m.id)
 	}
 	for idx, ops := range m.pending {
 		m.streams[idx].ops = ops

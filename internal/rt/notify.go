@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/internal/rterr"
 )
 
 // Notify is a CANN notify: one record releases exactly one wait.
@@ -31,7 +32,7 @@ func (c *Context) NewNotify() (*Notify, error) {
 	if c.notifies == nil {
 		c.mu.Unlock()
 		h.Close()
-		return nil, hal.Errorf(hal.KindInvalidHandle, "context %d was destroyed", c.id)
+		return nil, rterr.Errorf(rterr.KindInvalidHandle, "context %d was destroyed", c.id)
 	}
 	c.notifies[n] = struct{}{}
 	c.mu.Unlock()
@@ -42,7 +43,7 @@ func (n *Notify) ID() uint32 { return n.h.ID() }
 
 func (n *Notify) check() error {
 	if n.dead.Load() {
-		return hal.Errorf(hal.KindInvalidHandle, "notify was destroyed")
+		return rterr.Errorf(rterr.KindInvalidHandle, "notify was destroyed")
 	}
 	return nil
 }
@@ -54,7 +55,7 @@ func (n *Notify) Destroy() error {
 	c.mu.Lock()
 	if _, ok := c.notifies[n]; !ok {
 		c.mu.Unlock()
-		return hal.Errorf(hal.KindInvalidHandle, "notify was already destroyed")
+		return rterr.Errorf(rterr.KindInvalidHandle, "notify was already destroyed")
 	}
 	delete(c.notifies, n)
 	c.mu.Unlock()
@@ -85,7 +86,7 @@ func (s *Stream) WaitNotify(n *Notify, timeout time.Duration, site uintptr) erro
 		return err
 	}
 	if timeout < 0 {
-		return hal.Errorf(hal.KindInvalidParam, "timeout %v is invalid, expected >= 0", timeout)
+		return rterr.Errorf(rterr.KindInvalidParam, "timeout %v is invalid, expected >= 0", timeout)
 	}
 	_, err := s.submit(&hal.Task{Kind: hal.TaskNotifyWait, Notify: n.h, Timeout: timeout, Site: site})
 	return err

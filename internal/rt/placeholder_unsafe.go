@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/internal/rterr"
 )
 
 // Placeholder is a pointer slot of a host argument block, at Slot, that
@@ -28,24 +29,24 @@ func (s *Stream) LaunchPlaceholders(k *hal.Kernel, blocks uint32, block []byte, 
 		return err
 	}
 	if len(phs) == 0 {
-		return hal.Errorf(hal.KindInvalidParam, "no placeholders, expected at least one")
+		return rterr.Errorf(rterr.KindInvalidParam, "no placeholders, expected at least one")
 	}
 	if params%8 != 0 || params > len(block) {
-		return hal.Errorf(hal.KindInvalidParam, "the parameters take %d bytes of the %d-byte block, expected a multiple of 8 inside it", params, len(block))
+		return rterr.Errorf(rterr.KindInvalidParam, "the parameters take %d bytes of the %d-byte block, expected a multiple of 8 inside it", params, len(block))
 	}
 	if err := checkLaunch(k, blocks, params/8); err != nil {
 		return err
 	}
 	for i, ph := range phs {
 		if ph.Slot%8 != 0 || ph.Slot+8 > uint64(len(block)) || ph.Data >= uint64(len(block)) {
-			return hal.Errorf(hal.KindInvalidParam, "placeholder %d {addrOffset %d, dataOffset %d} is invalid, expected an 8-byte aligned slot and data inside the %d-byte block",
+			return rterr.Errorf(rterr.KindInvalidParam, "placeholder %d {addrOffset %d, dataOffset %d} is invalid, expected an 8-byte aligned slot and data inside the %d-byte block",
 				i, ph.Slot, ph.Data, len(block))
 		}
 	}
 	var m *Model
 	if d := s.divert.Load(); d != nil {
 		if d.update != nil {
-			return hal.Errorf(hal.KindCaptureBlockAsync, "a kernel launch with placeholders cannot update a captured task (stream %d); put the data in device memory and launch with aclrtLaunchKernel", s.id)
+			return rterr.Errorf(rterr.KindCaptureBlockAsync, "a kernel launch with placeholders cannot update a captured task (stream %d); put the data in device memory and launch with aclrtLaunchKernel", s.id)
 		}
 		m = d.ms.m
 	}

@@ -3,7 +3,7 @@ package rt
 import (
 	"math"
 
-	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/internal/rterr"
 )
 
 // maxHostEnd bounds host memory ranges: no 64-bit Linux process maps
@@ -16,7 +16,7 @@ const maxHostEnd = 1 << 48
 // host address space.
 func checkHostRange(param string, addr, n uint64) error {
 	if n > maxHostEnd || addr > maxHostEnd-n {
-		return hal.Errorf(hal.KindInvalidParam, "%s range [%#x, +%d bytes) is invalid, expected it inside the host address space (below %#x)",
+		return rterr.Errorf(rterr.KindInvalidParam, "%s range [%#x, +%d bytes) is invalid, expected it inside the host address space (below %#x)",
 			param, addr, n, uint64(maxHostEnd))
 	}
 	return nil
@@ -41,11 +41,11 @@ func extent2D(pitch, width, height uint64) (n uint64, ok bool) {
 func check2DExtents(p *Copy2D) (dst, src uint64, err error) {
 	dst, ok := extent2D(p.DPitch, p.Width, p.Height)
 	if !ok {
-		return 0, 0, hal.Errorf(hal.KindInvalidParam, "dpitch %d is invalid: %d rows %d bytes apart run past the end of the address space", p.DPitch, p.Height, p.DPitch)
+		return 0, 0, rterr.Errorf(rterr.KindInvalidParam, "dpitch %d is invalid: %d rows %d bytes apart run past the end of the address space", p.DPitch, p.Height, p.DPitch)
 	}
 	src, ok = extent2D(p.SPitch, p.Width, p.Height)
 	if !ok {
-		return 0, 0, hal.Errorf(hal.KindInvalidParam, "spitch %d is invalid: %d rows %d bytes apart run past the end of the address space", p.SPitch, p.Height, p.SPitch)
+		return 0, 0, rterr.Errorf(rterr.KindInvalidParam, "spitch %d is invalid: %d rows %d bytes apart run past the end of the address space", p.SPitch, p.Height, p.SPitch)
 	}
 	return dst, src, nil
 }
@@ -56,5 +56,5 @@ func pitchContext(err error, param string, pitch, height uint64) error {
 	if err == nil {
 		return nil
 	}
-	return hal.Errorf(hal.KindOf(err), "%s %d over %d rows: %s", param, pitch, height, err.Error())
+	return rterr.Errorf(rterr.KindOf(err), "%s %d over %d rows: %s", param, pitch, height, err.Error())
 }

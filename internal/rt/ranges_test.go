@@ -1,11 +1,11 @@
 package rt
 
 import (
-	"errors"
 	"math"
 	"testing"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/internal/rterr"
 )
 
 func TestExtent2D(t *testing.T) {
@@ -34,8 +34,8 @@ func TestPitchContext(t *testing.T) {
 		t.Error("pitchContext(nil) is not nil")
 	}
 	err := pitchContext(hal.Errorf(hal.KindInvalidAddress, "dst range runs past its allocation"), "dpitch", 32, 4)
-	var he *hal.Error
-	if !errors.As(err, &he) || he.Kind != hal.KindInvalidAddress || he.Msg != "dpitch 32 over 4 rows: dst range runs past its allocation" {
+	k, msg, _, _ := rterr.Classify(err)
+	if k != rterr.KindInvalidAddress || msg != "dpitch 32 over 4 rows: dst range runs past its allocation" {
 		t.Errorf("pitchContext = %#v, want the kind kept and the pitch and rows first", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/config"
+	"github.com/gocann/gocann/internal/rterr"
 )
 
 // BackendFactory opens the device backend for a configuration.
@@ -69,7 +70,7 @@ func (r *Runtime) Init(cfg config.Config) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.inited {
-		return hal.Errorf(hal.KindRepeatInit, "runtime is already initialized; call aclFinalize before initializing again")
+		return rterr.Errorf(rterr.KindRepeatInit, "runtime is already initialized; call aclFinalize before initializing again")
 	}
 	b, err := r.newBackend(cfg)
 	if err != nil {
@@ -78,7 +79,7 @@ func (r *Runtime) Init(cfg config.Config) error {
 	n := b.DeviceCount()
 	if cfg.DefaultDevice >= n {
 		b.Close()
-		return hal.Errorf(hal.KindFileAttrInvalid, "defaultDevice.default_device %d is invalid, expected 0..%d", cfg.DefaultDevice, n-1)
+		return rterr.Errorf(rterr.KindFileAttrInvalid, "defaultDevice.default_device %d is invalid, expected 0..%d", cfg.DefaultDevice, n-1)
 	}
 	devices := make([]*Device, n)
 	for i := range devices {
@@ -104,7 +105,7 @@ func (r *Runtime) Finalize() error {
 	r.mu.Lock()
 	if !r.inited {
 		r.mu.Unlock()
-		return hal.Errorf(hal.KindRepeatFinalize, "runtime is not initialized; aclFinalize called without a matching aclInit")
+		return rterr.Errorf(rterr.KindRepeatFinalize, "runtime is not initialized; aclFinalize called without a matching aclInit")
 	}
 	devices, b := r.devices, r.backend
 	r.inited, r.backend, r.devices = false, nil, nil
@@ -135,7 +136,7 @@ func (r *Runtime) Config() config.Config {
 }
 
 func errUninit() error {
-	return hal.Errorf(hal.KindUninitialized, "runtime is not initialized; call aclInit first")
+	return rterr.Errorf(rterr.KindUninitialized, "runtime is not initialized; call aclInit first")
 }
 
 // live returns the backend, or an error if the runtime is not initialized.
@@ -163,7 +164,7 @@ func (r *Runtime) Device(id int) (*Device, error) {
 		return nil, errUninit()
 	}
 	if id < 0 || id >= len(r.devices) {
-		return nil, hal.Errorf(hal.KindInvalidDevice, "device id %d is invalid, expected 0..%d", id, len(r.devices)-1)
+		return nil, rterr.Errorf(rterr.KindInvalidDevice, "device id %d is invalid, expected 0..%d", id, len(r.devices)-1)
 	}
 	return r.devices[id], nil
 }
@@ -181,15 +182,15 @@ func (r *Runtime) SetDevice(id int) (*Device, error) {
 // RegisterKernel adds a Go kernel under name.
 func (r *Runtime) RegisterKernel(name string, fn func(*hal.Block)) (*hal.Kernel, error) {
 	if name == "" {
-		return nil, hal.Errorf(hal.KindInvalidParam, "kernel name is empty, expected a name")
+		return nil, rterr.Errorf(rterr.KindInvalidParam, "kernel name is empty, expected a name")
 	}
 	if fn == nil {
-		return nil, hal.Errorf(hal.KindInvalidParam, "kernel %q function is nil, expected a function", name)
+		return nil, rterr.Errorf(rterr.KindInvalidParam, "kernel %q function is nil, expected a function", name)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if _, dup := r.kernels[name]; dup {
-		return nil, hal.Errorf(hal.KindKernelDuplicate, "kernel %q is already registered", name)
+		return nil, rterr.Errorf(rterr.KindKernelDuplicate, "kernel %q is already registered", name)
 	}
 	k := &hal.Kernel{Name: name, Fn: fn}
 	r.kernels[name] = k
@@ -202,7 +203,7 @@ func (r *Runtime) Kernel(name string) (*hal.Kernel, error) {
 	defer r.mu.Unlock()
 	k, ok := r.kernels[name]
 	if !ok {
-		return nil, hal.Errorf(hal.KindKernelNotFound, "kernel %q is not registered", name)
+		return nil, rterr.Errorf(rterr.KindKernelNotFound, "kernel %q is not registered", name)
 	}
 	return k, nil
 }
@@ -238,7 +239,7 @@ func (r *Runtime) DevicePointer(addr uint64) (unsafe.Pointer, error) {
 	}
 	a, ok := r.lookup(b, addr)
 	if !ok || a.Host {
-		return nil, hal.Errorf(hal.KindInvalidAddress, "address %#x is not live device memory", addr)
+		return nil, rterr.Errorf(rterr.KindInvalidAddress, "address %#x is not live device memory", addr)
 	}
 	d, err := r.Device(a.Device)
 	if err != nil {

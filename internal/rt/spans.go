@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/internal/rterr"
 )
 
 // closedSpans holds the address ranges of the devices that are not open,
@@ -71,7 +72,7 @@ func (c *closedSpans) checkSlots(args []uint64) error {
 	for i, v := range args {
 		for _, sp := range *list {
 			if sp.Contains(v) {
-				return hal.Errorf(hal.KindInvalidAddress, "argument slot %d holds %#x, memory of device %d, which is not open", i, v, sp.Device)
+				return rterr.Errorf(rterr.KindInvalidAddress, "argument slot %d holds %#x, memory of device %d, which is not open", i, v, sp.Device)
 			}
 		}
 	}
@@ -81,7 +82,7 @@ func (c *closedSpans) checkSlots(args []uint64) error {
 // errClosed describes addr if it is memory of a device that is not open.
 func errClosed(b hal.Backend, param string, addr uint64) error {
 	if sp, ok := b.Owner(addr); ok && !sp.Open {
-		return hal.Errorf(hal.KindInvalidAddress, "%s %#x is memory of device %d, which is not open", param, addr, sp.Device)
+		return rterr.Errorf(rterr.KindInvalidAddress, "%s %#x is memory of device %d, which is not open", param, addr, sp.Device)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/internal/rterr"
 )
 
 // spanBackend is a backend of device spans only, which is all the closed
@@ -43,13 +44,13 @@ func TestClosedSpans(t *testing.T) {
 		t.Fatalf("hook told %v, want device 1's span alone", told)
 	}
 	err := r.closed.checkSlots([]uint64{0x10008, 7, 0x30008})
-	if hal.KindOf(err) != hal.KindInvalidAddress || !strings.Contains(err.Error(), "slot 2") || !strings.Contains(err.Error(), "device 1") {
+	if rterr.KindOf(err) != rterr.KindInvalidAddress || !strings.Contains(err.Error(), "slot 2") || !strings.Contains(err.Error(), "device 1") {
 		t.Errorf("checkSlots with a slot in device 1's memory = %v, want an invalid address naming slot 2 and device 1", err)
 	}
 	if err := r.closed.checkSlots([]uint64{0x10008, 0x40000, 0x2ffff}); err != nil {
 		t.Errorf("checkSlots with no slot inside a closed span = %v", err)
 	}
-	if err := errClosed(b, "dst", 0x3fff8); hal.KindOf(err) != hal.KindInvalidAddress || !strings.Contains(err.Error(), "dst 0x3fff8") {
+	if err := errClosed(b, "dst", 0x3fff8); rterr.KindOf(err) != rterr.KindInvalidAddress || !strings.Contains(err.Error(), "dst 0x3fff8") {
 		t.Errorf("errClosed in device 1's span = %v, want an error naming dst", err)
 	}
 	for _, addr := range []uint64{0x10008, 0x50000} {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/callsite"
+	"github.com/gocann/gocann/internal/rterr"
 )
 
 // Stream flags, with the CANN values.
@@ -63,7 +64,7 @@ func (c *Context) NewStream(cfg StreamConfig) (*Stream, error) {
 		cfg.Flags &= streamFlagsKnown
 	}
 	if unsupported := cfg.Flags &^ streamFlagsHandled; unsupported != 0 {
-		return nil, hal.Errorf(hal.KindNotSupported, "stream flag %#x is not supported by this runtime yet", unsupported)
+		return nil, rterr.Errorf(rterr.KindNotSupported, "stream flag %#x is not supported by this runtime yet", unsupported)
 	}
 	p := c.d.props
 	cfg.Priority = max(p.GreatestPriority, min(p.LeastPriority, cfg.Priority))
@@ -75,7 +76,7 @@ func (c *Context) NewStream(cfg StreamConfig) (*Stream, error) {
 	if c.streams == nil {
 		c.mu.Unlock()
 		s.release(false)
-		return nil, hal.Errorf(hal.KindInvalidHandle, "context %d was destroyed", c.id)
+		return nil, rterr.Errorf(rterr.KindInvalidHandle, "context %d was destroyed", c.id)
 	}
 	c.streams[s] = struct{}{}
 	c.mu.Unlock()
@@ -103,7 +104,7 @@ func (s *Stream) IsDefault() bool   { return s.isDefault }
 
 func (s *Stream) check() error {
 	if s.dead.Load() {
-		return hal.Errorf(hal.KindInvalidHandle, "stream %d was destroyed", s.id)
+		return rterr.Errorf(rterr.KindInvalidHandle, "stream %d was destroyed", s.id)
 	}
 	return nil
 }
@@ -119,7 +120,7 @@ func (s *Stream) submit(t *hal.Task) (uint64, error) {
 		return 0, d.add(s, t)
 	}
 	if s.persistent {
-		return 0, hal.Errorf(hal.KindStreamModel, "persistent stream %d is not bound to a model; call aclmdlRIBindStream first", s.id)
+		return 0, rterr.Errorf(rterr.KindStreamModel, "persistent stream %d is not bound to a model; call aclmdlRIBindStream first", s.id)
 	}
 	return s.q.Submit(*t)
 }
@@ -187,7 +188,7 @@ func faultError(faults []hal.Fault) error {
 	if len(faults) > 1 {
 		msg += fmt.Sprintf(" (and %d more faults)", len(faults)-1)
 	}
-	return &hal.Error{Kind: f.Kind, Msg: msg, Err: f.Err}
+	return &rterr.Error{Kind: rterr.Kind(f.Kind), Msg: msg, Err: f.Err}
 }
 
 // Query reports whether every submitted task is done (aclrtStreamQuery); a
@@ -221,13 +222,13 @@ func (s *Stream) DestroyForce() error { return s.destroy(false) }
 
 func (s *Stream) destroy(wait bool) error {
 	if s.isDefault {
-		return hal.Errorf(hal.KindInvalidParam, "stream %d is a default stream; it ends with its context or device reset", s.id)
+		return rterr.Errorf(rterr.KindInvalidParam, "stream %d is a default stream; it ends with its context or device reset", s.id)
 	}
 	c := s.c
 	c.mu.Lock()
 	if _, ok := c.streams[s]; !ok {
 		c.mu.Unlock()
-		return hal.Errorf(hal.KindInvalidHandle, "stream %d was already destroyed", s.id)
+		return rterr.Errorf(rterr.KindInvalidHandle, "stream %d was already destroyed", s.id)
 	}
 	delete(c.streams, s)
 	c.mu.Unlock()
@@ -261,7 +262,7 @@ func (s *Stream) release(wait bool) error {
 		}
 		s.q.Abort()
 		s.reclaimAll()
-		if err := s.q.Close(); err == nil || hal.KindOf(err) != hal.KindNotReady {
+		if err := s.q.Close(); err == nil || rterr.KindOf(err) != rterr.KindNotReady {
 			return err
 		}
 	}
@@ -274,7 +275,7 @@ func (s *Stream) Abort() error {
 		return err
 	}
 	if d := s.divert.Load(); d != nil && d.capture == nil && d.update == nil {
-		return hal.Errorf(hal.KindInvalidParam, "stream %d is bound to model %d; aborting bound streams is not supported", s.id, d.ms.m.id)
+		return rterr.Errorf(rterr.KindInvalidParam, "stream %d is bound to model %d; aborting bound streams is not supported", s.id, d.ms.m.id)
 	}
 	return s.q.Abort()
 }
@@ -305,7 +306,7 @@ func (s *Stream) SetPriority(p int) error {
 	}
 	props := s.c.d.props
 	if p < props.GreatestPriority || p > props.LeastPriority {
-		return hal.Errorf(hal.KindInvalidParam, "priority %d is invalid, expected %d..%d", p, props.GreatestPriority, props.LeastPriority)
+		return rterr.Errorf(rterr.KindInvalidParam, "priority %d is invalid, expected %d..%d", p, props.GreatestPriority, props.LeastPriority)
 	}
 	s.mu.Lock()
 	s.prio = p
@@ -321,7 +322,7 @@ func (s *Stream) SetFailureMode(mode uint64) error {
 		return err
 	}
 	if s.modeSet.Load() {
-		return hal.Errorf(hal.KindInvalidParam, "the failure mode of stream %d was already set; aclrtSetStreamFailureMode is called once per stream", s.id)
+		return rterr.Errorf(rterr.KindInvalidParam, "the failure mode of stream %d was already set; aclrtSetStreamFailureMode is called once per stream", s.id)
 	}
 	if err := s.SetAttr(AttrFailureMode, mode); err != nil {
 		return err
@@ -349,24 +350,24 @@ func (s *Stream) SetAttr(a Attr, v uint64) error {
 	switch a {
 	case AttrFailureMode:
 		if v > 1 {
-			return hal.Errorf(hal.KindInvalidParam, "failure mode %d is invalid, expected 0 (ACL_CONTINUE_ON_FAILURE) or 1 (ACL_STOP_ON_FAILURE)", v)
+			return rterr.Errorf(rterr.KindInvalidParam, "failure mode %d is invalid, expected 0 (ACL_CONTINUE_ON_FAILURE) or 1 (ACL_STOP_ON_FAILURE)", v)
 		}
 		return s.SetStopOnFailure(v == 1)
 	case AttrPriority:
 		if v > uint64(s.c.d.props.LeastPriority) {
-			return hal.Errorf(hal.KindInvalidParam, "priority %d is invalid, expected %d..%d", v, s.c.d.props.GreatestPriority, s.c.d.props.LeastPriority)
+			return rterr.Errorf(rterr.KindInvalidParam, "priority %d is invalid, expected %d..%d", v, s.c.d.props.GreatestPriority, s.c.d.props.LeastPriority)
 		}
 		return s.SetPriority(int(v))
 	case AttrOverflowCheck, AttrCacheOpInfo:
 		if v > 1 {
-			return hal.Errorf(hal.KindInvalidParam, "attribute %d value %d is invalid, expected 0 or 1", a, v)
+			return rterr.Errorf(rterr.KindInvalidParam, "attribute %d value %d is invalid, expected 0 or 1", a, v)
 		}
 	case AttrUserTag:
 		if v > 0xFFFFFFFF {
-			return hal.Errorf(hal.KindInvalidParam, "user tag %d is invalid, expected a 32-bit value", v)
+			return rterr.Errorf(rterr.KindInvalidParam, "user tag %d is invalid, expected a 32-bit value", v)
 		}
 	default:
-		return hal.Errorf(hal.KindInvalidParam, "stream attribute %d is invalid, expected 1..5", a)
+		return rterr.Errorf(rterr.KindInvalidParam, "stream attribute %d is invalid, expected 1..5", a)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -403,5 +404,5 @@ func (s *Stream) Attr(a Attr) (uint64, error) {
 	case AttrUserTag:
 		return uint64(s.customTag), nil
 	}
-	return 0, hal.Errorf(hal.KindInvalidParam, "stream attribute %d is invalid, expected 1..5", a)
+	return 0, rterr.Errorf(rterr.KindInvalidParam, "stream attribute %d is invalid, expected 1..5", a)
 }

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/internal/rterr"
 )
 
 // Task groups and their update (aclmdlRICaptureTaskGrpBegin/End,
@@ -29,7 +30,7 @@ type TaskGroup struct {
 func (s *Stream) BeginTaskGroup() error {
 	d := s.divert.Load()
 	if d == nil || d.capture == nil {
-		return hal.Errorf(hal.KindStreamNotCaptured, "stream %d is not capturing; task groups are captured", s.id)
+		return rterr.Errorf(rterr.KindStreamNotCaptured, "stream %d is not capturing; task groups are captured", s.id)
 	}
 	c := d.capture
 	c.mu.Lock()
@@ -38,7 +39,7 @@ func (s *Stream) BeginTaskGroup() error {
 		return err
 	}
 	if c.group != nil {
-		return hal.Errorf(hal.KindTaskGroupStatus, "a task group is already open on stream %d; end it first", c.group.ms.src.id)
+		return rterr.Errorf(rterr.KindTaskGroupStatus, "a task group is already open on stream %d; end it first", c.group.ms.src.id)
 	}
 	c.group = &TaskGroup{ms: d.ms, start: len(d.ms.ops)}
 	return nil
@@ -48,14 +49,14 @@ func (s *Stream) BeginTaskGroup() error {
 func (s *Stream) EndTaskGroup() (*TaskGroup, error) {
 	d := s.divert.Load()
 	if d == nil || d.capture == nil {
-		return nil, hal.Errorf(hal.KindStreamNotCaptured, "stream %d is not capturing", s.id)
+		return nil, rterr.Errorf(rterr.KindStreamNotCaptured, "stream %d is not capturing", s.id)
 	}
 	c := d.capture
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	g := c.group
 	if g == nil || g.ms != d.ms {
-		return nil, hal.Errorf(hal.KindTaskGroupStatus, "no task group is open on stream %d", s.id)
+		return nil, rterr.Errorf(rterr.KindTaskGroupStatus, "no task group is open on stream %d", s.id)
 	}
 	c.group = nil
 	g.end = len(d.ms.ops)
@@ -78,11 +79,11 @@ type update struct {
 
 func (u *update) add(s *Stream, t *hal.Task) error {
 	if len(u.ops) >= u.g.Len() {
-		return hal.Errorf(hal.KindModelUpdateFailed, "task group has %d tasks; stream %d queued one more for its update", u.g.Len(), s.id)
+		return rterr.Errorf(rterr.KindModelUpdateFailed, "task group has %d tasks; stream %d queued one more for its update", u.g.Len(), s.id)
 	}
 	want := u.kinds[len(u.ops)]
 	if t.Kind != want {
-		return hal.Errorf(hal.KindModelUpdateFailed, "task %d of the update is a %s, the group's task %d a %s; an update replaces tasks of the same kinds", len(u.ops), t.Kind, len(u.ops), want)
+		return rterr.Errorf(rterr.KindModelUpdateFailed, "task %d of the update is a %s, the group's task %d a %s; an update replaces tasks of the same kinds", len(u.ops), t.Kind, len(u.ops), want)
 	}
 	u.ops = append(u.ops, hal.Op{Kind: hal.OpTask, Task: *t})
 	return nil
@@ -95,7 +96,7 @@ func (s *Stream) BeginUpdate(g *TaskGroup) error {
 		return err
 	}
 	if g == nil {
-		return hal.Errorf(hal.KindBadArgument, "task group is nil")
+		return rterr.Errorf(rterr.KindBadArgument, "task group is nil")
 	}
 	// The kinds are read under the model's lock: an earlier update of the
 	// group may be replacing its tasks on the device right now.
@@ -113,10 +114,10 @@ func (s *Stream) BeginUpdate(g *TaskGroup) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.updating {
-		return hal.Errorf(hal.KindTaskGroupStatus, "the task group is already being updated; end that update first")
+		return rterr.Errorf(rterr.KindTaskGroupStatus, "the task group is already being updated; end that update first")
 	}
 	if !s.swapDivert(nil, &divert{update: &update{g: g, kinds: kinds}}) {
-		return hal.Errorf(hal.KindTaskGroupStatus, "stream %d is capturing, bound or already updating; updates are made on a plain stream", s.id)
+		return rterr.Errorf(rterr.KindTaskGroupStatus, "stream %d is capturing, bound or already updating; updates are made on a plain stream", s.id)
 	}
 	g.updating = true
 	return nil
@@ -128,7 +129,7 @@ func (s *Stream) BeginUpdate(g *TaskGroup) error {
 func (s *Stream) EndUpdate(site uintptr) error {
 	d := s.divert.Load()
 	if d == nil || d.update == nil {
-		return hal.Errorf(hal.KindTaskGroupStatus, "stream %d is not updating a task group", s.id)
+		return rterr.Errorf(rterr.KindTaskGroupStatus, "stream %d is not updating a task group", s.id)
 	}
 	u := d.update
 	s.dropUpdate(u)
@@ -136,7 +137,7 @@ func (s *Stream) EndUpdate(site uintptr) error {
 		return nil
 	}
 	if len(u.ops) != u.g.Len() {
-		return hal.Errorf(hal.KindModelUpdateFailed, "update has %d tasks, the task group %d; an update replaces every task", len(u.ops), u.g.Len())
+		return rterr.Errorf(rterr.KindModelUpdateFailed, "update has %d tasks, the task group %d; an update replaces every task", len(u.ops), u.g.Len())
 	}
 	g := u.g
 	apply := func() {

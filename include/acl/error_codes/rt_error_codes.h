@@ -13,6 +13,8 @@
 extern "C" {
 #endif
 
+/* Begin result codes (generated from internal/cannmap/codes.txt; do not edit). */
+
 /* Success. */
 #define ACL_RT_SUCCESS 0
 
@@ -167,6 +169,8 @@ extern "C" {
 #define ACL_ERROR_RT_L3_PORT_ERROR                   507914
 #define ACL_ERROR_RT_CCU_TIMEOUT                     507915
 #define ACL_ERROR_RT_CCU_EXCEPTION                   507916
+
+/* End result codes. */
 
 #ifdef __cplusplus
 }
