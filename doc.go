@@ -48,6 +48,11 @@
 // through View, bounds-checked against the allocation, so a bad access is an
 // AI core exception rather than a crash.
 //
+// The package owns the Go API, typed and raw (the Raw views that the C ABI
+// uses), and the one mapping from error kinds to CANN codes. It imports hal,
+// the internal packages and sim, the default backend; never capi or
+// ckernel, so the Go API builds without cgo. See docs/ARCHITECTURE.md.
+//
 // Every exported function's doc comment ends with the CANN call it stands
 // for. The table below lists them by CANN name:
 //

@@ -1,5 +1,6 @@
 // Package callsite records where an API call came from, cheaply enough for
-// every kernel launch, so a fault can name its launch site.
+// every kernel launch, so a fault can name its launch site. It imports only
+// the standard library.
 package callsite
 
 import "runtime"

@@ -8,7 +8,9 @@
 // comment with a line "CANN: <name> [(<qualifier>)]." naming the CANN call it
 // stands for, or "CANN: none." for Go-only helpers. Run reads a package
 // directory and returns the entries; the table in doc.go is generated from
-// them (go generate) and a test keeps both honest.
+// them (go generate) and a test keeps both honest. It imports only the
+// standard library: the generator runs before the packages it describes
+// build.
 package cannmap
 
 import (
