@@ -137,7 +137,7 @@ func (r *graphRun) waitTimed(si, pc int, t *hal.Task, what string, timeout time.
 	if timeout <= 0 {
 		return r.wait(cond)
 	}
-	deadline := r.s.clock() + int64(timeout)
+	var deadline waitDeadline
 	expired := false
 	ok := r.wait(func() bool {
 		// The last evaluation decides: cond may take what it waits for
@@ -146,11 +146,11 @@ func (r *graphRun) waitTimed(si, pc int, t *hal.Task, what string, timeout time.
 		if cond() {
 			return true
 		}
-		expired = r.s.clock() >= deadline
+		expired = deadline.expired(r.s.clock(), timeout)
 		return expired
 	})
 	if ok && expired {
-		r.fail(si, pc, t, hal.KindWaitTimeout, fmt.Sprintf("%s timed out after %v", what, timeout), nil)
+		r.fail(si, pc, t, hal.KindWaitTimeout, timeoutMsg(what, timeout), nil)
 	}
 	return ok
 }

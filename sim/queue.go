@@ -22,9 +22,9 @@ const (
 // slot is one ring entry: a task and what the scheduler learned at submission.
 type slot struct {
 	t        hal.Task
-	submit   int64  // device clock at submission
-	rec      uint64 // event record: its number; event wait: the record waited for
-	deadline int64  // notify wait with a timeout: device clock at which it times out, 0 until it first blocks
+	submit   int64        // device clock at submission
+	rec      uint64       // event record: its number; event wait: the record waited for
+	deadline waitDeadline // a wait with a timeout, once it has blocked
 }
 
 // queue is a hardware queue (a stream's SQ). Tasks sit in a ring until done.

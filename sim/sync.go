@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"sync/atomic"
+	"time"
 
 	"github.com/gocann/gocann/hal"
 )
@@ -141,19 +142,36 @@ func (s *scheduler) runSync(q *queue, sl *slot, now int64) (ok bool, f *hal.Faul
 }
 
 // expired starts the deadline of a blocked wait with a timeout, or returns
-// its timeout fault once the deadline passed. The timeout counts from when
-// the wait reaches the head, as on hardware, not from its submission.
-// s.mu held.
+// its timeout fault once the deadline passed. s.mu held.
 func (s *scheduler) expired(q *queue, sl *slot, now int64, what string) *hal.Fault {
 	t := &sl.t
-	switch {
-	case t.Timeout <= 0:
+	if !sl.deadline.expired(now, t.Timeout) {
 		return nil
-	case sl.deadline == 0:
-		sl.deadline = now + int64(t.Timeout)
-		return nil
-	case now >= sl.deadline:
-		return s.newFault(q, q.done+1, t, hal.KindWaitTimeout, fmt.Sprintf("%s timed out after %v", what, t.Timeout), nil)
 	}
-	return nil
+	return s.newFault(q, q.done+1, t, hal.KindWaitTimeout, timeoutMsg(what, t.Timeout), nil)
+}
+
+// waitDeadline is the timeout rule of every device-side wait, a queue
+// head's (expired) and a model operation's (graphRun.waitTimed): the
+// timeout counts from the first check that finds the wait unsatisfied, as
+// on hardware, not from its submission. It holds the device clock at which
+// the wait times out, 0 until then.
+type waitDeadline int64
+
+// expired starts d at the first check and reports whether now is past it;
+// a timeout <= 0 never expires.
+func (d *waitDeadline) expired(now int64, timeout time.Duration) bool {
+	switch {
+	case timeout <= 0:
+		return false
+	case *d == 0:
+		*d = waitDeadline(now + int64(timeout))
+		return false
+	}
+	return now >= int64(*d)
+}
+
+// timeoutMsg is the message of a wait's timeout fault.
+func timeoutMsg(what string, timeout time.Duration) string {
+	return fmt.Sprintf("%s timed out after %v", what, timeout)
 }
