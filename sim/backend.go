@@ -82,7 +82,7 @@ func (b *Backend) Open(id int) (hal.Device, error) {
 // memFor returns device id's memory, opened: its range again, or one from
 // the address space the first time (the range an earlier backend's device
 // id had, if any), or when the old one is still mapped because its last
-// close could not finish. b.mu held.
+// close could not finish. b.mu must be held.
 func (b *Backend) memFor(id int, hbm uint64) (*devMem, error) {
 	if m := b.mems[id]; m != nil {
 		if !m.mapped() {
@@ -99,7 +99,7 @@ func (b *Backend) memFor(id int, hbm uint64) (*devMem, error) {
 	return m, nil
 }
 
-// publish refreshes the open-device and span snapshots. b.mu held.
+// publish refreshes the open-device and span snapshots. b.mu must be held.
 func (b *Backend) publish() {
 	var open []*device
 	for _, d := range b.devs {

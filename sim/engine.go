@@ -77,7 +77,7 @@ func newEngine(s *scheduler, kind hal.Engine, start, max int) *engine {
 	return e
 }
 
-// spawn starts a worker. s.mu held, or before the scheduler is shared.
+// spawn starts a worker. s.mu must be held, or before the scheduler is shared.
 func (e *engine) spawn() {
 	w := &worker{e: e, wake: make(chan struct{}, 1)}
 	e.workers++
@@ -85,7 +85,7 @@ func (e *engine) spawn() {
 	go w.run()
 }
 
-// push makes it available to workers. s.mu held.
+// push makes it available to workers. s.mu must be held.
 func (e *engine) push(it *item) {
 	it.hidx = len(e.heap)
 	e.heap = append(e.heap, it)
@@ -96,7 +96,7 @@ func (e *engine) push(it *item) {
 	}
 }
 
-// wakeOne gets a worker looking for work unless one already is. s.mu held.
+// wakeOne gets a worker looking for work unless one already is. s.mu must be held.
 func (e *engine) wakeOne() {
 	if e.spinning.Load() > 0 {
 		return
@@ -115,7 +115,7 @@ func (e *engine) wakeOne() {
 
 // take hands out the next part of the most urgent item; an item starting
 // now starts at device time now, or at the clock's reading if now is 0.
-// s.mu held.
+// s.mu must be held.
 func (e *engine) take(now int64) (*item, int32) {
 	if len(e.heap) == 0 {
 		return nil, 0
@@ -129,7 +129,7 @@ func (e *engine) take(now int64) (*item, int32) {
 }
 
 // takeFrom hands out the next part of it, which must be in the heap; see
-// take for now. s.mu held.
+// take for now. s.mu must be held.
 func (e *engine) takeFrom(it *item, now int64) int32 {
 	p := it.next
 	it.next++
@@ -148,7 +148,7 @@ func (e *engine) takeFrom(it *item, now int64) int32 {
 	return p
 }
 
-// remove takes it out of the heap. s.mu held.
+// remove takes it out of the heap. s.mu must be held.
 func (e *engine) remove(it *item) {
 	i := it.hidx
 	last := len(e.heap) - 1

@@ -58,14 +58,14 @@ func (e *event) Close() error {
 	return nil
 }
 
-// ran reports whether record rec has run; 0 stands for no record. s.mu held.
+// ran reports whether record rec has run; 0 stands for no record. s.mu must be held.
 func (e *event) ran(rec uint64) bool {
 	_, pending := slices.BinarySearch(e.pending, rec)
 	return !pending
 }
 
 // satisfied reports whether a wait for record rec may proceed: the record
-// ran, or for a flag event the flag is set. s.mu held.
+// ran, or for a flag event the flag is set. s.mu must be held.
 func (e *event) satisfied(rec uint64) bool {
 	if e.flagMode {
 		return e.flag
@@ -74,7 +74,7 @@ func (e *event) satisfied(rec uint64) bool {
 }
 
 // reset clears a flag event; numbered events are reset at submission.
-// s.mu held.
+// s.mu must be held.
 func (e *event) reset() {
 	if e.flagMode {
 		e.flag = false
@@ -83,7 +83,7 @@ func (e *event) reset() {
 
 // discard forgets record rec, which will not run, and releases its
 // waiters; the event's time and last completed record stay as they were.
-// s.mu held.
+// s.mu must be held.
 func (e *event) discard(rec uint64) {
 	if i, ok := slices.BinarySearch(e.pending, rec); ok {
 		e.pending = slices.Delete(e.pending, i, i+1)
@@ -91,7 +91,7 @@ func (e *event) discard(rec uint64) {
 	e.release()
 }
 
-// release lets the queues waiting on e look again. s.mu held.
+// release lets the queues waiting on e look again. s.mu must be held.
 func (e *event) release() {
 	for i, q := range e.waiters {
 		e.s.advance(q)
@@ -101,7 +101,7 @@ func (e *event) release() {
 }
 
 // record completes record rec at time now and releases its waiters; for a
-// flag event it sets the flag. s.mu held.
+// flag event it sets the flag. s.mu must be held.
 func (e *event) record(rec uint64, now int64) {
 	if e.flagMode {
 		e.flag = true

@@ -260,7 +260,7 @@ func fill(b []byte, v byte) {
 }
 
 // loadArgs reads a kernel's argument slots from device memory, now that the
-// tasks before it (which may have written them) are done. s.mu held.
+// tasks before it (which may have written them) are done. s.mu must be held.
 func (s *scheduler) loadArgs(t *hal.Task) error {
 	if t.NArgs == 0 {
 		return nil

@@ -51,7 +51,7 @@ func (n *notify) Close() error {
 }
 
 // signal sets the notify and tells the schedulers of its waiters to look.
-// from.mu held.
+// from.mu must be held.
 func (n *notify) signal(from *scheduler) {
 	n.mu.Lock()
 	n.set = true
@@ -68,7 +68,7 @@ func (n *notify) signal(from *scheduler) {
 }
 
 // consume takes the signal if it is set; otherwise it registers s to be told
-// of the next one. s.mu held.
+// of the next one. s.mu must be held.
 func (n *notify) consume(s *scheduler) bool {
 	n.mu.Lock()
 	defer n.mu.Unlock()

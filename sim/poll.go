@@ -16,7 +16,7 @@ const (
 )
 
 // recheckPolled retries every polled head; those still blocked re-register.
-// s.mu held.
+// s.mu must be held.
 func (s *scheduler) recheckPolled() {
 	if len(s.polled) == 0 {
 		return
@@ -36,7 +36,7 @@ func (s *scheduler) recheckPolled() {
 
 // needsTimer reports whether a polled head can be released by something
 // the scheduler is not told about: a value wait (kernels write memory
-// directly) or a notify wait's deadline. s.mu held.
+// directly) or a notify wait's deadline. s.mu must be held.
 func (s *scheduler) needsTimer() bool {
 	for _, q := range s.polled {
 		sl := q.slot(q.done + 1)
@@ -48,7 +48,7 @@ func (s *scheduler) needsTimer() bool {
 }
 
 // poll registers q, whose head sl is blocked, for rechecks, and starts the
-// poller if the head needs timed polling. s.mu held.
+// poller if the head needs timed polling. s.mu must be held.
 func (s *scheduler) poll(q *queue, sl *slot) {
 	s.polled = append(s.polled, q)
 	if !s.polling && (sl.t.Kind == hal.TaskValueWait || sl.deadline != 0) {

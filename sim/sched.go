@@ -74,7 +74,7 @@ func engineOf(k hal.TaskKind) hal.Engine {
 }
 
 // advance lets q's head make progress, and every queue that progress
-// unblocks in turn. s.mu held.
+// unblocks in turn. s.mu must be held.
 func (s *scheduler) advance(q *queue) {
 	s.kicks = append(s.kicks, q)
 	if s.running {
@@ -96,7 +96,7 @@ func (s *scheduler) advance(q *queue) {
 // without the lock (queue.Submit's fast path) are taken in first; a queue
 // that runs dry says so (busy) and looks once more, so that a task
 // published meanwhile is either seen here or kicked by its submitter.
-// s.mu held.
+// s.mu must be held.
 func (s *scheduler) step(q *queue) {
 	if q.state == qQueued || q.state == qRunning {
 		return
@@ -123,7 +123,7 @@ func (s *scheduler) step(q *queue) {
 	}
 }
 
-// runHead is step's work on the tasks taken in. s.mu held.
+// runHead is step's work on the tasks taken in. s.mu must be held.
 func (s *scheduler) runHead(q *queue) {
 	for q.done < q.tail {
 		seq := q.done + 1
@@ -173,7 +173,7 @@ func (s *scheduler) runHead(q *queue) {
 
 // startArgs readies a kernel's arguments to start: loaded from device
 // memory if they live there, and none in memory of a closed device.
-// s.mu held.
+// s.mu must be held.
 func (s *scheduler) startArgs(t *hal.Task) error {
 	if t.ArgsDev != 0 {
 		return s.loadArgs(t)
@@ -187,14 +187,14 @@ func chainable(t *hal.Task) bool {
 	return t.Kind == hal.TaskKernel && t.Blocks == 1 && t.ArgsDev == 0
 }
 
-// stamp reads the clock for a task run in place. s.mu held.
+// stamp reads the clock for a task run in place. s.mu must be held.
 func (s *scheduler) stamp() int64 {
 	now := s.clock()
 	s.last = max(s.last, now)
 	return now
 }
 
-// finish records the completion of task seq of q. s.mu held.
+// finish records the completion of task seq of q. s.mu must be held.
 func (s *scheduler) finish(q *queue, seq uint64, sl *slot, eng hal.Engine, start, end int64, f *hal.Fault) {
 	s.trace.add(hal.Record{Queue: q.id, Seq: seq, Kind: sl.t.Kind, Engine: eng,
 		Submit: sl.submit, Start: start, End: end, Failed: f != nil})
@@ -269,7 +269,7 @@ func (s *scheduler) complete(it *item, w *worker) (*item, int32) {
 	return next, part
 }
 
-// takeFaults returns the faults to report and clears the list. s.mu held.
+// takeFaults returns the faults to report and clears the list. s.mu must be held.
 func (s *scheduler) takeFaults() []hal.Fault {
 	if len(s.faults) == 0 {
 		return nil
@@ -279,7 +279,7 @@ func (s *scheduler) takeFaults() []hal.Fault {
 	return f
 }
 
-// report hands faults to the device's fault handler. s.mu not held.
+// report hands faults to the device's fault handler. s.mu must not be held.
 func (s *scheduler) report(faults []hal.Fault) {
 	if len(faults) == 0 {
 		return
@@ -291,7 +291,7 @@ func (s *scheduler) report(faults []hal.Fault) {
 	}
 }
 
-// stopGroup stops every queue of group g after fault f. s.mu held.
+// stopGroup stops every queue of group g after fault f. s.mu must be held.
 func (s *scheduler) stopGroup(g uint64, f *hal.Fault) {
 	for _, q := range s.queues {
 		if q.group != g || q.stop.Load() != nil {

@@ -112,7 +112,7 @@ func (s *AddressSpace) Close() error {
 }
 
 // release unmaps m's range, unless it is still mapped, and forgets it.
-// s.mu held.
+// s.mu must be held.
 func (s *AddressSpace) release(m *devMem) error {
 	if m.mapped() {
 		return nil // leaks, as the memory a task may still use
