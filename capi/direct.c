@@ -17,7 +17,6 @@ uint32_t gocann_ndevmem;
 gocann_range gocann_devgone[GOCANN_MAX_DEVICES];
 uint32_t gocann_ndevgone;
 
-
 #define LOAD(p) __atomic_load_n(p, __ATOMIC_SEQ_CST)
 #define STORE(p, v) __atomic_store_n(p, v, __ATOMIC_SEQ_CST)
 
@@ -80,6 +79,57 @@ static void lock(gocann_sq *q) {
 
 static void unlock(gocann_sq *q) { __atomic_store_n(&q->lock, 0, __ATOMIC_RELEASE); }
 
+// launch is what the path writes into an entry.
+typedef struct launch {
+	uint32_t kernel, blocks, tid;
+	const void *args;
+	size_t size;
+	uint64_t stream; // rung if the queue went idle
+} launch;
+
+// put_entry is a direct producer's write of entry seq: hal.SQ.PutEntry
+// (hal/produce.go), mirrored, with the submission stamped here.
+static void put_entry(gocann_sq *q, uint64_t seq, const launch *l) {
+	gocann_sqe *e = &q->entries[seq % GOCANN_SQ_ENTRIES];
+	int64_t submit = 0;
+	if (LOAD(&q->clock_known)) {
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		submit = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec - LOAD(&q->clock_base);
+	}
+	e->kernel = l->kernel;
+	e->blocks = l->blocks;
+	e->nargs = (uint32_t)(l->size / 8);
+	e->thread = l->tid;
+	e->submit = submit;
+	if (l->size > 0) {
+		memcpy(e->args, l->args, l->size);
+	}
+	__atomic_store_n(&e->seq, seq, __ATOMIC_RELAXED);
+	if (!__atomic_load_n(&q->direct, __ATOMIC_RELAXED)) {
+		STORE(&q->direct, 1);
+	}
+}
+
+// produce is the producer protocol, hal.Produce (hal/produce.go), mirrored
+// line for line: write is put_entry, doorbell gocann_direct_doorbell.
+// q's lock is held. It returns the entry's sequence number, 0 if refused.
+static uint64_t produce(gocann_sq *q, uint64_t ahead, const launch *l) {
+	if (!LOAD(&q->open) || LOAD(&q->stopped)) {
+		return 0;
+	}
+	uint64_t seq = LOAD(&q->submitted) + 1;
+	if (seq - LOAD(&q->completed) > LOAD(&q->ring_len) || seq - LOAD(&q->absorbed) > ahead) {
+		return 0;
+	}
+	put_entry(q, seq, l);
+	STORE(&q->submitted, seq);
+	if (!LOAD(&q->busy)) {
+		gocann_direct_doorbell(l->stream);
+	}
+	return seq;
+}
+
 int gocann_direct_launch(uint32_t tid, uint64_t ctx, uint64_t f, uint32_t blocks, uint64_t stream,
 			 const void *args, size_t size) {
 	if (ctx == 0 || blocks == 0 || blocks > GOCANN_MAX_BLOCKS || size % 8 != 0 || size > 8 * GOCANN_MAX_ARGS ||
@@ -94,8 +144,8 @@ int gocann_direct_launch(uint32_t tid, uint64_t ctx, uint64_t f, uint32_t blocks
 	}
 	gocann_rec *fr = rec(f, GOCANN_KIND_FUNC);
 	uint64_t fa = fr ? LOAD(&fr->a) : 0;
-	uint32_t kernel = (uint32_t)fa;
-	if (kernel == 0 || size < fa >> 32) {
+	launch l = {.kernel = (uint32_t)fa, .blocks = blocks, .tid = tid, .args = args, .size = size};
+	if (l.kernel == 0 || size < fa >> 32) {
 		return -1; // unnumbered, or fewer argument bytes than the parameters take
 	}
 	if (stream == 0) {
@@ -109,6 +159,7 @@ int gocann_direct_launch(uint32_t tid, uint64_t ctx, uint64_t f, uint32_t blocks
 	if (sr == NULL || sr->a != ctx) {
 		return -1; // another context's stream: Go reports it
 	}
+	l.stream = stream;
 	gocann_sq *q = sr->sq;
 	lock(q);
 	// The stream may be going away: a stream being destroyed closes its
@@ -116,43 +167,13 @@ int gocann_direct_launch(uint32_t tid, uint64_t ctx, uint64_t f, uint32_t blocks
 	// record after. The area may even serve another queue by now (it is
 	// only ever a submission area): the record, which no longer serves
 	// this handle, says so.
-	if (LOAD(&sr->handle) != stream || !LOAD(&q->open) || LOAD(&q->stopped)) {
-		unlock(q);
-		return -1;
-	}
-	uint64_t seq = LOAD(&q->submitted) + 1;
-	if (seq - LOAD(&q->completed) > LOAD(&q->ring_len) || seq - LOAD(&q->absorbed) > GOCANN_SQ_ENTRIES) {
-		unlock(q);
-		return -1;
-	}
-	int64_t submit = 0;
-	if (LOAD(&q->clock_known)) {
-		struct timespec ts;
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		submit = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec - LOAD(&q->clock_base);
-	}
-	gocann_sqe *e = &q->entries[seq % GOCANN_SQ_ENTRIES];
-	e->kernel = kernel;
-	e->blocks = blocks;
-	e->nargs = (uint32_t)(size / 8);
-	e->thread = tid;
-	e->submit = submit;
-	if (size > 0) {
-		memcpy(e->args, args, size);
-	}
-	__atomic_store_n(&e->seq, seq, __ATOMIC_RELAXED);
-	if (!__atomic_load_n(&q->direct, __ATOMIC_RELAXED)) {
-		STORE(&q->direct, 1);
-	}
-	STORE(&q->submitted, seq);
-	if (!LOAD(&q->busy)) {
-		// The queue is idle, or went idle without seeing the entry.
-		gocann_direct_doorbell(stream);
+	uint64_t seq = 0;
+	if (LOAD(&sr->handle) == stream) {
+		seq = produce(q, GOCANN_SQ_ENTRIES, &l);
 	}
 	unlock(q);
-	return 0;
+	return seq != 0 ? 0 : -1;
 }
-
 
 // The core's entry points for the launch calls (the front forwards to
 // them): the direct path first, the Go path when it declines.

@@ -24,14 +24,9 @@ const SQEntries = 64
 // closed may still take the lock, and must find an SQ there, which it then
 // leaves without writing once it sees that its stream is gone.
 //
-// The protocol a direct producer follows, with Lock held: Open must be 1
-// and Stopped 0; the next sequence number seq = Submitted+1 must satisfy
-// seq-Completed <= RingLen and seq-Absorbed <= SQEntries. It fills
-// Entries[seq%SQEntries], with Seq = seq written last, then stores
-// Submitted = seq. If Busy reads 0 afterwards, the queue is idle or may
-// have gone idle without seeing the entry: the producer calls
-// Direct.Doorbell before releasing Lock. (Busy is stored before the
-// scheduler's last look at Submitted, so one of the two sees the other.)
+// Every producer, the backend's own submitter and a direct one, publishes
+// through Produce, which states the protocol; a direct producer writes
+// its entry with PutEntry.
 //
 // Fields are grouped by writer into cache lines of their own: the
 // submitters' line, the rarely written state, and the scheduler's line.
