@@ -350,6 +350,7 @@ func (q *queue) Close() error {
 		return hal.Errorf(hal.KindNotReady, "queue %d still has %d tasks pending", q.id, q.tail-q.done)
 	}
 	q.closed = true
+	q.sq.Open.Store(0) // no producer publishes past the close
 	delete(s.queues, q.id)
 	return nil
 }
