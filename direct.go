@@ -10,7 +10,13 @@ import "github.com/gocann/gocann/hal"
 // CANN: none.
 func (s *Stream) Direct() hal.Direct { return s.s.Direct() }
 
-// HAL returns the device-level kernel, which hal.Direct.KernelID numbers.
+// HAL returns the device-level kernel, which hal.Direct.KernelID numbers;
+// nil for a nil k.
 //
 // CANN: none.
-func (k *Kernel) HAL() *hal.Kernel { return k.k }
+func (k *Kernel) HAL() *hal.Kernel {
+	if k == nil {
+		return nil
+	}
+	return k.k
+}

@@ -156,9 +156,6 @@ func (r *Runtime) AddressRange(p unsafe.Pointer) (base unsafe.Pointer, size uint
 // CANN: aclrtLaunchKernel (argument block by pointer).
 func (s *Stream) LaunchArgs(k *Kernel, blocks uint32, args unsafe.Pointer, size uintptr, thread uint32) error {
 	const op = "Stream.LaunchArgs (aclrtLaunchKernel)"
-	if k == nil {
-		return wrap(op, hal.Errorf(hal.KindBadArgument, "kernel is nil"))
-	}
 	if size%8 != 0 || size > 8*hal.MaxArgs {
 		return wrap(op, hal.Errorf(hal.KindInvalidParam, "argsSize %d is invalid, expected a multiple of 8 up to %d (one 8-byte slot per parameter)", size, 8*hal.MaxArgs))
 	}
@@ -168,14 +165,14 @@ func (s *Stream) LaunchArgs(k *Kernel, blocks uint32, args unsafe.Pointer, size 
 	}
 	if n > 0 {
 		if l := s.r.rt.Loc(args); !l.IsHost() {
-			return wrap(op, s.s.LaunchDeviceArgs(k.k, blocks, l.Dev, n, thread, 0))
+			return wrap(op, s.s.LaunchDeviceArgs(k.HAL(), blocks, l.Dev, n, thread, 0))
 		}
 	}
 	var slots []uint64
 	if n > 0 {
 		slots = unsafe.Slice((*uint64)(args), n)
 	}
-	return wrap(op, s.s.LaunchSlots(k.k, blocks, slots, thread, 0))
+	return wrap(op, s.s.LaunchSlots(k.HAL(), blocks, slots, thread, 0))
 }
 
 // LaunchHostFuncC queues fn(a, b) like LaunchHostFunc, for callers passing
@@ -216,12 +213,9 @@ type Placeholder struct{ AddrOffset, DataOffset uint64 }
 // CANN: aclrtLaunchKernelWithHostArgs (placeholders).
 func (s *Stream) LaunchPlaceholders(k *Kernel, blocks uint32, block []byte, params int, phs []Placeholder, thread uint32) error {
 	const op = "Stream.LaunchPlaceholders (aclrtLaunchKernelWithHostArgs)"
-	if k == nil {
-		return wrap(op, hal.Errorf(hal.KindBadArgument, "kernel is nil"))
-	}
 	rphs := make([]rt.Placeholder, len(phs))
 	for i, ph := range phs {
 		rphs[i] = rt.Placeholder{Slot: ph.AddrOffset, Data: ph.DataOffset}
 	}
-	return wrap(op, s.s.LaunchPlaceholders(k.k, blocks, block, params, rphs, thread, 0))
+	return wrap(op, s.s.LaunchPlaceholders(k.HAL(), blocks, block, params, rphs, thread, 0))
 }

@@ -61,7 +61,8 @@ type SQ struct {
 	Entries [SQEntries]SQE
 }
 
-// SQE is one kernel launch written by a direct producer.
+// SQE is one kernel launch written by a direct producer, which checks it
+// as a submitter checks a Task: Blocks from 1, NArgs at most MaxArgs.
 type SQE struct {
 	Seq    uint64 // the sequence number the entry is for, written last
 	Kernel uint32 // the kernel's number in its KernelTable
