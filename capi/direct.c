@@ -162,13 +162,16 @@ int gocann_direct_launch(uint32_t tid, uint64_t ctx, uint64_t f, uint32_t blocks
 	l.stream = stream;
 	gocann_sq *q = sr->sq;
 	lock(q);
-	// The stream may be going away: a stream being destroyed closes its
-	// area (open 0, under this lock) before its queue closes, and loses its
-	// record after. The area may even serve another queue by now (it is
-	// only ever a submission area): the record, which no longer serves
-	// this handle, says so.
+	// Either record may have changed hands since it was read: a record's
+	// fields are written with its handle 0, so a handle still in place
+	// means what was read is its own. The function's then names the
+	// kernel f does. A stream being destroyed closes its area (open 0,
+	// under this lock) before its queue closes, and loses its record
+	// after; the area may even serve another queue by now (it is only ever
+	// a submission area), and the record, no longer serving this handle,
+	// says so.
 	uint64_t seq = 0;
-	if (LOAD(&sr->handle) == stream) {
+	if (LOAD(&sr->handle) == stream && LOAD(&fr->handle) == f) {
 		seq = produce(q, GOCANN_SQ_ENTRIES, &l);
 	}
 	unlock(q);
