@@ -30,5 +30,5 @@ func launchDirect(t *C.gocann_thread, f handle, blocks uint32, stream handle, ar
 	if len(args) > 0 {
 		p = unsafe.Pointer(&args[0])
 	}
-	return C.gocann_direct_launch(t.tid, t.context, C.uint64_t(f), C.uint32_t(blocks), C.uint64_t(stream), p, C.size_t(8*len(args))) == 0
+	return C.gocann_direct_launch(t, C.uint64_t(f), C.uint32_t(blocks), C.uint64_t(stream), p, C.size_t(8*len(args))) == 0
 }

@@ -18,10 +18,11 @@ const SQEntries = 64
 // busy. Go submitters take the same lock, so tasks keep one order.
 //
 // Every field is accessed atomically and the memory holds no Go pointer;
-// C mirrors this layout. A backend keeps its SQs in place, in memory that
-// only ever holds SQs while producers may hold an address: a
-// producer that read the address of a queue's SQ just before the queue
-// closed may still take the lock, and must find an SQ there, which it then
+// C mirrors this layout. A backend keeps a queue's SQ in place, and gives
+// it to no other queue, while the queue is reachable; a producer outside
+// Go keeps the queue reachable for as long as it may use the address (the
+// C ABI holds it by epochs, capi/epoch.go). A producer that read the
+// address just before the queue closed may still take the lock, and
 // leaves without writing once it sees that its stream is gone.
 //
 // Every producer, the backend's own submitter and a direct one, publishes
