@@ -63,7 +63,12 @@ func (x RawStream) Direct() hal.Direct { return x.s.s.Direct() }
 // Go programs launch k itself.
 //
 // CANN: none.
-func (k *Kernel) Raw() *hal.Kernel { return &k.k }
+func (k *Kernel) Raw() *hal.Kernel {
+	if k == nil {
+		return nil // refused where the launch is checked, once
+	}
+	return &k.k
+}
 
 // RegisterKernel registers a kernel whose body works on a *hal.Block, as
 // kernels from package ckernel do; Runtime.RegisterKernel takes a Go

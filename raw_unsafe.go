@@ -164,9 +164,6 @@ func (x RawRuntime) AddressRange(p unsafe.Pointer) (base unsafe.Pointer, size ui
 func (x RawStream) LaunchArgs(k *Kernel, blocks uint32, args unsafe.Pointer, size uintptr, thread uint32) error {
 	const op = "RawStream.LaunchArgs (aclrtLaunchKernel)"
 	s := x.s
-	if k == nil {
-		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "kernel is nil"))
-	}
 	if size%8 != 0 || size > 8*hal.MaxArgs {
 		return wrap(op, rterr.Errorf(rterr.KindInvalidParam, "argsSize %d is invalid, expected a multiple of 8 up to %d (one 8-byte slot per parameter)", size, 8*hal.MaxArgs))
 	}
@@ -176,14 +173,14 @@ func (x RawStream) LaunchArgs(k *Kernel, blocks uint32, args unsafe.Pointer, siz
 	}
 	if n > 0 {
 		if l := s.r.rt.Loc(args); !l.IsHost() {
-			return wrap(op, s.s.LaunchDeviceArgs(&k.k, blocks, l.Dev, n, thread, 0))
+			return wrap(op, s.s.LaunchDeviceArgs(k.Raw(), blocks, l.Dev, n, thread, 0))
 		}
 	}
 	var slots []uint64
 	if n > 0 {
 		slots = unsafe.Slice((*uint64)(args), n)
 	}
-	return wrap(op, s.s.LaunchSlots(&k.k, blocks, slots, thread, 0))
+	return wrap(op, s.s.LaunchSlots(k.Raw(), blocks, slots, thread, 0))
 }
 
 // LaunchHostFunc queues fn(a, b) like Stream.LaunchHostFunc, for callers
@@ -217,12 +214,9 @@ type Placeholder struct{ AddrOffset, DataOffset uint64 }
 func (x RawStream) LaunchPlaceholders(k *Kernel, blocks uint32, block []byte, params int, phs []Placeholder, thread uint32) error {
 	const op = "RawStream.LaunchPlaceholders (aclrtLaunchKernelWithHostArgs)"
 	s := x.s
-	if k == nil {
-		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "kernel is nil"))
-	}
 	rphs := make([]rt.Placeholder, len(phs))
 	for i, ph := range phs {
 		rphs[i] = rt.Placeholder{Slot: ph.AddrOffset, Data: ph.DataOffset}
 	}
-	return wrap(op, s.s.LaunchPlaceholders(&k.k, blocks, block, params, rphs, thread, 0))
+	return wrap(op, s.s.LaunchPlaceholders(k.Raw(), blocks, block, params, rphs, thread, 0))
 }

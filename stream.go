@@ -173,11 +173,7 @@ func (s *Stream) Launch(k *Kernel, blocks uint32, args ...Arg) error {
 	for i, a := range args {
 		slots[i] = uint64(a)
 	}
-	var hk *hal.Kernel
-	if k != nil {
-		hk = &k.k
-	}
-	return wrap("Stream.Launch (aclrtLaunchKernel)", s.s.Launch(hk, blocks, slots[:len(args)], site))
+	return wrap("Stream.Launch (aclrtLaunchKernel)", s.s.Launch(k.Raw(), blocks, slots[:len(args)], site))
 }
 
 // LaunchHostFunc queues fn to run on a runtime goroutine after every earlier

@@ -416,5 +416,8 @@ func gocann_aclrtLaunchKernelWithConfig(t *C.gocann_thread, fp C.aclrtFuncHandle
 		return code
 	}
 	block, slots, phs := a.block()
+	if slots > 8*gocann.MaxArgs {
+		return failf(t, fn, gocann.KindInvalidParam, "the parameters take %d bytes, expected at most %d (32 slots of 8 bytes)", slots, 8*gocann.MaxArgs)
+	}
 	return launchBlock(t, fn, s, f, uint32(blocks), block, slots, phs)
 }

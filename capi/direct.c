@@ -17,7 +17,6 @@ uint32_t gocann_ndevmem;
 gocann_range gocann_devgone[GOCANN_MAX_DEVICES];
 uint32_t gocann_ndevgone;
 
-
 #define LOAD(p) __atomic_load_n(p, __ATOMIC_SEQ_CST)
 #define STORE(p, v) __atomic_store_n(p, v, __ATOMIC_SEQ_CST)
 
@@ -80,22 +79,80 @@ static void lock(gocann_sq *q) {
 
 static void unlock(gocann_sq *q) { __atomic_store_n(&q->lock, 0, __ATOMIC_RELEASE); }
 
-int gocann_direct_launch(uint32_t tid, uint64_t ctx, uint64_t f, uint32_t blocks, uint64_t stream,
-			 const void *args, size_t size) {
-	if (ctx == 0 || blocks == 0 || blocks > GOCANN_MAX_BLOCKS || size % 8 != 0 || size > 8 * GOCANN_MAX_ARGS ||
-	    (size > 0 && args == NULL)) {
-		return -1;
+// launch is what the path writes into an entry.
+typedef struct launch {
+	uint32_t kernel, blocks, tid;
+	const void *args;
+	size_t size;
+	uint64_t stream; // rung if the queue went idle
+} launch;
+
+// put_entry is a direct producer's write of entry seq: hal.SQ.PutEntry
+// (hal/produce.go), mirrored, with the submission stamped here.
+static void put_entry(gocann_sq *q, uint64_t seq, const launch *l) {
+	gocann_sqe *e = &q->entries[seq % GOCANN_SQ_ENTRIES];
+	int64_t submit = 0;
+	if (LOAD(&q->clock_known)) {
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		submit = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec - LOAD(&q->clock_base);
 	}
-	if (size > 0 && device_memory(args)) {
-		return -1; // read when the kernel starts, and checked now: Go does both
+	e->kernel = l->kernel;
+	e->blocks = l->blocks;
+	e->nargs = (uint32_t)(l->size / 8);
+	e->thread = l->tid;
+	e->submit = submit;
+	if (l->size > 0) {
+		memcpy(e->args, l->args, l->size);
 	}
-	if (size > 0 && gone_argument(args, size)) {
-		return -1; // Go refuses it
+	__atomic_store_n(&e->seq, seq, __ATOMIC_RELAXED);
+	if (!__atomic_load_n(&q->direct, __ATOMIC_RELAXED)) {
+		STORE(&q->direct, 1);
 	}
+}
+
+// produce is the producer protocol, hal.Produce (hal/produce.go), mirrored
+// line for line: write is put_entry, doorbell gocann_direct_doorbell.
+// q's lock is held. It returns the entry's sequence number, 0 if refused.
+static uint64_t produce(gocann_sq *q, uint64_t ahead, const launch *l) {
+	if (!LOAD(&q->open) || LOAD(&q->stopped)) {
+		return 0;
+	}
+	uint64_t seq = LOAD(&q->submitted) + 1;
+	if (seq - LOAD(&q->completed) > LOAD(&q->ring_len) || seq - LOAD(&q->absorbed) > ahead) {
+		return 0;
+	}
+	put_entry(q, seq, l);
+	STORE(&q->submitted, seq);
+	if (!LOAD(&q->busy)) {
+		gocann_direct_doorbell(l->stream);
+	}
+	return seq;
+}
+
+// enter announces the epoch in t's slot before any record is read, and
+// returns the slot; NULL if t has none and none is left. leave ends it.
+// The announcement is sequentially consistent: no record is read before
+// Go can see it.
+static gocann_slot *enter(gocann_thread *t) {
+	gocann_slot *s = t->direct;
+	if (s == NULL && (s = gocann_claim_slot(t)) == NULL) {
+		return NULL;
+	}
+	STORE(&s->at, LOAD(&gocann_epoch.now));
+	return s;
+}
+
+static void leave(gocann_slot *s) { __atomic_store_n(&s->at, 0, __ATOMIC_RELEASE); }
+
+// queue_launch is the path between enter and leave: it finds f's record
+// and the stream's, and produces the launch under the stream's lock once
+// both records still serve their handles.
+static int queue_launch(uint64_t ctx, uint64_t f, uint64_t stream, launch *l) {
 	gocann_rec *fr = rec(f, GOCANN_KIND_FUNC);
 	uint64_t fa = fr ? LOAD(&fr->a) : 0;
-	uint32_t kernel = (uint32_t)fa;
-	if (kernel == 0 || size < fa >> 32) {
+	l->kernel = (uint32_t)fa;
+	if (l->kernel == 0 || l->size < fa >> 32) {
 		return -1; // unnumbered, or fewer argument bytes than the parameters take
 	}
 	if (stream == 0) {
@@ -106,61 +163,57 @@ int gocann_direct_launch(uint32_t tid, uint64_t ctx, uint64_t f, uint32_t blocks
 		stream = LOAD(&cr->a);
 	}
 	gocann_rec *sr = rec(stream, GOCANN_KIND_STREAM);
-	if (sr == NULL || sr->a != ctx) {
+	if (sr == NULL || LOAD(&sr->a) != ctx) {
 		return -1; // another context's stream: Go reports it
 	}
-	gocann_sq *q = sr->sq;
+	l->stream = stream;
+	gocann_sq *q = LOAD(&sr->sq);
 	lock(q);
-	// The stream may be going away: a stream being destroyed closes its
-	// area (open 0, under this lock) before its queue closes, and loses its
-	// record after. The area may even serve another queue by now (it is
-	// only ever a submission area): the record, which no longer serves
-	// this handle, says so.
-	if (LOAD(&sr->handle) != stream || !LOAD(&q->open) || LOAD(&q->stopped)) {
-		unlock(q);
-		return -1;
-	}
-	uint64_t seq = LOAD(&q->submitted) + 1;
-	if (seq - LOAD(&q->completed) > LOAD(&q->ring_len) || seq - LOAD(&q->absorbed) > GOCANN_SQ_ENTRIES) {
-		unlock(q);
-		return -1;
-	}
-	int64_t submit = 0;
-	if (LOAD(&q->clock_known)) {
-		struct timespec ts;
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		submit = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec - LOAD(&q->clock_base);
-	}
-	gocann_sqe *e = &q->entries[seq % GOCANN_SQ_ENTRIES];
-	e->kernel = kernel;
-	e->blocks = blocks;
-	e->nargs = (uint32_t)(size / 8);
-	e->thread = tid;
-	e->submit = submit;
-	if (size > 0) {
-		memcpy(e->args, args, size);
-	}
-	__atomic_store_n(&e->seq, seq, __ATOMIC_RELAXED);
-	if (!__atomic_load_n(&q->direct, __ATOMIC_RELAXED)) {
-		STORE(&q->direct, 1);
-	}
-	STORE(&q->submitted, seq);
-	if (!LOAD(&q->busy)) {
-		// The queue is idle, or went idle without seeing the entry.
-		gocann_direct_doorbell(stream);
+	// Either record may have changed hands since it was read: a record's
+	// fields are written with its handle 0, so a handle still in place
+	// means what was read is its own. The function's then names the
+	// kernel f does, and the stream's the area of the stream's queue,
+	// which Go holds while this thread is inside (epoch.go). A stream
+	// being destroyed closes its area (open 0, under this lock) before its
+	// queue closes, and loses its record after.
+	uint64_t seq = 0;
+	if (LOAD(&sr->handle) == stream && LOAD(&fr->handle) == f) {
+		seq = produce(q, GOCANN_SQ_ENTRIES, l);
 	}
 	unlock(q);
-	return 0;
+	return seq != 0 ? 0 : -1;
 }
 
+int gocann_direct_launch(gocann_thread *t, uint64_t f, uint32_t blocks, uint64_t stream, const void *args,
+			 size_t size) {
+	uint64_t ctx = t->context;
+	if (ctx == 0 || blocks == 0 || blocks > GOCANN_MAX_BLOCKS || size % 8 != 0 || size > 8 * GOCANN_MAX_ARGS ||
+	    (size > 0 && args == NULL)) {
+		return -1;
+	}
+	if (size > 0 && device_memory(args)) {
+		return -1; // read when the kernel starts, and checked now: Go does both
+	}
+	if (size > 0 && gone_argument(args, size)) {
+		return -1; // Go refuses it
+	}
+	gocann_slot *s = enter(t);
+	if (s == NULL) {
+		return -1;
+	}
+	launch l = {.blocks = blocks, .tid = t->tid, .args = args, .size = size};
+	int rc = queue_launch(ctx, f, stream, &l);
+	leave(s);
+	return rc;
+}
 
 // The core's entry points for the launch calls (the front forwards to
 // them): the direct path first, the Go path when it declines.
 
 aclError gocann_aclrtLaunchKernel(gocann_thread *t, aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData,
 				  size_t argsSize, aclrtStream stream) {
-	if (gocann_direct_launch(t->tid, t->context, (uint64_t)(uintptr_t)funcHandle, numBlocks,
-				 (uint64_t)(uintptr_t)stream, argsData, argsSize) == 0) {
+	if (gocann_direct_launch(t, (uint64_t)(uintptr_t)funcHandle, numBlocks, (uint64_t)(uintptr_t)stream, argsData,
+				 argsSize) == 0) {
 		return ACL_SUCCESS;
 	}
 	return (aclError)gocann_go_aclrtLaunchKernel(t, funcHandle, numBlocks, (void *)argsData, argsSize, stream);
@@ -169,8 +222,8 @@ aclError gocann_aclrtLaunchKernel(gocann_thread *t, aclrtFuncHandle funcHandle, 
 aclError gocann_aclrtLaunchKernelV2(gocann_thread *t, aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData,
 				    size_t argsSize, aclrtLaunchKernelCfg *cfg, aclrtStream stream) {
 	if ((cfg == NULL || cfg->numAttrs == 0) &&
-	    gocann_direct_launch(t->tid, t->context, (uint64_t)(uintptr_t)funcHandle, numBlocks,
-				 (uint64_t)(uintptr_t)stream, argsData, argsSize) == 0) {
+	    gocann_direct_launch(t, (uint64_t)(uintptr_t)funcHandle, numBlocks, (uint64_t)(uintptr_t)stream, argsData,
+				 argsSize) == 0) {
 		return ACL_SUCCESS;
 	}
 	return (aclError)gocann_go_aclrtLaunchKernelV2(t, funcHandle, numBlocks, (void *)argsData, argsSize, cfg, stream);
@@ -180,8 +233,8 @@ aclError gocann_aclrtLaunchKernelWithHostArgs(gocann_thread *t, aclrtFuncHandle 
 					      aclrtStream stream, aclrtLaunchKernelCfg *cfg, void *hostArgs, size_t argsSize,
 					      aclrtPlaceHolderInfo *placeHolderArray, size_t placeHolderNum) {
 	if ((cfg == NULL || cfg->numAttrs == 0) && placeHolderNum == 0 &&
-	    gocann_direct_launch(t->tid, t->context, (uint64_t)(uintptr_t)funcHandle, numBlocks,
-				 (uint64_t)(uintptr_t)stream, hostArgs, argsSize) == 0) {
+	    gocann_direct_launch(t, (uint64_t)(uintptr_t)funcHandle, numBlocks, (uint64_t)(uintptr_t)stream, hostArgs,
+				 argsSize) == 0) {
 		return ACL_SUCCESS;
 	}
 	return (aclError)gocann_go_aclrtLaunchKernelWithHostArgs(t, funcHandle, numBlocks, stream, cfg, hostArgs, argsSize,

@@ -58,14 +58,16 @@ var (
 )
 
 // directState is what the direct launch path needs from Go: the records C
-// reads (gocann_recs). A stream's record holds its submission area, which
-// the backend keeps in place and never gives to anything but
-// another queue's area (hal.SQ): a launch that read the record just before
-// it ended may still lock the area, finds the record serving another
-// handle and leaves. The address is stored as a word, never through a Go
-// pointer.
+// reads (gocann_recs). A stream's record holds its submission area, whose
+// queue is held once the record ends until no launch that read the record
+// can still be using the area (epoch.go); such a launch locks the area,
+// finds its stream closed to it or the record serving another handle, and
+// leaves. The address is stored as a word, never through a Go pointer.
 type directState struct {
-	mu sync.Mutex // guards chunk allocation and the device ranges
+	// mu guards chunk allocation, the device ranges and the fields below.
+	mu     sync.Mutex
+	queues map[uint32]hal.Direct // the queue of each stream's record, by table index
+	holds  holds
 }
 
 // rec returns the record at h's table index, allocating its chunk.
@@ -109,7 +111,8 @@ func (d *directState) set(h handle, a uint64, sq *hal.SQ) {
 	atomic.StoreUint64((*uint64)(unsafe.Pointer(&r.handle)), uint64(h))
 }
 
-// clear ends the record at table index idx, if it has one.
+// clear ends the record at table index idx, if it has one. A stream's
+// queue is held from then on for the launches that read the record.
 func (d *directState) clear(idx uint32) {
 	ci := idx >> C.GOCANN_REC_CHUNK_BITS
 	if ci >= C.GOCANN_REC_CHUNKS {
@@ -120,7 +123,18 @@ func (d *directState) clear(idx uint32) {
 		return
 	}
 	r := &unsafe.Slice((*C.gocann_rec)(chunk), 1<<C.GOCANN_REC_CHUNK_BITS)[idx&(1<<C.GOCANN_REC_CHUNK_BITS-1)]
-	atomic.StoreUint64((*uint64)(unsafe.Pointer(&r.handle)), 0)
+	h := (*uint64)(unsafe.Pointer(&r.handle))
+	if handle(atomic.LoadUint64(h)).kind() != kindStream {
+		atomic.StoreUint64(h, 0)
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	atomic.StoreUint64(h, 0) // before the epoch moves on
+	if q := d.queues[idx]; q != nil {
+		delete(d.queues, idx)
+		d.epochs().retire(q)
+	}
 }
 
 // openStream lets C launch directly into s: its record names its context
@@ -134,7 +148,22 @@ func (d *directState) openStream(s *cStream) {
 	if !d.deviceMemory(s.ctx.dev, sq.DevLo.Load(), sq.DevHi.Load()) {
 		return // launches on it keep to the Go path
 	}
+	d.mu.Lock()
+	if d.queues == nil {
+		d.queues = make(map[uint32]hal.Direct)
+	}
+	d.queues[s.h.index()] = dq
+	d.epochs().release()
+	d.mu.Unlock()
 	d.set(s.h, uint64(s.ctx.h), sq)
+}
+
+// epochs returns the holds, reading C's epochs. d.mu must be held.
+func (d *directState) epochs() *holds {
+	if d.holds.e.now == nil {
+		d.holds.e = cEpochs()
+	}
+	return &d.holds
 }
 
 // deviceMemory records that device dev's memory is at [lo, hi), so that

@@ -5,6 +5,7 @@
 #define GOCANN_CAPI_DIRECT_H
 
 #include <stdint.h>
+#include "thread.h"
 
 // GOCANN_MAX_BLOCKS is the most blocks a launch may have (gocann.MaxBlocks).
 enum { GOCANN_SQ_ENTRIES = 64, GOCANN_MAX_ARGS = 32, GOCANN_MAX_BLOCKS = 65535 };
@@ -76,14 +77,37 @@ extern uint32_t gocann_ndevmem; // entries of gocann_devmem in use
 extern gocann_range gocann_devgone[GOCANN_MAX_DEVICES];
 extern uint32_t gocann_ndevgone;
 
+// The epochs of the path (capi/epoch.go says why). A thread inside
+// gocann_direct_launch holds in its slot the epoch it read on entering,
+// 0 outside; Go moves gocann_epoch on each time a stream's record ends,
+// and keeps that stream's queue until every slot is 0 or past it.
+typedef struct gocann_slot {
+	uint64_t at;   // the epoch announced; read and written atomically
+	uint32_t used; // claimed by a live thread; under the slots' lock
+	uint8_t pad[64 - 12];
+} gocann_slot;
+
+typedef struct gocann_epoch_line {
+	uint64_t now; // the global epoch, from 1; read and written atomically
+	uint8_t pad[64 - 8];
+} gocann_epoch_line;
+
+enum { GOCANN_SLOT_CHUNK_BITS = 6, GOCANN_SLOT_CHUNKS = 1 << 14 };
+
+extern gocann_epoch_line gocann_epoch;
+extern gocann_slot *gocann_slots[GOCANN_SLOT_CHUNKS]; // chunks, allocated as threads need them
+extern uint32_t gocann_nslots;                         // slots ever claimed
+
+// gocann_claim_slot gives the calling thread, whose record is t, a slot
+// of its own until it exits (t->direct), or returns NULL if none is left.
+gocann_slot *gocann_claim_slot(gocann_thread *t);
+
 // gocann_direct_launch queues a launch through f's stream's submission
-// area. It returns 0 when it did, and -1 when the launch must take the Go
-// path: anything invalid or unusual, and a stream that is full, stopped
-// or not running eagerly. An idle stream takes the launch too, the one
-// case that enters Go: once the entry is written, a queue that reads idle
-// (busy 0, which it may have become without seeing the entry) is woken
-// through gocann_direct_doorbell; a busy queue takes the entry in itself.
-int gocann_direct_launch(uint32_t tid, uint64_t ctx, uint64_t f, uint32_t blocks, uint64_t stream,
-			 const void *args, size_t size);
+// area for the thread whose record is t. It returns 0 when it did, and -1
+// when the launch must take the Go path: anything invalid or unusual, and
+// a stream that is full, stopped or not running eagerly. On an idle
+// stream it rings the doorbell.
+int gocann_direct_launch(gocann_thread *t, uint64_t f, uint32_t blocks, uint64_t stream, const void *args,
+			 size_t size);
 
 #endif

@@ -300,6 +300,9 @@ func launchTarget(t *C.gocann_thread, fn string, fp unsafe.Pointer, cfg *C.aclrt
 }
 
 // launchArgs queues f with an argument block in device or host memory.
+// Stream.LaunchArgs checks the block's size and the runtime the block
+// count; here is what only the C ABI knows: the name of a NULL block's
+// parameter, and the parameter bytes the binary declares.
 func launchArgs(t *C.gocann_thread, fn string, fp unsafe.Pointer, blocks C.uint32_t, args unsafe.Pointer, size C.size_t, cfg *C.aclrtLaunchKernelCfg, sp C.aclrtStream) C.aclError {
 	f, s, code := launchTarget(t, fn, fp, cfg, sp)
 	if code != 0 {
@@ -308,7 +311,7 @@ func launchArgs(t *C.gocann_thread, fn string, fp unsafe.Pointer, blocks C.uint3
 	if size > 0 && args == nil {
 		return nullArg(t, fn, "argsData")
 	}
-	if code := checkArgsSize(t, fn, f, size, maxParamBytes); code != 0 {
+	if code := checkCovers(t, fn, f, "argsSize", uint64(size)); code != 0 {
 		return code
 	}
 	if code := fail(t, fn, s.s.Raw().LaunchArgs(f.k, uint32(blocks), args, uintptr(size), uint32(t.tid))); code != 0 {
@@ -332,14 +335,12 @@ func gocann_go_aclrtLaunchKernelV2(t *C.gocann_thread, f C.aclrtFuncHandle, bloc
 // device copy of the block's data at dataOffset.
 type placeholder = gocann.Placeholder
 
-// launchBlock queues f with a host argument block whose first slots are the
-// parameters. With placeholders the runtime copies the whole block to
-// device memory of its own first, the placeholder slots pointing into that
-// copy, and frees it after the kernel.
+// launchBlock queues f with a host argument block whose first slots bytes,
+// at most 32 slots (the callers check), are the parameters. With
+// placeholders the runtime copies the whole block to device memory of its
+// own first, the placeholder slots pointing into that copy, and frees it
+// after the kernel.
 func launchBlock(t *C.gocann_thread, fn string, s *cStream, f *cFunc, blocks uint32, block []byte, slots int, phs []placeholder) C.aclError {
-	if slots > 8*gocann.MaxArgs {
-		return failf(t, fn, gocann.KindInvalidParam, "the parameters take %d bytes, expected at most %d (32 slots of 8 bytes)", slots, 8*gocann.MaxArgs)
-	}
 	if code := checkCovers(t, fn, f, "the parameter bytes of the argument block", uint64(slots)); code != 0 {
 		return code
 	}

@@ -22,10 +22,6 @@ const (
 	// CANN's own argument buffer (MAX_ARGS_BUFF_SIZE, 64 KiB).
 	maxArgsBlock = 64 << 10
 
-	// maxParamBytes is the most bytes of parameters a launch passes: 32
-	// slots of 8 bytes.
-	maxParamBytes = 8 * gocann.MaxArgs
-
 	// maxBinaryData is the largest kernel binary aclrtBinaryLoadFromData
 	// copies in: what a C int counts.
 	maxBinaryData = math.MaxInt32

@@ -20,6 +20,7 @@ typedef struct gocann_thread {
 	char *msgs;             // the pending messages, newest first
 	size_t msgs_len, msgs_cap;
 	char *msgs_out;         // the string last returned by aclGetRecentErrMsg
+	void *direct;           // the core's slot for the direct launch path, NULL until the first
 } gocann_thread;
 
 // gocann_self returns the calling thread's record (front library only).

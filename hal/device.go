@@ -112,7 +112,8 @@ type Queue interface {
 	// Abort drops every task not yet started, waits for the running one,
 	// and clears a stop; waiters see KindStreamAborted.
 	Abort() error
-	// Close releases the queue once its tasks are done or dropped.
+	// Close releases the queue once its tasks are done or dropped. A
+	// closed queue's SQ (Direct) is closed to producers too (Open 0).
 	Close() error
 }
 

@@ -13,20 +13,16 @@ const SQEntries = 64
 // busy. Go submitters take the same lock, so tasks keep one order.
 //
 // Every field is accessed atomically and the memory holds no Go pointer;
-// C mirrors this layout. A backend keeps its SQs in place, in memory that
-// only ever holds SQs while producers may hold an address: a
-// producer that read the address of a queue's SQ just before the queue
-// closed may still take the lock, and must find an SQ there, which it then
+// C mirrors this layout. A backend keeps a queue's SQ in place, and gives
+// it to no other queue, while the queue is reachable; a producer outside
+// Go keeps the queue reachable for as long as it may use the address (the
+// C ABI holds it by epochs, capi/epoch.go). A producer that read the
+// address just before the queue closed may still take the lock, and
 // leaves without writing once it sees that its stream is gone.
 //
-// The protocol a direct producer follows, with Lock held: Open must be 1
-// and Stopped 0; the next sequence number seq = Submitted+1 must satisfy
-// seq-Completed <= RingLen and seq-Absorbed <= SQEntries. It fills
-// Entries[seq%SQEntries], with Seq = seq written last, then stores
-// Submitted = seq. If Busy reads 0 afterwards, the queue is idle or may
-// have gone idle without seeing the entry: the producer calls
-// Direct.Doorbell before releasing Lock. (Busy is stored before the
-// scheduler's last look at Submitted, so one of the two sees the other.)
+// Every producer, the backend's own submitter and a direct one, publishes
+// through Produce, which states the protocol; a direct producer writes
+// its entry with PutEntry.
 //
 // Fields are grouped by writer into cache lines of their own: the
 // submitters' line, the rarely written state, and the scheduler's line.
@@ -61,7 +57,8 @@ type SQ struct {
 	Entries [SQEntries]SQE
 }
 
-// SQE is one kernel launch written by a direct producer.
+// SQE is one kernel launch written by a direct producer, which checks it
+// as a submitter checks a Task: Blocks from 1, NArgs at most MaxArgs.
 type SQE struct {
 	Seq    uint64 // the sequence number the entry is for, written last
 	Kernel uint32 // the kernel's number (KernelNumberer.KernelID)

@@ -67,7 +67,9 @@ func ValueMatches(cur, value uint64, flag uint32) bool {
 type Task struct {
 	Kind TaskKind
 
-	// TaskKernel.
+	// TaskKernel. The submitter checks a launch, once: Kernel and its Fn
+	// set, Blocks from 1, NArgs at most MaxArgs. A backend takes them as
+	// given.
 	Kernel *Kernel
 	Blocks uint32
 	NArgs  uint32

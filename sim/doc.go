@@ -15,6 +15,13 @@
 // and host-function workers. Synchronization tasks (events, notifies, value
 // write/wait) are handled inside the scheduler itself.
 //
+// A queue has two producers: Submit, and a direct producer outside Go (the
+// C ABI's capi/direct.c) writing kernel launches into the queue's
+// submission area (hal.SQ, from the address space's arena). Both publish
+// through hal.Produce under the area's lock, so their tasks keep one
+// order; the scheduler takes direct entries into the ring as it steps the
+// queue, and a producer that finds the queue idle rings its doorbell.
+//
 // Idle workers and waiting hosts spin a few microseconds before they park, so
 // a submit-run-complete round trip costs about a goroutine hand-off.
 //

@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"fmt"
+	"math"
 	"runtime"
 	"sync/atomic"
 	"time"
@@ -151,40 +152,31 @@ func (q *queue) Submit(t hal.Task) (uint64, error) {
 }
 
 // publish is Submit's fast path; it reports false when t must take the
-// slow one. The submitters' lock is held.
+// slow one. It is the queue's side of hal.Produce, the protocol every
+// producer follows, the direct ones in C included. The submitters' lock
+// is held.
 func (q *queue) publish(t *hal.Task) (uint64, bool) {
 	switch t.Kind {
 	case hal.TaskKernel, hal.TaskCopy, hal.TaskCopy2D, hal.TaskMemset, hal.TaskHostFunc, hal.TaskGraph:
 	default:
 		return 0, false // admission numbers events and registers waits
 	}
-	if q.sq.Busy.Load() == 0 || q.stop.Load() != nil || staticCheck(t) != nil {
-		return 0, false
+	if q.sq.Busy.Load() == 0 || staticCheck(t) != nil {
+		return 0, false // an idle queue is started under the scheduler's lock
 	}
-	seq := q.sq.Submitted.Load() + 1
-	if seq-q.completed.v.Load() > uint64(len(q.ring)) {
-		return 0, false // full: the slow path grows the ring or waits
+	// Direct entries pile up behind a queue that is not moving; past half
+	// the SQ the slow path takes them in, making room for more.
+	ahead := uint64(math.MaxUint64)
+	if q.sq.Direct.Load() != 0 {
+		ahead = hal.SQEntries / 2
 	}
-	if q.sq.Direct.Load() != 0 && seq-q.sq.Absorbed.Load() > hal.SQEntries/2 {
-		// Direct entries pile up behind a queue that is not moving; the
-		// slow path takes them in, making room for more.
-		return 0, false
-	}
-	s := q.s
-	sl := q.slot(seq)
-	sl.t = *t
-	sl.submit = s.clock()
-	sl.rec, sl.deadline = 0, 0
-	q.sq.Submitted.Store(seq)
-	if q.sq.Busy.Load() == 0 {
-		// The queue ran dry meanwhile and may have missed the task.
-		lockHot(&s.mu)
-		s.advance(q)
-		faults := s.takeFaults()
-		s.mu.Unlock()
-		s.report(faults)
-	}
-	return seq, true
+	seq := hal.Produce(q.sq, ahead, func(seq uint64) {
+		sl := q.slot(seq)
+		sl.t = *t
+		sl.submit = q.s.clock()
+		sl.rec, sl.deadline = 0, 0
+	}, q.Doorbell)
+	return seq, seq != 0
 }
 
 // refuse returns why q takes no tasks now, or nil. s.mu held.
@@ -358,6 +350,7 @@ func (q *queue) Close() error {
 		return hal.Errorf(hal.KindNotReady, "queue %d still has %d tasks pending", q.id, q.tail-q.done)
 	}
 	q.closed = true
+	q.sq.Open.Store(0) // no producer publishes past the close
 	delete(s.queues, q.id)
 	return nil
 }

@@ -76,11 +76,11 @@ func (q *queue) materialize(seq uint64, e *hal.SQE) {
 		sl.submit = q.s.clock()
 	}
 	sl.rec, sl.deadline = 0, 0
-	if k == nil || k.Fn == nil || e.Blocks == 0 {
-		// A producer checks these; a task that still gets here fails
-		// when it runs rather than taking the scheduler down.
+	if k == nil {
+		// A number no kernel has (the producer checked the rest of the
+		// entry, hal.SQE): the task fails when it runs rather than
+		// taking the scheduler down.
 		sl.t.Kernel = &hal.Kernel{Name: "(unknown kernel)", Fn: func(*hal.Block) { panic("direct launch of an unknown kernel") }}
-		sl.t.Blocks = max(sl.t.Blocks, 1)
 	}
 }
 

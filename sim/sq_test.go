@@ -12,27 +12,14 @@ import (
 // directLaunch writes a launch into q's SQ as a producer outside Go does
 // (capi/direct.c), reporting false where that producer falls back to Submit.
 func directLaunch(q hal.Queue, kernel uint32, blocks uint32, args ...uint64) bool {
-	sq := q.(hal.Direct).SQ()
+	dq := q.(hal.Direct)
+	sq := dq.SQ()
 	for !sq.Lock.CompareAndSwap(0, 1) {
 	}
 	defer sq.Lock.Store(0)
-	if sq.Open.Load() == 0 || sq.Stopped.Load() != 0 {
-		return false
-	}
-	seq := sq.Submitted.Load() + 1
-	if seq-sq.Completed.Load() > uint64(sq.RingLen.Load()) || seq-sq.Absorbed.Load() > hal.SQEntries {
-		return false
-	}
-	e := &sq.Entries[seq%hal.SQEntries]
-	e.Kernel, e.Blocks, e.NArgs, e.Thread, e.Submit = kernel, blocks, uint32(len(args)), 7, 0
+	e := hal.SQE{Kernel: kernel, Blocks: blocks, NArgs: uint32(len(args)), Thread: 7}
 	copy(e.Args[:], args)
-	e.Seq = seq
-	sq.Direct.Store(1)
-	sq.Submitted.Store(seq)
-	if sq.Busy.Load() == 0 {
-		q.(hal.Direct).Doorbell()
-	}
-	return true
+	return hal.Produce(sq, hal.SQEntries, func(seq uint64) { sq.PutEntry(seq, &e) }, dq.Doorbell) != 0
 }
 
 // logKernel appends its argument to a log, in the order launches run.

@@ -8,19 +8,18 @@ import (
 	"github.com/gocann/gocann/hal"
 )
 
-// sqArena holds the queues' submission areas (hal.SQ) as memory that only
-// ever holds submission areas. A producer in C reads a queue's area from a
-// record and may still lock it after the queue closed; it then sees that
-// the record no longer serves its stream and leaves. So an area is reused
-// only for another queue's area, and stays allocated, in place (pinned),
-// for as long as the arena lives: nothing else has to pin it, and no Go
-// pointer to it is ever stored in C memory.
+// sqArena holds the queues' submission areas (hal.SQ), whose addresses
+// producers in C hold: each stays allocated, in place (pinned), for as
+// long as the arena lives, so nothing else has to pin it and no Go pointer
+// to it is ever stored in C memory.
 //
 // An area goes back to the free list when its queue is garbage (a cleanup
-// on the queue), so Go code still holding a closed queue never sees the
-// area serve another. The arena is part of an AddressSpace and lives as
-// long as it; once the space is closed and every area is back, the areas
-// are released.
+// on the queue): Go code still holding a closed queue never sees the area
+// serve another, and a producer in C keeps the queue reachable while it
+// may use the area (hal.SQ). An area is only ever reused as another
+// queue's area. The arena is part of an AddressSpace and lives as long as
+// it; once the space is closed and every area is back, the areas are
+// released.
 type sqArena struct {
 	// mu guards the fields below.
 	mu     sync.Mutex
@@ -94,10 +93,10 @@ func (a *sqArena) pinUntilGarbage(owner *AddressSpace) {
 	runtime.AddCleanup(owner, (*runtime.Pinner).Unpin, a.pins)
 }
 
-// resetSQ clears an area for its next queue, holding its submitters' lock:
-// a producer that still holds the lock from the area's last queue keeps it
-// until it has looked and left, and the clearing never releases a lock
-// someone else holds.
+// resetSQ clears an area for its next queue, holding its submitters' lock
+// as every writer of the area does: the clearing comes after the last
+// producer of the area's last queue, and never releases a lock someone
+// else holds.
 func resetSQ(sq *hal.SQ) {
 	for !sq.Lock.CompareAndSwap(0, 1) {
 		runtime.Gosched()

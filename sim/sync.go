@@ -55,18 +55,10 @@ func (s *scheduler) admit(q *queue, sl *slot) error {
 }
 
 // staticCheck checks an engine task on its own; such a task needs nothing
-// else at submission.
+// else at submission. A kernel launch was checked by its submitter
+// (hal.Task).
 func staticCheck(t *hal.Task) error {
 	switch t.Kind {
-	case hal.TaskKernel:
-		switch {
-		case t.Kernel == nil || t.Kernel.Fn == nil:
-			return hal.Errorf(hal.KindInvalidParam, "kernel launch without a kernel function")
-		case t.Blocks == 0:
-			return hal.Errorf(hal.KindInvalidParam, "block count 0 is invalid, expected >= 1")
-		case t.NArgs > hal.MaxArgs:
-			return hal.Errorf(hal.KindInvalidParam, "%d argument slots is invalid, expected <= %d", t.NArgs, hal.MaxArgs)
-		}
 	case hal.TaskGraph:
 		if t.Graph == nil {
 			return hal.Errorf(hal.KindInvalidParam, "graph task without a graph")

@@ -52,6 +52,7 @@ func cases() []testCase {
 		{"Queue/Limit", testQueueLimit},
 		{"Queue/ClosePending", testQueueClosePending},
 		{"Queue/Depth", testQueueDepth},
+		{"Queue/DirectProducersRace", testDirectRace},
 
 		{"Kernel/BlocksAndArgs", testKernelBlocksAndArgs},
 		{"Kernel/CoreBound", testKernelCoreBound},

@@ -4,8 +4,14 @@
 // calls, failure modes, pointer validation, pageable-memory staging, events,
 // notifies and the kernel registry.
 //
-// Every task reaches a device through Stream.submit, the one point where
-// later features (capture) divert work.
+// Every task the runtime queues reaches a device through Stream.submit,
+// the one point where later features (capture) divert work. A queue has a
+// second producer: the C ABI's direct launch path (capi/direct.c) writes
+// kernel launches from C straight into the queue's submission area
+// (hal.SQ), through the protocol hal.Produce states, without entering rt.
+// It may do so only while the stream runs eagerly: the area is open to it
+// (hal.Direct.Update) exactly then, and a divert closes it under the
+// queue's submitters' lock, so a capture never misses a launch.
 //
 // The backend's allocators hold the caller's memory and the runtime's own
 // alike (staging buffers, AI core stacks, condition words, task argument

@@ -8,20 +8,38 @@ import (
 // MaxBlocks is the largest block count a launch accepts.
 const MaxBlocks = 65535
 
-// Launch queues kernel k over blocks blocks with argument slots args
-// (aclrtLaunchKernel). It allocates nothing.
+// Launch queues kernel k over blocks blocks with argument slots args, at
+// most hal.MaxArgs (the caller checks), (aclrtLaunchKernel). It allocates
+// nothing.
 func (s *Stream) Launch(k *hal.Kernel, blocks uint32, args []uint64, site uintptr) error {
 	return s.LaunchSlots(k, blocks, args, 0, site)
 }
 
-// checkLaunch checks a launch of k over blocks blocks with nargs slots.
-func checkLaunch(k *hal.Kernel, blocks uint32, nargs int) error {
+// A launch's kernel and block count are checked here, once on the way to
+// the device: the backend takes them as given. Its argument slots are
+// bounded by whoever lays them out, in the terms of its own parameters
+// (the Go API's argument count, an argument block's size); the calls that
+// take slots so laid out say so.
+
+// checkKernel checks the kernel and block count of a launch.
+func checkKernel(k *hal.Kernel, blocks uint32) error {
 	switch {
 	case k == nil:
 		return rterr.Errorf(rterr.KindBadArgument, "kernel is nil, expected a kernel")
+	case k.Fn == nil:
+		return rterr.Errorf(rterr.KindInvalidParam, "kernel %q has no function, expected a kernel to run", k.Name)
 	case blocks == 0 || blocks > MaxBlocks:
 		return rterr.Errorf(rterr.KindInvalidParam, "numBlocks %d is invalid, expected 1..%d", blocks, MaxBlocks)
-	case nargs < 0 || nargs > hal.MaxArgs:
+	}
+	return nil
+}
+
+// checkLaunch checks a launch of k over blocks blocks with nargs slots.
+func checkLaunch(k *hal.Kernel, blocks uint32, nargs int) error {
+	if err := checkKernel(k, blocks); err != nil {
+		return err
+	}
+	if nargs < 0 || nargs > hal.MaxArgs {
 		return rterr.Errorf(rterr.KindInvalidParam, "%d argument slots is invalid, expected at most %d", nargs, hal.MaxArgs)
 	}
 	return nil
@@ -91,14 +109,15 @@ func (s *Stream) ValueWait(addr, value uint64, flag uint32, site uintptr) error 
 	return err
 }
 
-// LaunchDeviceArgs queues kernel k whose nargs argument slots are in device
-// memory at argsDev; they are read when the kernel is about to start, after
-// every earlier task of s (aclrtLaunchKernel's argsData).
+// LaunchDeviceArgs queues kernel k whose nargs argument slots, at most
+// hal.MaxArgs (the caller checks), are in device memory at argsDev; they
+// are read when the kernel is about to start, after every earlier task of
+// s (aclrtLaunchKernel's argsData).
 func (s *Stream) LaunchDeviceArgs(k *hal.Kernel, blocks uint32, argsDev uint64, nargs int, thread uint32, site uintptr) error {
 	if err := s.check(); err != nil {
 		return err
 	}
-	if err := checkLaunch(k, blocks, nargs); err != nil {
+	if err := checkKernel(k, blocks); err != nil {
 		return err
 	}
 	if nargs > 0 {
@@ -111,12 +130,13 @@ func (s *Stream) LaunchDeviceArgs(k *hal.Kernel, blocks uint32, argsDev uint64, 
 }
 
 // LaunchSlots is Launch for callers that know their OS thread, recorded in
-// the task for exception reports.
+// the task for exception reports. args holds at most hal.MaxArgs slots
+// (the caller checks).
 func (s *Stream) LaunchSlots(k *hal.Kernel, blocks uint32, args []uint64, thread uint32, site uintptr) error {
 	if err := s.check(); err != nil {
 		return err
 	}
-	if err := checkLaunch(k, blocks, len(args)); err != nil {
+	if err := checkKernel(k, blocks); err != nil {
 		return err
 	}
 	if err := s.c.d.r.closed.checkSlots(args); err != nil {

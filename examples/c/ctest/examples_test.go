@@ -376,6 +376,10 @@ var examples = []example{
 		"ok: a child forked after the runtime started: every call -> 207000 at once",
 		"ok: the parent's stream ran its launches, and none of the child's (counter 10)",
 	}},
+	{"27_unload_race", "marks", []string{
+		"ok: 100000 launches racing",
+		"each ran its own kernel",
+	}},
 }
 
 func TestExamples(t *testing.T) {

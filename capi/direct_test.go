@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"runtime"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gocann/gocann"
+	"github.com/gocann/gocann/hal"
+)
+
+// A launch whose function record changes hands while the launch reads it
+// runs the kernel of the handle it named or is refused. Another goroutine
+// ends the record and gives its slot to a new handle, numbered for the
+// other of two kernels, every 300 ns, as an unload and a load into
+// the freed slot do; each kernel stores its own marker.
+func TestDirectLaunchRacingRecordReuse(t *testing.T) {
+	r, err := gocann.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	dev, err := r.SetDevice(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gctx, err := dev.Context()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := gctx.NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dq := s.Raw().Direct()
+	kn, ok := dq.(hal.KernelNumberer)
+	if dq == nil || !ok {
+		t.Skip("the device's queues take no direct launches")
+	}
+	const n = 60000
+	words, err := gctx.Malloc(8*n, gocann.HugeFirst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids [2]uint64
+	for i := range ids {
+		k := &hal.Kernel{Name: fmt.Sprint("mark", i), Fn: func(b *hal.Block) { b.Store64(b.Arg(0), uint64(i)+1) }}
+		ids[i] = uint64(kn.KernelID(k))
+	}
+	// The stream's record, and its handle in the table for the doorbell.
+	sh, ok := proc.handles.add(kindStream, &cStream{s: s})
+	if !ok {
+		t.Fatal("no handle for the stream")
+	}
+	defer proc.handles.remove(sh, kindStream)
+	ctxh := makeHandle(kindContext, 1, 4001) // no context's
+	proc.direct.set(sh, uint64(ctxh), dq.SQ())
+
+	const idx = 4000 // a record no handle uses
+	var live atomic.Uint64
+	stop := make(chan struct{})
+	flipped := make(chan uint32)
+	go func() {
+		g := uint32(1)
+		defer func() { flipped <- g }()
+		for ; ; g++ {
+			h := makeHandle(kindFunc, g, idx)
+			proc.direct.set(h, ids[g%2], nil)
+			live.Store(uint64(h))
+			for until := time.Now().Add(300 * time.Nanosecond); time.Now().Before(until); {
+			}
+			select {
+			case <-stop:
+				return
+			default:
+			}
+		}
+	}()
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	th := newThreadRecord(ctxh, 1)
+	want := make([]uint64, n)
+	taken := 0
+	for i := range n {
+		// The stream's ring may be full: then wait for it and try again.
+		for try := 0; try < 2 && want[i] == 0; try++ {
+			h := handle(live.Load())
+			if launchDirect(th, h, 1, sh, []uint64{uint64(words) + 8*uint64(i)}) {
+				want[i] = uint64(h.gen()%2) + 1
+				taken++
+			} else if err := s.Synchronize(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	close(stop)
+	flips := <-flipped
+	if err := s.Synchronize(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]byte, 8*n)
+	if err := gctx.CopyFromDevice(got, words); err != nil {
+		t.Fatal(err)
+	}
+	wrong := 0
+	for i, w := range want {
+		if v := binary.LittleEndian.Uint64(got[8*i:]); w != 0 && v != w {
+			if wrong++; wrong <= 3 {
+				t.Errorf("launch %d of the kernel storing %d stored %d", i, w, v)
+			}
+		}
+	}
+	if wrong > 0 {
+		t.Fatalf("%d of %d launches taken ran another kernel", wrong, taken)
+	}
+	if taken == 0 {
+		t.Fatal("no launch went direct")
+	}
+	t.Logf("%d of %d launches taken while the record changed hands %d times", taken, n, flips)
+}
