@@ -65,7 +65,7 @@ type queue struct {
 func (q *queue) slot(seq uint64) *slot { return &q.ring[seq&uint64(len(q.ring)-1)] }
 
 // setState sets the head's state and publishes whether the queue is busy.
-// s.mu held.
+// s.mu must be held.
 func (q *queue) setState(st qstate) {
 	q.state = st
 	if busy := st != qIdle; busy != q.busy {
@@ -179,7 +179,7 @@ func (q *queue) publish(t *hal.Task) (uint64, bool) {
 	return seq, seq != 0
 }
 
-// refuse returns why q takes no tasks now, or nil. s.mu held.
+// refuse returns why q takes no tasks now, or nil. s.mu must be held.
 func (q *queue) refuse() error {
 	if q.closed {
 		return hal.Errorf(hal.KindInvalidHandle, "queue %d is closed", q.id)
@@ -282,7 +282,7 @@ func (q *queue) Stopped() (hal.Fault, bool) {
 	return hal.Fault{}, false
 }
 
-// unqueue takes a head that has not started off its engine. s.mu held.
+// unqueue takes a head that has not started off its engine. s.mu must be held.
 func (q *queue) unqueue() {
 	if q.state == qQueued && q.cur.next == 0 {
 		q.s.engines[engineOf(q.cur.t.Kind)].remove(&q.cur)
@@ -323,7 +323,7 @@ func (q *queue) Abort() error {
 
 // drop discards the tasks not yet run. A discarded event record is as if
 // never submitted: the waits for it go on, as a wait for an event never
-// recorded does, instead of waiting for ever. s.mu held.
+// recorded does, instead of waiting for ever. s.mu must be held.
 func (q *queue) drop() {
 	from, to := q.done+1, q.tail
 	q.done = q.tail

@@ -24,7 +24,7 @@ func (q *queue) unlockSubmit() { q.sq.Lock.Store(0) }
 func (q *queue) SQ() *hal.SQ { return q.sq }
 
 // Doorbell takes in entries written while the queue was idle. The
-// submitters' lock is held.
+// submitters' lock must be held.
 func (q *queue) Doorbell() {
 	s := q.s
 	lockHot(&s.mu)
@@ -47,7 +47,7 @@ func (q *queue) Update(f func() bool) {
 }
 
 // absorb takes in the tasks submitted since the last call, copying the
-// ones a direct producer wrote into the ring. s.mu held.
+// ones a direct producer wrote into the ring. s.mu must be held.
 func (q *queue) absorb() {
 	sub := q.sq.Submitted.Load()
 	if sub == q.tail {
@@ -64,7 +64,7 @@ func (q *queue) absorb() {
 	q.sq.Absorbed.Store(sub)
 }
 
-// materialize turns entry e into task seq of the ring. s.mu held.
+// materialize turns entry e into task seq of the ring. s.mu must be held.
 func (q *queue) materialize(seq uint64, e *hal.SQE) {
 	sl := q.slot(seq)
 	k := q.s.dev.b.kernels.kernel(e.Kernel)
@@ -84,7 +84,7 @@ func (q *queue) materialize(seq uint64, e *hal.SQE) {
 	}
 }
 
-// setBusy publishes whether the scheduler will step q again. s.mu held.
+// setBusy publishes whether the scheduler will step q again. s.mu must be held.
 func (q *queue) setBusy(busy bool) {
 	q.busy = busy
 	var v uint32
@@ -94,13 +94,13 @@ func (q *queue) setBusy(busy bool) {
 	q.sq.Busy.Store(v)
 }
 
-// setCompleted publishes that every task up to seq is done. s.mu held.
+// setCompleted publishes that every task up to seq is done. s.mu must be held.
 func (q *queue) setCompleted(seq uint64) {
 	q.completed.advance(seq)
 	q.sq.Completed.Store(seq)
 }
 
-// setStop stops q after fault f, or clears the stop (f nil). s.mu held.
+// setStop stops q after fault f, or clears the stop (f nil). s.mu must be held.
 func (q *queue) setStop(f *hal.Fault) {
 	q.stop.Store(f)
 	var v uint32

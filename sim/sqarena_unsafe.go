@@ -76,7 +76,7 @@ func (a *sqArena) close() {
 	a.release()
 }
 
-// release unpins and drops every area once none is out. a.mu held.
+// release unpins and drops every area once none is out. a.mu must be held.
 func (a *sqArena) release() {
 	if a.out > 0 || a.all == nil {
 		return

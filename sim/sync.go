@@ -9,7 +9,7 @@ import (
 )
 
 // admit checks a task at submission and notes what the scheduler must know
-// about it then: event record numbers. s.mu held.
+// about it then: event record numbers. s.mu must be held.
 func (s *scheduler) admit(q *queue, sl *slot) error {
 	t := &sl.t
 	switch t.Kind {
@@ -84,7 +84,7 @@ func (s *scheduler) ownEvent(ev hal.Event) (*event, error) {
 
 // runSync runs a synchronization task at the head of q. It reports false if
 // the task must wait; otherwise the task is done, with fault f if it failed.
-// s.mu held.
+// s.mu must be held.
 func (s *scheduler) runSync(q *queue, sl *slot, now int64) (ok bool, f *hal.Fault) {
 	t := &sl.t
 	switch t.Kind {
@@ -134,7 +134,7 @@ func (s *scheduler) runSync(q *queue, sl *slot, now int64) (ok bool, f *hal.Faul
 }
 
 // expired starts the deadline of a blocked wait with a timeout, or returns
-// its timeout fault once the deadline passed. s.mu held.
+// its timeout fault once the deadline passed. s.mu must be held.
 func (s *scheduler) expired(q *queue, sl *slot, now int64, what string) *hal.Fault {
 	t := &sl.t
 	if !sl.deadline.expired(now, t.Timeout) {
