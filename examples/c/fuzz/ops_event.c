@@ -74,6 +74,19 @@ static void op_create_event(void)
     }
 }
 
+/* What a call on event o may meet: the faults of its context, and of the
+ * context of the stream that last recorded it (an event may be recorded on
+ * a stream of another context of its device, and a query or destroy then
+ * reports that stream's fault). */
+static unsigned allow_for_event(const obj *o)
+{
+    unsigned a = allow_for_ctx(o->ctx);
+    if (o->recorded && o->last_rec >= 0) {
+        a |= allow_for_ctx(fz.objs[o->last_rec].ctx);
+    }
+    return a;
+}
+
 static void op_destroy_event(void)
 {
     harg e = pick_handle(K_EVENT, 0);
@@ -84,7 +97,7 @@ static void op_destroy_event(void)
         return;
     }
     obj *o = &fz.objs[e.idx];
-    must_pass(rc, allow_for_ctx(o->ctx) | (o->in_model || o->weird ? AL_ANY : 0));
+    must_pass(rc, allow_for_event(o) | (o->in_model || o->weird ? AL_ANY : 0));
     if (rc == 0) {
         obj_kill(e.idx);
     }
@@ -188,7 +201,7 @@ static void op_query_event(void)
     }
     obj *o = &fz.objs[e.idx];
     if (which == 1 || o->api != 2) {
-        must_pass(rc, allow_for_ctx(o->ctx) | (o->weird || o->in_model ? AL_ANY : 0));
+        must_pass(rc, allow_for_event(o) | (o->weird || o->in_model ? AL_ANY : 0));
     }
     if (rc == 0 && st != 0 && st != 1) {
         finding("WRONG VALUE", fns[which], "status %d", st);
@@ -211,7 +224,7 @@ static void op_sync_event(void)
         return;
     }
     obj *o = &fz.objs[e.idx];
-    must_pass(rc, allow_for_ctx(o->ctx) | AL_FAULT | (timed ? AL_NOTREADY : 0) | (o->weird || o->in_model ? AL_ANY : 0));
+    must_pass(rc, allow_for_event(o) | AL_FAULT | (timed ? AL_NOTREADY : 0) | (o->weird || o->in_model ? AL_ANY : 0));
 }
 
 static void op_event_time(void)
