@@ -132,14 +132,22 @@ static uint64_t produce(gocann_sq *q, uint64_t ahead, const launch *l) {
 
 // enter announces the epoch in t's slot before any record is read, and
 // returns the slot; NULL if t has none and none is left. leave ends it.
-// The announcement is sequentially consistent: no record is read before
-// Go can see it.
+// Go must see the announcement before a record the thread reads ends:
+// either Go fences every thread when a record ends (asym) and a store the
+// compiler keeps ahead of the reads is enough, or the store is
+// sequentially consistent.
 static gocann_slot *enter(gocann_thread *t) {
 	gocann_slot *s = t->direct;
 	if (s == NULL && (s = gocann_claim_slot(t)) == NULL) {
 		return NULL;
 	}
-	STORE(&s->at, LOAD(&gocann_epoch.now));
+	uint64_t now = LOAD(&gocann_epoch.now);
+	if (LOAD(&gocann_epoch.asym)) {
+		__atomic_store_n(&s->at, now, __ATOMIC_RELAXED);
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	} else {
+		STORE(&s->at, now);
+	}
 	return s;
 }
 

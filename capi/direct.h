@@ -88,8 +88,9 @@ typedef struct gocann_slot {
 } gocann_slot;
 
 typedef struct gocann_epoch_line {
-	uint64_t now; // the global epoch, from 1; read and written atomically
-	uint8_t pad[64 - 8];
+	uint64_t now;  // the global epoch, from 1; read and written atomically
+	uint32_t asym; // 1 once gocann_epoch_fence fences every thread; atomic
+	uint8_t pad[64 - 12];
 } gocann_epoch_line;
 
 enum { GOCANN_SLOT_CHUNK_BITS = 6, GOCANN_SLOT_CHUNKS = 1 << 14 };
@@ -101,6 +102,13 @@ extern uint32_t gocann_nslots;                         // slots ever claimed
 // gocann_claim_slot gives the calling thread, whose record is t, a slot
 // of its own until it exits (t->direct), or returns NULL if none is left.
 gocann_slot *gocann_claim_slot(gocann_thread *t);
+
+// gocann_epoch_fence makes every thread's announcement so far visible to
+// the caller, as a full barrier in each thread would, while asym is 1
+// (then a thread announces without a barrier of its own). Go calls it
+// when a record ends, before it moves the epoch on. It returns 0, or -1
+// if it could not.
+int gocann_epoch_fence(void);
 
 // gocann_direct_launch queues a launch through f's stream's submission
 // area for the thread whose record is t. It returns 0 when it did, and -1

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"runtime"
 	"sync/atomic"
 	"testing"
@@ -13,17 +14,15 @@ import (
 	"github.com/gocann/gocann/hal"
 )
 
-// A launch whose function record changes hands while the launch reads it
-// runs the kernel of the handle it named or is refused. Another goroutine
-// ends the record and gives its slot to a new handle, numbered for the
-// other of two kernels, every 300 ns, as an unload and a load into
-// the freed slot do; each kernel stores its own marker.
-func TestDirectLaunchRacingRecordReuse(t *testing.T) {
+// directStream opens a runtime with a stream of device 0 that takes direct
+// launches; the runtime closes with the test.
+func directStream(t *testing.T) (*gocann.Device, *gocann.Context, *gocann.Stream, hal.Direct) {
+	t.Helper()
 	r, err := gocann.Open()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer r.Close()
+	t.Cleanup(func() { r.Close() })
 	dev, err := r.SetDevice(0)
 	if err != nil {
 		t.Fatal(err)
@@ -37,10 +36,19 @@ func TestDirectLaunchRacingRecordReuse(t *testing.T) {
 		t.Fatal(err)
 	}
 	dq := s.Raw().Direct()
-	kn, ok := dq.(hal.KernelNumberer)
-	if dq == nil || !ok {
+	if _, ok := dq.(hal.KernelNumberer); dq == nil || !ok {
 		t.Skip("the device's queues take no direct launches")
 	}
+	return dev, gctx, s, dq
+}
+
+// A launch whose function record changes hands while the launch reads it
+// runs the kernel of the handle it named or is refused. Another goroutine
+// ends the record and gives its slot to a new handle, numbered for the
+// other of two kernels, every 300 ns, as an unload and a load into
+// the freed slot do; each kernel stores its own marker.
+func TestDirectLaunchRacingRecordReuse(t *testing.T) {
+	_, gctx, s, dq := directStream(t)
 	const n = 60000
 	words, err := gctx.Malloc(8*n, gocann.HugeFirst)
 	if err != nil {
@@ -49,7 +57,7 @@ func TestDirectLaunchRacingRecordReuse(t *testing.T) {
 	var ids [2]uint64
 	for i := range ids {
 		k := &hal.Kernel{Name: fmt.Sprint("mark", i), Fn: func(b *hal.Block) { b.Store64(b.Arg(0), uint64(i)+1) }}
-		ids[i] = uint64(kn.KernelID(k))
+		ids[i] = uint64(dq.(hal.KernelNumberer).KernelID(k))
 	}
 	// The stream's record, and its handle in the table for the doorbell.
 	sh, ok := proc.handles.add(kindStream, &cStream{s: s})
@@ -121,4 +129,67 @@ func TestDirectLaunchRacingRecordReuse(t *testing.T) {
 		t.Fatal("no launch went direct")
 	}
 	t.Logf("%d of %d launches taken while the record changed hands %d times", taken, n, flips)
+}
+
+// A thread inside the direct path when its stream's record ends keeps the
+// stream's queue held until it has left: the test holds the area's lock,
+// so the launch waits inside, having announced its epoch and read the
+// records.
+func TestDirectLaunchHoldsQueueWhileInside(t *testing.T) {
+	dev, _, s, dq := directStream(t)
+	k := &hal.Kernel{Name: "nothing", Fn: func(*hal.Block) {}}
+	fh := makeHandle(kindFunc, 1, 4010) // a record no handle uses
+	proc.direct.set(fh, uint64(dq.(hal.KernelNumberer).KernelID(k)), nil)
+	defer proc.direct.clear(fh.index())
+	c := &cContext{h: makeHandle(kindContext, 1, 4011), dev: dev.ID()}
+	cs := &cStream{s: s, ctx: c}
+	sh, ok := proc.handles.add(kindStream, cs)
+	if !ok {
+		t.Fatal("no handle for the stream")
+	}
+	cs.h = sh
+	proc.direct.openStream(cs)
+
+	sq := dq.SQ()
+	lockSQ := func() {
+		for !sq.Lock.CompareAndSwap(0, 1) {
+			runtime.Gosched()
+		}
+	}
+	lockSQ()
+	done := make(chan bool)
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		done <- launchDirect(newThreadRecord(c.h, 1), fh, 1, sh, nil)
+	}()
+	inside := func() bool { return cEpochs().oldest() != math.MaxUint64 }
+	for deadline := time.Now().Add(10 * time.Second); !inside(); {
+		if time.Now().After(deadline) {
+			sq.Lock.Store(0)
+			t.Fatal("the launch never entered the path")
+		}
+		runtime.Gosched()
+	}
+	held := func() []heldQueue {
+		proc.direct.mu.Lock()
+		defer proc.direct.mu.Unlock()
+		proc.direct.epochs().release()
+		return append([]heldQueue(nil), proc.direct.holds.held...)
+	}
+	proc.handles.remove(sh, kindStream) // ends the record
+	if h := held(); len(h) != 1 || h[0].q != dq {
+		sq.Lock.Store(0)
+		t.Fatalf("with a launch inside, %d queues held, want the stream's", len(h))
+	}
+	sq.Lock.Store(0)
+	if <-done {
+		t.Error("a launch took a stream whose record had ended")
+	}
+	if h := held(); len(h) != 0 {
+		t.Fatalf("after the launch left, %d queues held, want none", len(h))
+	}
+	if sq.Submitted.Load() != 0 {
+		t.Error("the launch wrote into the area")
+	}
 }

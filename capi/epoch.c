@@ -2,8 +2,12 @@
 // (direct.h, capi/epoch.go): one per thread that has launched directly,
 // claimed on its first such launch and given back when it exits.
 
+#define _GNU_SOURCE
+#include <linux/membarrier.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include "direct.h"
 
 enum { CHUNK = 1 << GOCANN_SLOT_CHUNK_BITS, MAX_SLOTS = GOCANN_SLOT_CHUNKS * CHUNK };
@@ -18,8 +22,8 @@ static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 // exiting holds a thread's record once it has a slot, so that the slot
 // goes back when the thread exits.
 static pthread_key_t exiting;
-static pthread_once_t exiting_once = PTHREAD_ONCE_INIT;
 static int exiting_ok;
+static pthread_once_t setup_once = PTHREAD_ONCE_INIT;
 
 // give_back frees the slot of an exiting thread. The thread is outside the
 // path (its slot holds 0); a call it still makes from a later destructor
@@ -31,15 +35,33 @@ static void give_back(void *p) {
 		return;
 	}
 	t->direct = NULL;
+	__atomic_store_n(&s->at, 0, __ATOMIC_RELEASE);
 	pthread_mutex_lock(&mu);
 	s->used = 0;
 	pthread_mutex_unlock(&mu);
 }
 
-static void make_key(void) { exiting_ok = pthread_key_create(&exiting, give_back) == 0; }
+// setup makes the key, and registers the process for private expedited
+// membarriers (Linux 4.14): with them gocann_epoch_fence runs a full
+// barrier on every thread of the process, and announcing an epoch costs a
+// thread no barrier of its own on each launch. Where they are refused,
+// each announcement is sequentially consistent instead.
+static void setup(void) {
+	exiting_ok = pthread_key_create(&exiting, give_back) == 0;
+	if (syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0) {
+		__atomic_store_n(&gocann_epoch.asym, 1, __ATOMIC_SEQ_CST);
+	}
+}
+
+int gocann_epoch_fence(void) {
+	if (!__atomic_load_n(&gocann_epoch.asym, __ATOMIC_SEQ_CST)) {
+		return 0; // announcements are sequentially consistent
+	}
+	return syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0 ? 0 : -1;
+}
 
 gocann_slot *gocann_claim_slot(gocann_thread *t) {
-	pthread_once(&exiting_once, make_key);
+	pthread_once(&setup_once, setup);
 	if (!exiting_ok) {
 		return NULL; // a slot that never went back would leak with each thread
 	}

@@ -21,21 +21,29 @@ import (
 // launch can still be using it.
 //
 // A thread entering the path stores the global epoch in its slot
-// (gocann_slot.at, a sequentially consistent store), reads the records,
-// and stores 0 when it leaves. Ending a record stores its handle 0, then
-// moves the epoch on to r, and holds the queue until every slot is 0 or
-// at least r. A launch that can still use the area read the record before
-// it ended, so it announced before the epoch moved past what it read: its
-// slot holds less than r until it leaves. A thread whose slot holds r or
-// more entered after the record ended and cannot find the area through
-// it. Go never waits for a thread: each record that ends, and each stream
-// that opens, releases what the slots allow.
+// (gocann_slot.at), reads the records, and stores 0 when it leaves.
+// Ending a record stores its handle 0, fences, then moves the epoch on to
+// r, and holds the queue until every slot is 0 or at least r. A launch
+// that can still use the area read the record before it ended, so it
+// announced before the epoch moved past what it read: its slot holds less
+// than r until it leaves. A thread whose slot holds r or more entered
+// after the record ended and cannot find the area through it. Go never
+// waits for a thread: each record that ends, and each stream that opens,
+// releases what the slots allow.
+//
+// The fence is what makes an announcement visible before the thread's
+// reads of the records could miss the end of one: where the kernel offers
+// process-wide membarriers, gocann_epoch_fence runs a full barrier on
+// every thread, and a thread announces with a plain store, so a launch
+// pays nothing for it; elsewhere each announcement is sequentially
+// consistent and the fence does nothing.
 
 // epochs reads the epoch and the slots the threads announce it in.
 type epochs struct {
-	now  *uint64                    // the global epoch, from 1
-	n    func() int                 // the number of slots
-	slot func(i int) *atomic.Uint64 // slot i's announcement, 0 outside the path
+	now   *uint64                    // the global epoch, from 1
+	n     func() int                 // the number of slots
+	slot  func(i int) *atomic.Uint64 // slot i's announcement, 0 outside the path
+	fence func() bool                // makes every announcement so far visible; false if it could not
 }
 
 // cEpochs are the epochs of C threads (direct.h).
@@ -48,6 +56,7 @@ func cEpochs() epochs {
 			s := &unsafe.Slice((*C.gocann_slot)(chunk), 1<<C.GOCANN_SLOT_CHUNK_BITS)[i&(1<<C.GOCANN_SLOT_CHUNK_BITS-1)]
 			return (*atomic.Uint64)(unsafe.Pointer(&s.at))
 		},
+		fence: func() bool { return C.gocann_epoch_fence() == 0 },
 	}
 }
 
@@ -78,11 +87,16 @@ type heldQueue struct {
 type holds struct {
 	e    epochs
 	held []heldQueue
+	kept []hal.Direct // for good: the fence failed when their records ended
 }
 
 // retire holds q, whose stream's record has just ended (its handle is 0),
 // and releases what it can.
 func (h *holds) retire(q hal.Direct) {
+	if !h.e.fence() {
+		h.kept = append(h.kept, q) // a thread's announcement may not be seen
+		return
+	}
 	h.held = append(h.held, heldQueue{q, h.e.advance()})
 	h.release()
 }

@@ -23,8 +23,11 @@ type testEpochs struct {
 
 func newTestEpochs(n int) *testEpochs { return &testEpochs{now: 1, slots: make([]atomic.Uint64, n)} }
 
+// epochs reads te; Go's atomics are sequentially consistent, so the fence
+// has nothing to do.
 func (te *testEpochs) epochs() epochs {
-	return epochs{now: &te.now, n: func() int { return len(te.slots) }, slot: func(i int) *atomic.Uint64 { return &te.slots[i] }}
+	return epochs{now: &te.now, n: func() int { return len(te.slots) }, slot: func(i int) *atomic.Uint64 { return &te.slots[i] },
+		fence: func() bool { return true }}
 }
 
 func (te *testEpochs) enter(i int) { te.slots[i].Store(atomic.LoadUint64(&te.now)) }
@@ -71,6 +74,21 @@ func TestHoldsReleaseOnceThreadsPass(t *testing.T) {
 		t.Error("the held list keeps its array once empty")
 	}
 	te.leave(0)
+}
+
+// A queue whose record ended when the fence failed is kept for good: a
+// thread's announcement may not have been seen.
+func TestHoldsKeepWhenTheFenceFails(t *testing.T) {
+	te := newTestEpochs(1)
+	e := te.epochs()
+	e.fence = func() bool { return false }
+	h := &holds{e: e}
+	q := &fakeQueue{}
+	h.retire(q)
+	h.release()
+	if len(h.kept) != 1 || h.kept[0] != q || len(h.held) != 0 {
+		t.Fatalf("after a failed fence: %d kept, %d held; want the queue kept", len(h.kept), len(h.held))
+	}
 }
 
 // Threads read a record and use the queue it names while another thread

@@ -10,7 +10,9 @@
  * Each launch must run the kernel it named, be refused as an invalid
  * handle (107017), or, taken before its binary was unloaded, fault when it
  * starts (507015, reported by the stream's synchronization): no launch
- * runs another kernel, and none is lost.
+ * runs another kernel, and none is lost. Every so often a launch goes to
+ * one of two shared streams that another thread keeps destroying and
+ * replacing, so threads are inside the direct path as streams end.
  *
  * Usage: 27_unload_race <libmarks.so>
  */
@@ -28,6 +30,8 @@ enum {
     BATCH = 500,   /* launches between two checks */
     BATCHES = 50,  /* per launcher: 4 x 50 x 500 = 100000 launches */
     KEEP = 8,      /* launches made with a function before the table is read again */
+    VICTIMS = 2,   /* shared streams destroyed and replaced */
+    SHARED = 16,   /* one launch in SHARED goes to a shared stream */
 };
 
 /* entry is one function of the table. Its version is odd from just before
@@ -42,6 +46,13 @@ struct entry {
 };
 
 static struct entry table[ENTRIES];
+
+/* victim is a shared stream; launchers read it as they read entries. */
+struct victim {
+    uint64_t version, stream; /* atomic */
+};
+
+static struct victim victims[VICTIMS];
 static const char *binPath;
 static aclrtContext ctx;
 static int stopChurn; /* atomic */
@@ -65,6 +76,50 @@ static uint64_t read_entry(struct entry *e, uint64_t *fn, uint64_t *mark)
             return v;
         }
     }
+}
+
+static void sleep_us(long us)
+{
+    struct timespec ts = {0, us * 1000};
+    nanosleep(&ts, NULL);
+}
+
+static uint64_t read_victim(struct victim *v)
+{
+    for (;;) {
+        uint64_t ver = __atomic_load_n(&v->version, __ATOMIC_ACQUIRE);
+        uint64_t s = __atomic_load_n(&v->stream, __ATOMIC_ACQUIRE);
+        if (ver % 2 == 0 && __atomic_load_n(&v->version, __ATOMIC_ACQUIRE) == ver) {
+            return s;
+        }
+    }
+}
+
+/* replace_victim gives v a new stream and destroys the old one, while
+ * launchers may still hold it. */
+static void replace_victim(struct victim *v)
+{
+    aclrtStream s = NULL, old = (aclrtStream)(uintptr_t)__atomic_load_n(&v->stream, __ATOMIC_ACQUIRE);
+    CHECK(aclrtCreateStream(&s));
+    __atomic_fetch_add(&v->version, 1, __ATOMIC_ACQ_REL);
+    __atomic_store_n(&v->stream, (uint64_t)(uintptr_t)s, __ATOMIC_RELEASE);
+    __atomic_fetch_add(&v->version, 1, __ATOMIC_ACQ_REL);
+    if (old != NULL) {
+        CHECK(aclrtDestroyStreamForce(old));
+    }
+}
+
+static void *replace_victims(void *arg)
+{
+    long *replaced = arg;
+    uint64_t rnd = 0x2545f4914f6cdd1dull;
+    CHECK(aclrtSetCurrentContext(ctx));
+    while (!__atomic_load_n(&stopChurn, __ATOMIC_ACQUIRE)) {
+        replace_victim(&victims[next_random(&rnd) % VICTIMS]);
+        (*replaced)++;
+        sleep_us(500);
+    }
+    return NULL;
 }
 
 /* unused_kernel picks a kernel no entry runs, starting from a random one. */
@@ -122,6 +177,7 @@ static void *churn(void *arg)
         load_entry(e, unused_kernel(&c->rnd), s, scratch);
         pthread_mutex_unlock(&e->mu);
         c->churns++;
+        sleep_us(200);
     }
     /* A first launch may have met its binary unloaded by the other churner. */
     aclError rc = aclrtSynchronizeStream(s);
@@ -144,6 +200,7 @@ struct made {
 struct launcher {
     uint64_t rnd;
     long ran, refused, faulted; /* launches that ran their kernel, were refused, faulted */
+    long shared;                /* launches onto the shared streams, taken or refused */
     int bad;                    /* why the launcher stopped, 0 if it did not */
     aclError code;
     uint64_t want, got;
@@ -176,6 +233,8 @@ static void *launch(void *arg)
     CHECK(aclrtSetCurrentContext(ctx));
     CHECK(aclrtCreateStream(&s));
     CHECK(aclrtMalloc((void **)&words, sizeof got, ACL_MEM_MALLOC_HUGE_FIRST));
+    void *scratch = NULL; /* what launches onto the shared streams store to */
+    CHECK(aclrtMalloc(&scratch, 8, ACL_MEM_MALLOC_HUGE_FIRST));
     uint64_t fn = 0, mark = 0, version = 0;
     int entry = 0;
     for (int b = 0; b < BATCHES && !l->bad; b++) {
@@ -184,6 +243,17 @@ static void *launch(void *arg)
             if (j % KEEP == 0) {
                 entry = (int)(next_random(&l->rnd) % ENTRIES);
                 version = read_entry(&table[entry], &fn, &mark);
+            }
+            if (j % SHARED == SHARED - 1) {
+                aclrtStream v = (aclrtStream)(uintptr_t)read_victim(&victims[next_random(&l->rnd) % VICTIMS]);
+                aclError rc = aclrtLaunchKernel((aclrtFuncHandle)(uintptr_t)fn, 1, &scratch, sizeof scratch, v);
+                l->made[j] = (struct made){0, version, entry};
+                l->shared++;
+                if (rc != ACL_SUCCESS && rc != ACL_ERROR_RT_INVALID_HANDLE && rc != ACL_ERROR_RT_STREAM_ABORT) {
+                    l->bad = 1, l->code = rc;
+                    break;
+                }
+                continue;
             }
             void *word = &words[j];
             aclError rc = j % 2 ? aclrtLaunchKernel((aclrtFuncHandle)(uintptr_t)fn, 1, &word, sizeof word, s)
@@ -208,6 +278,7 @@ static void *launch(void *arg)
         clear_errors();
     }
     CHECK(aclrtFree(words));
+    CHECK(aclrtFree(scratch));
     CHECK(aclrtDestroyStream(s));
     return NULL;
 }
@@ -233,8 +304,12 @@ int main(int argc, char **argv)
         load_entry(&table[i], (unsigned)i, s, scratch);
     }
     CHECK(aclrtSynchronizeStream(s));
+    for (int i = 0; i < VICTIMS; i++) {
+        replace_victim(&victims[i]);
+    }
 
-    pthread_t lt[LAUNCHERS], ct[CHURNERS];
+    pthread_t lt[LAUNCHERS], ct[CHURNERS], vt;
+    long replaced = 0;
     static struct launcher l[LAUNCHERS];
     struct churner c[CHURNERS] = {0};
     double start = now_ms();
@@ -243,6 +318,9 @@ int main(int argc, char **argv)
         if (pthread_create(&ct[i], NULL, churn, &c[i]) != 0) {
             fail_exit(__FILE__, __LINE__, 0, "pthread_create");
         }
+    }
+    if (pthread_create(&vt, NULL, replace_victims, &replaced) != 0) {
+        fail_exit(__FILE__, __LINE__, 0, "pthread_create");
     }
     for (int i = 0; i < LAUNCHERS; i++) {
         l[i].rnd = 0xd1b54a32d192ed03ull * (uint64_t)(i + 1);
@@ -257,9 +335,10 @@ int main(int argc, char **argv)
     for (int i = 0; i < CHURNERS; i++) {
         pthread_join(ct[i], NULL);
     }
+    pthread_join(vt, NULL);
     double took = now_ms() - start;
 
-    long ran = 0, refused = 0, faulted = 0, churns = 0;
+    long ran = 0, refused = 0, faulted = 0, shared = 0, churns = 0;
     for (int i = 0; i < LAUNCHERS; i++) {
         if (l[i].bad == 1 || l[i].bad == 2) {
             fail_exit(__FILE__, __LINE__, l[i].code, "launcher %d: a %s returned %d, expected 0, 107017%s", i,
@@ -271,18 +350,22 @@ int main(int argc, char **argv)
                       "its binary still loaded)",
                       i, (unsigned long long)l[i].want, (unsigned long long)l[i].got);
         }
-        ran += l[i].ran, refused += l[i].refused, faulted += l[i].faulted;
+        ran += l[i].ran, refused += l[i].refused, faulted += l[i].faulted, shared += l[i].shared;
     }
     for (int i = 0; i < CHURNERS; i++) {
         churns += c[i].churns;
     }
-    long total = ran + refused + faulted;
-    EXPECT(total == (long)LAUNCHERS * BATCHES * BATCH && churns > 0 && refused > 0,
+    long total = ran + refused + faulted + shared;
+    EXPECT(total == (long)LAUNCHERS * BATCHES * BATCH && churns > 0 && refused > 0 && replaced > 0,
            "%ld launches racing %ld unloads and loads: each ran its own kernel (%ld), was refused (%ld, 107017) or "
-           "faulted, its binary unloaded (%ld, 507015)",
-           total, churns, ran, refused, faulted);
+           "faulted, its binary unloaded (%ld, 507015); %ld onto shared streams destroyed %ld times under them, "
+           "each taken or refused",
+           total, churns, ran, refused, faulted, shared, replaced);
     printf("took %.0f ms\n", took);
 
+    for (int i = 0; i < VICTIMS; i++) {
+        CHECK(aclrtDestroyStreamForce((aclrtStream)(uintptr_t)victims[i].stream));
+    }
     for (int i = 0; i < ENTRIES; i++) {
         CHECK(aclrtBinaryUnLoad(table[i].bin));
     }
