@@ -297,7 +297,7 @@ struct op {
 };
 
 extern const struct op ops_dev[], ops_query[], ops_stream[], ops_event[], ops_notify[], ops_mem[], ops_copy[], ops_kernel[],
-    ops_launch[], ops_capture[], ops_model[], ops_label[];
+    ops_launch[], ops_capture[], ops_group[], ops_model[], ops_label[];
 int valid_dev(void);
 int32_t bad_dev(void);
 
@@ -310,7 +310,9 @@ int stream_clean(int s);                 /* an eager stream whose results can be
 int use_ctx_of_stream(int s);            /* make s's context current; 0 on success */
 int use_ctx(int ctx);
 void records_dropped(int s);              /* s dropped its queued tasks */
-void cap_abandon(int c);                 /* the capture's model was destroyed */
+void cap_abandon(int c);                  /* the capture's model was destroyed */
+int clean_stream(int ctx);                /* a stream that can start a capture or run a model */
+int new_model(void *h, int ctx, int dev); /* a model object for a new model handle */
 int owning_model_on(int dev, int ctx);   /* a model owning device memory on dev (or in ctx) */
 int ensure_device(void);                 /* a current context exists; 0 on success */
 void ctx_taint(int ctx);
