@@ -130,6 +130,32 @@ static void op_malloc(void)
     learn_extent(a);
 }
 
+/* check_free checks what a free of p returned: NULL, freed memory, memory
+ * of the other kind (wrong) and a pointer inside an allocation must fail,
+ * the start of a live allocation must pass (allow: the failures it may
+ * meet); the model forgets whatever the free released. */
+static void check_free(const parg *p, aclError rc, enum mkind wrong, const char *null_what, const char *gone_what,
+                       const char *wrong_what, unsigned allow)
+{
+    if (p->p == NULL || p->a < 0) {
+        must_fail(rc, p->p == NULL ? null_what : gone_what);
+        return;
+    }
+    alloc *m = &fz.allocs[p->a];
+    if (m->kind == wrong) {
+        must_fail(rc, wrong_what);
+        return;
+    }
+    if (p->p != m->p) {
+        must_fail(rc, "a pointer inside an allocation, not its start");
+    } else {
+        must_pass(rc, allow);
+    }
+    if (rc == 0) {
+        alloc_free(p->a);
+    }
+}
+
 static void op_free(void)
 {
     parg p = pick_ptr(1 << M_DEV | 1 << M_PINNED | 1 << M_PAGEABLE, 0);
@@ -138,26 +164,8 @@ static void op_free(void)
     }
     callf("aclrtFree(%s %p)", p.what, (void *)p.p);
     aclError rc = ret(aclrtFree(p.p));
-    if (p.p == NULL || p.a < 0) {
-        must_fail(rc, p.p == NULL ? "a NULL devPtr" : "freed device memory");
-        return;
-    }
-    alloc *m = &fz.allocs[p.a];
-    if (m->kind == M_PINNED) {
-        must_fail(rc, "page-locked host memory");
-        return;
-    }
-    if (p.p != m->p) {
-        must_fail(rc, "a pointer inside an allocation, not its start");
-        if (rc == 0) {
-            alloc_free(p.a);
-        }
-        return;
-    }
-    must_pass(rc, AL_FAULT & allow_for_ctx(fz.cur_ctx));
-    if (rc == 0) {
-        alloc_free(p.a);
-    }
+    check_free(&p, rc, M_PINNED, "a NULL devPtr", "freed device memory", "page-locked host memory",
+               AL_FAULT & allow_for_ctx(fz.cur_ctx));
 }
 
 static void op_malloc_host(void)
@@ -196,26 +204,7 @@ static void op_free_host(void)
     }
     callf("aclrtFreeHost(%s %p)", p.what, (void *)p.p);
     aclError rc = ret(aclrtFreeHost(p.p));
-    if (p.p == NULL || p.a < 0) {
-        must_fail(rc, p.p == NULL ? "a NULL hostPtr" : "memory already freed");
-        return;
-    }
-    alloc *m = &fz.allocs[p.a];
-    if (m->kind == M_DEV) {
-        must_fail(rc, "device memory");
-        return;
-    }
-    if (p.p != m->p) {
-        must_fail(rc, "a pointer inside an allocation, not its start");
-        if (rc == 0) {
-            alloc_free(p.a);
-        }
-        return;
-    }
-    must_pass(rc, 0);
-    if (rc == 0) {
-        alloc_free(p.a);
-    }
+    check_free(&p, rc, M_DEV, "a NULL hostPtr", "memory already freed", "device memory", 0);
 }
 
 static void op_pageable(void)
