@@ -8,6 +8,17 @@
 static int on_dev(const parg *p, int d) { return p->kind != M_DEV || p->dev == d; }
 
 /* One end of a copy: device memory or host memory (page-locked or not). */
+/* queued_copy notes a copy queued on stream s of device d: both ends are in
+ * use until it has run (freeing one faults the copy), and a capture
+ * records them for its model. */
+static void queued_copy(int s, const parg *dst, const parg *src, int d)
+{
+    alloc_touch(dst->a, d);
+    alloc_touch(src->a, d);
+    cap_note_task(s, dst->a);
+    cap_note_task(s, src->a);
+}
+
 static parg copy_end(int dev, uint64_t count)
 {
     return pick_ptr(dev ? 1 << M_DEV : (1 << M_PINNED | 1 << M_PAGEABLE), count);
@@ -92,10 +103,7 @@ static void op_memcpy(void)
         must_pass(rc, async ? allow_for_stream(s.idx) : allow_for_ctx(fz.cur_ctx));
     }
     if (rc == 0 && async) {
-        alloc_touch(dst.a, d); /* in use until the copy has run: freeing it faults the copy */
-        alloc_touch(src.a, d);
-        cap_note_task(s.idx, dst.a);
-        cap_note_task(s.idx, src.a);
+        queued_copy(s.idx, &dst, &src, d);
     }
 }
 
@@ -211,10 +219,7 @@ static void op_memcpy2d(void)
         must_pass(rc, async ? allow_for_stream(s.idx) : allow_for_ctx(fz.cur_ctx));
     }
     if (rc == 0 && async) {
-        alloc_touch(dst.a, d); /* in use until the copy has run: freeing it faults the copy */
-        alloc_touch(src.a, d);
-        cap_note_task(s.idx, dst.a);
-        cap_note_task(s.idx, src.a);
+        queued_copy(s.idx, &dst, &src, d);
     }
 }
 
