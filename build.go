@@ -123,6 +123,9 @@ func (s *Stream) SwitchLabel(ptr DevPtr, labels []*Label) error {
 // CANN: aclrtActiveStream.
 func (s *Stream) ActivateStream(target *Stream) error {
 	const op = "Stream.ActivateStream (aclrtActiveStream)"
+	if err := s.r.require("aclrtActiveStream"); err != nil {
+		return err
+	}
 	if target == nil {
 		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "activeStream is nil"))
 	}
@@ -156,6 +159,9 @@ const (
 // CANN: aclrtSwitchStream.
 func (s *Stream) SwitchStream(left DevPtr, cond Condition, right DevPtr, typ CompareType, target *Stream) error {
 	const op = "Stream.SwitchStream (aclrtSwitchStream)"
+	if err := s.r.require("aclrtSwitchStream"); err != nil {
+		return err
+	}
 	if target == nil {
 		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "trueStream is nil"))
 	}

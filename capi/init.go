@@ -8,8 +8,15 @@ package main
 import "C"
 
 import (
+	"os"
+
 	"github.com/gocann/gocann"
 )
+
+// socEnv names the simulated chip for programs that cannot say so in their
+// aclInit configuration: its value is a SoC name, as the "simulator"
+// section's soc_name (which wins when both are given).
+const socEnv = "GOCANN_SOC_NAME"
 
 //export gocann_aclInit
 func gocann_aclInit(t *C.gocann_thread, configPath *C.char) C.aclError {
@@ -39,7 +46,14 @@ func initRuntime(path string) error {
 		proc.r = gocann.New()
 		proc.r.Raw().SetClosedMemoryHook(noteClosed)
 	}
-	if err := proc.r.Init(path); err != nil {
+	c, err := gocann.LoadConfig(path)
+	if err != nil {
+		return err
+	}
+	if c.Simulator.SoCName == "" {
+		c.Simulator.SoCName = os.Getenv(socEnv)
+	}
+	if err := proc.r.InitConfig(c); err != nil {
 		return err
 	}
 	proc.inits = 1
@@ -104,7 +118,9 @@ var soc struct {
 
 //export gocann_aclrtGetSocName
 func gocann_aclrtGetSocName(t *C.gocann_thread) *C.char {
-	name := "Ascend910B1" // the simulator's default chip, also before aclInit
+	// Before aclInit, the chip aclInit would simulate without a
+	// configuration, as CANN answers before aclInit too.
+	name := gocann.DefaultSoCName(os.Getenv(socEnv))
 	if r := proc.runtime(); r != nil {
 		if d, err := r.Device(0); err == nil {
 			name = d.SoCName()
