@@ -380,6 +380,12 @@ var examples = []example{
 		"ok: 100000 launches racing",
 		"each ran its own kernel",
 	}},
+	{"39_params", "params", []string{
+		"ok: aclrtLaunchKernelWithArgsArray packs the declared INT32, INT16, INT8 and INT64 parameters (4294967280 -2 -3 1099511627776)",
+		"ok: a 32-byte block for pack's 40 bytes of declared parameters (",
+		"ok: a kernel declared with no parameters runs with an empty argument list and block (7 blocks counted)",
+		"ok: aclrtLaunchKernelWithArgsArray of an undeclared kernel -> 107000, naming the macro",
+	}},
 }
 
 func TestExamples(t *testing.T) {
