@@ -218,6 +218,7 @@
 //	aclrtValueWait                                                             Stream.WaitValue
 //	aclrtValueWrite                                                            Stream.WriteValue
 //	aclrtWaitAndResetNotify                                                    Stream.WaitNotify
+//	none (the API reference's product support)                                 CheckSupport
 //	trap (Ascend C)                                                            Block.Trap
 //
 // End CANN table.

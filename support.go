@@ -24,7 +24,17 @@ func (r *Runtime) require(fn string) error {
 	if err != nil {
 		return nil
 	}
-	return wrap(fn, support.Check(fn, d.Props().SoCName))
+	return CheckSupport(d.Props().SoCName, fn)
+}
+
+// CheckSupport returns nil if the chip named soc offers CANN function fn,
+// and otherwise ACL_ERROR_RT_FEATURE_NOT_SUPPORT with a message naming fn
+// and the chip. A chip of no known product offers everything. The C ABI
+// calls it for the functions it implements without a Go method.
+//
+// CANN: none (the API reference's product support).
+func CheckSupport(soc, fn string) error {
+	return wrap(fn, support.Check(fn, soc))
 }
 
 // LoadConfig reads the JSON configuration file at path as aclInit does (""

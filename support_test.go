@@ -75,21 +75,21 @@ func TestRequireRefusesOnAChipWithout(t *testing.T) {
 	}
 }
 
-// requireExempt lists the functions some modelled chip lacks that do not
-// call the check, each with the reason.
-var requireExempt = map[string]string{
-	// The reference marks these four supported only on IPV350, which the
-	// simulator does not model; CANN's C runtime (src/acl/aclrt_c) has them
-	// and gocann offers them on every chip (docs/choices.md).
-	"aclrtCreateStreamV2":            "IPV350 only",
-	"aclrtCreateStreamConfigHandle":  "IPV350 only",
-	"aclrtDestroyStreamConfigHandle": "IPV350 only",
-	"aclrtSetStreamConfigOpt":        "IPV350 only",
+func TestCheckSupport(t *testing.T) {
+	check(t, gocann.CheckSupport("Ascend910B1", "aclrtActiveStream"))
+	check(t, gocann.CheckSupport("FakeNPU", "aclrtCreateStreamV2"))
+	check(t, gocann.CheckSupport("Ascend910_9391", "aclrtNoSuchFunction"))
+	for _, soc := range []string{"Ascend910B1", "Ascend910_9391", "Ascend950PR_9599"} {
+		wantErr(t, gocann.CheckSupport(soc, "aclrtCreateStreamV2"), gocann.CodeRTFeatureNotSupport,
+			"aclrtCreateStreamV2 is not supported on "+soc)
+	}
 }
 
 // TestRequireCalled keeps the support check applied: every function the
 // library exports that the matrix marks unsupported on a modelled chip
-// has a Go method whose body calls require with its name.
+// has a Go method whose body calls require with its name, or, implemented
+// by the C ABI alone, an entry point gocann_<name> that calls unsupported
+// with it.
 func TestRequireCalled(t *testing.T) {
 	var modelled []support.Product
 	for _, p := range sim.Profiles() {
@@ -107,7 +107,8 @@ func TestRequireCalled(t *testing.T) {
 		name, _, _ := strings.Cut(e.CANN, " ")
 		methods[name] = append(methods[name], e.Go)
 	}
-	calls := requireCalls(t)
+	calls := checkCalls(t, ".", "require")
+	cCalls := checkCalls(t, "capi", "unsupported")
 	for _, fn := range support.Unsupported() {
 		if !exported[fn] {
 			continue
@@ -121,21 +122,14 @@ func TestRequireCalled(t *testing.T) {
 		if lacking == "" {
 			continue
 		}
-		if _, ok := requireExempt[fn]; ok {
-			continue
-		}
-		if len(methods[fn]) == 0 {
-			t.Errorf("%s is not offered on %s, but no Go method names it in a CANN line to carry the check", fn, lacking)
+		if len(methods[fn]) == 0 && !cCalls["gocann_"+fn][fn] {
+			t.Errorf("%s is not offered on %s, but neither a Go method naming it in its CANN line calls require(%q) nor gocann_%s unsupported(t, %q)",
+				fn, lacking, fn, fn, fn)
 		}
 		for _, m := range methods[fn] {
 			if !calls[m][fn] {
 				t.Errorf("%s (CANN: %s) is not offered on %s but does not call require(%q)", m, fn, lacking, fn)
 			}
-		}
-	}
-	for fn := range requireExempt {
-		if !exported[fn] {
-			t.Errorf("exempt function %s is no longer exported; drop it from requireExempt", fn)
 		}
 	}
 }
@@ -156,11 +150,11 @@ func exportedFuncs(t *testing.T) map[string]bool {
 	return out
 }
 
-// requireCalls maps each function of the root package ("Type.Method" or
-// "Func") to the CANN names its body passes to require.
-func requireCalls(t *testing.T) map[string]map[string]bool {
+// checkCalls maps each function of the package in dir ("Type.Method" or
+// "Func") to the string literals its body passes to calls of callee.
+func checkCalls(t *testing.T, dir, callee string) map[string]map[string]bool {
 	fset := token.NewFileSet()
-	names, err := filepath.Glob("*.go")
+	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	check(t, err)
 	out := map[string]map[string]bool{}
 	for _, name := range names {
@@ -186,19 +180,27 @@ func requireCalls(t *testing.T) map[string]map[string]bool {
 			}
 			ast.Inspect(fd.Body, func(n ast.Node) bool {
 				c, ok := n.(*ast.CallExpr)
-				if !ok || len(c.Args) != 1 {
+				if !ok {
 					return true
 				}
-				sel, ok := c.Fun.(*ast.SelectorExpr)
-				if !ok || sel.Sel.Name != "require" {
+				name := ""
+				switch f := c.Fun.(type) {
+				case *ast.SelectorExpr:
+					name = f.Sel.Name
+				case *ast.Ident:
+					name = f.Name
+				}
+				if name != callee {
 					return true
 				}
-				if lit, ok := c.Args[0].(*ast.BasicLit); ok && lit.Kind == token.STRING {
-					if s, err := strconv.Unquote(lit.Value); err == nil {
-						if out[key] == nil {
-							out[key] = map[string]bool{}
+				for _, a := range c.Args {
+					if lit, ok := a.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+						if s, err := strconv.Unquote(lit.Value); err == nil {
+							if out[key] == nil {
+								out[key] = map[string]bool{}
+							}
+							out[key][s] = true
 						}
-						out[key][s] = true
 					}
 				}
 				return true

@@ -110,6 +110,26 @@ func finalize(t *C.gocann_thread, fn string, all bool, refCount *C.uint64_t) C.a
 	return fail(t, fn, err)
 }
 
+// socName is the simulated chip's SoC name; before aclInit, that of the
+// chip aclInit would simulate without a configuration, as CANN answers
+// before aclInit too.
+func socName() string {
+	if r := proc.runtime(); r != nil {
+		if d, err := r.Device(0); err == nil {
+			return d.SoCName()
+		}
+	}
+	return gocann.DefaultSoCName(os.Getenv(socEnv))
+}
+
+// unsupported is the product support check of the functions the C ABI
+// implements without a Go method: 0 if the simulated chip offers fn, else
+// the error's code, recorded as the call's (TestRequireCalled keeps it
+// called).
+func unsupported(t *C.gocann_thread, fn string) C.aclError {
+	return fail(t, fn, gocann.CheckSupport(socName(), fn))
+}
+
 // soc caches the C strings aclrtGetSocName returns, which must stay valid.
 var soc struct {
 	name  string
@@ -118,14 +138,7 @@ var soc struct {
 
 //export gocann_aclrtGetSocName
 func gocann_aclrtGetSocName(t *C.gocann_thread) *C.char {
-	// Before aclInit, the chip aclInit would simulate without a
-	// configuration, as CANN answers before aclInit too.
-	name := gocann.DefaultSoCName(os.Getenv(socEnv))
-	if r := proc.runtime(); r != nil {
-		if d, err := r.Device(0); err == nil {
-			name = d.SoCName()
-		}
-	}
+	name := socName()
 	proc.mu.Lock()
 	defer proc.mu.Unlock()
 	if soc.cname == nil || soc.name != name {

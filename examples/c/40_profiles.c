@@ -6,7 +6,8 @@
  * unsupported on the chip's product fails with
  * ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000) naming the chip, while a chip
  * that has it runs it: aclrtActiveStream and aclrtSwitchStream are not on
- * Atlas A3 and are on Atlas A2.
+ * Atlas A3 and are on Atlas A2; the stream configuration handle functions
+ * are on none of the chips the simulator models (IPV350 alone has them).
  */
 #include "common.h"
 
@@ -93,6 +94,23 @@ int main(void)
     CHECK(aclmdlRIExecuteAsync(b.m, s));
     CHECK(aclrtSynchronizeStream(s));
     EXPECT(ran == 1, "aclrtActiveStream on an Atlas A2: the activated stream ran in the model");
+
+    /* The stream configuration handle, which no modelled chip offers. */
+    clear_errors();
+    aclrtStreamConfigHandle *cfg = aclrtCreateStreamConfigHandle();
+    rc = aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+    msg = aclGetRecentErrMsg();
+    EXPECT(cfg == NULL && rc == ACL_ERROR_RT_FEATURE_NOT_SUPPORT && msg != NULL &&
+               strstr(msg, "aclrtCreateStreamConfigHandle is not supported on Ascend910B1") != NULL,
+           "aclrtCreateStreamConfigHandle on an Atlas A2: NULL, last error %d: %s", rc, msg ? msg : "(none)");
+    aclrtStreamConfigHandle local;
+    memset(&local, 0, sizeof local);
+    uint32_t prio = 0;
+    aclrtStream v2 = NULL;
+    EXPECT_CODE(aclrtSetStreamConfigOpt(&local, ACL_RT_STREAM_PRIORITY, &prio, sizeof prio), ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                "aclrtSetStreamConfigOpt on an Atlas A2");
+    EXPECT_CODE(aclrtCreateStreamV2(&v2, &local), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "aclrtCreateStreamV2 on an Atlas A2");
+    EXPECT_CODE(aclrtDestroyStreamConfigHandle(&local), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "aclrtDestroyStreamConfigHandle on an Atlas A2");
     build_free(&b);
     CHECK(aclrtDestroyStream(s));
     CHECK(aclrtResetDevice(0));

@@ -394,6 +394,8 @@ var examples = []example{
 		"ok: aclrtSwitchStream on an Atlas A3 -> 207000: ",
 		"ok: soc_name in the configuration wins over GOCANN_SOC_NAME: Ascend910B1",
 		"ok: aclrtActiveStream on an Atlas A2: the activated stream ran in the model",
+		"ok: aclrtCreateStreamConfigHandle on an Atlas A2: NULL, last error 207000: ",
+		"ok: aclrtCreateStreamV2 on an Atlas A2 (",
 		"ok: Ascend950PR_9599: 36 AI cores, 72 vector cores, 128 GiB of HBM",
 		"ok: aclInit with soc_name Ascend310P3 -> 100008: ",
 	}},
