@@ -22,12 +22,14 @@ func ascendcCMakeDir(prefix string) string {
 	return filepath.Join(prefix, arch+"-linux", "tikcpp", "ascendc_kernel_cmake")
 }
 
-// testSetEnv checks what set_env.sh exports for CANN projects: the
-// directory of ascendc.cmake and SOC_VERSION, the simulated chip's SoC
-// name, which follows GOCANN_SOC_NAME.
+// testSetEnv checks what set_env.sh and bin/setenv.bash export for CANN
+// projects: the directory of ascendc.cmake and SOC_VERSION, the simulated
+// chip's SoC name, which follows GOCANN_SOC_NAME. CANN's sample scripts
+// source them under set -u, with nothing else set.
 func testSetEnv(t *testing.T, shell, source, prefix string) {
-	for _, soc := range []string{"", "Ascend950PR_9599"} {
-		script := source + ` "$1/set_env.sh" && printf '%s\n%s\n' "$ASCENDC_CMAKE_DIR" "$SOC_VERSION"`
+	for i, soc := range []string{"", "Ascend950PR_9599"} {
+		file := []string{"set_env.sh", "bin/setenv.bash"}[i]
+		script := `set -eu; ` + source + ` "$1/` + file + `" && printf '%s\n%s\n' "$ASCENDC_CMAKE_DIR" "$SOC_VERSION"`
 		cmd := exec.Command(shell, "-c", script, "sh", prefix)
 		cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
 		if soc != "" {
@@ -35,13 +37,13 @@ func testSetEnv(t *testing.T, shell, source, prefix string) {
 		}
 		out, err := cmd.CombinedOutput()
 		if err != nil {
-			t.Fatalf("set_env.sh: %v\n%s", err, out)
+			t.Fatalf("%s under set -u: %v\n%s", file, err, out)
 		}
 		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
 		want := gocann.DefaultSoCName(soc)
 		if len(lines) != 2 || lines[0] != ascendcCMakeDir(prefix) || lines[1] != want {
-			t.Errorf("with GOCANN_SOC_NAME=%q set_env.sh exports ASCENDC_CMAKE_DIR and SOC_VERSION %q, want %q and %q",
-				soc, lines, ascendcCMakeDir(prefix), want)
+			t.Errorf("with GOCANN_SOC_NAME=%q %s exports ASCENDC_CMAKE_DIR and SOC_VERSION %q, want %q and %q",
+				soc, file, lines, ascendcCMakeDir(prefix), want)
 		}
 	}
 }
