@@ -2,13 +2,47 @@ package main
 
 /*
 #include <stdlib.h>
+#include <string.h>
 #include "acl/acl.h"
 #include "thread.h"
+
+// soc_name_keep returns a copy of name[0:n] that stays valid for the
+// process: callers of aclrtGetSocName may hold any string it returned, and
+// the chip changes with each aclInit's configuration. Each distinct name
+// is copied once and kept in a list held by this library, so none is lost
+// (nor reported as a leak). Called under the core's process lock.
+static const char *soc_name_keep(const char *name, size_t n) {
+	static char **names;
+	static size_t count, cap;
+	for (size_t i = 0; i < count; i++) {
+		if (strlen(names[i]) == n && memcmp(names[i], name, n) == 0) {
+			return names[i];
+		}
+	}
+	if (count == cap) {
+		size_t more = cap ? 2 * cap : 4;
+		char **grown = realloc(names, more * sizeof *grown);
+		if (grown == NULL) {
+			return NULL;
+		}
+		names = grown;
+		cap = more;
+	}
+	char *copy = malloc(n + 1);
+	if (copy == NULL) {
+		return NULL;
+	}
+	memcpy(copy, name, n);
+	copy[n] = 0;
+	names[count++] = copy;
+	return copy;
+}
 */
 import "C"
 
 import (
 	"os"
+	"unsafe"
 
 	"github.com/gocann/gocann"
 )
@@ -130,22 +164,14 @@ func unsupported(t *C.gocann_thread, fn string) C.aclError {
 	return fail(t, fn, gocann.CheckSupport(socName(), fn))
 }
 
-// soc caches the C strings aclrtGetSocName returns, which must stay valid.
-var soc struct {
-	name  string
-	cname *C.char
-}
-
 //export gocann_aclrtGetSocName
 func gocann_aclrtGetSocName(t *C.gocann_thread) *C.char {
 	name := socName()
 	proc.mu.Lock()
 	defer proc.mu.Unlock()
-	if soc.cname == nil || soc.name != name {
-		// The previous string stays allocated: callers may still hold it.
-		soc.name, soc.cname = name, C.CString(name)
-	}
-	return soc.cname
+	// C reads the name's bytes, Go memory without pointers, during the
+	// call only.
+	return (*C.char)(unsafe.Pointer(C.soc_name_keep((*C.char)(unsafe.Pointer(unsafe.StringData(name))), C.size_t(len(name)))))
 }
 
 //export gocann_aclrtGetVersion
