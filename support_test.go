@@ -83,6 +83,11 @@ func TestCheckSupport(t *testing.T) {
 		wantErr(t, gocann.CheckSupport(soc, "aclrtCreateStreamV2"), gocann.CodeRTFeatureNotSupport,
 			"aclrtCreateStreamV2 is not supported on "+soc)
 	}
+	// The check is on the path of every call it guards: passing costs no
+	// allocation.
+	if n := testing.AllocsPerRun(100, func() { _ = gocann.CheckSupport("Ascend910B1", "aclrtActiveStream") }); n != 0 {
+		t.Errorf("a check that passes allocates %v times", n)
+	}
 }
 
 // TestRequireCalled keeps the support check applied: every function the
