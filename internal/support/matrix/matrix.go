@@ -41,7 +41,7 @@ func (p Product) Key() string {
 	return k
 }
 
-// String is the product's name in the reference.
+// String is the product's name, in English.
 func (p Product) String() string {
 	_, n := p.names()
 	return n
@@ -54,15 +54,15 @@ func (p Product) names() (key, name string) {
 	case Ascend950DT:
 		return "950DT", "Ascend 950DT"
 	case AtlasA3:
-		return "A3", "Atlas A3 训练系列产品/Atlas A3 推理系列产品"
+		return "A3", "Atlas A3 training and inference series"
 	case AtlasA2:
-		return "A2", "Atlas A2 训练系列产品/Atlas A2 推理系列产品"
+		return "A2", "Atlas A2 training and inference series"
 	case Atlas200I500A2:
-		return "310B", "Atlas 200I/500 A2 推理产品"
+		return "310B", "Atlas 200I/500 A2 inference products"
 	case AtlasInference:
-		return "310P", "Atlas 推理系列产品"
+		return "310P", "Atlas inference series"
 	case AtlasTraining:
-		return "910", "Atlas 训练系列产品"
+		return "910", "Atlas training series"
 	case IPV350:
 		return "IPV350", "IPV350"
 	}
