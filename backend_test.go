@@ -86,6 +86,13 @@ func TestFakeBackend(t *testing.T) {
 	}
 	_, err = d.Trace()
 	wantErr(t, err, gocann.CodeRTFeatureNotSupport, "no trace")
+	_, err = r.CanAccessPeer(0, 1)
+	wantErr(t, err, gocann.CodeRTFeatureNotSupport, "no peer access")
+	wantErr(t, d.EnablePeerAccess(1), gocann.CodeRTFeatureNotSupport, "no peer access")
+	_, err = r.PeerAccessStatus(0, 0)
+	wantErr(t, err, gocann.CodeRTFeatureNotSupport, "no peer access")
+	_, err = r.DevicesTopology(0, 1)
+	wantErr(t, err, gocann.CodeRTFeatureNotSupport, "no peer access")
 
 	// The fake's own refusals and faults reach the caller with their codes.
 	_, err = c.Malloc(2*int64(fb.props.HBMSize), gocann.NormalOnly)

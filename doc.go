@@ -130,7 +130,12 @@
 //	aclrtDestroyNotify                                                         Notify.Close
 //	aclrtDestroyStream                                                         Stream.Close
 //	aclrtDestroyStreamForce                                                    Stream.CloseForce
+//	aclrtDeviceCanAccessPeer                                                   Runtime.CanAccessPeer
+//	aclrtDeviceDisablePeerAccess                                               Device.DisablePeerAccess
+//	aclrtDeviceEnablePeerAccess (flags 0)                                      Device.EnablePeerAccess
+//	aclrtDeviceEnablePeerAccess (flags as given)                               RawRuntime.EnablePeerAccess
 //	aclrtDeviceGetStreamPriorityRange                                          Device.StreamPriorityRange
+//	aclrtDevicePeerAccessStatus                                                Runtime.PeerAccessStatus
 //	aclrtEventElapsedTime                                                      Elapsed
 //	aclrtEventGetTimestamp                                                     Event.Timestamp
 //	aclrtExceptionInfoCallbackRegister / aclrtExceptionInfoCallbackUnregister  Runtime.AddExceptionCallback
@@ -143,6 +148,7 @@
 //	aclrtGetDevice                                                             Device.ID
 //	aclrtGetDeviceCount                                                        Runtime.DeviceCount
 //	aclrtGetDeviceInfo                                                         Device.Info
+//	aclrtGetDevicesTopo                                                        Runtime.DevicesTopology
 //	aclrtGetFunctionName                                                       Kernel.Name
 //	aclrtGetMemInfo                                                            Device.MemInfo
 //	aclrtGetNotifyId                                                           Notify.ID
@@ -160,6 +166,8 @@
 //	aclrtMallocHost                                                            Runtime.MallocHost
 //	aclrtMallocHost (by pointer)                                               RawRuntime.MallocHost
 //	aclrtMemGetAddressRange                                                    RawRuntime.AddressRange
+//	aclrtMemP2PMap                                                             RawRuntime.MemP2PMap
+//	aclrtMemP2PMap (typed)                                                     Runtime.P2PMap
 //	aclrtMemcpy                                                                RawContext.Memcpy
 //	aclrtMemcpy (ACL_MEMCPY_DEVICE_TO_DEVICE)                                  Context.CopyDevice
 //	aclrtMemcpy (ACL_MEMCPY_DEVICE_TO_HOST)                                    Context.CopyFromDevice

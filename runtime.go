@@ -127,7 +127,7 @@ func (r *Runtime) logger() *slog.Logger {
 }
 
 // simBackend opens the simulated NPU the configuration describes.
-func (r *Runtime) simBackend(c Config) (hal.Backend, error) {
+func (r *Runtime) simBackend(c Config) (b hal.Backend, err error) {
 	s := c.Simulator
 	cfg := sim.Config{
 		Devices: s.Devices,
@@ -140,7 +140,11 @@ func (r *Runtime) simBackend(c Config) (hal.Backend, error) {
 		DMAWorkers: s.DMAWorkers,
 		Space:      r.space,
 	}
-	b, err := sim.New(cfg)
+	topo, err := simTopology(s.Topology)
+	if err == nil {
+		cfg.Topology = topo
+		b, err = sim.New(cfg)
+	}
 	if err != nil {
 		if k, msg, cause, _ := rterr.Classify(err); k == rterr.KindInvalidParam {
 			// The simulator's settings are the "simulator" section of the

@@ -18,6 +18,7 @@ type Backend struct {
 	spans atomic.Pointer[spanSet]   // every reserved device range, for address lookups
 
 	kernels kernelTable // numbers kernels for direct launches (hal.SQ)
+	peers   peers       // the topology and the peer accesses turned on
 
 	// mu guards the fields below.
 	mu         sync.Mutex
@@ -36,7 +37,11 @@ func New(cfg Config) (*Backend, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Backend{cfg: cfg, space: cfg.Space, devs: make([]*device, cfg.Devices), mems: make([]*devMem, cfg.Devices)}
+	pe, err := newPeers(cfg.Topology, cfg.Devices)
+	if err != nil {
+		return nil, err
+	}
+	b := &Backend{cfg: cfg, space: cfg.Space, devs: make([]*device, cfg.Devices), mems: make([]*devMem, cfg.Devices), peers: pe}
 	if b.space == nil {
 		b.space = NewAddressSpace()
 	}

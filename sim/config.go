@@ -26,6 +26,9 @@ type Config struct {
 	// the next backend given the same space; default: a space of the
 	// backend's own, released when it closes.
 	Space *AddressSpace
+	// Topology is how the devices are connected and which pairs can
+	// access each other's memory; default: every pair, over HCCS.
+	Topology Topology
 
 	monoBase int64 // CLOCK_MONOTONIC at clock 0 for the default clock, else 0
 }

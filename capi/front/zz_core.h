@@ -36,6 +36,12 @@ typedef struct gocann_core_api {
 	aclError (*aclrtGetDeviceInfo)(gocann_thread *t, uint32_t deviceId, aclrtDevAttr attr, int64_t* value);
 	aclError (*aclrtDeviceGetStreamPriorityRange)(gocann_thread *t, int32_t* leastPriority, int32_t* greatestPriority);
 	aclError (*aclrtQueryDeviceStatus)(gocann_thread *t, int32_t deviceId, aclrtDeviceStatus* deviceStatus);
+	aclError (*aclrtDeviceCanAccessPeer)(gocann_thread *t, int32_t* canAccessPeer, int32_t deviceId, int32_t peerDeviceId);
+	aclError (*aclrtDeviceEnablePeerAccess)(gocann_thread *t, int32_t peerDeviceId, uint32_t flags);
+	aclError (*aclrtDeviceDisablePeerAccess)(gocann_thread *t, int32_t peerDeviceId);
+	aclError (*aclrtDevicePeerAccessStatus)(gocann_thread *t, int32_t deviceId, int32_t peerDeviceId, int32_t* status);
+	aclError (*aclrtGetDevicesTopo)(gocann_thread *t, uint32_t deviceId, uint32_t otherDeviceId, uint64_t* value);
+	aclError (*aclrtMemP2PMap)(gocann_thread *t, void* devPtr, size_t size, int32_t dstDevId, uint64_t flags);
 	aclError (*aclrtCreateStream)(gocann_thread *t, aclrtStream* stream);
 	aclError (*aclrtCreateStreamWithConfig)(gocann_thread *t, aclrtStream* stream, uint32_t priority, uint32_t flag);
 	aclError (*aclrtCreateStreamV2)(gocann_thread *t, aclrtStream* stream, const aclrtStreamConfigHandle* handle);

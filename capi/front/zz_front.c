@@ -30,6 +30,12 @@ const gocann_core_sym gocann_core_syms[] = {
 	{"gocann_aclrtGetDeviceInfo", &gocann_core.aclrtGetDeviceInfo},
 	{"gocann_aclrtDeviceGetStreamPriorityRange", &gocann_core.aclrtDeviceGetStreamPriorityRange},
 	{"gocann_aclrtQueryDeviceStatus", &gocann_core.aclrtQueryDeviceStatus},
+	{"gocann_aclrtDeviceCanAccessPeer", &gocann_core.aclrtDeviceCanAccessPeer},
+	{"gocann_aclrtDeviceEnablePeerAccess", &gocann_core.aclrtDeviceEnablePeerAccess},
+	{"gocann_aclrtDeviceDisablePeerAccess", &gocann_core.aclrtDeviceDisablePeerAccess},
+	{"gocann_aclrtDevicePeerAccessStatus", &gocann_core.aclrtDevicePeerAccessStatus},
+	{"gocann_aclrtGetDevicesTopo", &gocann_core.aclrtGetDevicesTopo},
+	{"gocann_aclrtMemP2PMap", &gocann_core.aclrtMemP2PMap},
 	{"gocann_aclrtCreateStream", &gocann_core.aclrtCreateStream},
 	{"gocann_aclrtCreateStreamWithConfig", &gocann_core.aclrtCreateStreamWithConfig},
 	{"gocann_aclrtCreateStreamV2", &gocann_core.aclrtCreateStreamV2},
@@ -291,6 +297,40 @@ aclError aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus* deviceStatu
 	GOCANN_ENTER(t, "aclrtQueryDeviceStatus", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtQueryDeviceStatus", "deviceStatus", deviceStatus, 0, (aclError)e_);
 	return gocann_core.aclrtQueryDeviceStatus(t, deviceId, deviceStatus);
+}
+aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId, int32_t peerDeviceId) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtDeviceCanAccessPeer", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtDeviceCanAccessPeer", "canAccessPeer", canAccessPeer, 0, (aclError)e_);
+	return gocann_core.aclrtDeviceCanAccessPeer(t, canAccessPeer, deviceId, peerDeviceId);
+}
+aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtDeviceEnablePeerAccess", (aclError)e_);
+	return gocann_core.aclrtDeviceEnablePeerAccess(t, peerDeviceId, flags);
+}
+aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtDeviceDisablePeerAccess", (aclError)e_);
+	return gocann_core.aclrtDeviceDisablePeerAccess(t, peerDeviceId);
+}
+aclError aclrtDevicePeerAccessStatus(int32_t deviceId, int32_t peerDeviceId, int32_t* status) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtDevicePeerAccessStatus", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtDevicePeerAccessStatus", "status", status, 0, (aclError)e_);
+	return gocann_core.aclrtDevicePeerAccessStatus(t, deviceId, peerDeviceId, status);
+}
+aclError aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId, uint64_t* value) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetDevicesTopo", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetDevicesTopo", "value", value, 0, (aclError)e_);
+	return gocann_core.aclrtGetDevicesTopo(t, deviceId, otherDeviceId, value);
+}
+aclError aclrtMemP2PMap(void* devPtr, size_t size, int32_t dstDevId, uint64_t flags) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemP2PMap", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemP2PMap", "devPtr", devPtr, 0, (aclError)e_);
+	return gocann_core.aclrtMemP2PMap(t, devPtr, size, dstDevId, flags);
 }
 aclError aclrtCreateStream(aclrtStream* stream) {
 	gocann_thread *t = gocann_self();

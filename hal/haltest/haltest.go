@@ -102,6 +102,7 @@ func cases() []testCase {
 		{"Trace/Records", testTrace},
 		{"Share/File", testShare},
 		{"Task/Accesses", testAccesses},
+		{"Peer/Access", testPeer},
 	}
 }
 

@@ -586,6 +586,32 @@ ACL_FUNC_VISIBILITY aclError aclrtQueryDeviceStatus(
     int32_t deviceId, aclrtDeviceStatus* deviceStatus);
 
 /* ------------------------------------------------------------------------
+ * Peer access between devices and their topology
+ * ------------------------------------------------------------------------ */
+
+/* Store 1 in canAccessPeer if the topology lets deviceId access the memory
+ * of peerDeviceId (two different devices), else 0. */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId, int32_t peerDeviceId);
+
+/* Turn on the direction from the current device to peerDeviceId: copies
+ * from the current device's memory into the peer's. flags must be 0. */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags);
+
+/* Turn off the direction from the current device to peerDeviceId. */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId);
+
+/* Store 1 in status if the direction from deviceId to peerDeviceId is on,
+ * else 0. */
+ACL_FUNC_VISIBILITY aclError aclrtDevicePeerAccessStatus(int32_t deviceId, int32_t peerDeviceId, int32_t* status);
+
+/* Store how two devices are connected: one ACL_RT_DEVS_TOPOLOGY_* bit. */
+ACL_FUNC_VISIBILITY aclError aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId, uint64_t* value);
+
+/* Map size bytes of device memory at devPtr for device dstDevId, whose
+ * peer access to the memory's device must be on. flags must be 0. */
+ACL_FUNC_VISIBILITY aclError aclrtMemP2PMap(void* devPtr, size_t size, int32_t dstDevId, uint64_t flags);
+
+/* ------------------------------------------------------------------------
  * Streams
  * ------------------------------------------------------------------------ */
 

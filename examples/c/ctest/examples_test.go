@@ -380,6 +380,21 @@ var examples = []example{
 		"ok: 100000 launches racing",
 		"each ran its own kernel",
 	}},
+	{"28_multidevice", "vadd", []string{
+		"ok: aclrtSetDevice(3) again: the same default context and stream",
+		"ok: a kernel launch on device 0's stream with device 3 current (",
+		"ok: aclrtStreamWaitEvent of device 1's event on device 3's stream (",
+		"ok: aclrtSynchronizeEvent and aclrtQueryEventStatus of device 2's event with device 3 current",
+		"ok: after 2 of 3 aclrtResetDevice(0): aclrtGetDevice = 0, same context",
+		"ok: after the last aclrtResetDevice(0) the thread has no device (",
+	}},
+	{"29_peer", "", []string{
+		"ok: aclrtGetDevicesTopo(3, 0) = SYS",
+		"ok: aclrtDeviceEnablePeerAccess with flags 1 (aclrtDeviceEnablePeerAccess(1, 1) -> 200006)",
+		"ok: all 48 copies of the 12 ordered pairs",
+		"ok: aclrtMemP2PMap with 2->1 enabled succeeds and changes no bytes",
+		"ok: the guide's example copies device 0 to device 1 on device 1",
+	}},
 }
 
 func TestExamples(t *testing.T) {
