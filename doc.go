@@ -114,6 +114,7 @@
 //	aclrtActiveStream                                                          Stream.ActivateStream
 //	aclrtBinaryGetFunction                                                     Runtime.Kernel
 //	aclrtBinaryGetFunction (kernel from a loaded binary)                       NewKernel
+//	aclrtCheckArchCompatibility                                                Runtime.CheckArchCompatibility
 //	aclrtCreateContext                                                         Device.NewContext
 //	aclrtCreateEvent                                                           Context.NewDefaultEvent
 //	aclrtCreateEventExWithFlag                                                 Context.NewEvent
@@ -134,8 +135,16 @@
 //	aclrtDeviceDisablePeerAccess                                               Device.DisablePeerAccess
 //	aclrtDeviceEnablePeerAccess (flags 0)                                      Device.EnablePeerAccess
 //	aclrtDeviceEnablePeerAccess (flags as given)                               RawRuntime.EnablePeerAccess
+//	aclrtDeviceGetByPCIBusId                                                   Runtime.DeviceByPCIBusID
+//	aclrtDeviceGetHostAtomicCapabilities                                       Runtime.HostAtomicCapabilities
+//	aclrtDeviceGetLimit                                                        Runtime.DeviceLimit
+//	aclrtDeviceGetP2PAtomicCapabilities                                        Runtime.P2PAtomicCapabilities
+//	aclrtDeviceGetPCIBusId                                                     Device.PCIBusID
+//	aclrtDeviceGetPCIBusId (buffer length)                                     RawRuntime.PCIBusID
 //	aclrtDeviceGetStreamPriorityRange                                          Device.StreamPriorityRange
+//	aclrtDeviceGetUuid                                                         Device.UUID
 //	aclrtDevicePeerAccessStatus                                                Runtime.PeerAccessStatus
+//	aclrtDeviceSetLimit                                                        Runtime.SetDeviceLimit
 //	aclrtEventElapsedTime                                                      Elapsed
 //	aclrtEventGetTimestamp                                                     Event.Timestamp
 //	aclrtExceptionInfoCallbackRegister / aclrtExceptionInfoCallbackUnregister  Runtime.AddExceptionCallback
@@ -146,16 +155,25 @@
 //	aclrtFreeHost (by pointer)                                                 RawRuntime.FreeHost
 //	aclrtGetCurrentContext (after aclrtSetDevice)                              Device.Context
 //	aclrtGetDevice                                                             Device.ID
+//	aclrtGetDeviceCapability                                                   Device.HasFeature
+//	aclrtGetDeviceCapability (device id)                                       RawRuntime.DeviceFeature
 //	aclrtGetDeviceCount                                                        Runtime.DeviceCount
 //	aclrtGetDeviceInfo                                                         Device.Info
+//	aclrtGetDeviceUtilizationRate                                              Device.Utilization
 //	aclrtGetDevicesTopo                                                        Runtime.DevicesTopology
 //	aclrtGetFunctionName                                                       Kernel.Name
+//	aclrtGetLogicDevIdByPhyDevId                                               Runtime.LogicalIDOfPhysical
+//	aclrtGetLogicDevIdByUserDevId                                              Runtime.LogicalIDOfUser
 //	aclrtGetMemInfo                                                            Device.MemInfo
 //	aclrtGetNotifyId                                                           Notify.ID
+//	aclrtGetPhyDevIdByLogicDevId                                               Runtime.PhysicalIDOfLogical
+//	aclrtGetPhyDevIdByUserDevId                                                Runtime.PhysicalIDOfUser
 //	aclrtGetSocName                                                            Device.SoCName
 //	aclrtGetStreamAttribute                                                    Stream.Attr
 //	aclrtGetStreamAttribute (ACL_STREAM_ATTR_FAILURE_MODE)                     Stream.FailureMode
 //	aclrtGetStreamAvailableNum                                                 Device.StreamsAvailable
+//	aclrtGetUserDevIdByLogicDevId                                              Runtime.UserIDOfLogical
+//	aclrtGetUserDevIdByPhyDevId                                                Runtime.UserIDOfPhysical
 //	aclrtLaunchHostFunc                                                        Stream.LaunchHostFunc
 //	aclrtLaunchHostFunc (function of two words)                                RawStream.LaunchHostFunc
 //	aclrtLaunchKernel                                                          Stream.Launch
@@ -204,6 +222,7 @@
 //	aclrtSetStreamAttribute                                                    Stream.SetAttr
 //	aclrtSetStreamAttribute (ACL_STREAM_ATTR_PRIORITY)                         Stream.SetPriority
 //	aclrtSetStreamFailureMode                                                  Stream.SetFailureMode
+//	aclrtSetTsDevice                                                           RawRuntime.SetTsDevice
 //	aclrtStreamAbort                                                           Stream.Abort
 //	aclrtStreamGetFlags                                                        Stream.Flags
 //	aclrtStreamGetId                                                           Stream.ID

@@ -212,6 +212,8 @@ func codeFor(k rterr.Kind) Code {
 		return CodeRTLabelContext
 	case rterr.KindFeatureUnsupported:
 		return CodeFeatureUnsupported
+	case rterr.KindNoDevice:
+		return CodeRTNoDevice
 	}
 	return CodeRTInternalError
 }

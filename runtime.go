@@ -2,6 +2,7 @@ package gocann
 
 import (
 	"log/slog"
+	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -140,6 +141,16 @@ func (r *Runtime) simBackend(c Config) (b hal.Backend, err error) {
 		DMAWorkers: s.DMAWorkers,
 		Space:      r.space,
 	}
+	cfg.PhysicalIDs = s.PhysicalIDs
+	if c.VisibleDevices != nil {
+		n := s.Devices
+		if n == 0 {
+			n = sim.DefaultDevices
+		}
+		if cfg.Visible, err = config.VisibleDevices(*c.VisibleDevices, n); err != nil {
+			return nil, err
+		}
+	}
 	topo, err := simTopology(s.Topology)
 	if err == nil {
 		cfg.Topology = topo
@@ -168,7 +179,7 @@ func Open(opts ...Option) (*Runtime, error) {
 	case r.opts.configJSON != nil:
 		var c Config
 		if c, err = ParseConfig(r.opts.configJSON); err == nil {
-			err = r.InitConfig(c)
+			err = r.InitConfig(withEnv(c))
 		}
 	default:
 		err = r.Init(r.opts.configPath)
@@ -181,7 +192,9 @@ func Open(opts ...Option) (*Runtime, error) {
 
 // Init initializes the runtime from the JSON file at configPath ("" for the
 // defaults). Initializing twice without Finalize fails with
-// ACL_ERROR_REPEAT_INITIALIZE.
+// ACL_ERROR_REPEAT_INITIALIZE. As aclInit, it takes ASCEND_RT_VISIBLE_DEVICES
+// from the environment (so does Open): the devices it names, in order, are
+// devices 0, 1, ...; a list CANN refuses fails with ACL_ERROR_RT_NO_DEVICE.
 //
 // CANN: aclInit.
 func (r *Runtime) Init(configPath string) error {
@@ -189,10 +202,20 @@ func (r *Runtime) Init(configPath string) error {
 	if err != nil {
 		return wrap("Runtime.Init (aclInit)", err)
 	}
-	return r.InitConfig(c)
+	return r.InitConfig(withEnv(c))
 }
 
-// InitConfig initializes the runtime from a parsed configuration.
+// withEnv takes into c what aclInit reads from the environment:
+// ASCEND_RT_VISIBLE_DEVICES, unless c already has it.
+func withEnv(c Config) Config {
+	if v, ok := os.LookupEnv(config.VisibleEnv); ok && c.VisibleDevices == nil {
+		c.VisibleDevices = &v
+	}
+	return c
+}
+
+// InitConfig initializes the runtime from a parsed configuration; it reads
+// no environment (Config.VisibleDevices stands for ASCEND_RT_VISIBLE_DEVICES).
 //
 // CANN: aclInit (parsed configuration).
 func (r *Runtime) InitConfig(c Config) error {

@@ -47,15 +47,32 @@ type peers struct {
 	access []atomic.Bool
 }
 
-// newPeers checks t for n devices and lays it out.
-func newPeers(t Topology, n int) (peers, error) {
+// newPeers checks t for n logical devices and lays it out for the
+// devices the backend shows, each on logical device show[i].
+func newPeers(t Topology, n int, show []int) (peers, error) {
+	all, err := logicalPeers(t, n)
+	if err != nil {
+		return peers{}, err
+	}
+	m := len(show)
+	p := peers{n: m, link: make([]uint64, m*m), reach: make([]bool, m*m), access: make([]atomic.Bool, m*m)}
+	for i, a := range show {
+		for j, b := range show {
+			p.link[i*m+j], p.reach[i*m+j] = all.link[a*n+b], all.reach[a*n+b]
+		}
+	}
+	return p, nil
+}
+
+// logicalPeers is the topology of all n logical devices.
+func logicalPeers(t Topology, n int) (peers, error) {
 	if t.Link == 0 {
 		t.Link = hal.LinkHCCS
 	}
 	if err := checkLink(t.Link); err != nil {
 		return peers{}, err
 	}
-	p := peers{n: n, link: make([]uint64, n*n), reach: make([]bool, n*n), access: make([]atomic.Bool, n*n)}
+	p := peers{n: n, link: make([]uint64, n*n), reach: make([]bool, n*n)}
 	for i := range p.link {
 		p.link[i], p.reach[i] = t.Link, i/n != i%n
 	}

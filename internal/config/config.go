@@ -48,6 +48,10 @@ type Config struct {
 	ErrMsgMode int
 	// Simulator describes the simulated devices.
 	Simulator Simulator
+	// VisibleDevices is ASCEND_RT_VISIBLE_DEVICES as the process has it
+	// (VisibleDevices reads it); nil when it is not set. aclInit takes it
+	// from the environment, not from the file.
+	VisibleDevices *string `json:"-"`
 }
 
 // Simulator is the "simulator" section. Zero fields take the simulator's
@@ -69,6 +73,9 @@ type Simulator struct {
 	// Topology is how the devices are connected; nil: every pair over
 	// HCCS, with peer access possible.
 	Topology *Topology `json:"topology,omitempty"`
+	// PhysicalIDs is the physical chip id of each device, as in a
+	// container; nil: each device's own number.
+	PhysicalIDs []int `json:"physical_ids,omitempty"`
 }
 
 // Topology is the simulator's "topology" section.
