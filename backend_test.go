@@ -93,6 +93,12 @@ func TestFakeBackend(t *testing.T) {
 	wantErr(t, err, gocann.CodeRTFeatureNotSupport, "no peer access")
 	_, err = r.DevicesTopology(0, 1)
 	wantErr(t, err, gocann.CodeRTFeatureNotSupport, "no peer access")
+	_, err = r.LogicalIDOfUser(0)
+	wantErr(t, err, gocann.CodeRTFeatureNotSupport, "logical and physical ids")
+	_, err = d.PCIBusID()
+	wantErr(t, err, gocann.CodeRTFeatureNotSupport, "logical and physical ids")
+	_, err = d.Utilization()
+	wantErr(t, err, gocann.CodeRTFeatureNotSupport, "do not measure how busy")
 
 	// The fake's own refusals and faults reach the caller with their codes.
 	_, err = c.Malloc(2*int64(fb.props.HBMSize), gocann.NormalOnly)

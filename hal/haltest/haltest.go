@@ -103,6 +103,8 @@ func cases() []testCase {
 		{"Share/File", testShare},
 		{"Task/Accesses", testAccesses},
 		{"Peer/Access", testPeer},
+		{"Identity/Devices", testIdentity},
+		{"Utilization/Busy", testUtilization},
 	}
 }
 

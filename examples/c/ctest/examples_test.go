@@ -19,6 +19,8 @@ var envs = map[string][]string{
 	// A collection every 5% of heap growth: many collections run while
 	// handles and the direct path's records are reused.
 	"22_churn": {"GOGC=5"},
+	// Devices 1 and 3 of four, as user devices 0 and 1.
+	"30_identity": {"ASCEND_RT_VISIBLE_DEVICES=1,3"},
 }
 
 var examples = []example{
@@ -394,6 +396,14 @@ var examples = []example{
 		"ok: all 48 copies of the 12 ordered pairs",
 		"ok: aclrtMemP2PMap with 2->1 enabled succeeds and changes no bytes",
 		"ok: the guide's example copies device 0 to device 1 on device 1",
+	}},
+	{"30_identity", "value", []string{
+		"ok: ASCEND_RT_VISIBLE_DEVICES=1,3: aclrtGetDeviceCount = 2",
+		"ok: aclrtGetLogicDevIdByPhyDevId(7) = 1 (a user id, as documented)",
+		"ok: aclrtDeviceGetPCIBusId: 0000:08:00.0 (chip 7), 0000:06:00.0 (chip 5)",
+		"ok: P2P atomics over HCCS: DMA add and max",
+		"ok: aclrtDeviceSetLimit(SIMD stack, 70000) reads back 81920",
+		"ok: device 1 polling for 400 ms: cube and vector",
 	}},
 }
 
