@@ -99,6 +99,8 @@ func TestFakeBackend(t *testing.T) {
 	wantErr(t, err, gocann.CodeRTFeatureNotSupport, "logical and physical ids")
 	_, err = d.Utilization()
 	wantErr(t, err, gocann.CodeRTFeatureNotSupport, "do not measure how busy")
+	_, err = r.MemUsage(0)
+	wantErr(t, err, gocann.CodeRTFeatureNotSupport, "do not count their memory")
 
 	// The fake's own refusals and faults reach the caller with their codes.
 	_, err = c.Malloc(2*int64(fb.props.HBMSize), gocann.NormalOnly)

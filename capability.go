@@ -156,3 +156,19 @@ func (x RawRuntime) SetTsDevice(ts int) error {
 	}
 	return wrap("RawRuntime.SetTsDevice (aclrtSetTsDevice)", rt.CheckTsID(ts))
 }
+
+// MemComponent is one component's device memory: APP (the caller's, from
+// Malloc), RUNTIME (the runtime's own: AI core stacks, staging buffers,
+// argument copies) or MODEL (what models hold: condition words and task
+// argument blocks), in bytes reserved now and at most since the device
+// was set up.
+type MemComponent = rt.MemComponent
+
+// MemUsage reports the device's memory by component, most in use first;
+// a device not set up has none.
+//
+// CANN: aclrtGetMemUsageInfo.
+func (r *Runtime) MemUsage(dev int) ([]MemComponent, error) {
+	c, err := r.rt.MemUsage(dev)
+	return c, wrap("Runtime.MemUsage (aclrtGetMemUsageInfo)", err)
+}

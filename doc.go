@@ -165,6 +165,7 @@
 //	aclrtGetLogicDevIdByPhyDevId                                               Runtime.LogicalIDOfPhysical
 //	aclrtGetLogicDevIdByUserDevId                                              Runtime.LogicalIDOfUser
 //	aclrtGetMemInfo                                                            Device.MemInfo
+//	aclrtGetMemUsageInfo                                                       Runtime.MemUsage
 //	aclrtGetNotifyId                                                           Notify.ID
 //	aclrtGetPhyDevIdByLogicDevId                                               Runtime.PhysicalIDOfLogical
 //	aclrtGetPhyDevIdByUserDevId                                                Runtime.PhysicalIDOfUser

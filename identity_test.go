@@ -245,3 +245,33 @@ func TestUtilization(t *testing.T) {
 		t.Errorf("device 1, never set: %+v, %v; expected 0", u, err)
 	}
 }
+
+// TestMemUsage: the caller's memory and the runtime's, now and at their
+// peak, most in use first.
+func TestMemUsage(t *testing.T) {
+	e := setup(t)
+	cores, _ := e.d.Info(gocann.AttrAICoreNum)
+	p := malloc(t, e.c, 64<<20)
+	comps, err := e.r.MemUsage(0)
+	check(t, err)
+	if len(comps) != 2 || comps[0].Name != "APP" || comps[0].Bytes < 64<<20 || comps[1].Name != "RUNTIME" ||
+		comps[1].Bytes < uint64(cores)*32<<10 {
+		t.Fatalf("MemUsage with 64 MiB allocated = %+v, expected APP >= 64 MiB, then RUNTIME >= the AI core stacks", comps)
+	}
+	check(t, e.c.Free(p))
+	comps, err = e.r.MemUsage(0)
+	check(t, err)
+	for _, c := range comps {
+		if c.Name == "APP" && (c.Bytes != 0 || c.Peak < 64<<20) {
+			t.Errorf("APP after the free: %+v, expected 0 bytes and a peak >= 64 MiB", c)
+		}
+	}
+	if comps[0].Name != "RUNTIME" {
+		t.Errorf("MemUsage after the free = %+v, expected RUNTIME first", comps)
+	}
+	if comps, err := e.r.MemUsage(1); err != nil || len(comps) != 0 {
+		t.Errorf("MemUsage of device 1, never set = %+v, %v; expected none", comps, err)
+	}
+	_, err = e.r.MemUsage(2)
+	wantErr(t, err, gocann.CodeRTInvalidDeviceID, "deviceId 2 is invalid")
+}

@@ -280,3 +280,36 @@ func gocann_aclrtSetTsDevice(t *C.gocann_thread, ts C.aclrtTsId) C.aclError {
 	}
 	return fail(t, fn, r.Raw().SetTsDevice(int(ts)))
 }
+
+//export gocann_aclrtGetMemUsageInfo
+func gocann_aclrtGetMemUsageInfo(t *C.gocann_thread, id C.int32_t, info *C.aclrtMemUsageInfo, inputNum C.size_t, outputNum *C.size_t) C.aclError {
+	const fn = "aclrtGetMemUsageInfo"
+	if info == nil {
+		return nullArg(t, fn, "memUsageInfo")
+	}
+	if outputNum == nil {
+		return nullArg(t, fn, "outputNum")
+	}
+	*outputNum = 0
+	if inputNum == 0 {
+		return failf(t, fn, gocann.KindInvalidParam, "inputNum 0 is invalid, expected at least 1")
+	}
+	r, code := rt(t, fn)
+	if code != 0 {
+		return code
+	}
+	comps, err := r.MemUsage(int(id))
+	if err != nil {
+		return fail(t, fn, err)
+	}
+	n := min(len(comps), int(min(inputNum, 1<<16)))
+	out := unsafe.Slice(info, n)
+	for i, c := range comps[:n] {
+		out[i] = C.aclrtMemUsageInfo{}
+		name := unsafe.Slice((*byte)(unsafe.Pointer(&out[i].name[0])), len(out[i].name))
+		copy(name[:len(name)-1], c.Name)
+		out[i].curMemSize, out[i].memPeakSize = C.uint64_t(c.Bytes), C.uint64_t(c.Peak)
+	}
+	*outputNum = C.size_t(n)
+	return 0
+}

@@ -126,6 +126,7 @@ typedef struct gocann_core_api {
 	aclError (*aclrtPointerGetAttributes)(gocann_thread *t, const void* ptr, aclrtPtrAttributes* attributes);
 	aclError (*aclrtMemGetAddressRange)(gocann_thread *t, void* ptr, void** pbase, size_t* psize);
 	aclError (*aclrtGetMemInfo)(gocann_thread *t, aclrtMemAttr attr, size_t* free, size_t* total);
+	aclError (*aclrtGetMemUsageInfo)(gocann_thread *t, int32_t deviceId, aclrtMemUsageInfo* memUsageInfo, size_t inputNum, size_t* outputNum);
 	// acl/acl_rt_kernel.h
 	aclError (*aclrtBinaryLoadFromFile)(gocann_thread *t, const char* binPath, aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle);
 	aclError (*aclrtBinaryLoadFromData)(gocann_thread *t, const void* data, size_t length, const aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle);

@@ -117,6 +117,7 @@ const gocann_core_sym gocann_core_syms[] = {
 	{"gocann_aclrtPointerGetAttributes", &gocann_core.aclrtPointerGetAttributes},
 	{"gocann_aclrtMemGetAddressRange", &gocann_core.aclrtMemGetAddressRange},
 	{"gocann_aclrtGetMemInfo", &gocann_core.aclrtGetMemInfo},
+	{"gocann_aclrtGetMemUsageInfo", &gocann_core.aclrtGetMemUsageInfo},
 	{"gocann_aclrtBinaryLoadFromFile", &gocann_core.aclrtBinaryLoadFromFile},
 	{"gocann_aclrtBinaryLoadFromData", &gocann_core.aclrtBinaryLoadFromData},
 	{"gocann_aclrtBinaryGetFunction", &gocann_core.aclrtBinaryGetFunction},
@@ -877,6 +878,13 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
 	GOCANN_CHECK_PTR(t, "aclrtGetMemInfo", "free", free, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetMemInfo", "total", total, 0, (aclError)e_);
 	return gocann_core.aclrtGetMemInfo(t, attr, free, total);
+}
+aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo* memUsageInfo, size_t inputNum, size_t* outputNum) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetMemUsageInfo", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetMemUsageInfo", "memUsageInfo", memUsageInfo, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetMemUsageInfo", "outputNum", outputNum, 0, (aclError)e_);
+	return gocann_core.aclrtGetMemUsageInfo(t, deviceId, memUsageInfo, inputNum, outputNum);
 }
 
 // acl/acl_rt_kernel.h

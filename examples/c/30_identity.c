@@ -2,8 +2,9 @@
  * 30_identity: device identity and capabilities, run with
  * ASCEND_RT_VISIBLE_DEVICES=1,3 over four devices on physical chips 4..7:
  * the six id conversions, PCI bus ids, UUIDs, atomic capabilities,
- * features, architecture compatibility, limits, aclrtSetTsDevice, and the
- * utilization of a device whose one AI core runs a polling kernel. Takes
+ * features, architecture compatibility, limits, aclrtSetTsDevice, the
+ * utilization of a device whose one AI core runs a polling kernel, and its
+ * memory by component. Takes
  * libvalue.so.
  */
 #include "common.h"
@@ -164,6 +165,26 @@ int main(int argc, char **argv)
     EXPECT_CODE(aclrtGetDeviceUtilizationRate(0, NULL), ACL_ERROR_INVALID_PARAM, "utilization into NULL");
     ui.utilizationExtend = NULL;
     EXPECT_CODE(aclrtGetDeviceUtilizationRate(5, &ui), ACL_ERROR_RT_INVALID_DEVICEID, "utilization of device 5");
+
+    /* Memory by component: the program's and the runtime's. */
+    aclrtMemUsageInfo mu[8];
+    size_t nmu = 0;
+    CHECK(aclrtGetMemUsageInfo(1, mu, 8, &nmu));
+    int app = -1, rtm = -1, sorted = 1;
+    for (size_t i = 0; i < nmu; i++) {
+        app = strcmp(mu[i].name, "APP") == 0 ? (int)i : app;
+        rtm = strcmp(mu[i].name, "RUNTIME") == 0 ? (int)i : rtm;
+        sorted &= mu[i].curMemSize <= mu[i].memPeakSize && (i == 0 || mu[i].curMemSize <= mu[i - 1].curMemSize);
+    }
+    EXPECT(nmu >= 2 && app >= 0 && rtm >= 0 && sorted && mu[app].curMemSize >= 8192 && mu[rtm].curMemSize >= 49152,
+           "aclrtGetMemUsageInfo: %zu components, APP %llu bytes, RUNTIME %llu bytes, most first", nmu,
+           app >= 0 ? (unsigned long long)mu[app].curMemSize : 0ull, rtm >= 0 ? (unsigned long long)mu[rtm].curMemSize : 0ull);
+    CHECK(aclrtGetMemUsageInfo(1, mu, 1, &nmu));
+    EXPECT(nmu == 1, "aclrtGetMemUsageInfo with inputNum 1 stores %zu", nmu);
+    EXPECT_CODE(aclrtGetMemUsageInfo(1, mu, 0, &nmu), ACL_ERROR_RT_PARAM_INVALID, "aclrtGetMemUsageInfo with inputNum 0");
+    EXPECT_CODE(aclrtGetMemUsageInfo(1, NULL, 8, &nmu), ACL_ERROR_INVALID_PARAM, "aclrtGetMemUsageInfo into NULL");
+    EXPECT_CODE(aclrtGetMemUsageInfo(1, mu, 8, NULL), ACL_ERROR_INVALID_PARAM, "aclrtGetMemUsageInfo with a NULL count");
+    EXPECT_CODE(aclrtGetMemUsageInfo(5, mu, 8, &nmu), ACL_ERROR_RT_INVALID_DEVICEID, "aclrtGetMemUsageInfo of device 5");
 
     CHECK(aclrtFree(word));
     CHECK(aclrtFree(done));

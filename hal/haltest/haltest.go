@@ -105,6 +105,7 @@ func cases() []testCase {
 		{"Peer/Access", testPeer},
 		{"Identity/Devices", testIdentity},
 		{"Utilization/Busy", testUtilization},
+		{"Memory/UsageByTag", testMemUsage},
 	}
 }
 

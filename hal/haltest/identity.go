@@ -73,3 +73,35 @@ func testUtilization(e *env) {
 		t.Errorf("device with every core running a block for 300 ms: %+v, expected cube above 0.6", busy)
 	}
 }
+
+// testMemUsage checks the memory counts by tag: an allocation adds its
+// reserved bytes to its tag, a free takes them away, the peak stays.
+func testMemUsage(e *env) {
+	mu, ok := e.d.(hal.MemUser)
+	if !ok {
+		e.t.Skip("the device does not count its memory by tag")
+	}
+	t := e.t
+	of := func(tag uint8) hal.MemUse {
+		for _, u := range mu.MemUsage() {
+			if u.Tag == tag {
+				return u
+			}
+		}
+		return hal.MemUse{Tag: tag}
+	}
+	before := of(1)
+	a, err := e.d.Malloc(3<<20, hal.MemPolicy{Page: hal.PageNormalOnly, Tag: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u := of(1); u.Bytes < before.Bytes+3<<20 || u.Peak < u.Bytes {
+		t.Errorf("tag 1 after a 3 MiB allocation: %+v (before %+v)", u, before)
+	}
+	if err := e.d.Free(a.Addr, 1); err != nil {
+		t.Fatal(err)
+	}
+	if u := of(1); u.Bytes != before.Bytes || u.Peak < before.Bytes+3<<20 {
+		t.Errorf("tag 1 after the free: %+v, expected %d bytes and the peak kept", u, before.Bytes)
+	}
+}

@@ -404,6 +404,7 @@ var examples = []example{
 		"ok: P2P atomics over HCCS: DMA add and max",
 		"ok: aclrtDeviceSetLimit(SIMD stack, 70000) reads back 81920",
 		"ok: device 1 polling for 400 ms: cube and vector",
+		"ok: aclrtGetMemUsageInfo: ",
 	}},
 }
 

@@ -287,7 +287,30 @@ static void op_limits(void)
 static void op_misc(void)
 {
     aclError rc;
-    switch (below(4)) {
+    switch (below(5)) {
+    case 4: {
+        int bad;
+        int32_t d = some_dev(&bad);
+        aclrtMemUsageInfo mu[4];
+        size_t in = one_in(8) ? 0 : 1 + below(4), out = 99;
+        callf("aclrtGetMemUsageInfo(%d, mu, %zu, &out)", d, in);
+        rc = ret(aclrtGetMemUsageInfo(d, mu, in, &out));
+        if (fz.inited) {
+            if (bad || in == 0) {
+                must_fail(rc, bad ? "an invalid device id" : "inputNum 0");
+            } else {
+                must_pass(rc, 0);
+                for (size_t i = 0; rc == 0 && i < out; i++) {
+                    if (out > in || mu[i].curMemSize > mu[i].memPeakSize || (i > 0 && mu[i].curMemSize > mu[i - 1].curMemSize)) {
+                        finding("WRONG VALUE", "aclrtGetMemUsageInfo", "%zu of %zu components, entry %zu: %llu bytes, peak %llu",
+                                out, in, i, (unsigned long long)mu[i].curMemSize, (unsigned long long)mu[i].memPeakSize);
+                        break;
+                    }
+                }
+            }
+        }
+        break;
+    }
     case 0: {
         int ts = one_in(4) ? (int)int_any() : (int)below(3);
         callf("aclrtSetTsDevice(%d)", ts);
