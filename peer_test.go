@@ -197,3 +197,33 @@ func TestP2PMap(t *testing.T) {
 		t.Error("P2PMap changed the bytes")
 	}
 }
+
+// TestEightDevices: eight devices, as one 8-card server, pass a buffer
+// around a ring of peer copies, each device copying into the next.
+func TestEightDevices(t *testing.T) {
+	r := newRuntime(t, `{"simulator":{"devices":8,"hbm_size":268435456}}`)
+	const n = 1 << 20
+	ctxs := make([]*gocann.Context, 8)
+	bufs := make([]gocann.DevPtr, 8)
+	for i := range 8 {
+		d, err := r.SetDevice(i)
+		check(t, err)
+		ctxs[i], err = d.Context()
+		check(t, err)
+		bufs[i] = malloc(t, ctxs[i], n)
+		check(t, d.EnablePeerAccess((i+1)%8))
+	}
+	want := pattern(n, 8)
+	check(t, ctxs[0].CopyToDevice(bufs[0], want))
+	for i := range 7 {
+		check(t, ctxs[i].CopyDevice(bufs[i+1], bufs[i], n))
+	}
+	got := make([]byte, n)
+	check(t, ctxs[7].CopyFromDevice(got, bufs[7]))
+	if !bytes.Equal(got, want) {
+		t.Fatal("the buffer changed on its way around eight devices")
+	}
+	// The ring's last hop, 7 to 0, is on; 0 to 7 is not.
+	check(t, ctxs[0].CopyDevice(bufs[0], bufs[7], n))
+	wantErr(t, ctxs[0].CopyDevice(bufs[7], bufs[0], n), gocann.CodeRTParamInvalid, "peer access from device 0 to device 7")
+}
