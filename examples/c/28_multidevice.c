@@ -44,6 +44,15 @@ int main(int argc, char **argv)
     }
     pass("each of the four devices has its stream, event and memory");
 
+    /* Device 0's argument block for aclrtLaunchKernel, in its memory. */
+    void *dargs = NULL;
+    {
+        struct { void *x, *y, *z; uint64_t n; } a0 = {mem[0], mem[0], mem[0], N};
+        CHECK(aclrtSetDevice(0));
+        CHECK(aclrtMalloc(&dargs, sizeof a0, ACL_MEM_MALLOC_NORMAL_ONLY));
+        CHECK(aclrtMemcpy(dargs, sizeof a0, &a0, sizeof a0, ACL_MEMCPY_HOST_TO_DEVICE));
+    }
+
     /* Switching back keeps each device's default context and stream. */
     for (int d = 0; d < NDEV; d++) {
         aclrtContext c = NULL;
@@ -71,6 +80,8 @@ int main(int argc, char **argv)
                 "aclrtMemsetAsync on device 0's stream with device 3 current");
     EXPECT_CODE(aclrtLaunchKernelWithHostArgs(vadd, 2, s[0], NULL, &args, sizeof args, NULL, 0), ACL_ERROR_RT_STREAM_CONTEXT,
                 "a kernel launch on device 0's stream with device 3 current");
+    EXPECT_CODE(aclrtLaunchKernel(vadd, 2, dargs, sizeof args, s[0]), ACL_ERROR_RT_STREAM_CONTEXT,
+                "aclrtLaunchKernel on device 0's stream with device 3 current");
     EXPECT_CODE(aclrtRecordEvent(ev[0], s[0]), ACL_ERROR_RT_STREAM_CONTEXT,
                 "aclrtRecordEvent on device 0's stream with device 3 current");
     /* Events and streams of different devices. */
@@ -93,25 +104,27 @@ int main(int argc, char **argv)
     CHECK(aclrtSetDevice(0));
     CHECK(aclrtMemcpyAsync(mem[0], 16, host, 16, ACL_MEMCPY_HOST_TO_DEVICE, s[0]));
     CHECK(aclrtLaunchKernelWithHostArgs(vadd, 2, s[0], NULL, &args, sizeof args, NULL, 0));
+    CHECK(aclrtLaunchKernel(vadd, 2, dargs, sizeof args, s[0]));
     CHECK(aclrtRecordEvent(ev[0], s[0]));
     CHECK(aclrtStreamWaitEvent(s[0], ev[0]));
     CHECK(aclrtSynchronizeStream(s[0]));
     pass("with device 0 current again, its stream takes copies, launches and records");
 
     /* A reset that leaves a reference keeps the thread's device and
-     * context; the last one clears them. Device 0 is set three times now. */
+     * context; the last one clears them. Device 0 is set four times now. */
     aclrtContext c = NULL;
     int32_t dev = -1;
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 3; i++) {
         CHECK(aclrtResetDevice(0));
     }
     CHECK(aclrtGetDevice(&dev));
     CHECK(aclrtGetCurrentContext(&c));
-    EXPECT(dev == 0 && c == def[0], "after 2 of 3 aclrtResetDevice(0): aclrtGetDevice = %d, same context", dev);
+    EXPECT(dev == 0 && c == def[0], "after 3 of 4 aclrtResetDevice(0): aclrtGetDevice = %d, same context", dev);
     CHECK(aclrtMemsetAsync(mem[0], 16, 2, 16, NULL));
     CHECK(aclrtSynchronizeStream(NULL));
     pass("the default stream still works then");
     CHECK(aclrtFree(mem[0]));
+    CHECK(aclrtFree(dargs));
     CHECK(aclrtDestroyEvent(ev[0]));
     CHECK(aclrtDestroyStream(s[0]));
     CHECK(aclrtResetDevice(0));

@@ -385,9 +385,10 @@ var examples = []example{
 	{"28_multidevice", "vadd", []string{
 		"ok: aclrtSetDevice(3) again: the same default context and stream",
 		"ok: a kernel launch on device 0's stream with device 3 current (",
+		"ok: aclrtLaunchKernel on device 0's stream with device 3 current (",
 		"ok: aclrtStreamWaitEvent of device 1's event on device 3's stream (",
 		"ok: aclrtSynchronizeEvent and aclrtQueryEventStatus of device 2's event with device 3 current",
-		"ok: after 2 of 3 aclrtResetDevice(0): aclrtGetDevice = 0, same context",
+		"ok: after 3 of 4 aclrtResetDevice(0): aclrtGetDevice = 0, same context",
 		"ok: after the last aclrtResetDevice(0) the thread has no device (",
 	}},
 	{"29_peer", "", []string{
