@@ -275,3 +275,19 @@ func TestMemUsage(t *testing.T) {
 	_, err = e.r.MemUsage(2)
 	wantErr(t, err, gocann.CodeRTInvalidDeviceID, "deviceId 2 is invalid")
 }
+
+// TestVisibleDevicesEnv: Open, as aclInit, reads ASCEND_RT_VISIBLE_DEVICES
+// from the environment.
+func TestVisibleDevicesEnv(t *testing.T) {
+	t.Setenv("ASCEND_RT_VISIBLE_DEVICES", "2")
+	r := newRuntime(t, `{"simulator":{"devices":3,"hbm_size":1073741824}}`)
+	if n, _ := r.DeviceCount(); n != 1 {
+		t.Errorf("DeviceCount = %d with ASCEND_RT_VISIBLE_DEVICES=2, expected 1", n)
+	}
+	if l, err := r.LogicalIDOfUser(0); err != nil || l != 2 {
+		t.Errorf("LogicalIDOfUser(0) = %d, %v; expected 2", l, err)
+	}
+	t.Setenv("ASCEND_RT_VISIBLE_DEVICES", "1,0")
+	_, err := gocann.Open(gocann.WithConfigJSON([]byte(`{"simulator":{"devices":3,"hbm_size":1073741824}}`)))
+	wantErr(t, err, gocann.CodeRTNoDevice, `ASCEND_RT_VISIBLE_DEVICES="1,0" is invalid`)
+}
