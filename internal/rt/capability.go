@@ -1,8 +1,6 @@
 package rt
 
 import (
-	"cmp"
-	"slices"
 	"strings"
 
 	"github.com/gocann/gocann/hal"
@@ -187,6 +185,18 @@ func (r *Runtime) checkDeviceID(param string, id int) error {
 	return nil
 }
 
+// checkDeviceID checks a device id argument against the device count.
+func (r *Runtime) checkDeviceID(param string, id int) error {
+	b, err := r.live()
+	if err != nil {
+		return err
+	}
+	if n := b.DeviceCount(); id < 0 || id >= n {
+		return rterr.Errorf(rterr.KindInvalidDevice, "%s %d is invalid, expected 0..%d", param, id, n-1)
+	}
+	return nil
+}
+
 // Utilization is how busy device id's engines were lately
 // (aclrtGetDeviceUtilizationRate); a device not set up is idle.
 func (r *Runtime) Utilization(id int) (hal.Utilization, error) {
@@ -208,47 +218,4 @@ func (r *Runtime) Utilization(id int) (hal.Utilization, error) {
 		return hal.Utilization{}, rterr.Errorf(rterr.KindNotSupported, "this backend's devices do not measure how busy they are")
 	}
 	return u.Utilization(), nil
-}
-
-// MemComponent is one component's device memory (aclrtMemUsageInfo).
-type MemComponent struct {
-	Name        string
-	Bytes, Peak uint64
-}
-
-// memComponentNames name the components by allocation use: the caller's
-// memory, the runtime's own (AI core stacks, staging, argument copies) and
-// what it lends to models (condition words, task argument blocks).
-var memComponentNames = [...]string{useNone: "RUNTIME", useOwned: "APP", useLent: "MODEL"}
-
-// MemUsage reports device id's memory by component, most in use first
-// (aclrtGetMemUsageInfo); a device not set up has none.
-func (r *Runtime) MemUsage(id int) ([]MemComponent, error) {
-	if err := r.checkDeviceID("deviceId", id); err != nil {
-		return nil, err
-	}
-	d, err := r.Device(id)
-	if err != nil {
-		return nil, err
-	}
-	d.mu.Lock()
-	hd := d.hd
-	d.mu.Unlock()
-	if hd == nil {
-		return nil, nil
-	}
-	mu, ok := hd.(hal.MemUser)
-	if !ok {
-		return nil, rterr.Errorf(rterr.KindNotSupported, "this backend's devices do not count their memory by use")
-	}
-	var out []MemComponent
-	for _, u := range mu.MemUsage() {
-		name := "OTHER"
-		if int(u.Tag) < len(memComponentNames) {
-			name = memComponentNames[u.Tag]
-		}
-		out = append(out, MemComponent{Name: name, Bytes: u.Bytes, Peak: u.Peak})
-	}
-	slices.SortStableFunc(out, func(a, b MemComponent) int { return cmp.Compare(b.Bytes, a.Bytes) })
-	return out, nil
 }
