@@ -184,38 +184,3 @@ func (r *Runtime) checkDeviceID(param string, id int) error {
 	}
 	return nil
 }
-
-// checkDeviceID checks a device id argument against the device count.
-func (r *Runtime) checkDeviceID(param string, id int) error {
-	b, err := r.live()
-	if err != nil {
-		return err
-	}
-	if n := b.DeviceCount(); id < 0 || id >= n {
-		return rterr.Errorf(rterr.KindInvalidDevice, "%s %d is invalid, expected 0..%d", param, id, n-1)
-	}
-	return nil
-}
-
-// Utilization is how busy device id's engines were lately
-// (aclrtGetDeviceUtilizationRate); a device not set up is idle.
-func (r *Runtime) Utilization(id int) (hal.Utilization, error) {
-	if err := r.checkDeviceID("deviceId", id); err != nil {
-		return hal.Utilization{}, err
-	}
-	d, err := r.Device(id)
-	if err != nil {
-		return hal.Utilization{}, err
-	}
-	d.mu.Lock()
-	hd := d.hd
-	d.mu.Unlock()
-	if hd == nil {
-		return hal.Utilization{Cube: 0, Vector: 0, AICPU: -1}, nil
-	}
-	u, ok := hd.(hal.Utilizer)
-	if !ok {
-		return hal.Utilization{}, rterr.Errorf(rterr.KindNotSupported, "this backend's devices do not measure how busy they are")
-	}
-	return u.Utilization(), nil
-}

@@ -8,7 +8,28 @@ import (
 	"github.com/gocann/gocann/internal/rterr"
 )
 
-
+// Utilization is how busy device id's engines were lately
+// (aclrtGetDeviceUtilizationRate); a device not set up is idle.
+func (r *Runtime) Utilization(id int) (hal.Utilization, error) {
+	if err := r.checkDeviceID("deviceId", id); err != nil {
+		return hal.Utilization{}, err
+	}
+	d, err := r.Device(id)
+	if err != nil {
+		return hal.Utilization{}, err
+	}
+	d.mu.Lock()
+	hd := d.hd
+	d.mu.Unlock()
+	if hd == nil {
+		return hal.Utilization{Cube: 0, Vector: 0, AICPU: -1}, nil
+	}
+	u, ok := hd.(hal.Utilizer)
+	if !ok {
+		return hal.Utilization{}, rterr.Errorf(rterr.KindNotSupported, "this backend's devices do not measure how busy they are")
+	}
+	return u.Utilization(), nil
+}
 
 // MemComponent is one component's device memory (aclrtMemUsageInfo).
 type MemComponent struct {
