@@ -115,6 +115,7 @@
 //	aclrtActiveStream                                                          Stream.ActivateStream
 //	aclrtBinaryGetFunction                                                     Runtime.Kernel
 //	aclrtBinaryGetFunction (kernel from a loaded binary)                       NewKernel
+//	aclrtCheckArchCompatibility                                                Runtime.CheckArchCompatibility
 //	aclrtCreateContext                                                         Device.NewContext
 //	aclrtCreateEvent                                                           Context.NewDefaultEvent
 //	aclrtCreateEventExWithFlag                                                 Context.NewEvent
@@ -131,7 +132,20 @@
 //	aclrtDestroyNotify                                                         Notify.Close
 //	aclrtDestroyStream                                                         Stream.Close
 //	aclrtDestroyStreamForce                                                    Stream.CloseForce
+//	aclrtDeviceCanAccessPeer                                                   Runtime.CanAccessPeer
+//	aclrtDeviceDisablePeerAccess                                               Device.DisablePeerAccess
+//	aclrtDeviceEnablePeerAccess (flags 0)                                      Device.EnablePeerAccess
+//	aclrtDeviceEnablePeerAccess (flags as given)                               RawRuntime.EnablePeerAccess
+//	aclrtDeviceGetByPCIBusId                                                   Runtime.DeviceByPCIBusID
+//	aclrtDeviceGetHostAtomicCapabilities                                       Runtime.HostAtomicCapabilities
+//	aclrtDeviceGetLimit                                                        Runtime.DeviceLimit
+//	aclrtDeviceGetP2PAtomicCapabilities                                        Runtime.P2PAtomicCapabilities
+//	aclrtDeviceGetPCIBusId                                                     Device.PCIBusID
+//	aclrtDeviceGetPCIBusId (buffer length)                                     RawRuntime.PCIBusID
 //	aclrtDeviceGetStreamPriorityRange                                          Device.StreamPriorityRange
+//	aclrtDeviceGetUuid                                                         Device.UUID
+//	aclrtDevicePeerAccessStatus                                                Runtime.PeerAccessStatus
+//	aclrtDeviceSetLimit                                                        Runtime.SetDeviceLimit
 //	aclrtEventElapsedTime                                                      Elapsed
 //	aclrtEventGetTimestamp                                                     Event.Timestamp
 //	aclrtExceptionInfoCallbackRegister / aclrtExceptionInfoCallbackUnregister  Runtime.AddExceptionCallback
@@ -142,16 +156,27 @@
 //	aclrtFreeHost (by pointer)                                                 RawRuntime.FreeHost
 //	aclrtGetCurrentContext (after aclrtSetDevice)                              Device.Context
 //	aclrtGetDevice                                                             Device.ID
+//	aclrtGetDeviceCapability                                                   Device.HasFeature
+//	aclrtGetDeviceCapability (device id)                                       RawRuntime.DeviceFeature
 //	aclrtGetDeviceCount                                                        Runtime.DeviceCount
 //	aclrtGetDeviceInfo                                                         Device.Info
+//	aclrtGetDeviceUtilizationRate                                              Device.Utilization
+//	aclrtGetDevicesTopo                                                        Runtime.DevicesTopology
 //	aclrtGetFunctionName                                                       Kernel.Name
+//	aclrtGetLogicDevIdByPhyDevId                                               Runtime.LogicalIDOfPhysical
+//	aclrtGetLogicDevIdByUserDevId                                              Runtime.LogicalIDOfUser
 //	aclrtGetMemInfo                                                            Device.MemInfo
+//	aclrtGetMemUsageInfo                                                       Runtime.MemUsage
 //	aclrtGetNotifyId                                                           Notify.ID
+//	aclrtGetPhyDevIdByLogicDevId                                               Runtime.PhysicalIDOfLogical
+//	aclrtGetPhyDevIdByUserDevId                                                Runtime.PhysicalIDOfUser
 //	aclrtGetSocName                                                            Device.SoCName
 //	aclrtGetSocName (before aclInit)                                           DefaultSoCName
 //	aclrtGetStreamAttribute                                                    Stream.Attr
 //	aclrtGetStreamAttribute (ACL_STREAM_ATTR_FAILURE_MODE)                     Stream.FailureMode
 //	aclrtGetStreamAvailableNum                                                 Device.StreamsAvailable
+//	aclrtGetUserDevIdByLogicDevId                                              Runtime.UserIDOfLogical
+//	aclrtGetUserDevIdByPhyDevId                                                Runtime.UserIDOfPhysical
 //	aclrtLaunchHostFunc                                                        Stream.LaunchHostFunc
 //	aclrtLaunchHostFunc (function of two words)                                RawStream.LaunchHostFunc
 //	aclrtLaunchKernel                                                          Stream.Launch
@@ -162,6 +187,8 @@
 //	aclrtMallocHost                                                            Runtime.MallocHost
 //	aclrtMallocHost (by pointer)                                               RawRuntime.MallocHost
 //	aclrtMemGetAddressRange                                                    RawRuntime.AddressRange
+//	aclrtMemP2PMap                                                             RawRuntime.MemP2PMap
+//	aclrtMemP2PMap (typed)                                                     Runtime.P2PMap
 //	aclrtMemcpy                                                                RawContext.Memcpy
 //	aclrtMemcpy (ACL_MEMCPY_DEVICE_TO_DEVICE)                                  Context.CopyDevice
 //	aclrtMemcpy (ACL_MEMCPY_DEVICE_TO_HOST)                                    Context.CopyFromDevice
@@ -198,6 +225,7 @@
 //	aclrtSetStreamAttribute                                                    Stream.SetAttr
 //	aclrtSetStreamAttribute (ACL_STREAM_ATTR_PRIORITY)                         Stream.SetPriority
 //	aclrtSetStreamFailureMode                                                  Stream.SetFailureMode
+//	aclrtSetTsDevice                                                           RawRuntime.SetTsDevice
 //	aclrtStreamAbort                                                           Stream.Abort
 //	aclrtStreamGetFlags                                                        Stream.Flags
 //	aclrtStreamGetId                                                           Stream.ID

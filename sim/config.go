@@ -26,14 +26,27 @@ type Config struct {
 	// the next backend given the same space; default: a space of the
 	// backend's own, released when it closes.
 	Space *AddressSpace
+	// Topology is how the devices are connected and which pairs can
+	// access each other's memory; default: every pair, over HCCS.
+	Topology Topology
+	// Visible are the logical devices (0..Devices-1) the backend shows, in
+	// order, as ASCEND_RT_VISIBLE_DEVICES selects them: device id i is
+	// logical device Visible[i]. Default: all of them.
+	Visible []int
+	// PhysicalIDs is the physical chip of each logical device, as in a
+	// container; default: its own number.
+	PhysicalIDs []int
 
 	monoBase int64 // CLOCK_MONOTONIC at clock 0 for the default clock, else 0
 }
 
+// DefaultDevices is the device count of a Config that names none.
+const DefaultDevices = 2
+
 // withDefaults fills zero fields and checks the result.
 func (c Config) withDefaults() (Config, error) {
 	if c.Devices == 0 {
-		c.Devices = 2
+		c.Devices = DefaultDevices
 	}
 	if c.Devices < 1 || c.Devices > 64 {
 		return c, hal.Errorf(hal.KindInvalidParam, "device count %d is invalid, expected 1..64", c.Devices)

@@ -36,6 +36,29 @@ typedef struct gocann_core_api {
 	aclError (*aclrtGetDeviceInfo)(gocann_thread *t, uint32_t deviceId, aclrtDevAttr attr, int64_t* value);
 	aclError (*aclrtDeviceGetStreamPriorityRange)(gocann_thread *t, int32_t* leastPriority, int32_t* greatestPriority);
 	aclError (*aclrtQueryDeviceStatus)(gocann_thread *t, int32_t deviceId, aclrtDeviceStatus* deviceStatus);
+	aclError (*aclrtDeviceCanAccessPeer)(gocann_thread *t, int32_t* canAccessPeer, int32_t deviceId, int32_t peerDeviceId);
+	aclError (*aclrtDeviceEnablePeerAccess)(gocann_thread *t, int32_t peerDeviceId, uint32_t flags);
+	aclError (*aclrtDeviceDisablePeerAccess)(gocann_thread *t, int32_t peerDeviceId);
+	aclError (*aclrtDevicePeerAccessStatus)(gocann_thread *t, int32_t deviceId, int32_t peerDeviceId, int32_t* status);
+	aclError (*aclrtGetDevicesTopo)(gocann_thread *t, uint32_t deviceId, uint32_t otherDeviceId, uint64_t* value);
+	aclError (*aclrtMemP2PMap)(gocann_thread *t, void* devPtr, size_t size, int32_t dstDevId, uint64_t flags);
+	aclError (*aclrtGetLogicDevIdByUserDevId)(gocann_thread *t, const int32_t userDevid, int32_t* const logicDevId);
+	aclError (*aclrtGetUserDevIdByLogicDevId)(gocann_thread *t, const int32_t logicDevId, int32_t* const userDevid);
+	aclError (*aclrtGetPhyDevIdByUserDevId)(gocann_thread *t, const int32_t userDevId, int32_t* const phyDevId);
+	aclError (*aclrtGetUserDevIdByPhyDevId)(gocann_thread *t, const int32_t phyDevId, int32_t* const userDevId);
+	aclError (*aclrtGetPhyDevIdByLogicDevId)(gocann_thread *t, const int32_t logicDevId, int32_t* const phyDevId);
+	aclError (*aclrtGetLogicDevIdByPhyDevId)(gocann_thread *t, const int32_t phyDevId, int32_t* const logicDevId);
+	aclError (*aclrtDeviceGetPCIBusId)(gocann_thread *t, int32_t deviceId, char * pciBusId, int32_t len);
+	aclError (*aclrtDeviceGetByPCIBusId)(gocann_thread *t, const char * pciBusId, int32_t * deviceId);
+	aclError (*aclrtDeviceGetUuid)(gocann_thread *t, int32_t deviceId, aclrtUuid* uuid);
+	aclError (*aclrtDeviceGetHostAtomicCapabilities)(gocann_thread *t, uint32_t* capabilities, const aclrtAtomicOperation* operations, const uint32_t count, int32_t deviceId);
+	aclError (*aclrtDeviceGetP2PAtomicCapabilities)(gocann_thread *t, uint32_t* capabilities, const aclrtAtomicOperation* operations, const uint32_t count, int32_t srcDeviceId, int32_t dstDeviceId);
+	aclError (*aclrtGetDeviceCapability)(gocann_thread *t, int32_t deviceId, aclrtDevFeatureType devFeatureType, int32_t* value);
+	aclError (*aclrtCheckArchCompatibility)(gocann_thread *t, const char* socVersion, int32_t* canCompatible);
+	aclError (*aclrtGetDeviceUtilizationRate)(gocann_thread *t, int32_t deviceId, aclrtUtilizationInfo* utilizationInfo);
+	aclError (*aclrtDeviceSetLimit)(gocann_thread *t, aclrtDeviceLimit limit, size_t value);
+	aclError (*aclrtDeviceGetLimit)(gocann_thread *t, aclrtDeviceLimit limit, size_t* value);
+	aclError (*aclrtSetTsDevice)(gocann_thread *t, aclrtTsId tsId);
 	aclError (*aclrtCreateStream)(gocann_thread *t, aclrtStream* stream);
 	aclError (*aclrtCreateStreamWithConfig)(gocann_thread *t, aclrtStream* stream, uint32_t priority, uint32_t flag);
 	aclError (*aclrtCreateStreamV2)(gocann_thread *t, aclrtStream* stream, const aclrtStreamConfigHandle* handle);
@@ -103,6 +126,7 @@ typedef struct gocann_core_api {
 	aclError (*aclrtPointerGetAttributes)(gocann_thread *t, const void* ptr, aclrtPtrAttributes* attributes);
 	aclError (*aclrtMemGetAddressRange)(gocann_thread *t, void* ptr, void** pbase, size_t* psize);
 	aclError (*aclrtGetMemInfo)(gocann_thread *t, aclrtMemAttr attr, size_t* free, size_t* total);
+	aclError (*aclrtGetMemUsageInfo)(gocann_thread *t, int32_t deviceId, aclrtMemUsageInfo* memUsageInfo, size_t inputNum, size_t* outputNum);
 	// acl/acl_rt_kernel.h
 	aclError (*aclrtBinaryLoadFromFile)(gocann_thread *t, const char* binPath, aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle);
 	aclError (*aclrtBinaryLoadFromData)(gocann_thread *t, const void* data, size_t length, const aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle);

@@ -48,6 +48,10 @@ type Config struct {
 	ErrMsgMode int
 	// Simulator describes the simulated devices.
 	Simulator Simulator
+	// VisibleDevices is ASCEND_RT_VISIBLE_DEVICES as the process has it
+	// (VisibleDevices reads it); nil when it is not set. aclInit takes it
+	// from the environment, not from the file.
+	VisibleDevices *string `json:"-"`
 }
 
 // Simulator is the "simulator" section. SoCName picks the simulated chip
@@ -65,6 +69,29 @@ type Simulator struct {
 	QueueDepth    int    `json:"queue_depth"`
 	DMAWorkers    int    `json:"dma_workers"`
 	LeastPriority int    `json:"least_priority"`
+
+	// Topology is how the devices are connected; nil: every pair over
+	// HCCS, with peer access possible.
+	Topology *Topology `json:"topology,omitempty"`
+	// PhysicalIDs is the physical chip id of each device, as in a
+	// container; nil: each device's own number.
+	PhysicalIDs []int `json:"physical_ids,omitempty"`
+}
+
+// Topology is the simulator's "topology" section.
+type Topology struct {
+	// Link names the link kind of every pair not in Pairs: hccs (the
+	// default), pix, pib, phb, sys, sio or hccs_sw.
+	Link  string     `json:"link,omitempty"`
+	Pairs []PairLink `json:"pairs,omitempty"`
+}
+
+// PairLink is a pair of devices connected otherwise than Topology.Link
+// says: over Link, if set, and without peer access if NoPeer.
+type PairLink struct {
+	Devices [2]int `json:"devices"`
+	Link    string `json:"link,omitempty"`
+	NoPeer  bool   `json:"no_peer,omitempty"`
 }
 
 // Default is the configuration of aclInit(NULL).

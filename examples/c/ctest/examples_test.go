@@ -19,6 +19,8 @@ var envs = map[string][]string{
 	// A collection every 5% of heap growth: many collections run while
 	// handles and the direct path's records are reused.
 	"22_churn": {"GOGC=5"},
+	// Devices 1 and 3 of four, as user devices 0 and 1.
+	"30_identity": {"ASCEND_RT_VISIBLE_DEVICES=1,3"},
 	// A chip other than the default one, an Atlas A3.
 	"40_profiles": {"GOCANN_SOC_NAME=Ascend910_9391"},
 }
@@ -381,6 +383,31 @@ var examples = []example{
 	{"27_unload_race", "marks", []string{
 		"ok: 100000 launches racing",
 		"each ran its own kernel",
+	}},
+	{"28_multidevice", "vadd", []string{
+		"ok: aclrtSetDevice(3) again: the same default context and stream",
+		"ok: a kernel launch on device 0's stream with device 3 current (",
+		"ok: aclrtLaunchKernel on device 0's stream with device 3 current (",
+		"ok: aclrtStreamWaitEvent of device 1's event on device 3's stream (",
+		"ok: aclrtSynchronizeEvent and aclrtQueryEventStatus of device 2's event with device 3 current",
+		"ok: after 3 of 4 aclrtResetDevice(0): aclrtGetDevice = 0, same context",
+		"ok: after the last aclrtResetDevice(0) the thread has no device (",
+	}},
+	{"29_peer", "", []string{
+		"ok: aclrtGetDevicesTopo(3, 0) = SYS",
+		"ok: aclrtDeviceEnablePeerAccess with flags 1 (aclrtDeviceEnablePeerAccess(1, 1) -> 200006)",
+		"ok: all 48 copies of the 12 ordered pairs",
+		"ok: aclrtMemP2PMap with 2->1 enabled succeeds and changes no bytes",
+		"ok: the guide's example copies device 0 to device 1 on device 1",
+	}},
+	{"30_identity", "value", []string{
+		"ok: ASCEND_RT_VISIBLE_DEVICES=1,3: aclrtGetDeviceCount = 2",
+		"ok: aclrtGetLogicDevIdByPhyDevId(7) = 1 (a user id, as documented)",
+		"ok: aclrtDeviceGetPCIBusId: 0000:08:00.0 (chip 7), 0000:06:00.0 (chip 5)",
+		"ok: P2P atomics over HCCS: DMA add and max",
+		"ok: aclrtDeviceSetLimit(SIMD stack, 70000) reads back 81920",
+		"ok: device 1 polling for 400 ms: cube and vector",
+		"ok: aclrtGetMemUsageInfo: ",
 	}},
 	{"39_params", "params", []string{
 		"ok: aclrtLaunchKernelWithArgsArray packs the declared INT32, INT16, INT8 and INT64 parameters (4294967280 -2 -3 1099511627776)",
