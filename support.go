@@ -38,12 +38,16 @@ func CheckSupport(soc, fn string) error {
 }
 
 // LoadConfig reads the JSON configuration file at path as aclInit does (""
-// gives DefaultConfig), for InitConfig.
+// gives DefaultConfig), with what aclInit takes from the environment
+// (ASCEND_RT_VISIBLE_DEVICES), for InitConfig.
 //
 // CANN: aclInit (configuration file).
 func LoadConfig(path string) (Config, error) {
 	c, err := config.Load(path)
-	return c, wrap("LoadConfig (aclInit)", err)
+	if err != nil {
+		return c, wrap("LoadConfig (aclInit)", err)
+	}
+	return withEnv(c), nil
 }
 
 // DefaultSoCName is the SoC name of the chip the simulator models for a
