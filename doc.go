@@ -114,6 +114,7 @@
 //	aclrtActiveStream                                                          Stream.ActivateStream
 //	aclrtBinaryGetFunction                                                     Runtime.Kernel
 //	aclrtBinaryGetFunction (kernel from a loaded binary)                       NewKernel
+//	aclrtCheckMemType                                                          Context.CheckMemType
 //	aclrtCreateContext                                                         Device.NewContext
 //	aclrtCreateEvent                                                           Context.NewDefaultEvent
 //	aclrtCreateEventExWithFlag                                                 Context.NewEvent
@@ -139,6 +140,10 @@
 //	aclrtFree (by pointer)                                                     RawRuntime.Free
 //	aclrtFreeHost                                                              HostBuffer.Close
 //	aclrtFreeHost (by pointer)                                                 RawRuntime.FreeHost
+//	aclrtFreeHostWithDevSync                                                   HostBuffer.CloseWithDeviceSync
+//	aclrtFreeHostWithDevSync (by pointer)                                      RawRuntime.FreeHostWithDevSync
+//	aclrtFreeWithDevSync                                                       Context.FreeWithDevSync
+//	aclrtFreeWithDevSync (by pointer)                                          RawRuntime.FreeWithDevSync
 //	aclrtGetCurrentContext (after aclrtSetDevice)                              Device.Context
 //	aclrtGetDevice                                                             Device.ID
 //	aclrtGetDeviceCount                                                        Runtime.DeviceCount
@@ -150,6 +155,13 @@
 //	aclrtGetStreamAttribute                                                    Stream.Attr
 //	aclrtGetStreamAttribute (ACL_STREAM_ATTR_FAILURE_MODE)                     Stream.FailureMode
 //	aclrtGetStreamAvailableNum                                                 Device.StreamsAvailable
+//	aclrtHostGetDevicePointer                                                  HostRegistration.DevicePointer
+//	aclrtHostGetDevicePointer (by pointer)                                     RawRuntime.HostDevicePointer
+//	aclrtHostMemMapCapabilities                                                Device.HostMemMapCapable
+//	aclrtHostRegisterV2                                                        Context.RegisterHost
+//	aclrtHostRegisterV2 (by pointer)                                           RawContext.HostRegister
+//	aclrtHostUnregister                                                        HostRegistration.Close
+//	aclrtHostUnregister (by pointer)                                           RawRuntime.HostUnregister
 //	aclrtLaunchHostFunc                                                        Stream.LaunchHostFunc
 //	aclrtLaunchHostFunc (function of two words)                                RawStream.LaunchHostFunc
 //	aclrtLaunchKernel                                                          Stream.Launch
@@ -159,6 +171,7 @@
 //	aclrtMalloc (by pointer)                                                   RawContext.Malloc
 //	aclrtMallocHost                                                            Runtime.MallocHost
 //	aclrtMallocHost (by pointer)                                               RawRuntime.MallocHost
+//	aclrtMallocHostWithCfg                                                     Context.MallocHostConfig
 //	aclrtMemGetAddressRange                                                    RawRuntime.AddressRange
 //	aclrtMemcpy                                                                RawContext.Memcpy
 //	aclrtMemcpy (ACL_MEMCPY_DEVICE_TO_DEVICE)                                  Context.CopyDevice

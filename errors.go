@@ -210,6 +210,10 @@ func codeFor(k rterr.Kind) Code {
 		return CodeRTModelContext
 	case rterr.KindLabelContext:
 		return CodeRTLabelContext
+	case rterr.KindHostRegistered:
+		return CodeHostMemoryAlreadyRegistered
+	case rterr.KindHostNotRegistered:
+		return CodeHostMemoryNotRegistered
 	}
 	return CodeRTInternalError
 }

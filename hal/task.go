@@ -23,12 +23,15 @@ const (
 	TaskValueWrite            // store the 64-bit Value at Dst
 	TaskValueWait             // hold the queue until the 64-bit word at Dst matches Value under Flag
 	TaskGraph                 // run Graph once, as one task
+	TaskCopyBatch             // run every copy of Copies, as one task
+	TaskCmo                   // cache maintenance Value over [Dst, Dst+Size): orders, changes no bytes
 	numTaskKinds
 )
 
 var taskKindNames = [numTaskKinds]string{
 	"none", "kernel", "copy", "copy2d", "memset", "host func", "event record",
 	"event wait", "event reset", "notify record", "notify wait", "value write", "value wait", "graph",
+	"copy batch", "cmo",
 }
 
 func (k TaskKind) String() string {
@@ -82,6 +85,12 @@ type Task struct {
 	Width, Height  uint64 // TaskCopy2D: bytes per row, rows
 	Value          uint64 // memset byte, value to write or compare
 	Flag           uint32 // value-wait compare flag
+	// TaskMemset: Width 4 fills with the 32-bit little-endian pattern
+	// uint32(Value) (Size a multiple of 4); 0 or 1 fills bytes.
+
+	// TaskCopyBatch: the copies, in no particular order. The task owns the
+	// slice until it completes.
+	Copies []Copy
 
 	// Sync objects.
 	Event  Event
@@ -146,6 +155,16 @@ func (t *Task) Accesses(lookup func(addr uint64) (Allocation, bool), yield func(
 	case TaskMemset:
 		if !t.Dst.IsHost() {
 			yield(Range{Addr: t.Dst.Dev, Size: t.Size, Write: true})
+		}
+	case TaskCopyBatch:
+		for i := range t.Copies {
+			c := &t.Copies[i]
+			if !c.Src.IsHost() {
+				yield(Range{Addr: c.Src.Dev, Size: c.Size})
+			}
+			if !c.Dst.IsHost() {
+				yield(Range{Addr: c.Dst.Dev, Size: c.Size, Write: true})
+			}
 		}
 	case TaskValueWrite:
 		yield(Range{Addr: t.Dst.Dev, Size: 8, Write: true})

@@ -102,6 +102,11 @@ func cases() []testCase {
 		{"Trace/Records", testTrace},
 		{"Share/File", testShare},
 		{"Task/Accesses", testAccesses},
+
+		{"HostMap/KernelInPlace", testHostMap},
+		{"Copy/Batch", testCopyBatch},
+		{"Copy/Memset32", testMemset32},
+		{"Cmo/OrderedNoBytes", testCmo},
 	}
 }
 

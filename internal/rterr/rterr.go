@@ -94,6 +94,9 @@ const (
 	KindOverLimit                                          // a per-process limit reached (labels)
 	KindModelContext                                       // model used outside its context
 	KindLabelContext                                       // label used outside its context
+	// Registered host memory.
+	KindHostRegistered    // a host range overlaps one already registered
+	KindHostNotRegistered // a host address is not the start of a registration
 	numKinds
 )
 
@@ -116,6 +119,7 @@ var kindNames = [numKinds - Kind(hal.NumKinds)]string{
 	"task group status", "task group interrupted", "model running", "model update failed",
 	"array too small", "task type not supported", "over limit",
 	"model not in context", "label not in context",
+	"host memory already registered", "host memory not registered",
 }
 
 func (k Kind) String() string {

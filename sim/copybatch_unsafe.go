@@ -1,0 +1,53 @@
+package sim
+
+import (
+	"encoding/binary"
+	"unsafe"
+
+	"github.com/gocann/gocann/hal"
+)
+
+// batchParts splits a batch copy by its copies: a part takes a run of
+// whole copies, and only a batch big enough to split at all is split.
+func batchParts(t *hal.Task, workers int) int32 {
+	var total uint64
+	for i := range t.Copies {
+		total += t.Copies[i].Size
+	}
+	return min(splitCount(total, workers), int32(min(len(t.Copies), 1<<30)))
+}
+
+// copyBatch runs part p of a batch copy: its share of the copies, each
+// resolved and moved in one go. The first copy that cannot be resolved
+// ends the part; the task faults.
+func (b *Backend) copyBatch(t *hal.Task, p, parts int32) error {
+	lo, hi := share(uint64(len(t.Copies)), p, parts, 1)
+	for i := lo; i < hi; i++ {
+		c := &t.Copies[i]
+		if c.Size == 0 {
+			continue
+		}
+		dst, err := b.resolve(c.Dst, c.Size)
+		if err != nil {
+			return err
+		}
+		src, err := b.resolve(c.Src, c.Size)
+		if err != nil {
+			return err
+		}
+		copy(unsafe.Slice((*byte)(dst), c.Size), unsafe.Slice((*byte)(src), c.Size))
+	}
+	return nil
+}
+
+// fill32 sets b to the 32-bit little-endian pattern v; len(b) is a
+// multiple of 4 (parts split on 4 KiB).
+func fill32(b []byte, v uint32) {
+	if len(b) < 4 {
+		return
+	}
+	binary.LittleEndian.PutUint32(b, v)
+	for n := 4; n < len(b); n *= 2 {
+		copy(b[n:], b[:n])
+	}
+}
