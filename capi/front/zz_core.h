@@ -103,6 +103,15 @@ typedef struct gocann_core_api {
 	aclError (*aclrtPointerGetAttributes)(gocann_thread *t, const void* ptr, aclrtPtrAttributes* attributes);
 	aclError (*aclrtMemGetAddressRange)(gocann_thread *t, void* ptr, void** pbase, size_t* psize);
 	aclError (*aclrtGetMemInfo)(gocann_thread *t, aclrtMemAttr attr, size_t* free, size_t* total);
+	aclError (*aclrtMallocHostWithCfg)(gocann_thread *t, void** ptr, uint64_t size, aclrtMallocConfig* cfg);
+	aclError (*aclrtHostRegister)(gocann_thread *t, void* ptr, uint64_t size, aclrtHostRegisterType type, void** devPtr);
+	aclError (*aclrtHostRegisterV2)(gocann_thread *t, void* ptr, uint64_t size, uint32_t flag);
+	aclError (*aclrtHostGetDevicePointer)(gocann_thread *t, void* pHost, void** pDevice, uint32_t flag);
+	aclError (*aclrtHostUnregister)(gocann_thread *t, void* ptr);
+	aclError (*aclrtHostMemMapCapabilities)(gocann_thread *t, uint32_t deviceId, aclrtHacType hacType, aclrtHostMemMapCapability* capabilities);
+	aclError (*aclrtFreeWithDevSync)(gocann_thread *t, void* devPtr);
+	aclError (*aclrtFreeHostWithDevSync)(gocann_thread *t, void* hostPtr);
+	aclError (*aclrtCheckMemType)(gocann_thread *t, void** addrList, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t reserve);
 	// acl/acl_rt_kernel.h
 	aclError (*aclrtBinaryLoadFromFile)(gocann_thread *t, const char* binPath, aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle);
 	aclError (*aclrtBinaryLoadFromData)(gocann_thread *t, const void* data, size_t length, const aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle);

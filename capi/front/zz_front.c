@@ -94,6 +94,15 @@ const gocann_core_sym gocann_core_syms[] = {
 	{"gocann_aclrtPointerGetAttributes", &gocann_core.aclrtPointerGetAttributes},
 	{"gocann_aclrtMemGetAddressRange", &gocann_core.aclrtMemGetAddressRange},
 	{"gocann_aclrtGetMemInfo", &gocann_core.aclrtGetMemInfo},
+	{"gocann_aclrtMallocHostWithCfg", &gocann_core.aclrtMallocHostWithCfg},
+	{"gocann_aclrtHostRegister", &gocann_core.aclrtHostRegister},
+	{"gocann_aclrtHostRegisterV2", &gocann_core.aclrtHostRegisterV2},
+	{"gocann_aclrtHostGetDevicePointer", &gocann_core.aclrtHostGetDevicePointer},
+	{"gocann_aclrtHostUnregister", &gocann_core.aclrtHostUnregister},
+	{"gocann_aclrtHostMemMapCapabilities", &gocann_core.aclrtHostMemMapCapabilities},
+	{"gocann_aclrtFreeWithDevSync", &gocann_core.aclrtFreeWithDevSync},
+	{"gocann_aclrtFreeHostWithDevSync", &gocann_core.aclrtFreeHostWithDevSync},
+	{"gocann_aclrtCheckMemType", &gocann_core.aclrtCheckMemType},
 	{"gocann_aclrtBinaryLoadFromFile", &gocann_core.aclrtBinaryLoadFromFile},
 	{"gocann_aclrtBinaryLoadFromData", &gocann_core.aclrtBinaryLoadFromData},
 	{"gocann_aclrtBinaryGetFunction", &gocann_core.aclrtBinaryGetFunction},
@@ -716,6 +725,64 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
 	GOCANN_CHECK_PTR(t, "aclrtGetMemInfo", "free", free, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetMemInfo", "total", total, 0, (aclError)e_);
 	return gocann_core.aclrtGetMemInfo(t, attr, free, total);
+}
+aclError aclrtMallocHostWithCfg(void** ptr, uint64_t size, aclrtMallocConfig* cfg) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMallocHostWithCfg", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMallocHostWithCfg", "ptr", ptr, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMallocHostWithCfg", "cfg", cfg, 0, (aclError)e_);
+	return gocann_core.aclrtMallocHostWithCfg(t, ptr, size, cfg);
+}
+aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type, void** devPtr) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtHostRegister", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtHostRegister", "ptr", ptr, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtHostRegister", "devPtr", devPtr, 0, (aclError)e_);
+	return gocann_core.aclrtHostRegister(t, ptr, size, type, devPtr);
+}
+aclError aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtHostRegisterV2", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtHostRegisterV2", "ptr", ptr, 0, (aclError)e_);
+	return gocann_core.aclrtHostRegisterV2(t, ptr, size, flag);
+}
+aclError aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtHostGetDevicePointer", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtHostGetDevicePointer", "pHost", pHost, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtHostGetDevicePointer", "pDevice", pDevice, 0, (aclError)e_);
+	return gocann_core.aclrtHostGetDevicePointer(t, pHost, pDevice, flag);
+}
+aclError aclrtHostUnregister(void* ptr) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtHostUnregister", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtHostUnregister", "ptr", ptr, 0, (aclError)e_);
+	return gocann_core.aclrtHostUnregister(t, ptr);
+}
+aclError aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType, aclrtHostMemMapCapability* capabilities) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtHostMemMapCapabilities", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtHostMemMapCapabilities", "capabilities", capabilities, 0, (aclError)e_);
+	return gocann_core.aclrtHostMemMapCapabilities(t, deviceId, hacType, capabilities);
+}
+aclError aclrtFreeWithDevSync(void* devPtr) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtFreeWithDevSync", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtFreeWithDevSync", "devPtr", devPtr, 0, (aclError)e_);
+	return gocann_core.aclrtFreeWithDevSync(t, devPtr);
+}
+aclError aclrtFreeHostWithDevSync(void* hostPtr) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtFreeHostWithDevSync", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtFreeHostWithDevSync", "hostPtr", hostPtr, 0, (aclError)e_);
+	return gocann_core.aclrtFreeHostWithDevSync(t, hostPtr);
+}
+aclError aclrtCheckMemType(void** addrList, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t reserve) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtCheckMemType", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCheckMemType", "addrList", addrList, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCheckMemType", "checkResult", checkResult, 0, (aclError)e_);
+	return gocann_core.aclrtCheckMemType(t, addrList, size, memType, checkResult, reserve);
 }
 
 // acl/acl_rt_kernel.h

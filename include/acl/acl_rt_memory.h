@@ -372,6 +372,47 @@ ACL_FUNC_VISIBILITY aclError aclrtMemGetAddressRange(void* ptr, void** pbase, si
  * current device. */
 ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total);
 
+/* ------------------------------------------------------------------------
+ * Host memory the device can see, and frees that wait for the device
+ * ------------------------------------------------------------------------ */
+
+/* As aclrtMallocHost, with attributes in cfg (may be NULL):
+ * ACL_RT_MEM_ATTR_MODULE_ID and ACL_RT_MEM_ATTR_VA_FLAG. */
+ACL_FUNC_VISIBILITY aclError aclrtMallocHostWithCfg(void** ptr, uint64_t size, aclrtMallocConfig* cfg);
+
+/* Register size bytes of host memory at ptr (4 KiB aligned) for device
+ * access and store in *devPtr the address kernels reach it at; that
+ * address is for kernels only, never for memory copies. */
+ACL_FUNC_VISIBILITY aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type, void** devPtr);
+
+/* Register size bytes of host memory at ptr (4 KiB aligned) with an OR of
+ * the ACL_HOST_REG_* flags. */
+ACL_FUNC_VISIBILITY aclError aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag);
+
+/* Store in *pDevice the address kernels reach mapped registered host
+ * memory pHost at; flag must be 0. */
+ACL_FUNC_VISIBILITY aclError aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag);
+
+/* End the registration that starts at ptr. */
+ACL_FUNC_VISIBILITY aclError aclrtHostUnregister(void* ptr);
+
+/* Store in *capabilities whether accelerator hacType of device deviceId
+ * can reach registered host memory. */
+ACL_FUNC_VISIBILITY aclError aclrtHostMemMapCapabilities(
+    uint32_t deviceId, aclrtHacType hacType, aclrtHostMemMapCapability* capabilities);
+
+/* As aclrtFree, after waiting for the device's tasks. */
+ACL_FUNC_VISIBILITY aclError aclrtFreeWithDevSync(void* devPtr);
+
+/* As aclrtFreeHost, after waiting for the tasks of every device in use. */
+ACL_FUNC_VISIBILITY aclError aclrtFreeHostWithDevSync(void* hostPtr);
+
+/* Store in *checkResult 1 if every one of the size addresses in addrList
+ * is device memory of a type in memType (ACL_RT_MEM_TYPE_*), else 0;
+ * reserve must be 0. */
+ACL_FUNC_VISIBILITY aclError aclrtCheckMemType(
+    void** addrList, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t reserve);
+
 #ifdef __cplusplus
 }
 #endif

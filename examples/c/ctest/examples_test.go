@@ -380,6 +380,14 @@ var examples = []example{
 		"ok: 100000 launches racing",
 		"each ran its own kernel",
 	}},
+	{"33_hostreg", "vadd", []string{
+		"ok: a kernel wrote registered host memory in place: the host reads every element + 1000 with no copy",
+		"ok: registered source read when the copy ran, not staged at the call",
+		"ok: registering the same range twice (",
+		"ok: VA-consistent host memory: the registered device address equals the host address",
+		"ok: aclrtFreeHostWithDevSync returns with the stream's copy done",
+		"ok: aclrtCheckMemType DEV of aclrtMalloc memory: 1",
+	}},
 }
 
 func TestExamples(t *testing.T) {
