@@ -25,13 +25,14 @@ const (
 	TaskGraph                 // run Graph once, as one task
 	TaskCopyBatch             // run every copy of Copies, as one task
 	TaskCmo                   // cache maintenance Value over [Dst, Dst+Size): orders, changes no bytes
+	TaskCopyIndirect          // copy between addresses read from device memory when the task starts
 	numTaskKinds
 )
 
 var taskKindNames = [numTaskKinds]string{
 	"none", "kernel", "copy", "copy2d", "memset", "host func", "event record",
 	"event wait", "event reset", "notify record", "notify wait", "value write", "value wait", "graph",
-	"copy batch", "cmo",
+	"copy batch", "cmo", "copy indirect",
 }
 
 func (k TaskKind) String() string {
@@ -91,6 +92,13 @@ type Task struct {
 	// TaskCopyBatch: the copies, in no particular order. The task owns the
 	// slice until it completes.
 	Copies []Copy
+
+	// TaskCopyIndirect: Dst.Dev and Src.Dev are the device addresses of
+	// the 64-bit words holding the destination and source device
+	// addresses, to which DPitch and SPitch are added; Size bytes are
+	// copied, or, when Value is not 0, as many as the 64-bit word at
+	// device address Value says. The words are read when the task starts,
+	// as hardware reads a copy descriptor.
 
 	// Sync objects.
 	Event  Event
@@ -155,6 +163,12 @@ func (t *Task) Accesses(lookup func(addr uint64) (Allocation, bool), yield func(
 	case TaskMemset:
 		if !t.Dst.IsHost() {
 			yield(Range{Addr: t.Dst.Dev, Size: t.Size, Write: true})
+		}
+	case TaskCopyIndirect:
+		yield(Range{Addr: t.Dst.Dev, Size: 8})
+		yield(Range{Addr: t.Src.Dev, Size: 8})
+		if t.Value != 0 {
+			yield(Range{Addr: t.Value, Size: 8})
 		}
 	case TaskCopyBatch:
 		for i := range t.Copies {

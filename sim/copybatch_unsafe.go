@@ -2,6 +2,7 @@ package sim
 
 import (
 	"encoding/binary"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/gocann/gocann/hal"
@@ -50,4 +51,45 @@ func fill32(b []byte, v uint32) {
 	for n := 4; n < len(b); n *= 2 {
 		copy(b[n:], b[:n])
 	}
+}
+
+// copyIndirect runs a TaskCopyIndirect: its ends, and its size when Value
+// names a word, are read now, from device memory. Both ends must be
+// device memory.
+func (b *Backend) copyIndirect(t *hal.Task) error {
+	word := func(addr uint64) (uint64, error) {
+		p, err := b.resolve(hal.DevLoc(addr), 8)
+		if err != nil {
+			return 0, err
+		}
+		return atomic.LoadUint64((*uint64)(p)), nil
+	}
+	dst, err := word(t.Dst.Dev)
+	if err != nil {
+		return err
+	}
+	src, err := word(t.Src.Dev)
+	if err != nil {
+		return err
+	}
+	n := t.Size
+	if t.Value != 0 {
+		if n, err = word(t.Value); err != nil {
+			return err
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	dst, src = dst+t.DPitch, src+t.SPitch
+	dp, err := b.resolve(hal.DevLoc(dst), n)
+	if err != nil {
+		return err
+	}
+	sp, err := b.resolve(hal.DevLoc(src), n)
+	if err != nil {
+		return err
+	}
+	copy(unsafe.Slice((*byte)(dp), n), unsafe.Slice((*byte)(sp), n))
+	return nil
 }

@@ -108,7 +108,7 @@ func (d *device) Run(t hal.Task) error {
 		return d.errClosed()
 	}
 	switch t.Kind {
-	case hal.TaskCopy, hal.TaskCopy2D, hal.TaskMemset, hal.TaskCopyBatch:
+	case hal.TaskCopy, hal.TaskCopy2D, hal.TaskMemset, hal.TaskCopyBatch, hal.TaskCopyIndirect:
 	default:
 		return hal.Errorf(hal.KindInvalidParam, "task kind %s cannot run synchronously", t.Kind)
 	}

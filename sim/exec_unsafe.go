@@ -212,6 +212,8 @@ func (b *Backend) transfer(t *hal.Task, p, parts int32) error {
 		fill(unsafe.Slice((*byte)(unsafe.Add(dst, lo)), hi-lo), byte(t.Value))
 	case hal.TaskCopyBatch:
 		return b.copyBatch(t, p, parts)
+	case hal.TaskCopyIndirect:
+		return b.copyIndirect(t)
 	case hal.TaskCopy2D:
 		if t.Height == 0 || t.Width == 0 {
 			return nil

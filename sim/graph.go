@@ -313,7 +313,7 @@ func (w *worker) runOp(r *graphRun, si, pc int, t *hal.Task) {
 	switch t.Kind {
 	case hal.TaskKernel:
 		w.runKernel(r, si, pc, t)
-	case hal.TaskCopy, hal.TaskCopy2D, hal.TaskMemset, hal.TaskCopyBatch:
+	case hal.TaskCopy, hal.TaskCopy2D, hal.TaskMemset, hal.TaskCopyBatch, hal.TaskCopyIndirect:
 		if err := s.dev.Run(*t); err != nil {
 			r.fail(si, pc, t, hal.KindDMAFault, "transfer failed", err)
 		}

@@ -13,7 +13,7 @@ import (
 func (s *scheduler) admit(q *queue, sl *slot) error {
 	t := &sl.t
 	switch t.Kind {
-	case hal.TaskKernel, hal.TaskGraph, hal.TaskCopy, hal.TaskMemset, hal.TaskCopy2D, hal.TaskHostFunc, hal.TaskCopyBatch:
+	case hal.TaskKernel, hal.TaskGraph, hal.TaskCopy, hal.TaskMemset, hal.TaskCopy2D, hal.TaskHostFunc, hal.TaskCopyBatch, hal.TaskCopyIndirect:
 		return staticCheck(t)
 	case hal.TaskCmo:
 		// Simulated memory is coherent: the operation only keeps its place

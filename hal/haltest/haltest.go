@@ -106,6 +106,7 @@ func cases() []testCase {
 		{"HostMap/KernelInPlace", testHostMap},
 		{"Copy/Batch", testCopyBatch},
 		{"Copy/Memset32", testMemset32},
+		{"Copy/Indirect", testCopyIndirect},
 		{"Cmo/OrderedNoBytes", testCmo},
 	}
 }
