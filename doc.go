@@ -115,6 +115,11 @@
 //	aclrtBinaryGetFunction                                                     Runtime.Kernel
 //	aclrtBinaryGetFunction (kernel from a loaded binary)                       NewKernel
 //	aclrtCheckMemType                                                          Context.CheckMemType
+//	aclrtCmoAsync                                                              Stream.Cmo
+//	aclrtCmoAsyncWithBarrier                                                   Stream.CmoWithBarrier
+//	aclrtCmoAsyncWithDesc                                                      Stream.CmoWithDesc
+//	aclrtCmoSetDesc                                                            Context.SetCmoDesc
+//	aclrtCmoWaitBarrier                                                        Stream.CmoWaitBarrier
 //	aclrtCreateContext                                                         Device.NewContext
 //	aclrtCreateEvent                                                           Context.NewDefaultEvent
 //	aclrtCreateEventExWithFlag                                                 Context.NewEvent
@@ -132,6 +137,7 @@
 //	aclrtDestroyStream                                                         Stream.Close
 //	aclrtDestroyStreamForce                                                    Stream.CloseForce
 //	aclrtDeviceGetStreamPriorityRange                                          Device.StreamPriorityRange
+//	aclrtDeviceL2CacheFlush                                                    Context.L2CacheFlush
 //	aclrtEventElapsedTime                                                      Elapsed
 //	aclrtEventGetTimestamp                                                     Event.Timestamp
 //	aclrtExceptionInfoCallbackRegister / aclrtExceptionInfoCallbackUnregister  Runtime.AddExceptionCallback
@@ -150,6 +156,7 @@
 //	aclrtGetDeviceInfo                                                         Device.Info
 //	aclrtGetFunctionName                                                       Kernel.Name
 //	aclrtGetMemInfo                                                            Device.MemInfo
+//	aclrtGetMemcpyDescSize                                                     MemcpyDescSizeOf
 //	aclrtGetNotifyId                                                           Notify.ID
 //	aclrtGetSocName                                                            Device.SoCName
 //	aclrtGetStreamAttribute                                                    Stream.Attr
@@ -172,7 +179,9 @@
 //	aclrtMallocHost                                                            Runtime.MallocHost
 //	aclrtMallocHost (by pointer)                                               RawRuntime.MallocHost
 //	aclrtMallocHostWithCfg                                                     Context.MallocHostConfig
+//	aclrtMemFlush                                                              RawContext.MemFlush
 //	aclrtMemGetAddressRange                                                    RawRuntime.AddressRange
+//	aclrtMemInvalidate                                                         RawContext.MemInvalidate
 //	aclrtMemcpy                                                                RawContext.Memcpy
 //	aclrtMemcpy (ACL_MEMCPY_DEVICE_TO_DEVICE)                                  Context.CopyDevice
 //	aclrtMemcpy (ACL_MEMCPY_DEVICE_TO_HOST)                                    Context.CopyFromDevice
@@ -189,10 +198,17 @@
 //	aclrtMemcpyAsync (ACL_MEMCPY_HOST_TO_DEVICE)                               Stream.CopyHostToDevice
 //	aclrtMemcpyAsync (ACL_MEMCPY_HOST_TO_DEVICE, pageable source)              Stream.CopyToDevice
 //	aclrtMemcpyAsync (ACL_MEMCPY_HOST_TO_HOST)                                 Stream.CopyHostToHost
+//	aclrtMemcpyAsyncWithCondition                                              RawStream.MemcpyAsyncWithCondition
+//	aclrtMemcpyAsyncWithDesc                                                   RawStream.MemcpyAsyncWithDesc
+//	aclrtMemcpyAsyncWithOffset                                                 RawStream.MemcpyAsyncWithOffset
+//	aclrtMemcpyBatch                                                           RawContext.MemcpyBatch
+//	aclrtMemcpyBatchAsync                                                      RawStream.MemcpyBatchAsync
 //	aclrtMemset                                                                Context.Memset
 //	aclrtMemset (by pointer)                                                   RawContext.Memset
 //	aclrtMemsetAsync                                                           Stream.Memset
 //	aclrtMemsetAsync (by pointer)                                              RawStream.MemsetAsync
+//	aclrtMemsetD32                                                             RawContext.MemsetD32
+//	aclrtMemsetD32Async                                                        RawStream.MemsetD32Async
 //	aclrtPersistentTaskClean                                                   Stream.CleanTasks
 //	aclrtPointerGetAttributes                                                  Runtime.PointerAttributes
 //	aclrtQueryEvent                                                            Event.QueryLegacy
@@ -206,6 +222,7 @@
 //	aclrtSetDevice                                                             Runtime.SetDevice
 //	aclrtSetExceptionInfoCallback                                              Runtime.SetExceptionCallback
 //	aclrtSetLabel                                                              Stream.SetLabel
+//	aclrtSetMemcpyDesc                                                         RawContext.SetMemcpyDesc
 //	aclrtSetStreamAttribute                                                    Stream.SetAttr
 //	aclrtSetStreamAttribute (ACL_STREAM_ATTR_PRIORITY)                         Stream.SetPriority
 //	aclrtSetStreamFailureMode                                                  Stream.SetFailureMode

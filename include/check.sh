@@ -90,6 +90,10 @@ aclrtCreateLabel aclrtCreateLabelList aclrtDestroyLabel aclrtDestroyLabelList ac
 aclrtSwitchLabelByIndex aclrtActiveStream aclrtSwitchStream aclrtGetStreamAvailableNum aclrtPersistentTaskClean
 aclrtMallocHostWithCfg aclrtHostRegister aclrtHostRegisterV2 aclrtHostGetDevicePointer aclrtHostUnregister
 aclrtHostMemMapCapabilities aclrtFreeWithDevSync aclrtFreeHostWithDevSync aclrtCheckMemType
+aclrtMemcpyBatch aclrtMemcpyBatchV2 aclrtMemcpyBatchAsync aclrtMemcpyBatchAsyncV2 aclrtMemsetD32
+aclrtMemsetD32Async aclrtMemcpyAsyncWithCondition aclrtGetMemcpyDescSize aclrtSetMemcpyDesc
+aclrtMemcpyAsyncWithOffset aclrtMemcpyAsyncWithDesc aclrtMemFlush aclrtMemInvalidate aclrtDeviceL2CacheFlush
+aclrtCmoAsync aclrtCmoAsyncWithBarrier aclrtCmoWaitBarrier aclrtCmoGetDescSize aclrtCmoSetDesc aclrtCmoAsyncWithDesc
 "
 
 # Names that carry a deprecation attribute (functions, enumerators,
@@ -98,6 +102,7 @@ DEPRECATED="
 aclrtGetVersion aclrtSetExceptionInfoCallback aclrtQueryEvent aclmdlRIDebugPrint
 ACL_OPT_STRONG_CONSISTENCY ACL_DEV_ATTR_LOCAL_MEM_PER_VECTOR_CORE
 ACL_RT_LAUNCH_KERNEL_ATTR_LOCAL_MEMORY_SIZE localMemorySize
+aclrtMemcpyAsyncWithCondition
 "
 
 # Macros the API reference documents (and CANN's own examples use) but

@@ -112,6 +112,26 @@ typedef struct gocann_core_api {
 	aclError (*aclrtFreeWithDevSync)(gocann_thread *t, void* devPtr);
 	aclError (*aclrtFreeHostWithDevSync)(gocann_thread *t, void* hostPtr);
 	aclError (*aclrtCheckMemType)(gocann_thread *t, void** addrList, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t reserve);
+	aclError (*aclrtMemcpyBatch)(gocann_thread *t, void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex);
+	aclError (*aclrtMemcpyBatchV2)(gocann_thread *t, void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs);
+	aclError (*aclrtMemcpyBatchAsync)(gocann_thread *t, void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex, aclrtStream stream);
+	aclError (*aclrtMemcpyBatchAsyncV2)(gocann_thread *t, void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, aclrtStream stream);
+	aclError (*aclrtMemsetD32)(gocann_thread *t, void* ptr, size_t memSize, uint32_t value, size_t N);
+	aclError (*aclrtMemsetD32Async)(gocann_thread *t, void* ptr, size_t memSize, uint32_t value, size_t N, aclrtStream stream);
+	aclError (*aclrtMemcpyAsyncWithCondition)(gocann_thread *t, void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind, aclrtStream stream);
+	aclError (*aclrtGetMemcpyDescSize)(gocann_thread *t, aclrtMemcpyKind kind, size_t* descSize);
+	aclError (*aclrtSetMemcpyDesc)(gocann_thread *t, void* desc, aclrtMemcpyKind kind, void* srcAddr, void* dstAddr, size_t count, void* config);
+	aclError (*aclrtMemcpyAsyncWithOffset)(gocann_thread *t, void** dst, size_t destMax, size_t dstDataOffset, const void** src, size_t count, size_t srcDataOffset, aclrtMemcpyKind kind, aclrtStream stream);
+	aclError (*aclrtMemcpyAsyncWithDesc)(gocann_thread *t, void* desc, aclrtMemcpyKind kind, aclrtStream stream);
+	aclError (*aclrtMemFlush)(gocann_thread *t, void* devPtr, size_t size);
+	aclError (*aclrtMemInvalidate)(gocann_thread *t, void* devPtr, size_t size);
+	aclError (*aclrtDeviceL2CacheFlush)(gocann_thread *t, void* rsv);
+	aclError (*aclrtCmoAsync)(gocann_thread *t, void* src, size_t size, aclrtCmoType cmoType, aclrtStream stream);
+	aclError (*aclrtCmoAsyncWithBarrier)(gocann_thread *t, void* src, size_t size, aclrtCmoType cmoType, uint32_t barrierId, aclrtStream stream);
+	aclError (*aclrtCmoWaitBarrier)(gocann_thread *t, aclrtBarrierTaskInfo* taskInfo, aclrtStream stream, uint32_t flag);
+	aclError (*aclrtCmoGetDescSize)(gocann_thread *t, size_t* size);
+	aclError (*aclrtCmoSetDesc)(gocann_thread *t, void* cmoDesc, void* src, size_t size);
+	aclError (*aclrtCmoAsyncWithDesc)(gocann_thread *t, void* cmoDesc, aclrtCmoType cmoType, aclrtStream stream, uintptr_t reserve);
 	// acl/acl_rt_kernel.h
 	aclError (*aclrtBinaryLoadFromFile)(gocann_thread *t, const char* binPath, aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle);
 	aclError (*aclrtBinaryLoadFromData)(gocann_thread *t, const void* data, size_t length, const aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle);

@@ -388,6 +388,19 @@ var examples = []example{
 		"ok: aclrtFreeHostWithDevSync returns with the stream's copy done",
 		"ok: aclrtCheckMemType DEV of aclrtMalloc memory: 1",
 	}},
+	{"34_copies", "", []string{
+		"ok: aclrtMemcpyBatch: each of 16 copies landed, failIndex SIZE_MAX",
+		"ok: aclrtMemcpyBatchAsync device to host, two attribute runs: every byte back",
+		"ok: failIndex 9 (the first copy of the bad attribute's run), nothing copied",
+		"ok: no refused batch copied a byte",
+		"ok: aclrtMemsetD32 and aclrtMemsetD32Async fill their words and nothing else",
+		"ok: after aclrtSetMemcpyDesc the same model copies what the descriptor now says",
+	}},
+	{"35_cmo", "", []string{
+		"ok: memset, aclrtCmoAsync, aclrtCmoAsyncWithDesc, memset: the cache operations ran in order and changed nothing",
+		"ok: a captured aclrtCmoAsync replays with the memset after it",
+		"ok: the model's barrier operations ran in order between its memsets",
+	}},
 }
 
 func TestExamples(t *testing.T) {
