@@ -298,6 +298,8 @@ struct op {
 
 extern const struct op ops_dev[], ops_query[], ops_stream[], ops_event[], ops_notify[], ops_mem[], ops_copy[], ops_kernel[],
     ops_launch[], ops_capture[], ops_group[], ops_model[], ops_label[];
+extern const struct op ops_hostreg[], ops_batch[];
+void hostreg_forget(void);               /* aclFinalize ended every host registration */
 int valid_dev(void);
 int32_t bad_dev(void);
 

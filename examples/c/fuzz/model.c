@@ -309,6 +309,7 @@ void device_closed(int dev)
 /* aclFinalize: every handle goes stale and all memory goes. */
 void runtime_finalized(void)
 {
+    hostreg_forget();
     for (int i = 0; i < MAXOBJ; i++) {
         fz.objs[i].owns_mem = 0;
         if (fz.objs[i].live) {
