@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/gocann/gocann/hal"
@@ -35,6 +36,9 @@ func (h hostReg) start() uint64 { return uint64(uintptr(h.p)) }
 // (aclrtHostRegister): ranges that copies treat as page-locked and, when
 // mapped, that kernels reach at their own address.
 type hostRegs struct {
+	// n is len(live), read without mu so that copies of pageable memory
+	// pay nothing while nothing is registered.
+	n atomic.Int32
 	// mu guards live.
 	mu   sync.RWMutex
 	live []hostReg // sorted by start, never overlapping
@@ -63,17 +67,20 @@ func (h *hostRegs) covering(addr, n uint64) (hostReg, bool) {
 
 // pinned reports whether [addr, addr+n) lies in one registered range.
 func (h *hostRegs) pinned(addr, n uint64) bool {
-	h.mu.RLock()
-	defer h.mu.RUnlock()
-	if len(h.live) == 0 {
+	if h.n.Load() == 0 {
 		return false
 	}
+	h.mu.RLock()
+	defer h.mu.RUnlock()
 	_, ok := h.covering(addr, max(n, 1))
 	return ok
 }
 
 // mapped reports whether addr is in a mapped registration.
 func (h *hostRegs) mapped(addr uint64) bool {
+	if h.n.Load() == 0 {
+		return false
+	}
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	r, ok := h.covering(addr, 1)
@@ -131,6 +138,7 @@ func (r *Runtime) HostRegister(p unsafe.Pointer, size uint64, flags uint32) erro
 		}
 	}
 	h.live = slices.Insert(h.live, i, hostReg{p: p, size: size, mapped: mapped})
+	h.n.Store(int32(len(h.live)))
 	return nil
 }
 
@@ -152,6 +160,7 @@ func (r *Runtime) HostUnregister(p unsafe.Pointer) error {
 	}
 	reg := h.live[i]
 	h.live = slices.Delete(h.live, i, i+1)
+	h.n.Store(int32(len(h.live)))
 	if reg.mapped {
 		if m, ok := b.(hal.HostMapper); ok {
 			return m.UnmapHost(reg.p)
@@ -180,6 +189,9 @@ func (r *Runtime) HostDevicePointer(p unsafe.Pointer) (unsafe.Pointer, error) {
 // freed, so no kernel reaches it once it is unmapped.
 func (r *Runtime) dropRegs(b hal.Backend, start, n uint64) {
 	h := &r.regs
+	if h.n.Load() == 0 {
+		return
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	m, _ := b.(hal.HostMapper)
@@ -190,12 +202,14 @@ func (r *Runtime) dropRegs(b hal.Backend, start, n uint64) {
 		}
 		return in
 	})
+	h.n.Store(int32(len(h.live)))
 }
 
 // reset forgets every registration, with the backend that mapped them.
 func (h *hostRegs) reset() {
 	h.mu.Lock()
 	h.live = nil
+	h.n.Store(0)
 	h.mu.Unlock()
 }
 
