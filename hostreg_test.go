@@ -146,6 +146,14 @@ func TestHostRegisterRefusals(t *testing.T) {
 	// As host memory it copies.
 	check(t, e.c.Raw().Memcpy(gocann.CaptureThread{}, devPtr(t, e, d), 16, at(4096), 16, gocann.MemcpyHostToDevice))
 
+	// A mapped range with a hole: kernels could not reach it without crashing.
+	holed := pageable(t, 3*4096)
+	check(t, unix.MunmapPtr(unsafe.Pointer(&holed[4096]), 4096))
+	err = raw.HostRegister(unsafe.Pointer(&holed[0]), 3*4096, uint32(gocann.HostRegMapped))
+	wantErr(t, err, gocann.CodeRTParamInvalid, "is not all mapped memory of the process")
+	check(t, raw.HostRegister(unsafe.Pointer(&holed[0]), 4096, uint32(gocann.HostRegMapped)))
+	check(t, e.r.Raw().HostUnregister(unsafe.Pointer(&holed[0])))
+
 	wantErr(t, e.r.Raw().HostUnregister(at(4096+4)), gocann.CodeHostMemoryNotRegistered, "not the start")
 	wantErr(t, e.r.Raw().HostUnregister(nil), gocann.CodeInvalidParam, "ptr is NULL")
 	for _, off := range []int{0, 4096, 8192} {

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"unsafe"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/gocann/gocann/hal"
 )
 
@@ -26,9 +28,35 @@ type hostMaps struct {
 
 var _ hal.HostMapper = (*Backend)(nil)
 
-// MapHost makes [p, p+size) reachable by kernels at its own address.
+// MapHost makes [p, p+size) reachable by kernels at its own address. Every
+// page of it must be mapped: a kernel's access there must not crash the
+// process.
 func (b *Backend) MapHost(p unsafe.Pointer, size uint64) error {
+	if err := checkMapped(p, size); err != nil {
+		return err
+	}
 	return b.maps.add(hostMap{p: p, size: size})
+}
+
+// checkMapped reports whether every page of [p, p+size) is mapped in the
+// process, asking mincore a chunk at a time (it fails with ENOMEM on a
+// hole).
+func checkMapped(p unsafe.Pointer, size uint64) error {
+	const page, chunk = hal.PageSizeNormal, 1 << 26
+	start := uint64(uintptr(p)) &^ (page - 1)
+	end := uint64(uintptr(p)) + size
+	if end < start {
+		return hal.Errorf(hal.KindInvalidParam, "host range %p (%d bytes) wraps the address space", p, size)
+	}
+	vec := make([]byte, chunk/page)
+	for a := start; a < end; a += chunk {
+		n := min(end-a, chunk)
+		_, _, errno := unix.Syscall(unix.SYS_MINCORE, uintptr(a), uintptr(n), uintptr(unsafe.Pointer(&vec[0])))
+		if errno != 0 {
+			return hal.Errorf(hal.KindInvalidParam, "host range [%#x, %#x) is not all mapped memory of the process (mincore: %v)", uint64(uintptr(p)), end, errno)
+		}
+	}
+	return nil
 }
 
 // UnmapHost ends the mapping starting at p.

@@ -151,6 +151,12 @@ static void refusals(void)
     }
     EXPECT_CODE(aclrtHostUnregister(m), ACL_ERROR_HOST_MEMORY_NOT_REGISTERED, "aclrtHostUnregister twice");
     munmap(m, 3 * PAGE);
+
+    unsigned char *holed = map_pages(3 * PAGE);
+    munmap(holed + PAGE, PAGE);
+    EXPECT_CODE(aclrtHostRegisterV2(holed, 3 * PAGE, ACL_HOST_REG_MAPPED), ACL_ERROR_RT_PARAM_INVALID,
+                "MAPPED registration of a range with an unmapped page");
+    munmap(holed, 3 * PAGE);
 }
 
 static void helpers(aclrtStream s)
