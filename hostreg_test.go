@@ -90,6 +90,22 @@ func TestHostRegisterPinnedCopiesAsync(t *testing.T) {
 	if !bytes.Equal(dst, bytes.Repeat([]byte{7}, n)) {
 		t.Errorf("copy read the source at the call (staged), want the bytes as they were when it ran: got %v...", dst[:8])
 	}
+	// Page-locked to a capture too: captured, and read at each replay.
+	m, err := e.s.Capture(gocann.CaptureGlobal, func(s *gocann.Stream) error {
+		return s.Raw().MemcpyAsync(gocann.CaptureThread{}, devPtr(t, e, d), n, unsafe.Pointer(&src[0]), n, gocann.MemcpyHostToDevice)
+	})
+	check(t, err)
+	defer m.Close()
+	for _, v := range []byte{3, 9} {
+		copy(src, bytes.Repeat([]byte{v}, n))
+		check(t, m.Run(e.s))
+		syncOK(t, e.s)
+		got := make([]byte, n)
+		check(t, e.c.CopyFromDevice(got, d))
+		if !bytes.Equal(got, src) {
+			t.Fatalf("replay %d of a captured copy from registered memory: got %v..., want %d", v, got[:4], v)
+		}
+	}
 }
 
 func devPtr(t *testing.T, e env, p gocann.DevPtr) unsafe.Pointer {
