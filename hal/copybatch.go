@@ -6,6 +6,22 @@ type Copy struct {
 	Size     uint64
 }
 
+// Batch is the copies of a TaskCopyBatch.
+type Batch struct {
+	Copies []Copy
+}
+
+// copies returns the copies; a nil batch has none.
+func (b *Batch) copies() []Copy {
+	if b == nil {
+		return nil
+	}
+	return b.Copies
+}
+
+// Len is the number of copies; a nil batch has none.
+func (b *Batch) Len() int { return len(b.copies()) }
+
 // Cache maintenance operations of a TaskCmo (Value), with the values of
 // aclrtCmoType.
 const (

@@ -89,9 +89,10 @@ type Task struct {
 	// TaskMemset: Width 4 fills with the 32-bit little-endian pattern
 	// uint32(Value) (Size a multiple of 4); 0 or 1 fills bytes.
 
-	// TaskCopyBatch: the copies, in no particular order. The task owns the
-	// slice until it completes.
-	Copies []Copy
+	// TaskCopyBatch: the copies, in no particular order. The task owns them
+	// until it completes. (A pointer keeps every task one word longer,
+	// not three.)
+	Batch *Batch
 
 	// TaskCopyIndirect: Dst.Dev and Src.Dev are the device addresses of
 	// the 64-bit words holding the destination and source device
@@ -171,8 +172,8 @@ func (t *Task) Accesses(lookup func(addr uint64) (Allocation, bool), yield func(
 			yield(Range{Addr: t.Value, Size: 8})
 		}
 	case TaskCopyBatch:
-		for i := range t.Copies {
-			c := &t.Copies[i]
+		for i := range t.Batch.copies() {
+			c := &t.Batch.Copies[i]
 			if !c.Src.IsHost() {
 				yield(Range{Addr: c.Src.Dev, Size: c.Size})
 			}

@@ -12,19 +12,20 @@ import (
 // whole copies, and only a batch big enough to split at all is split.
 func batchParts(t *hal.Task, workers int) int32 {
 	var total uint64
-	for i := range t.Copies {
-		total += t.Copies[i].Size
+	n := t.Batch.Len()
+	for i := range n {
+		total += t.Batch.Copies[i].Size
 	}
-	return min(splitCount(total, workers), int32(min(len(t.Copies), 1<<30)))
+	return max(1, min(splitCount(total, workers), int32(min(n, 1<<30))))
 }
 
 // copyBatch runs part p of a batch copy: its share of the copies, each
 // resolved and moved in one go. The first copy that cannot be resolved
 // ends the part; the task faults.
 func (b *Backend) copyBatch(t *hal.Task, p, parts int32) error {
-	lo, hi := share(uint64(len(t.Copies)), p, parts, 1)
+	lo, hi := share(uint64(t.Batch.Len()), p, parts, 1)
 	for i := lo; i < hi; i++ {
-		c := &t.Copies[i]
+		c := &t.Batch.Copies[i]
 		if c.Size == 0 {
 			continue
 		}

@@ -60,15 +60,15 @@ func testCopyBatch(e *env) {
 			off := uint64(i) * 16 << 10
 			cs = append(cs, hal.Copy{Dst: hal.DevLoc(a.Addr + off), Src: hostLoc(src[off:]), Size: 16 << 10})
 		}
-		e.run(q, hal.Task{Kind: hal.TaskCopyBatch, Copies: cs})
+		e.run(q, hal.Task{Kind: hal.TaskCopyBatch, Batch: &hal.Batch{Copies: cs}})
 		if !bytes.Equal(devBytes(t, e.d, a.Addr, 1<<20), src) {
 			t.Fatalf("%s: host to device batch wrong", mode(q))
 		}
-		e.run(q, hal.Task{Kind: hal.TaskCopyBatch, Copies: []hal.Copy{
+		e.run(q, hal.Task{Kind: hal.TaskCopyBatch, Batch: &hal.Batch{Copies: []hal.Copy{
 			{Dst: hal.DevLoc(b.Addr + 1), Src: hal.DevLoc(a.Addr + 7), Size: 5000},
 			{Dst: hostLoc(dst), Src: hal.DevLoc(a.Addr + 100), Size: 3 << 10},
 			{Dst: hal.DevLoc(b.Addr + 9000), Src: hostLoc(src), Size: 0},
-		}})
+		}}})
 		if !bytes.Equal(devBytes(t, e.d, b.Addr+1, 5000), src[7:5007]) || !bytes.Equal(dst, src[100:100+3<<10]) {
 			t.Fatalf("%s: mixed batch wrong", mode(q))
 		}

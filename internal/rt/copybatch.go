@@ -52,7 +52,7 @@ func (c *Context) MemcpyBatch(caller Caller, copies []BatchCopy, attrs []BatchAt
 		return NoFailIndex, err
 	}
 	t, _, fail, err := c.d.batchTask(copies, attrs, attrIdx, false)
-	if err != nil || len(t.Copies) == 0 {
+	if err != nil || t.Batch.Len() == 0 {
 		return fail, err
 	}
 	return NoFailIndex, c.hd.Run(t)
@@ -70,7 +70,7 @@ func (s *Stream) MemcpyBatchAsync(caller Caller, copies []BatchCopy, attrs []Bat
 		return NoFailIndex, err
 	}
 	t, pageable, fail, err := s.c.d.batchTask(copies, attrs, attrIdx, true)
-	if err != nil || len(t.Copies) == 0 {
+	if err != nil || t.Batch.Len() == 0 {
 		return fail, err
 	}
 	t.Site = site
@@ -119,7 +119,8 @@ func (d *Device) batchTask(copies []BatchCopy, attrs []BatchAttr, attrIdx []uint
 	if err := checkAttrIdx(len(copies), attrs, attrIdx, async); err != nil {
 		return t, false, fail, err
 	}
-	t = hal.Task{Kind: hal.TaskCopyBatch, Copies: make([]hal.Copy, 0, len(copies))}
+	b := &hal.Batch{Copies: make([]hal.Copy, 0, len(copies))}
+	t = hal.Task{Kind: hal.TaskCopyBatch, Batch: b}
 	a := 0
 	for i := range copies {
 		for a+1 < len(attrs) && uint64(i) >= attrIdx[a+1] {
@@ -131,7 +132,7 @@ func (d *Device) batchTask(copies []BatchCopy, attrs []BatchAttr, attrIdx []uint
 		}
 		pageable = pageable || pg
 		if copies[i].Size > 0 {
-			t.Copies = append(t.Copies, hal.Copy{Dst: copies[i].Dst, Src: copies[i].Src, Size: copies[i].Size})
+			b.Copies = append(b.Copies, hal.Copy{Dst: copies[i].Dst, Src: copies[i].Src, Size: copies[i].Size})
 		}
 	}
 	return t, pageable, fail, nil
