@@ -178,6 +178,9 @@ func (s *Stream) SwitchStream(left DevPtr, cond Condition, right DevPtr, typ Com
 //
 // CANN: aclrtPersistentTaskClean.
 func (s *Stream) CleanTasks() error {
+	if err := s.r.require("aclrtPersistentTaskClean"); err != nil {
+		return err
+	}
 	return wrap("Stream.CleanTasks (aclrtPersistentTaskClean)", s.s.CleanTasks())
 }
 

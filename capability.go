@@ -134,6 +134,9 @@ const (
 //
 // CANN: aclrtDeviceSetLimit.
 func (r *Runtime) SetDeviceLimit(l DeviceLimit, value uint64) error {
+	if err := r.require("aclrtDeviceSetLimit"); err != nil {
+		return err
+	}
 	return wrap("Runtime.SetDeviceLimit (aclrtDeviceSetLimit)", r.rt.SetLimit(rt.DeviceLimit(l), value))
 }
 
@@ -141,6 +144,9 @@ func (r *Runtime) SetDeviceLimit(l DeviceLimit, value uint64) error {
 //
 // CANN: aclrtDeviceGetLimit.
 func (r *Runtime) DeviceLimit(l DeviceLimit) (uint64, error) {
+	if err := r.require("aclrtDeviceGetLimit"); err != nil {
+		return 0, err
+	}
 	v, err := r.rt.Limit(rt.DeviceLimit(l))
 	return v, wrap("Runtime.DeviceLimit (aclrtDeviceGetLimit)", err)
 }

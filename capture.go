@@ -52,6 +52,9 @@ const (
 //
 // CANN: aclmdlRICaptureBegin.
 func (s *Stream) BeginCapture(mode CaptureMode) (*Capture, error) {
+	if err := s.r.require("aclmdlRICaptureBegin"); err != nil {
+		return nil, err
+	}
 	return s.Raw().BeginCapture(CaptureThread{}, mode)
 }
 
@@ -60,6 +63,9 @@ func (s *Stream) BeginCapture(mode CaptureMode) (*Capture, error) {
 //
 // CANN: aclmdlRICaptureBegin (by thread).
 func (x RawStream) BeginCapture(t CaptureThread, mode CaptureMode) (*Capture, error) {
+	if err := x.s.r.require("aclmdlRICaptureBegin"); err != nil {
+		return nil, err
+	}
 	s := x.s
 	c, err := s.s.BeginCapture(rt.CaptureMode(mode), t.rt())
 	if err != nil {
@@ -73,6 +79,9 @@ func (x RawStream) BeginCapture(t CaptureThread, mode CaptureMode) (*Capture, er
 //
 // CANN: aclmdlRICaptureToModelRIBegin.
 func (s *Stream) BeginCaptureInto(m *ModelRI, mode CaptureMode) (*Capture, error) {
+	if err := s.r.require("aclmdlRICaptureToModelRIBegin"); err != nil {
+		return nil, err
+	}
 	return s.Raw().BeginCaptureInto(CaptureThread{}, m, mode)
 }
 
@@ -81,6 +90,9 @@ func (s *Stream) BeginCaptureInto(m *ModelRI, mode CaptureMode) (*Capture, error
 //
 // CANN: aclmdlRICaptureToModelRIBegin (by thread).
 func (x RawStream) BeginCaptureInto(t CaptureThread, m *ModelRI, mode CaptureMode) (*Capture, error) {
+	if err := x.s.r.require("aclmdlRICaptureToModelRIBegin"); err != nil {
+		return nil, err
+	}
 	s := x.s
 	const op = "Stream.BeginCaptureInto (aclmdlRICaptureToModelRIBegin)"
 	if m == nil {
@@ -98,13 +110,21 @@ func (x RawStream) BeginCaptureInto(t CaptureThread, m *ModelRI, mode CaptureMod
 // stream pulled into the capture did not join back to the origin stream.
 //
 // CANN: aclmdlRICaptureEnd.
-func (c *Capture) End() (*ModelRI, error) { return c.s.Raw().EndCapture(CaptureThread{}) }
+func (c *Capture) End() (*ModelRI, error) {
+	if err := c.r.require("aclmdlRICaptureEnd"); err != nil {
+		return nil, err
+	}
+	return c.s.Raw().EndCapture(CaptureThread{})
+}
 
 // EndCapture ends the capture begun on the stream, for thread t: the
 // thread that began it, unless it is RELAXED.
 //
 // CANN: aclmdlRICaptureEnd (by thread).
 func (x RawStream) EndCapture(t CaptureThread) (*ModelRI, error) {
+	if err := x.s.r.require("aclmdlRICaptureEnd"); err != nil {
+		return nil, err
+	}
 	s := x.s
 	m, err := s.s.EndCapture(t.rt())
 	if err != nil {
@@ -181,6 +201,9 @@ func (c *Capture) Model() *ModelRI { return c.r.model(c.c.Model()) }
 //
 // CANN: aclmdlRICaptureGetInfo (status).
 func (c *Capture) Status() (CaptureStatus, error) {
+	if err := c.r.require("aclmdlRICaptureGetInfo"); err != nil {
+		return 0, err
+	}
 	st, err := c.c.Status()
 	return CaptureStatus(st), wrap("Capture.Status (aclmdlRICaptureGetInfo)", err)
 }
@@ -194,6 +217,9 @@ func (c *Capture) Mode() CaptureMode { return CaptureMode(c.c.Mode()) }
 //
 // CANN: aclmdlRICaptureThreadExchangeMode (for this capture).
 func (c *Capture) SetMode(m CaptureMode) (CaptureMode, error) {
+	if err := c.r.require("aclmdlRICaptureThreadExchangeMode"); err != nil {
+		return 0, err
+	}
 	if m < CaptureGlobal || m > CaptureRelaxed {
 		return c.Mode(), wrap("Capture.SetMode (aclmdlRICaptureThreadExchangeMode)",
 			rterr.Errorf(rterr.KindInvalidParam, "mode %d is invalid, expected 0 (GLOBAL), 1 (THREAD_LOCAL) or 2 (RELAXED)", m))

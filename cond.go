@@ -33,6 +33,9 @@ const (
 //
 // CANN: aclmdlRICondHandleCreate.
 func (m *ModelRI) NewCond(def uint32, reset bool) (*CondHandle, error) {
+	if err := m.r.require("aclmdlRICondHandleCreate"); err != nil {
+		return nil, err
+	}
 	h, err := m.m.NewCond(uint64(def), reset)
 	if err != nil {
 		return nil, wrap("ModelRI.NewCond (aclmdlRICondHandleCreate)", err)
@@ -57,6 +60,9 @@ const MaxCondBranches = rt.MaxCondBranches
 //
 // CANN: aclmdlRIAddCondTask.
 func (s *Stream) AddCond(h *CondHandle, kind CondKind, branches int) ([]*ModelRI, error) {
+	if err := s.r.require("aclmdlRIAddCondTask"); err != nil {
+		return nil, err
+	}
 	const op = "Stream.AddCond (aclmdlRIAddCondTask)"
 	if h == nil {
 		return nil, wrap(op, rterr.Errorf(rterr.KindBadArgument, "condition handle is nil"))

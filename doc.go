@@ -116,6 +116,12 @@
 //	aclrtBinaryGetFunction                                                     Runtime.Kernel
 //	aclrtBinaryGetFunction (kernel from a loaded binary)                       NewKernel
 //	aclrtCheckArchCompatibility                                                Runtime.CheckArchCompatibility
+//	aclrtCheckMemType                                                          Context.CheckMemType
+//	aclrtCmoAsync                                                              Stream.Cmo
+//	aclrtCmoAsyncWithBarrier                                                   Stream.CmoWithBarrier
+//	aclrtCmoAsyncWithDesc                                                      Stream.CmoWithDesc
+//	aclrtCmoSetDesc                                                            Context.SetCmoDesc
+//	aclrtCmoWaitBarrier                                                        Stream.CmoWaitBarrier
 //	aclrtCreateContext                                                         Device.NewContext
 //	aclrtCreateEvent                                                           Context.NewDefaultEvent
 //	aclrtCreateEventExWithFlag                                                 Context.NewEvent
@@ -144,6 +150,7 @@
 //	aclrtDeviceGetPCIBusId (buffer length)                                     RawRuntime.PCIBusID
 //	aclrtDeviceGetStreamPriorityRange                                          Device.StreamPriorityRange
 //	aclrtDeviceGetUuid                                                         Device.UUID
+//	aclrtDeviceL2CacheFlush                                                    Context.L2CacheFlush
 //	aclrtDevicePeerAccessStatus                                                Runtime.PeerAccessStatus
 //	aclrtDeviceSetLimit                                                        Runtime.SetDeviceLimit
 //	aclrtEventElapsedTime                                                      Elapsed
@@ -154,6 +161,10 @@
 //	aclrtFree (by pointer)                                                     RawRuntime.Free
 //	aclrtFreeHost                                                              HostBuffer.Close
 //	aclrtFreeHost (by pointer)                                                 RawRuntime.FreeHost
+//	aclrtFreeHostWithDevSync                                                   HostBuffer.CloseWithDeviceSync
+//	aclrtFreeHostWithDevSync (by pointer)                                      RawRuntime.FreeHostWithDevSync
+//	aclrtFreeWithDevSync                                                       Context.FreeWithDevSync
+//	aclrtFreeWithDevSync (by pointer)                                          RawRuntime.FreeWithDevSync
 //	aclrtGetCurrentContext (after aclrtSetDevice)                              Device.Context
 //	aclrtGetDevice                                                             Device.ID
 //	aclrtGetDeviceCapability                                                   Device.HasFeature
@@ -167,6 +178,7 @@
 //	aclrtGetLogicDevIdByUserDevId                                              Runtime.LogicalIDOfUser
 //	aclrtGetMemInfo                                                            Device.MemInfo
 //	aclrtGetMemUsageInfo                                                       Runtime.MemUsage
+//	aclrtGetMemcpyDescSize                                                     MemcpyDescSizeOf
 //	aclrtGetNotifyId                                                           Notify.ID
 //	aclrtGetPhyDevIdByLogicDevId                                               Runtime.PhysicalIDOfLogical
 //	aclrtGetPhyDevIdByUserDevId                                                Runtime.PhysicalIDOfUser
@@ -177,6 +189,13 @@
 //	aclrtGetStreamAvailableNum                                                 Device.StreamsAvailable
 //	aclrtGetUserDevIdByLogicDevId                                              Runtime.UserIDOfLogical
 //	aclrtGetUserDevIdByPhyDevId                                                Runtime.UserIDOfPhysical
+//	aclrtHostGetDevicePointer                                                  HostRegistration.DevicePointer
+//	aclrtHostGetDevicePointer (by pointer)                                     RawRuntime.HostDevicePointer
+//	aclrtHostMemMapCapabilities                                                Device.HostMemMapCapable
+//	aclrtHostRegisterV2                                                        Context.RegisterHost
+//	aclrtHostRegisterV2 (by pointer)                                           RawContext.HostRegister
+//	aclrtHostUnregister                                                        HostRegistration.Close
+//	aclrtHostUnregister (by pointer)                                           RawRuntime.HostUnregister
 //	aclrtLaunchHostFunc                                                        Stream.LaunchHostFunc
 //	aclrtLaunchHostFunc (function of two words)                                RawStream.LaunchHostFunc
 //	aclrtLaunchKernel                                                          Stream.Launch
@@ -186,7 +205,10 @@
 //	aclrtMalloc (by pointer)                                                   RawContext.Malloc
 //	aclrtMallocHost                                                            Runtime.MallocHost
 //	aclrtMallocHost (by pointer)                                               RawRuntime.MallocHost
+//	aclrtMallocHostWithCfg                                                     Context.MallocHostConfig
+//	aclrtMemFlush                                                              RawContext.MemFlush
 //	aclrtMemGetAddressRange                                                    RawRuntime.AddressRange
+//	aclrtMemInvalidate                                                         RawContext.MemInvalidate
 //	aclrtMemP2PMap                                                             RawRuntime.MemP2PMap
 //	aclrtMemP2PMap (typed)                                                     Runtime.P2PMap
 //	aclrtMemcpy                                                                RawContext.Memcpy
@@ -205,10 +227,17 @@
 //	aclrtMemcpyAsync (ACL_MEMCPY_HOST_TO_DEVICE)                               Stream.CopyHostToDevice
 //	aclrtMemcpyAsync (ACL_MEMCPY_HOST_TO_DEVICE, pageable source)              Stream.CopyToDevice
 //	aclrtMemcpyAsync (ACL_MEMCPY_HOST_TO_HOST)                                 Stream.CopyHostToHost
+//	aclrtMemcpyAsyncWithCondition                                              RawStream.MemcpyAsyncWithCondition
+//	aclrtMemcpyAsyncWithDesc                                                   RawStream.MemcpyAsyncWithDesc
+//	aclrtMemcpyAsyncWithOffset                                                 RawStream.MemcpyAsyncWithOffset
+//	aclrtMemcpyBatch                                                           RawContext.MemcpyBatch
+//	aclrtMemcpyBatchAsync                                                      RawStream.MemcpyBatchAsync
 //	aclrtMemset                                                                Context.Memset
 //	aclrtMemset (by pointer)                                                   RawContext.Memset
 //	aclrtMemsetAsync                                                           Stream.Memset
 //	aclrtMemsetAsync (by pointer)                                              RawStream.MemsetAsync
+//	aclrtMemsetD32                                                             RawContext.MemsetD32
+//	aclrtMemsetD32Async                                                        RawStream.MemsetD32Async
 //	aclrtPersistentTaskClean                                                   Stream.CleanTasks
 //	aclrtPointerGetAttributes                                                  Runtime.PointerAttributes
 //	aclrtQueryEvent                                                            Event.QueryLegacy
@@ -222,6 +251,7 @@
 //	aclrtSetDevice                                                             Runtime.SetDevice
 //	aclrtSetExceptionInfoCallback                                              Runtime.SetExceptionCallback
 //	aclrtSetLabel                                                              Stream.SetLabel
+//	aclrtSetMemcpyDesc                                                         RawContext.SetMemcpyDesc
 //	aclrtSetStreamAttribute                                                    Stream.SetAttr
 //	aclrtSetStreamAttribute (ACL_STREAM_ATTR_PRIORITY)                         Stream.SetPriority
 //	aclrtSetStreamFailureMode                                                  Stream.SetFailureMode

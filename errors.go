@@ -214,6 +214,10 @@ func codeFor(k rterr.Kind) Code {
 		return CodeFeatureUnsupported
 	case rterr.KindNoDevice:
 		return CodeRTNoDevice
+	case rterr.KindHostRegistered:
+		return CodeHostMemoryAlreadyRegistered
+	case rterr.KindHostNotRegistered:
+		return CodeHostMemoryNotRegistered
 	}
 	return CodeRTInternalError
 }

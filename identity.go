@@ -66,6 +66,9 @@ func (r *Runtime) LogicalIDOfPhysical(phys int) (int, error) {
 //
 // CANN: aclrtDeviceGetPCIBusId.
 func (d *Device) PCIBusID() (string, error) {
+	if err := d.r.require("aclrtDeviceGetPCIBusId"); err != nil {
+		return "", err
+	}
 	s, err := d.r.rt.PCIBusID(d.ID(), 13)
 	return s, wrap("Device.PCIBusID (aclrtDeviceGetPCIBusId)", err)
 }
@@ -75,6 +78,9 @@ func (d *Device) PCIBusID() (string, error) {
 //
 // CANN: aclrtDeviceGetPCIBusId (buffer length).
 func (x RawRuntime) PCIBusID(id, n int) (string, error) {
+	if err := x.r.require("aclrtDeviceGetPCIBusId"); err != nil {
+		return "", err
+	}
 	s, err := x.r.rt.PCIBusID(id, n)
 	return s, wrap("Device.PCIBusID (aclrtDeviceGetPCIBusId)", err)
 }
@@ -84,6 +90,9 @@ func (x RawRuntime) PCIBusID(id, n int) (string, error) {
 //
 // CANN: aclrtDeviceGetByPCIBusId.
 func (r *Runtime) DeviceByPCIBusID(bus string) (int, error) {
+	if err := r.require("aclrtDeviceGetByPCIBusId"); err != nil {
+		return 0, err
+	}
 	id, err := r.rt.DeviceByPCIBusID(bus)
 	return id, wrap("Runtime.DeviceByPCIBusID (aclrtDeviceGetByPCIBusId)", err)
 }
@@ -93,6 +102,9 @@ func (r *Runtime) DeviceByPCIBusID(bus string) (int, error) {
 //
 // CANN: aclrtDeviceGetUuid.
 func (d *Device) UUID() ([16]byte, error) {
+	if err := d.r.require("aclrtDeviceGetUuid"); err != nil {
+		return [16]byte{}, err
+	}
 	x, err := d.r.rt.Identity(d.ID())
 	return x.UUID, wrap("Device.UUID (aclrtDeviceGetUuid)", err)
 }

@@ -59,6 +59,9 @@ func (m *ModelRI) SetName(name string) error {
 //
 //go:noinline
 func (m *ModelRI) Run(s *Stream) error {
+	if err := m.r.require("aclmdlRIExecuteAsync"); err != nil {
+		return err
+	}
 	const op = "ModelRI.Run (aclmdlRIExecuteAsync)"
 	if s == nil {
 		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "stream is nil"))
@@ -122,6 +125,9 @@ func (m *ModelRI) RemoveOnDestroy(key uintptr) error {
 //
 // CANN: aclmdlRIDebugPrint.
 func (m *ModelRI) Describe(verbose bool) (string, error) {
+	if err := m.r.require("aclmdlRIDebugPrint"); err != nil {
+		return "", err
+	}
 	d, err := m.m.Describe(verbose)
 	if err != nil {
 		return "", wrap("ModelRI.Describe (aclmdlRIDebugPrint)", err)
@@ -133,6 +139,9 @@ func (m *ModelRI) Describe(verbose bool) (string, error) {
 //
 // CANN: aclmdlRIDebugJsonPrint.
 func (m *ModelRI) WriteJSON(w io.Writer, verbose bool) error {
+	if err := m.r.require("aclmdlRIDebugJsonPrint"); err != nil {
+		return err
+	}
 	const op = "ModelRI.WriteJSON (aclmdlRIDebugJsonPrint)"
 	d, err := m.m.Describe(verbose)
 	if err != nil {
@@ -148,4 +157,9 @@ func (m *ModelRI) WriteJSON(w io.Writer, verbose bool) error {
 // ModelTask.Disable take effect; it is refused while the model runs.
 //
 // CANN: aclmdlRIUpdate.
-func (m *ModelRI) Update() error { return wrap("ModelRI.Update (aclmdlRIUpdate)", m.m.Update()) }
+func (m *ModelRI) Update() error {
+	if err := m.r.require("aclmdlRIUpdate"); err != nil {
+		return err
+	}
+	return wrap("ModelRI.Update (aclmdlRIUpdate)", m.m.Update())
+}

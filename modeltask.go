@@ -65,6 +65,9 @@ type TaskParams struct {
 //
 // CANN: aclmdlRIGetStreams.
 func (m *ModelRI) Streams() ([]ModelStream, error) {
+	if err := m.r.require("aclmdlRIGetStreams"); err != nil {
+		return nil, err
+	}
 	ss, err := m.m.Streams()
 	if err != nil {
 		return nil, wrap("ModelRI.Streams (aclmdlRIGetStreams)", err)
@@ -187,6 +190,9 @@ func (t ModelTask) Params() TaskParams {
 //
 // CANN: aclmdlRITaskGetParams (args in device memory).
 func (t ModelTask) ArgsDevice() (DevPtr, error) {
+	if err := t.r.require("aclmdlRITaskGetParams"); err != nil {
+		return 0, err
+	}
 	a, err := t.t.ArgsDevice()
 	return DevPtr(a), wrap("ModelTask.ArgsDevice (aclmdlRITaskGetParams)", err)
 }
@@ -198,6 +204,9 @@ func (t ModelTask) ArgsDevice() (DevPtr, error) {
 //
 // CANN: aclmdlRITaskSetParams.
 func (t ModelTask) SetParams(p TaskParams) error {
+	if err := t.r.require("aclmdlRITaskSetParams"); err != nil {
+		return err
+	}
 	const op = "ModelTask.SetParams (aclmdlRITaskSetParams)"
 	if have := t.Type(); p.Type != have {
 		return wrap(op, rterr.Errorf(rterr.KindInvalidParam, "type %d is invalid, expected the task's own type %d", p.Type, have))
@@ -224,5 +233,8 @@ func (t ModelTask) SetParams(p TaskParams) error {
 //
 // CANN: aclmdlRITaskDisable.
 func (t ModelTask) Disable() error {
+	if err := t.r.require("aclmdlRITaskDisable"); err != nil {
+		return err
+	}
 	return wrap("ModelTask.Disable (aclmdlRITaskDisable)", t.t.Disable())
 }

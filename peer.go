@@ -50,6 +50,9 @@ func simTopology(t *config.Topology) (sim.Topology, error) {
 //
 // CANN: aclrtDeviceCanAccessPeer.
 func (r *Runtime) CanAccessPeer(dev, peer int) (bool, error) {
+	if err := r.require("aclrtDeviceCanAccessPeer"); err != nil {
+		return false, err
+	}
 	ok, err := r.rt.CanAccessPeer(dev, peer)
 	return ok, wrap("Runtime.CanAccessPeer (aclrtDeviceCanAccessPeer)", err)
 }
@@ -80,6 +83,9 @@ func (r *Runtime) PeerAccessStatus(dev, peer int) (bool, error) {
 //
 // CANN: aclrtDeviceEnablePeerAccess (flags 0).
 func (d *Device) EnablePeerAccess(peer int) error {
+	if err := d.r.require("aclrtDeviceEnablePeerAccess"); err != nil {
+		return err
+	}
 	return wrap("Device.EnablePeerAccess (aclrtDeviceEnablePeerAccess)", d.d.SetPeerAccess(peer, true, 0))
 }
 
@@ -88,6 +94,9 @@ func (d *Device) EnablePeerAccess(peer int) error {
 //
 // CANN: aclrtDeviceDisablePeerAccess.
 func (d *Device) DisablePeerAccess(peer int) error {
+	if err := d.r.require("aclrtDeviceDisablePeerAccess"); err != nil {
+		return err
+	}
 	return wrap("Device.DisablePeerAccess (aclrtDeviceDisablePeerAccess)", d.d.SetPeerAccess(peer, false, 0))
 }
 
@@ -96,6 +105,9 @@ func (d *Device) DisablePeerAccess(peer int) error {
 //
 // CANN: aclrtDeviceEnablePeerAccess (flags as given).
 func (x RawRuntime) EnablePeerAccess(dev, peer int, flags uint32) error {
+	if err := x.r.require("aclrtDeviceEnablePeerAccess"); err != nil {
+		return err
+	}
 	d, err := x.r.device(dev)
 	if err != nil {
 		return wrap("Device.EnablePeerAccess (aclrtDeviceEnablePeerAccess)", err)
@@ -109,6 +121,9 @@ func (x RawRuntime) EnablePeerAccess(dev, peer int, flags uint32) error {
 //
 // CANN: aclrtMemP2PMap (typed).
 func (r *Runtime) P2PMap(p DevPtr, n int64, dst int) error {
+	if err := r.require("aclrtMemP2PMap"); err != nil {
+		return err
+	}
 	if n < 0 {
 		return Errorf("Runtime.P2PMap (aclrtMemP2PMap)", KindBadArgument, "size %d is invalid, expected a positive size", n)
 	}
@@ -119,5 +134,8 @@ func (r *Runtime) P2PMap(p DevPtr, n int64, dst int) error {
 //
 // CANN: aclrtMemP2PMap.
 func (x RawRuntime) MemP2PMap(p uintptr, size uint64, dst int, flags uint64) error {
+	if err := x.r.require("aclrtMemP2PMap"); err != nil {
+		return err
+	}
 	return wrap("Runtime.P2PMap (aclrtMemP2PMap)", x.r.rt.MemP2PMap(uint64(p), size, dst, flags))
 }

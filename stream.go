@@ -89,7 +89,12 @@ func (s *Stream) CloseForce() error {
 // waits in progress on the stream fail with ACL_ERROR_RT_STREAM_ABORT.
 //
 // CANN: aclrtStreamAbort.
-func (s *Stream) Abort() error { return wrap("Stream.Abort (aclrtStreamAbort)", s.s.Abort()) }
+func (s *Stream) Abort() error {
+	if err := s.r.require("aclrtStreamAbort"); err != nil {
+		return err
+	}
+	return wrap("Stream.Abort (aclrtStreamAbort)", s.s.Abort())
+}
 
 // FailureMode is what a task fault does to later tasks.
 type FailureMode uint64
@@ -300,6 +305,9 @@ const (
 //
 //go:noinline
 func (s *Stream) WriteValue(p DevPtr, v uint64) error {
+	if err := s.r.require("aclrtValueWrite"); err != nil {
+		return err
+	}
 	return wrap("Stream.WriteValue (aclrtValueWrite)", s.s.ValueWrite(uint64(p), v, 0, callsite.Caller()))
 }
 
@@ -310,6 +318,9 @@ func (s *Stream) WriteValue(p DevPtr, v uint64) error {
 //
 //go:noinline
 func (s *Stream) WaitValue(p DevPtr, v uint64, cmp WaitCompare) error {
+	if err := s.r.require("aclrtValueWait"); err != nil {
+		return err
+	}
 	return wrap("Stream.WaitValue (aclrtValueWait)", s.s.ValueWait(uint64(p), v, uint32(cmp), callsite.Caller()))
 }
 

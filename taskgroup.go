@@ -33,6 +33,9 @@ func (g *TaskGroup) Len() int { return g.g.Len() }
 //
 // CANN: aclmdlRICaptureTaskGrpBegin.
 func (s *Stream) BeginTaskGroup() error {
+	if err := s.r.require("aclmdlRICaptureTaskGrpBegin"); err != nil {
+		return err
+	}
 	return wrap("Stream.BeginTaskGroup (aclmdlRICaptureTaskGrpBegin)", s.s.BeginTaskGroup())
 }
 
@@ -40,6 +43,9 @@ func (s *Stream) BeginTaskGroup() error {
 //
 // CANN: aclmdlRICaptureTaskGrpEnd.
 func (s *Stream) EndTaskGroup() (*TaskGroup, error) {
+	if err := s.r.require("aclmdlRICaptureTaskGrpEnd"); err != nil {
+		return nil, err
+	}
 	g, err := s.s.EndTaskGroup()
 	if err != nil {
 		return nil, wrap("Stream.EndTaskGroup (aclmdlRICaptureTaskGrpEnd)", err)
@@ -52,6 +58,9 @@ func (s *Stream) EndTaskGroup() (*TaskGroup, error) {
 //
 // CANN: aclmdlRICaptureTaskUpdateBegin.
 func (s *Stream) BeginUpdate(g *TaskGroup) error {
+	if err := s.r.require("aclmdlRICaptureTaskUpdateBegin"); err != nil {
+		return err
+	}
 	const op = "Stream.BeginUpdate (aclmdlRICaptureTaskUpdateBegin)"
 	if g == nil {
 		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "task group is nil"))
@@ -68,5 +77,8 @@ func (s *Stream) BeginUpdate(g *TaskGroup) error {
 //
 //go:noinline
 func (s *Stream) EndUpdate() error {
+	if err := s.r.require("aclmdlRICaptureTaskUpdateEnd"); err != nil {
+		return err
+	}
 	return wrap("Stream.EndUpdate (aclmdlRICaptureTaskUpdateEnd)", s.s.EndUpdate(callsite.Caller()))
 }

@@ -79,6 +79,9 @@ func gocann_aclmdlRICaptureEnd(t *C.gocann_thread, sp C.aclrtStream, out *C.aclm
 //export gocann_aclmdlRICaptureGetInfo
 func gocann_aclmdlRICaptureGetInfo(t *C.gocann_thread, sp C.aclrtStream, status *C.aclmdlRICaptureStatus, out *C.aclmdlRI) C.aclError {
 	const fn = "aclmdlRICaptureGetInfo"
+	if code := unsupported(t, "aclmdlRICaptureGetInfo"); code != 0 {
+		return code
+	}
 	if status == nil || out == nil {
 		return nullArg(t, fn, "status or modelRI")
 	}
@@ -213,6 +216,9 @@ func gocann_aclmdlRICondHandleCreate(t *C.gocann_thread, p C.aclmdlRI, def C.uin
 //export gocann_aclmdlRICondHandleGetCondPtr
 func gocann_aclmdlRICondHandleGetCondPtr(t *C.gocann_thread, hp C.aclmdlRICondHandle, ptr **C.uint64_t) C.aclError {
 	const fn = "aclmdlRICondHandleGetCondPtr"
+	if code := unsupported(t, "aclmdlRICondHandleGetCondPtr"); code != 0 {
+		return code
+	}
 	if ptr == nil {
 		return nullArg(t, fn, "ptr")
 	}

@@ -278,6 +278,9 @@ func gocann_aclmdlRIGetName(t *C.gocann_thread, p C.aclmdlRI, maxLen C.uint32_t,
 //export gocann_aclmdlRIGetId
 func gocann_aclmdlRIGetId(t *C.gocann_thread, p C.aclmdlRI, id *C.uint32_t) C.aclError {
 	const fn = "aclmdlRIGetId"
+	if code := unsupported(t, "aclmdlRIGetId"); code != 0 {
+		return code
+	}
 	m, code := modelOf(t, fn, p)
 	if code != 0 {
 		return code

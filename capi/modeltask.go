@@ -134,6 +134,9 @@ func modelStreamOf(t *C.gocann_thread, fn string, p C.aclrtStream) (*cModel, goc
 //export gocann_aclmdlRIGetTasksByStream
 func gocann_aclmdlRIGetTasksByStream(t *C.gocann_thread, sp C.aclrtStream, tasks *C.aclmdlRITask, n *C.uint32_t) C.aclError {
 	const fn = "aclmdlRIGetTasksByStream"
+	if code := unsupported(t, "aclmdlRIGetTasksByStream"); code != 0 {
+		return code
+	}
 	cm, ms, code := modelStreamOf(t, fn, sp)
 	if code != 0 {
 		return code
@@ -152,6 +155,9 @@ func taskOf(t *C.gocann_thread, fn string, p C.aclmdlRITask) (*cModelTask, C.acl
 //export gocann_aclmdlRITaskGetType
 func gocann_aclmdlRITaskGetType(t *C.gocann_thread, p C.aclmdlRITask, typ *C.aclmdlRITaskType) C.aclError {
 	const fn = "aclmdlRITaskGetType"
+	if code := unsupported(t, "aclmdlRITaskGetType"); code != 0 {
+		return code
+	}
 	tk, code := taskOf(t, fn, p)
 	if code != 0 {
 		return code
@@ -166,6 +172,9 @@ func gocann_aclmdlRITaskGetType(t *C.gocann_thread, p C.aclmdlRITask, typ *C.acl
 //export gocann_aclmdlRITaskGetSeqId
 func gocann_aclmdlRITaskGetSeqId(t *C.gocann_thread, p C.aclmdlRITask, id *C.uint32_t) C.aclError {
 	const fn = "aclmdlRITaskGetSeqId"
+	if code := unsupported(t, "aclmdlRITaskGetSeqId"); code != 0 {
+		return code
+	}
 	tk, code := taskOf(t, fn, p)
 	if code != 0 {
 		return code
@@ -188,6 +197,9 @@ func frontHandle(obj any) handle {
 //export gocann_aclmdlRITaskGetParams
 func gocann_aclmdlRITaskGetParams(t *C.gocann_thread, p C.aclmdlRITask, params *C.aclmdlRITaskParams) C.aclError {
 	const fn = "aclmdlRITaskGetParams"
+	if code := unsupported(t, "aclmdlRITaskGetParams"); code != 0 {
+		return code
+	}
 	tk, code := taskOf(t, fn, p)
 	if code != 0 {
 		return code

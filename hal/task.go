@@ -23,12 +23,16 @@ const (
 	TaskValueWrite            // store the 64-bit Value at Dst
 	TaskValueWait             // hold the queue until the 64-bit word at Dst matches Value under Flag
 	TaskGraph                 // run Graph once, as one task
+	TaskCopyBatch             // run every copy of Copies, as one task
+	TaskCmo                   // cache maintenance Value over [Dst, Dst+Size): orders, changes no bytes
+	TaskCopyIndirect          // copy between addresses read from device memory when the task starts
 	numTaskKinds
 )
 
 var taskKindNames = [numTaskKinds]string{
 	"none", "kernel", "copy", "copy2d", "memset", "host func", "event record",
 	"event wait", "event reset", "notify record", "notify wait", "value write", "value wait", "graph",
+	"copy batch", "cmo", "copy indirect",
 }
 
 func (k TaskKind) String() string {
@@ -82,6 +86,20 @@ type Task struct {
 	Width, Height  uint64 // TaskCopy2D: bytes per row, rows
 	Value          uint64 // memset byte, value to write or compare
 	Flag           uint32 // value-wait compare flag
+	// TaskMemset: Width 4 fills with the 32-bit little-endian pattern
+	// uint32(Value) (Size a multiple of 4); 0 or 1 fills bytes.
+
+	// TaskCopyBatch: the copies, in no particular order. The task owns them
+	// until it completes. (A pointer keeps every task one word longer,
+	// not three.)
+	Batch *Batch
+
+	// TaskCopyIndirect: Dst.Dev and Src.Dev are the device addresses of
+	// the 64-bit words holding the destination and source device
+	// addresses, to which DPitch and SPitch are added; Size bytes are
+	// copied, or, when Value is not 0, as many as the 64-bit word at
+	// device address Value says. The words are read when the task starts,
+	// as hardware reads a copy descriptor.
 
 	// Sync objects.
 	Event  Event
@@ -146,6 +164,22 @@ func (t *Task) Accesses(lookup func(addr uint64) (Allocation, bool), yield func(
 	case TaskMemset:
 		if !t.Dst.IsHost() {
 			yield(Range{Addr: t.Dst.Dev, Size: t.Size, Write: true})
+		}
+	case TaskCopyIndirect:
+		yield(Range{Addr: t.Dst.Dev, Size: 8})
+		yield(Range{Addr: t.Src.Dev, Size: 8})
+		if t.Value != 0 {
+			yield(Range{Addr: t.Value, Size: 8})
+		}
+	case TaskCopyBatch:
+		for i := range t.Batch.copies() {
+			c := &t.Batch.Copies[i]
+			if !c.Src.IsHost() {
+				yield(Range{Addr: c.Src.Dev, Size: c.Size})
+			}
+			if !c.Dst.IsHost() {
+				yield(Range{Addr: c.Dst.Dev, Size: c.Size, Write: true})
+			}
 		}
 	case TaskValueWrite:
 		yield(Range{Addr: t.Dst.Dev, Size: 8, Write: true})

@@ -14,6 +14,7 @@ type Backend struct {
 	cfg   Config
 	space *AddressSpace // where the devices' memory ranges come from
 	host  hostMem
+	maps  hostMaps                  // host ranges kernels reach in place (hal.HostMapper)
 	open  atomic.Pointer[[]*device] // open devices, for address lookups
 	spans atomic.Pointer[spanSet]   // every reserved device range, for address lookups
 
@@ -89,6 +90,7 @@ func (b *Backend) Open(id int) (hal.Device, error) {
 		return nil, err
 	}
 	d := &device{b: b, id: id, props: props, clock: b.cfg.Clock, mem: mem}
+	d.kmem = blockMem{m: mem, maps: &b.maps}
 	d.s = newScheduler(d, b.cfg.DMAWorkers)
 	b.devs[id] = d
 	b.publish()

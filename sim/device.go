@@ -16,6 +16,7 @@ type device struct {
 	props        hal.Props
 	clock        func() int64
 	mem          *devMem
+	kmem         blockMem // what kernel blocks see: mem and mapped host ranges
 	s            *scheduler
 	faultHandler atomic.Pointer[func(hal.Fault)]
 	closed       atomic.Bool
@@ -107,7 +108,7 @@ func (d *device) Run(t hal.Task) error {
 		return d.errClosed()
 	}
 	switch t.Kind {
-	case hal.TaskCopy, hal.TaskCopy2D, hal.TaskMemset:
+	case hal.TaskCopy, hal.TaskCopy2D, hal.TaskMemset, hal.TaskCopyBatch, hal.TaskCopyIndirect:
 	default:
 		return hal.Errorf(hal.KindInvalidParam, "task kind %s cannot run synchronously", t.Kind)
 	}

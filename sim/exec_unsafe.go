@@ -29,6 +29,8 @@ func partsOf(t *hal.Task, workers int) int32 {
 			return 1
 		}
 		return splitCount(t.Size, workers)
+	case hal.TaskCopyBatch:
+		return batchParts(t, workers)
 	case hal.TaskCopy2D:
 		if t.Height == 0 {
 			return 1
@@ -95,7 +97,7 @@ func (w *worker) exec(it *item, p int32) {
 	case hal.TaskGraph:
 		w.runGraph(it, t.Graph)
 	case hal.TaskKernel:
-		w.block.Reset(uint32(p), t.Blocks, t.Args[:t.NArgs], s.dev.mem)
+		w.block.Reset(uint32(p), t.Blocks, t.Args[:t.NArgs], &s.dev.kmem)
 		t.Kernel.Fn(&w.block)
 	case hal.TaskHostFunc:
 		if t.Host != nil {
@@ -137,7 +139,7 @@ func (w *worker) chained(it *item, t *hal.Task) {
 			w.fail(it, 0, v)
 		}
 	}()
-	w.block.Reset(0, 1, t.Args[:t.NArgs], w.e.s.dev.mem)
+	w.block.Reset(0, 1, t.Args[:t.NArgs], &w.e.s.dev.kmem)
 	t.Kernel.Fn(&w.block)
 }
 
@@ -203,7 +205,15 @@ func (b *Backend) transfer(t *hal.Task, p, parts int32) error {
 			return err
 		}
 		lo, hi := share(t.Size, p, parts, 4096)
+		if t.Width == 4 {
+			fill32(unsafe.Slice((*byte)(unsafe.Add(dst, lo)), hi-lo), uint32(t.Value))
+			break
+		}
 		fill(unsafe.Slice((*byte)(unsafe.Add(dst, lo)), hi-lo), byte(t.Value))
+	case hal.TaskCopyBatch:
+		return b.copyBatch(t, p, parts)
+	case hal.TaskCopyIndirect:
+		return b.copyIndirect(t)
 	case hal.TaskCopy2D:
 		if t.Height == 0 || t.Width == 0 {
 			return nil

@@ -313,7 +313,7 @@ func (w *worker) runOp(r *graphRun, si, pc int, t *hal.Task) {
 	switch t.Kind {
 	case hal.TaskKernel:
 		w.runKernel(r, si, pc, t)
-	case hal.TaskCopy, hal.TaskCopy2D, hal.TaskMemset:
+	case hal.TaskCopy, hal.TaskCopy2D, hal.TaskMemset, hal.TaskCopyBatch, hal.TaskCopyIndirect:
 		if err := s.dev.Run(*t); err != nil {
 			r.fail(si, pc, t, hal.KindDMAFault, "transfer failed", err)
 		}
@@ -347,6 +347,9 @@ func (w *worker) runOp(r *graphRun, si, pc int, t *hal.Task) {
 		})
 	case hal.TaskEventRecord, hal.TaskEventWait, hal.TaskEventReset:
 		w.runEventOp(r, si, pc, t)
+	case hal.TaskCmo:
+		// Coherent memory: a cache operation keeps its place and changes
+		// nothing.
 	default:
 		r.fail(si, pc, t, hal.KindInternal, "task kind not runnable in a graph", nil)
 	}

@@ -126,7 +126,7 @@ func (w *worker) block1(t *hal.Task) (err error) {
 			err = panicError(v)
 		}
 	}()
-	w.block.Reset(0, 1, t.Args[:t.NArgs], w.e.s.dev.mem)
+	w.block.Reset(0, 1, t.Args[:t.NArgs], &w.e.s.dev.kmem)
 	t.Kernel.Fn(&w.block)
 	return nil
 }

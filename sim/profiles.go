@@ -52,9 +52,20 @@ func Ascend950Profile() hal.Props {
 	return p
 }
 
+// Ascend310BProfile is an Ascend310B1 (Atlas 200I/500 A2): one AI core
+// (one cube unit, one vector core), 4 AI CPUs, 32 GiB of memory, 4 MiB of
+// L2. It is the modelled chip with the barrier forms of cache operations.
+func Ascend310BProfile() hal.Props {
+	p := DefaultProfile()
+	p.SoCName = "Ascend310B1"
+	p.AICores, p.CubeCores, p.VectorCores, p.AICPUs = 1, 1, 1, 4
+	p.HBMSize, p.L2Size = 32<<30, 4<<20
+	return p
+}
+
 // Profiles returns the modelled chips, the default first.
 func Profiles() []hal.Props {
-	return []hal.Props{DefaultProfile(), A3Profile(), Ascend950Profile()}
+	return []hal.Props{DefaultProfile(), A3Profile(), Ascend950Profile(), Ascend310BProfile()}
 }
 
 // families maps SoC name prefixes to the modelled chip whose figures a chip
@@ -67,13 +78,15 @@ func family(soc string) (hal.Props, bool) {
 		return A3Profile(), true
 	case strings.HasPrefix(soc, "Ascend950PR"), strings.HasPrefix(soc, "Ascend950DT"):
 		return Ascend950Profile(), true
+	case strings.HasPrefix(soc, "Ascend310B"):
+		return Ascend310BProfile(), true
 	}
 	return hal.Props{}, false
 }
 
 // ProfileFor returns the profile of the chip named soc: a modelled chip's
 // own, or, for another SoC of a modelled family (Ascend910B*,
-// Ascend910_93*, Ascend950PR*, Ascend950DT*), the family's figures under
+// Ascend910_93*, Ascend950PR*, Ascend950DT*, Ascend310B*), the family's figures under
 // that name. "" names the default chip.
 func ProfileFor(soc string) (hal.Props, error) {
 	if soc == "" {
@@ -82,7 +95,7 @@ func ProfileFor(soc string) (hal.Props, error) {
 	p, ok := family(soc)
 	if !ok {
 		return hal.Props{}, hal.Errorf(hal.KindInvalidParam,
-			"SoC name %q is not a chip the simulator models, expected Ascend910B1 (Atlas A2), Ascend910_9391 (Atlas A3), Ascend950PR_9599 (Ascend 950) or another SoC of those families", soc)
+			"SoC name %q is not a chip the simulator models, expected Ascend910B1 (Atlas A2), Ascend910_9391 (Atlas A3), Ascend950PR_9599 (Ascend 950), Ascend310B1 (Atlas 200I/500 A2) or another SoC of those families", soc)
 	}
 	p.SoCName = soc
 	return p, nil

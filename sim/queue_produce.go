@@ -82,7 +82,7 @@ func (q *queue) Submit(t hal.Task) (uint64, error) {
 // is held.
 func (q *queue) publish(t *hal.Task) (uint64, bool) {
 	switch t.Kind {
-	case hal.TaskKernel, hal.TaskCopy, hal.TaskCopy2D, hal.TaskMemset, hal.TaskHostFunc, hal.TaskGraph:
+	case hal.TaskKernel, hal.TaskCopy, hal.TaskCopy2D, hal.TaskMemset, hal.TaskHostFunc, hal.TaskGraph, hal.TaskCopyBatch, hal.TaskCopyIndirect:
 	default:
 		return 0, false // admission numbers events and registers waits
 	}

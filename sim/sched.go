@@ -65,7 +65,7 @@ func engineOf(k hal.TaskKind) hal.Engine {
 	switch k {
 	case hal.TaskKernel, hal.TaskGraph:
 		return hal.EngineAICore
-	case hal.TaskCopy, hal.TaskCopy2D, hal.TaskMemset:
+	case hal.TaskCopy, hal.TaskCopy2D, hal.TaskMemset, hal.TaskCopyBatch, hal.TaskCopyIndirect:
 		return hal.EngineDMA
 	case hal.TaskHostFunc:
 		return hal.EngineHost

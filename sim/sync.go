@@ -13,8 +13,11 @@ import (
 func (s *scheduler) admit(q *queue, sl *slot) error {
 	t := &sl.t
 	switch t.Kind {
-	case hal.TaskKernel, hal.TaskGraph, hal.TaskCopy, hal.TaskMemset, hal.TaskCopy2D, hal.TaskHostFunc:
+	case hal.TaskKernel, hal.TaskGraph, hal.TaskCopy, hal.TaskMemset, hal.TaskCopy2D, hal.TaskHostFunc, hal.TaskCopyBatch, hal.TaskCopyIndirect:
 		return staticCheck(t)
+	case hal.TaskCmo:
+		// Simulated memory is coherent: the operation only keeps its place
+		// in the queue (runSync completes it).
 	case hal.TaskEventRecord, hal.TaskEventWait, hal.TaskEventReset:
 		e, err := s.ownEvent(t.Event)
 		if err != nil {

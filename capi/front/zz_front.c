@@ -118,6 +118,35 @@ const gocann_core_sym gocann_core_syms[] = {
 	{"gocann_aclrtMemGetAddressRange", &gocann_core.aclrtMemGetAddressRange},
 	{"gocann_aclrtGetMemInfo", &gocann_core.aclrtGetMemInfo},
 	{"gocann_aclrtGetMemUsageInfo", &gocann_core.aclrtGetMemUsageInfo},
+	{"gocann_aclrtMallocHostWithCfg", &gocann_core.aclrtMallocHostWithCfg},
+	{"gocann_aclrtHostRegister", &gocann_core.aclrtHostRegister},
+	{"gocann_aclrtHostRegisterV2", &gocann_core.aclrtHostRegisterV2},
+	{"gocann_aclrtHostGetDevicePointer", &gocann_core.aclrtHostGetDevicePointer},
+	{"gocann_aclrtHostUnregister", &gocann_core.aclrtHostUnregister},
+	{"gocann_aclrtHostMemMapCapabilities", &gocann_core.aclrtHostMemMapCapabilities},
+	{"gocann_aclrtFreeWithDevSync", &gocann_core.aclrtFreeWithDevSync},
+	{"gocann_aclrtFreeHostWithDevSync", &gocann_core.aclrtFreeHostWithDevSync},
+	{"gocann_aclrtCheckMemType", &gocann_core.aclrtCheckMemType},
+	{"gocann_aclrtMemcpyBatch", &gocann_core.aclrtMemcpyBatch},
+	{"gocann_aclrtMemcpyBatchV2", &gocann_core.aclrtMemcpyBatchV2},
+	{"gocann_aclrtMemcpyBatchAsync", &gocann_core.aclrtMemcpyBatchAsync},
+	{"gocann_aclrtMemcpyBatchAsyncV2", &gocann_core.aclrtMemcpyBatchAsyncV2},
+	{"gocann_aclrtMemsetD32", &gocann_core.aclrtMemsetD32},
+	{"gocann_aclrtMemsetD32Async", &gocann_core.aclrtMemsetD32Async},
+	{"gocann_aclrtMemcpyAsyncWithCondition", &gocann_core.aclrtMemcpyAsyncWithCondition},
+	{"gocann_aclrtGetMemcpyDescSize", &gocann_core.aclrtGetMemcpyDescSize},
+	{"gocann_aclrtSetMemcpyDesc", &gocann_core.aclrtSetMemcpyDesc},
+	{"gocann_aclrtMemcpyAsyncWithOffset", &gocann_core.aclrtMemcpyAsyncWithOffset},
+	{"gocann_aclrtMemcpyAsyncWithDesc", &gocann_core.aclrtMemcpyAsyncWithDesc},
+	{"gocann_aclrtMemFlush", &gocann_core.aclrtMemFlush},
+	{"gocann_aclrtMemInvalidate", &gocann_core.aclrtMemInvalidate},
+	{"gocann_aclrtDeviceL2CacheFlush", &gocann_core.aclrtDeviceL2CacheFlush},
+	{"gocann_aclrtCmoAsync", &gocann_core.aclrtCmoAsync},
+	{"gocann_aclrtCmoAsyncWithBarrier", &gocann_core.aclrtCmoAsyncWithBarrier},
+	{"gocann_aclrtCmoWaitBarrier", &gocann_core.aclrtCmoWaitBarrier},
+	{"gocann_aclrtCmoGetDescSize", &gocann_core.aclrtCmoGetDescSize},
+	{"gocann_aclrtCmoSetDesc", &gocann_core.aclrtCmoSetDesc},
+	{"gocann_aclrtCmoAsyncWithDesc", &gocann_core.aclrtCmoAsyncWithDesc},
 	{"gocann_aclrtBinaryLoadFromFile", &gocann_core.aclrtBinaryLoadFromFile},
 	{"gocann_aclrtBinaryLoadFromData", &gocann_core.aclrtBinaryLoadFromData},
 	{"gocann_aclrtBinaryGetFunction", &gocann_core.aclrtBinaryGetFunction},
@@ -885,6 +914,222 @@ aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo* memUsageInfo,
 	GOCANN_CHECK_PTR(t, "aclrtGetMemUsageInfo", "memUsageInfo", memUsageInfo, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetMemUsageInfo", "outputNum", outputNum, 0, (aclError)e_);
 	return gocann_core.aclrtGetMemUsageInfo(t, deviceId, memUsageInfo, inputNum, outputNum);
+}
+aclError aclrtMallocHostWithCfg(void** ptr, uint64_t size, aclrtMallocConfig* cfg) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMallocHostWithCfg", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMallocHostWithCfg", "ptr", ptr, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMallocHostWithCfg", "cfg", cfg, 0, (aclError)e_);
+	return gocann_core.aclrtMallocHostWithCfg(t, ptr, size, cfg);
+}
+aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type, void** devPtr) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtHostRegister", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtHostRegister", "ptr", ptr, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtHostRegister", "devPtr", devPtr, 0, (aclError)e_);
+	return gocann_core.aclrtHostRegister(t, ptr, size, type, devPtr);
+}
+aclError aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtHostRegisterV2", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtHostRegisterV2", "ptr", ptr, 0, (aclError)e_);
+	return gocann_core.aclrtHostRegisterV2(t, ptr, size, flag);
+}
+aclError aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtHostGetDevicePointer", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtHostGetDevicePointer", "pHost", pHost, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtHostGetDevicePointer", "pDevice", pDevice, 0, (aclError)e_);
+	return gocann_core.aclrtHostGetDevicePointer(t, pHost, pDevice, flag);
+}
+aclError aclrtHostUnregister(void* ptr) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtHostUnregister", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtHostUnregister", "ptr", ptr, 0, (aclError)e_);
+	return gocann_core.aclrtHostUnregister(t, ptr);
+}
+aclError aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType, aclrtHostMemMapCapability* capabilities) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtHostMemMapCapabilities", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtHostMemMapCapabilities", "capabilities", capabilities, 0, (aclError)e_);
+	return gocann_core.aclrtHostMemMapCapabilities(t, deviceId, hacType, capabilities);
+}
+aclError aclrtFreeWithDevSync(void* devPtr) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtFreeWithDevSync", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtFreeWithDevSync", "devPtr", devPtr, 0, (aclError)e_);
+	return gocann_core.aclrtFreeWithDevSync(t, devPtr);
+}
+aclError aclrtFreeHostWithDevSync(void* hostPtr) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtFreeHostWithDevSync", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtFreeHostWithDevSync", "hostPtr", hostPtr, 0, (aclError)e_);
+	return gocann_core.aclrtFreeHostWithDevSync(t, hostPtr);
+}
+aclError aclrtCheckMemType(void** addrList, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t reserve) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtCheckMemType", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCheckMemType", "addrList", addrList, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCheckMemType", "checkResult", checkResult, 0, (aclError)e_);
+	return gocann_core.aclrtCheckMemType(t, addrList, size, memType, checkResult, reserve);
+}
+aclError aclrtMemcpyBatch(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemcpyBatch", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyBatch", "dsts", dsts, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyBatch", "destMaxs", destMaxs, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyBatch", "srcs", srcs, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyBatch", "sizes", sizes, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyBatch", "attrs", attrs, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyBatch", "attrsIndexes", attrsIndexes, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyBatch", "failIndex", failIndex, 0, (aclError)e_);
+	return gocann_core.aclrtMemcpyBatch(t, dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex);
+}
+aclError aclrtMemcpyBatchV2(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemcpyBatchV2", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyBatchV2", "dsts", dsts, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyBatchV2", "destMaxs", destMaxs, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyBatchV2", "srcs", srcs, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyBatchV2", "sizes", sizes, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyBatchV2", "attrs", attrs, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyBatchV2", "attrsIndexes", attrsIndexes, 0, (aclError)e_);
+	return gocann_core.aclrtMemcpyBatchV2(t, dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs);
+}
+aclError aclrtMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex, aclrtStream stream) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemcpyBatchAsync", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyBatchAsync", "dsts", dsts, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyBatchAsync", "destMaxs", destMaxs, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyBatchAsync", "srcs", srcs, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyBatchAsync", "sizes", sizes, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyBatchAsync", "attrs", attrs, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyBatchAsync", "attrsIndexes", attrsIndexes, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyBatchAsync", "failIndex", failIndex, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyBatchAsync", "stream", stream, 1, (aclError)e_);
+	return gocann_core.aclrtMemcpyBatchAsync(t, dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex, stream);
+}
+aclError aclrtMemcpyBatchAsyncV2(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, aclrtStream stream) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemcpyBatchAsyncV2", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyBatchAsyncV2", "dsts", dsts, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyBatchAsyncV2", "destMaxs", destMaxs, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyBatchAsyncV2", "srcs", srcs, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyBatchAsyncV2", "sizes", sizes, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyBatchAsyncV2", "attrs", attrs, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyBatchAsyncV2", "attrsIndexes", attrsIndexes, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyBatchAsyncV2", "stream", stream, 1, (aclError)e_);
+	return gocann_core.aclrtMemcpyBatchAsyncV2(t, dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, stream);
+}
+aclError aclrtMemsetD32(void* ptr, size_t memSize, uint32_t value, size_t N) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemsetD32", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemsetD32", "ptr", ptr, 0, (aclError)e_);
+	return gocann_core.aclrtMemsetD32(t, ptr, memSize, value, N);
+}
+aclError aclrtMemsetD32Async(void* ptr, size_t memSize, uint32_t value, size_t N, aclrtStream stream) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemsetD32Async", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemsetD32Async", "ptr", ptr, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemsetD32Async", "stream", stream, 1, (aclError)e_);
+	return gocann_core.aclrtMemsetD32Async(t, ptr, memSize, value, N, stream);
+}
+aclError aclrtMemcpyAsyncWithCondition(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind, aclrtStream stream) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemcpyAsyncWithCondition", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyAsyncWithCondition", "dst", dst, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyAsyncWithCondition", "src", src, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyAsyncWithCondition", "stream", stream, 1, (aclError)e_);
+	return gocann_core.aclrtMemcpyAsyncWithCondition(t, dst, destMax, src, count, kind, stream);
+}
+aclError aclrtGetMemcpyDescSize(aclrtMemcpyKind kind, size_t* descSize) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetMemcpyDescSize", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetMemcpyDescSize", "descSize", descSize, 0, (aclError)e_);
+	return gocann_core.aclrtGetMemcpyDescSize(t, kind, descSize);
+}
+aclError aclrtSetMemcpyDesc(void* desc, aclrtMemcpyKind kind, void* srcAddr, void* dstAddr, size_t count, void* config) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtSetMemcpyDesc", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtSetMemcpyDesc", "desc", desc, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtSetMemcpyDesc", "srcAddr", srcAddr, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtSetMemcpyDesc", "dstAddr", dstAddr, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtSetMemcpyDesc", "config", config, 0, (aclError)e_);
+	return gocann_core.aclrtSetMemcpyDesc(t, desc, kind, srcAddr, dstAddr, count, config);
+}
+aclError aclrtMemcpyAsyncWithOffset(void** dst, size_t destMax, size_t dstDataOffset, const void** src, size_t count, size_t srcDataOffset, aclrtMemcpyKind kind, aclrtStream stream) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemcpyAsyncWithOffset", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyAsyncWithOffset", "dst", dst, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyAsyncWithOffset", "src", src, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyAsyncWithOffset", "stream", stream, 1, (aclError)e_);
+	return gocann_core.aclrtMemcpyAsyncWithOffset(t, dst, destMax, dstDataOffset, src, count, srcDataOffset, kind, stream);
+}
+aclError aclrtMemcpyAsyncWithDesc(void* desc, aclrtMemcpyKind kind, aclrtStream stream) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemcpyAsyncWithDesc", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyAsyncWithDesc", "desc", desc, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyAsyncWithDesc", "stream", stream, 1, (aclError)e_);
+	return gocann_core.aclrtMemcpyAsyncWithDesc(t, desc, kind, stream);
+}
+aclError aclrtMemFlush(void* devPtr, size_t size) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemFlush", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemFlush", "devPtr", devPtr, 0, (aclError)e_);
+	return gocann_core.aclrtMemFlush(t, devPtr, size);
+}
+aclError aclrtMemInvalidate(void* devPtr, size_t size) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemInvalidate", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemInvalidate", "devPtr", devPtr, 0, (aclError)e_);
+	return gocann_core.aclrtMemInvalidate(t, devPtr, size);
+}
+aclError aclrtDeviceL2CacheFlush(void* rsv) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtDeviceL2CacheFlush", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtDeviceL2CacheFlush", "rsv", rsv, 0, (aclError)e_);
+	return gocann_core.aclrtDeviceL2CacheFlush(t, rsv);
+}
+aclError aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType, aclrtStream stream) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtCmoAsync", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCmoAsync", "src", src, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCmoAsync", "stream", stream, 1, (aclError)e_);
+	return gocann_core.aclrtCmoAsync(t, src, size, cmoType, stream);
+}
+aclError aclrtCmoAsyncWithBarrier(void* src, size_t size, aclrtCmoType cmoType, uint32_t barrierId, aclrtStream stream) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtCmoAsyncWithBarrier", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCmoAsyncWithBarrier", "src", src, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCmoAsyncWithBarrier", "stream", stream, 1, (aclError)e_);
+	return gocann_core.aclrtCmoAsyncWithBarrier(t, src, size, cmoType, barrierId, stream);
+}
+aclError aclrtCmoWaitBarrier(aclrtBarrierTaskInfo* taskInfo, aclrtStream stream, uint32_t flag) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtCmoWaitBarrier", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCmoWaitBarrier", "taskInfo", taskInfo, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCmoWaitBarrier", "stream", stream, 1, (aclError)e_);
+	return gocann_core.aclrtCmoWaitBarrier(t, taskInfo, stream, flag);
+}
+aclError aclrtCmoGetDescSize(size_t* size) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtCmoGetDescSize", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCmoGetDescSize", "size", size, 0, (aclError)e_);
+	return gocann_core.aclrtCmoGetDescSize(t, size);
+}
+aclError aclrtCmoSetDesc(void* cmoDesc, void* src, size_t size) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtCmoSetDesc", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCmoSetDesc", "cmoDesc", cmoDesc, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCmoSetDesc", "src", src, 0, (aclError)e_);
+	return gocann_core.aclrtCmoSetDesc(t, cmoDesc, src, size);
+}
+aclError aclrtCmoAsyncWithDesc(void* cmoDesc, aclrtCmoType cmoType, aclrtStream stream, const void* reserve) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtCmoAsyncWithDesc", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCmoAsyncWithDesc", "cmoDesc", cmoDesc, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCmoAsyncWithDesc", "stream", stream, 1, (aclError)e_);
+	return gocann_core.aclrtCmoAsyncWithDesc(t, cmoDesc, cmoType, stream, (uintptr_t)reserve);
 }
 
 // acl/acl_rt_kernel.h

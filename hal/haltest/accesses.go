@@ -67,6 +67,13 @@ func testAccesses(e *env) {
 		{"kernel", kernel, []hal.Range{r(d1+0x10, 0xf0, false), r(d1+0x10, 0xf0, true), r(d2, 0x40, false), r(d2, 0x40, true)}},
 		{"host func", hostTask(func() {}), nil},
 		{"event record", hal.Task{Kind: hal.TaskEventRecord}, nil},
+		{"copy batch", hal.Task{Kind: hal.TaskCopyBatch, Batch: &hal.Batch{Copies: []hal.Copy{
+			{Dst: hal.DevLoc(d1), Src: h, Size: 4}, {Dst: h, Src: hal.DevLoc(d2), Size: 6}}}},
+			[]hal.Range{r(d1, 4, true), r(d2, 6, false)}},
+		{"copy batch nil", hal.Task{Kind: hal.TaskCopyBatch}, nil},
+		{"copy indirect", hal.Task{Kind: hal.TaskCopyIndirect, Dst: hal.DevLoc(d2), Src: hal.DevLoc(d2 + 8), Value: d2 + 16},
+			[]hal.Range{r(d2, 8, false), r(d2+8, 8, false), r(d2+16, 8, false)}},
+		{"cmo", hal.Task{Kind: hal.TaskCmo, Dst: hal.DevLoc(d1), Size: 64}, nil},
 	}
 	for _, c := range cases {
 		if got := accesses(&c.task, lookup); !slices.Equal(got, c.want) {

@@ -106,6 +106,12 @@ func cases() []testCase {
 		{"Identity/Devices", testIdentity},
 		{"Utilization/Busy", testUtilization},
 		{"Memory/UsageByTag", testMemUsage},
+
+		{"HostMap/KernelInPlace", testHostMap},
+		{"Copy/Batch", testCopyBatch},
+		{"Copy/Memset32", testMemset32},
+		{"Copy/Indirect", testCopyIndirect},
+		{"Cmo/OrderedNoBytes", testCmo},
 	}
 }
 

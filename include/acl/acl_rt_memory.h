@@ -376,6 +376,147 @@ ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, si
  * in use first, and how many were stored in outputNum. */
 ACL_FUNC_VISIBILITY aclError aclrtGetMemUsageInfo(
     int32_t deviceId, aclrtMemUsageInfo* memUsageInfo, size_t inputNum, size_t* outputNum);
+/* ------------------------------------------------------------------------
+ * Host memory the device can see, and frees that wait for the device
+ * ------------------------------------------------------------------------ */
+
+/* As aclrtMallocHost, with attributes in cfg (may be NULL):
+ * ACL_RT_MEM_ATTR_MODULE_ID and ACL_RT_MEM_ATTR_VA_FLAG. */
+ACL_FUNC_VISIBILITY aclError aclrtMallocHostWithCfg(void** ptr, uint64_t size, aclrtMallocConfig* cfg);
+
+/* Register size bytes of host memory at ptr (4 KiB aligned) for device
+ * access and store in *devPtr the address kernels reach it at; that
+ * address is for kernels only, never for memory copies. */
+ACL_FUNC_VISIBILITY aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type, void** devPtr);
+
+/* Register size bytes of host memory at ptr (4 KiB aligned) with an OR of
+ * the ACL_HOST_REG_* flags. */
+ACL_FUNC_VISIBILITY aclError aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag);
+
+/* Store in *pDevice the address kernels reach mapped registered host
+ * memory pHost at; flag must be 0. */
+ACL_FUNC_VISIBILITY aclError aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag);
+
+/* End the registration that starts at ptr. */
+ACL_FUNC_VISIBILITY aclError aclrtHostUnregister(void* ptr);
+
+/* Store in *capabilities whether accelerator hacType of device deviceId
+ * can reach registered host memory. */
+ACL_FUNC_VISIBILITY aclError aclrtHostMemMapCapabilities(
+    uint32_t deviceId, aclrtHacType hacType, aclrtHostMemMapCapability* capabilities);
+
+/* As aclrtFree, after waiting for the device's tasks. */
+ACL_FUNC_VISIBILITY aclError aclrtFreeWithDevSync(void* devPtr);
+
+/* As aclrtFreeHost, after waiting for the tasks of every device in use. */
+ACL_FUNC_VISIBILITY aclError aclrtFreeHostWithDevSync(void* hostPtr);
+
+/* Store in *checkResult 1 if every one of the size addresses in addrList
+ * is device memory of a type in memType (ACL_RT_MEM_TYPE_*), else 0;
+ * reserve must be 0. */
+ACL_FUNC_VISIBILITY aclError aclrtCheckMemType(
+    void** addrList, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t reserve);
+
+/* ------------------------------------------------------------------------
+ * More copies: batches, 32-bit memsets, copies the device reads from memory
+ * ------------------------------------------------------------------------ */
+
+/* Copy sizes[i] bytes from srcs[i] to dsts[i] (room for destMaxs[i]) for
+ * each of the numBatches copies, host to device or device to host, and
+ * return when done; attrs[k] describes the copies from attrsIndexes[k] on.
+ * On a refused copy *failIndex names it, else it is SIZE_MAX. */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyBatch(
+    void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs,
+    size_t* attrsIndexes, size_t numAttrs, size_t* failIndex);
+
+/* aclrtMemcpyBatch without the failure index. */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyBatchV2(
+    void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs,
+    size_t* attrsIndexes, size_t numAttrs);
+
+/* Enqueue on stream the copies of aclrtMemcpyBatch as one task; with
+ * pageable host memory among them, return when they are done. */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyBatchAsync(
+    void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs,
+    size_t* attrsIndexes, size_t numAttrs, size_t* failIndex, aclrtStream stream);
+
+/* aclrtMemcpyBatchAsync without the failure index. */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyBatchAsyncV2(
+    void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs,
+    size_t* attrsIndexes, size_t numAttrs, aclrtStream stream);
+
+/* Set N 32-bit words at ptr (memSize bytes, 4-byte aligned) to value and
+ * return when done. */
+ACL_FUNC_VISIBILITY aclError aclrtMemsetD32(void* ptr, size_t memSize, uint32_t value, size_t N);
+
+/* Enqueue on stream the fill of aclrtMemsetD32; host memory is filled at
+ * once. */
+ACL_FUNC_VISIBILITY aclError aclrtMemsetD32Async(
+    void* ptr, size_t memSize, uint32_t value, size_t N, aclrtStream stream);
+
+/* aclrtMemcpyAsync, refusing ACL_MEMCPY_HOST_TO_HOST. */
+ACL_DEPRECATED_MESSAGE("aclrtMemcpyAsyncWithCondition is deprecated, use aclrtMemcpyAsync instead")
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithCondition(
+    void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind, aclrtStream stream);
+
+/* Store in *descSize the size of a copy descriptor for kind
+ * (ACL_MEMCPY_INNER_DEVICE_TO_DEVICE). */
+ACL_FUNC_VISIBILITY aclError aclrtGetMemcpyDescSize(aclrtMemcpyKind kind, size_t* descSize);
+
+/* Write into the device memory at desc a descriptor of a copy of count
+ * bytes from srcAddr to dstAddr; config must be NULL. */
+ACL_FUNC_VISIBILITY aclError aclrtSetMemcpyDesc(
+    void* desc, aclrtMemcpyKind kind, void* srcAddr, void* dstAddr, size_t count, void* config);
+
+/* Enqueue on stream a copy of count bytes from the address in the device
+ * word at src plus srcDataOffset to the one in the word at dst plus
+ * dstDataOffset, read when the copy starts. */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithOffset(
+    void** dst, size_t destMax, size_t dstDataOffset, const void** src, size_t count, size_t srcDataOffset,
+    aclrtMemcpyKind kind, aclrtStream stream);
+
+/* Enqueue on stream the copy the descriptor at desc describes, read when
+ * the copy starts. */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithDesc(void* desc, aclrtMemcpyKind kind, aclrtStream stream);
+
+/* ------------------------------------------------------------------------
+ * Cache maintenance. The simulated memory is coherent: these are checked
+ * and ordered like any task, and change no bytes.
+ * ------------------------------------------------------------------------ */
+
+/* Write the cache lines of size bytes at devPtr back and drop them. */
+ACL_FUNC_VISIBILITY aclError aclrtMemFlush(void* devPtr, size_t size);
+
+/* Drop the cache lines of size bytes at devPtr. */
+ACL_FUNC_VISIBILITY aclError aclrtMemInvalidate(void* devPtr, size_t size);
+
+/* Flush the current device's L2 cache; rsv must be NULL. */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceL2CacheFlush(void* rsv);
+
+/* Enqueue on stream cache operation cmoType over size bytes of device
+ * memory at src. */
+ACL_FUNC_VISIBILITY aclError aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType, aclrtStream stream);
+
+/* As aclrtCmoAsync, carrying barrier barrierId, on a stream bound to a
+ * model. */
+ACL_FUNC_VISIBILITY aclError aclrtCmoAsyncWithBarrier(
+    void* src, size_t size, aclrtCmoType cmoType, uint32_t barrierId, aclrtStream stream);
+
+/* Enqueue on stream, bound to a model, a wait for the invalidations with
+ * the barriers in taskInfo; flag must be 0. */
+ACL_FUNC_VISIBILITY aclError aclrtCmoWaitBarrier(aclrtBarrierTaskInfo* taskInfo, aclrtStream stream, uint32_t flag);
+
+/* Store in *size the size of a cache operation descriptor. */
+ACL_FUNC_VISIBILITY aclError aclrtCmoGetDescSize(size_t* size);
+
+/* Write into the device memory at cmoDesc a descriptor of size bytes at
+ * src. */
+ACL_FUNC_VISIBILITY aclError aclrtCmoSetDesc(void* cmoDesc, void* src, size_t size);
+
+/* Enqueue on stream cache operation cmoType over what the descriptor at
+ * cmoDesc describes; reserve must be NULL. */
+ACL_FUNC_VISIBILITY aclError aclrtCmoAsyncWithDesc(
+    void* cmoDesc, aclrtCmoType cmoType, aclrtStream stream, const void* reserve);
 
 #ifdef __cplusplus
 }

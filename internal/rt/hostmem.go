@@ -79,12 +79,14 @@ func (r *Runtime) FreeHost(p unsafe.Pointer) error {
 	if p == nil {
 		return rterr.Errorf(rterr.KindBadArgument, "hostPtr is NULL, expected memory from aclrtMallocHost")
 	}
+	a, _ := b.Lookup(uint64(uintptr(p)))
 	if !r.host.take(p) {
 		if a, ok := r.lookup(b, uint64(uintptr(p))); ok && a.Host {
 			return rterr.Errorf(rterr.KindInvalidAddress, "hostPtr %p is inside the allocation at %#x, expected its start", p, a.Addr)
 		}
 		return rterr.Errorf(rterr.KindInvalidAddress, "hostPtr %p is not memory from aclrtMallocHost (never allocated, or already freed)", p)
 	}
+	r.dropRegs(b, a.Addr, a.Size) // registrations of the memory end with it
 	return b.FreeHost(p)
 }
 

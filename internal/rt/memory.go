@@ -79,6 +79,9 @@ func (d *Device) resolveKind(dst, src hal.Loc, kind CopyKind, allowed ...CopyKin
 		kind = DeviceToDevice
 	}
 	if kind != actual {
+		if err := d.r.mappedEnd(dst, src, kind); err != nil {
+			return 0, err
+		}
 		for _, end := range []struct {
 			param string
 			l     hal.Loc
@@ -167,7 +170,7 @@ func (d *Device) checkLoc(param string, l hal.Loc, n uint64) (pinned bool, err e
 	}
 	a, ok := d.r.lookup(d.b, l.Addr())
 	if !ok || !a.Host {
-		return false, nil
+		return d.r.regs.pinned(l.Addr(), n), nil // registered memory counts as page-locked
 	}
 	if !a.Contains(l.Addr(), n) {
 		return false, rterr.Errorf(rterr.KindInvalidAddress, "%s range [%#x, %#x) runs past its page-locked allocation [%#x, %#x)",
@@ -407,6 +410,8 @@ func (r *Runtime) PointerAttributes(addr uint64) (loc int, id int, pageSize uint
 	}
 	a, ok := r.lookup(b, addr)
 	switch {
+	case !ok && r.regs.pinned(addr, 1):
+		return LocationHost, 0, hal.PageSizeNormal, nil // registered host memory
 	case !ok:
 		return LocationUnregistered, 0, hal.PageSizeNormal, nil
 	case a.Host:

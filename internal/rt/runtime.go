@@ -23,6 +23,7 @@ type Runtime struct {
 	nextCtxID   atomic.Uint64
 	staging     stagingPool
 	host        userHost                    // the caller's page-locked allocations
+	regs        hostRegs                    // the caller's registered host memory
 	closed      closedSpans                 // address ranges of devices that are not open
 	current     atomic.Pointer[hal.Backend] // the backend while initialized, for lock-free reads
 	nextModelID atomic.Uint32
@@ -94,6 +95,7 @@ func (r *Runtime) Init(cfg config.Config) error {
 	r.cfg, r.backend, r.devices, r.inited = cfg, b, devices, true
 	r.limits.reset(cfg)
 	r.host.reset()
+	r.regs.reset()
 	r.current.Store(&b)
 	// The backend may know device ranges from before, all closed now.
 	r.closed.refresh(b)
@@ -119,6 +121,7 @@ func (r *Runtime) Finalize() error {
 	r.staging.drain(b)
 	err := b.Close()
 	r.host.reset()
+	r.regs.reset()
 	r.closed.set(nil)
 	return err
 }

@@ -96,6 +96,9 @@ const (
 	KindLabelContext                                       // label used outside its context
 	KindFeatureUnsupported                                 // a reserved argument is not its required value (ACL_ERROR_FEATURE_UNSUPPORTED)
 	KindNoDevice                                           // no device is visible (ASCEND_RT_VISIBLE_DEVICES)
+	// Registered host memory.
+	KindHostRegistered    // a host range overlaps one already registered
+	KindHostNotRegistered // a host address is not the start of a registration
 	numKinds
 )
 
@@ -119,6 +122,7 @@ var kindNames = [numKinds - Kind(hal.NumKinds)]string{
 	"array too small", "task type not supported", "over limit",
 	"model not in context", "label not in context",
 	"feature unsupported", "no device",
+	"host memory already registered", "host memory not registered",
 }
 
 func (k Kind) String() string {

@@ -409,6 +409,27 @@ var examples = []example{
 		"ok: device 1 polling for 400 ms: cube and vector",
 		"ok: aclrtGetMemUsageInfo: ",
 	}},
+	{"33_hostreg", "vadd", []string{
+		"ok: a kernel wrote registered host memory in place: the host reads every element + 1000 with no copy",
+		"ok: registered source read when the copy ran, not staged at the call",
+		"ok: registering the same range twice (",
+		"ok: VA-consistent host memory: the registered device address equals the host address",
+		"ok: aclrtFreeHostWithDevSync returns with the stream's copy done",
+		"ok: aclrtCheckMemType DEV of aclrtMalloc memory: 1",
+	}},
+	{"34_copies", "", []string{
+		"ok: aclrtMemcpyBatch: each of 16 copies landed, failIndex SIZE_MAX",
+		"ok: aclrtMemcpyBatchAsync device to host, two attribute runs: every byte back",
+		"ok: failIndex 9 (the first copy of the bad attribute's run), nothing copied",
+		"ok: no refused batch copied a byte",
+		"ok: aclrtMemsetD32 and aclrtMemsetD32Async fill their words and nothing else",
+		"ok: after aclrtSetMemcpyDesc the same model copies what the descriptor now says",
+	}},
+	{"35_cmo", "", []string{
+		"ok: memset, aclrtCmoAsync, aclrtCmoAsyncWithDesc, memset: the cache operations ran in order and changed nothing",
+		"ok: a captured aclrtCmoAsync replays with the memset after it",
+		"ok: the model's barrier operations ran in order between its memsets",
+	}},
 	{"39_params", "params", []string{
 		"ok: aclrtLaunchKernelWithArgsArray packs the declared INT32, INT16, INT8 and INT64 parameters (4294967280 -2 -3 1099511627776)",
 		"ok: a 32-byte block for pack's 40 bytes of declared parameters (",

@@ -300,6 +300,8 @@ extern const struct op ops_dev[], ops_query[], ops_stream[], ops_event[], ops_no
 extern const struct op ops_peer[];
 void peer_model_reset(void);        /* aclInit: no peer access, limits as configured */
 int peer_on(int from, int to);      /* copies from device from's memory into to's are allowed */
+extern const struct op ops_hostreg[], ops_batch[];
+void hostreg_forget(void);               /* aclFinalize ended every host registration */
 int valid_dev(void);
 int32_t bad_dev(void);
 

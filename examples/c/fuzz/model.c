@@ -310,6 +310,7 @@ void device_closed(int dev)
 void runtime_finalized(void)
 {
     peer_model_reset();
+    hostreg_forget();
     for (int i = 0; i < MAXOBJ; i++) {
         fz.objs[i].owns_mem = 0;
         if (fz.objs[i].live) {

@@ -1,0 +1,13 @@
+package rt
+
+import (
+	"unsafe"
+
+	"github.com/gocann/gocann/hal"
+)
+
+// writeDevice copies b into device memory at addr, synchronously, as CANN
+// writes the descriptors it sets.
+func (c *Context) writeDevice(addr uint64, b []byte) error {
+	return c.hd.Run(hal.Task{Kind: hal.TaskCopy, Dst: hal.DevLoc(addr), Src: hal.HostLoc(unsafe.Pointer(&b[0])), Size: uint64(len(b))})
+}
