@@ -27,6 +27,7 @@ type Runtime struct {
 	current     atomic.Pointer[hal.Backend] // the backend while initialized, for lock-free reads
 	nextModelID atomic.Uint32
 	labels      atomic.Int32 // live labels, at most MaxLabels
+	pools       poolRegistry // stream-ordered memory pools and their chunks
 
 	// capMu guards captures.
 	capMu    sync.Mutex
