@@ -112,6 +112,9 @@
 //	aclmdlRIUnbindStream                                                       ModelRI.Unbind
 //	aclmdlRIUpdate                                                             ModelRI.Update
 //	aclrtActiveStream                                                          Stream.ActivateStream
+//	aclrtAllocatorGetByStream                                                  Stream.Allocator
+//	aclrtAllocatorRegister                                                     Stream.RegisterAllocator
+//	aclrtAllocatorUnregister                                                   Stream.UnregisterAllocator
 //	aclrtBinaryGetFunction                                                     Runtime.Kernel
 //	aclrtBinaryGetFunction (kernel from a loaded binary)                       NewKernel
 //	aclrtCreateContext                                                         Device.NewContext
@@ -160,6 +163,13 @@
 //	aclrtMallocHost                                                            Runtime.MallocHost
 //	aclrtMallocHost (by pointer)                                               RawRuntime.MallocHost
 //	aclrtMemGetAddressRange                                                    RawRuntime.AddressRange
+//	aclrtMemPoolCreate                                                         Device.NewMemPool
+//	aclrtMemPoolDestroy                                                        MemPool.Close
+//	aclrtMemPoolFreeAsync                                                      Stream.FreeAsync
+//	aclrtMemPoolGetAttr                                                        MemPool.Attr
+//	aclrtMemPoolMallocAsync                                                    Stream.MallocAsync
+//	aclrtMemPoolSetAttr                                                        MemPool.SetAttr
+//	aclrtMemPoolTrimTo                                                         MemPool.TrimTo
 //	aclrtMemcpy                                                                RawContext.Memcpy
 //	aclrtMemcpy (ACL_MEMCPY_DEVICE_TO_DEVICE)                                  Context.CopyDevice
 //	aclrtMemcpy (ACL_MEMCPY_DEVICE_TO_HOST)                                    Context.CopyFromDevice

@@ -33,6 +33,7 @@ const (
 	KindReportTimeout       = rterr.KindReportTimeout       // no callback arrived within the timeout
 	KindOverLimit           = rterr.KindOverLimit           // a per-process limit reached
 	KindInsufficientArray   = rterr.KindInsufficientArray   // output array too small
+	KindNotSupported        = rterr.KindNotSupported        // a feature the simulator lacks
 )
 
 // Errorf returns the *Error of kind k, with a formatted message, for

@@ -4,6 +4,7 @@
 #define GOCANN_FRONT_ZZ_CORE_H
 
 #include "acl/acl.h"
+#include "acl/acl_rt_memory_soma.h"
 #include "thread.h"
 
 // gocann_core_api holds the core's entry point for each API function it
@@ -169,6 +170,25 @@ typedef struct gocann_core_api {
 	aclError (*aclrtSwitchStream)(gocann_thread *t, void* leftValue, aclrtCondition cond, void* rightValue, aclrtCompareDataType dataType, aclrtStream trueStream, aclrtStream falseStream, aclrtStream stream);
 	aclError (*aclrtGetStreamAvailableNum)(gocann_thread *t, uint32_t* streamCount);
 	aclError (*aclrtPersistentTaskClean)(gocann_thread *t, aclrtStream stream);
+	// acl/acl_rt_allocator.h
+	aclrtAllocatorDesc (*aclrtAllocatorCreateDesc)(gocann_thread *t);
+	aclError (*aclrtAllocatorDestroyDesc)(gocann_thread *t, aclrtAllocatorDesc allocatorDesc);
+	aclError (*aclrtAllocatorSetObjToDesc)(gocann_thread *t, aclrtAllocatorDesc allocatorDesc, aclrtAllocator allocator);
+	aclError (*aclrtAllocatorSetAllocFuncToDesc)(gocann_thread *t, aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocFunc func);
+	aclError (*aclrtAllocatorSetFreeFuncToDesc)(gocann_thread *t, aclrtAllocatorDesc allocatorDesc, aclrtAllocatorFreeFunc func);
+	aclError (*aclrtAllocatorSetAllocAdviseFuncToDesc)(gocann_thread *t, aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocAdviseFunc func);
+	aclError (*aclrtAllocatorSetGetAddrFromBlockFuncToDesc)(gocann_thread *t, aclrtAllocatorDesc allocatorDesc, aclrtAllocatorGetAddrFromBlockFunc func);
+	aclError (*aclrtAllocatorRegister)(gocann_thread *t, aclrtStream stream, aclrtAllocatorDesc allocatorDesc);
+	aclError (*aclrtAllocatorGetByStream)(gocann_thread *t, aclrtStream stream, aclrtAllocatorDesc* allocatorDesc, aclrtAllocator* allocator, aclrtAllocatorAllocFunc* allocFunc, aclrtAllocatorFreeFunc* freeFunc, aclrtAllocatorAllocAdviseFunc* allocAdviseFunc, aclrtAllocatorGetAddrFromBlockFunc* getAddrFromBlockFunc);
+	aclError (*aclrtAllocatorUnregister)(gocann_thread *t, aclrtStream stream);
+	// acl/acl_rt_memory_soma.h
+	aclError (*aclrtMemPoolCreate)(gocann_thread *t, aclrtMemPool* memPool, const aclrtMemPoolProps* poolProps);
+	aclError (*aclrtMemPoolDestroy)(gocann_thread *t, const aclrtMemPool memPool);
+	aclError (*aclrtMemPoolSetAttr)(gocann_thread *t, aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value);
+	aclError (*aclrtMemPoolGetAttr)(gocann_thread *t, aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value);
+	aclError (*aclrtMemPoolMallocAsync)(gocann_thread *t, void** ptr, size_t size, aclrtMemPool memPool, aclrtStream stream);
+	aclError (*aclrtMemPoolFreeAsync)(gocann_thread *t, void* ptr, aclrtStream stream);
+	aclError (*aclrtMemPoolTrimTo)(gocann_thread *t, aclrtMemPool memPool, size_t minBytesToKeep);
 } gocann_core_api;
 
 extern gocann_core_api gocann_core;

@@ -158,6 +158,23 @@ const gocann_core_sym gocann_core_syms[] = {
 	{"gocann_aclrtSwitchStream", &gocann_core.aclrtSwitchStream},
 	{"gocann_aclrtGetStreamAvailableNum", &gocann_core.aclrtGetStreamAvailableNum},
 	{"gocann_aclrtPersistentTaskClean", &gocann_core.aclrtPersistentTaskClean},
+	{"gocann_aclrtAllocatorCreateDesc", &gocann_core.aclrtAllocatorCreateDesc},
+	{"gocann_aclrtAllocatorDestroyDesc", &gocann_core.aclrtAllocatorDestroyDesc},
+	{"gocann_aclrtAllocatorSetObjToDesc", &gocann_core.aclrtAllocatorSetObjToDesc},
+	{"gocann_aclrtAllocatorSetAllocFuncToDesc", &gocann_core.aclrtAllocatorSetAllocFuncToDesc},
+	{"gocann_aclrtAllocatorSetFreeFuncToDesc", &gocann_core.aclrtAllocatorSetFreeFuncToDesc},
+	{"gocann_aclrtAllocatorSetAllocAdviseFuncToDesc", &gocann_core.aclrtAllocatorSetAllocAdviseFuncToDesc},
+	{"gocann_aclrtAllocatorSetGetAddrFromBlockFuncToDesc", &gocann_core.aclrtAllocatorSetGetAddrFromBlockFuncToDesc},
+	{"gocann_aclrtAllocatorRegister", &gocann_core.aclrtAllocatorRegister},
+	{"gocann_aclrtAllocatorGetByStream", &gocann_core.aclrtAllocatorGetByStream},
+	{"gocann_aclrtAllocatorUnregister", &gocann_core.aclrtAllocatorUnregister},
+	{"gocann_aclrtMemPoolCreate", &gocann_core.aclrtMemPoolCreate},
+	{"gocann_aclrtMemPoolDestroy", &gocann_core.aclrtMemPoolDestroy},
+	{"gocann_aclrtMemPoolSetAttr", &gocann_core.aclrtMemPoolSetAttr},
+	{"gocann_aclrtMemPoolGetAttr", &gocann_core.aclrtMemPoolGetAttr},
+	{"gocann_aclrtMemPoolMallocAsync", &gocann_core.aclrtMemPoolMallocAsync},
+	{"gocann_aclrtMemPoolFreeAsync", &gocann_core.aclrtMemPoolFreeAsync},
+	{"gocann_aclrtMemPoolTrimTo", &gocann_core.aclrtMemPoolTrimTo},
 	{0, 0},
 };
 
@@ -1173,5 +1190,128 @@ aclError aclrtPersistentTaskClean(aclrtStream stream) {
 	GOCANN_ENTER(t, "aclrtPersistentTaskClean", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtPersistentTaskClean", "stream", stream, 1, (aclError)e_);
 	return gocann_core.aclrtPersistentTaskClean(t, stream);
+}
+
+// acl/acl_rt_allocator.h
+aclrtAllocatorDesc aclrtAllocatorCreateDesc(void) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtAllocatorCreateDesc", (aclrtAllocatorDesc)0);
+	return gocann_core.aclrtAllocatorCreateDesc(t);
+}
+aclError aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtAllocatorDestroyDesc", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocatorDestroyDesc", "allocatorDesc", allocatorDesc, 1, (aclError)e_);
+	return gocann_core.aclrtAllocatorDestroyDesc(t, allocatorDesc);
+}
+aclError aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocator allocator) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtAllocatorSetObjToDesc", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocatorSetObjToDesc", "allocatorDesc", allocatorDesc, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocatorSetObjToDesc", "allocator", allocator, 1, (aclError)e_);
+	return gocann_core.aclrtAllocatorSetObjToDesc(t, allocatorDesc, allocator);
+}
+aclError aclrtAllocatorSetAllocFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocFunc func) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtAllocatorSetAllocFuncToDesc", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocatorSetAllocFuncToDesc", "allocatorDesc", allocatorDesc, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocatorSetAllocFuncToDesc", "func", func, 0, (aclError)e_);
+	return gocann_core.aclrtAllocatorSetAllocFuncToDesc(t, allocatorDesc, func);
+}
+aclError aclrtAllocatorSetFreeFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorFreeFunc func) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtAllocatorSetFreeFuncToDesc", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocatorSetFreeFuncToDesc", "allocatorDesc", allocatorDesc, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocatorSetFreeFuncToDesc", "func", func, 0, (aclError)e_);
+	return gocann_core.aclrtAllocatorSetFreeFuncToDesc(t, allocatorDesc, func);
+}
+aclError aclrtAllocatorSetAllocAdviseFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocAdviseFunc func) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtAllocatorSetAllocAdviseFuncToDesc", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocatorSetAllocAdviseFuncToDesc", "allocatorDesc", allocatorDesc, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocatorSetAllocAdviseFuncToDesc", "func", func, 0, (aclError)e_);
+	return gocann_core.aclrtAllocatorSetAllocAdviseFuncToDesc(t, allocatorDesc, func);
+}
+aclError aclrtAllocatorSetGetAddrFromBlockFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorGetAddrFromBlockFunc func) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtAllocatorSetGetAddrFromBlockFuncToDesc", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocatorSetGetAddrFromBlockFuncToDesc", "allocatorDesc", allocatorDesc, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocatorSetGetAddrFromBlockFuncToDesc", "func", func, 0, (aclError)e_);
+	return gocann_core.aclrtAllocatorSetGetAddrFromBlockFuncToDesc(t, allocatorDesc, func);
+}
+aclError aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDesc allocatorDesc) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtAllocatorRegister", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocatorRegister", "stream", stream, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocatorRegister", "allocatorDesc", allocatorDesc, 1, (aclError)e_);
+	return gocann_core.aclrtAllocatorRegister(t, stream, allocatorDesc);
+}
+aclError aclrtAllocatorGetByStream(aclrtStream stream, aclrtAllocatorDesc* allocatorDesc, aclrtAllocator* allocator, aclrtAllocatorAllocFunc* allocFunc, aclrtAllocatorFreeFunc* freeFunc, aclrtAllocatorAllocAdviseFunc* allocAdviseFunc, aclrtAllocatorGetAddrFromBlockFunc* getAddrFromBlockFunc) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtAllocatorGetByStream", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocatorGetByStream", "stream", stream, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocatorGetByStream", "allocatorDesc", allocatorDesc, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocatorGetByStream", "allocator", allocator, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocatorGetByStream", "allocFunc", allocFunc, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocatorGetByStream", "freeFunc", freeFunc, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocatorGetByStream", "allocAdviseFunc", allocAdviseFunc, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocatorGetByStream", "getAddrFromBlockFunc", getAddrFromBlockFunc, 0, (aclError)e_);
+	return gocann_core.aclrtAllocatorGetByStream(t, stream, allocatorDesc, allocator, allocFunc, freeFunc, allocAdviseFunc, getAddrFromBlockFunc);
+}
+aclError aclrtAllocatorUnregister(aclrtStream stream) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtAllocatorUnregister", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocatorUnregister", "stream", stream, 1, (aclError)e_);
+	return gocann_core.aclrtAllocatorUnregister(t, stream);
+}
+
+// acl/acl_rt_memory_soma.h
+aclError aclrtMemPoolCreate(aclrtMemPool* memPool, const aclrtMemPoolProps* poolProps) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemPoolCreate", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemPoolCreate", "memPool", memPool, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemPoolCreate", "poolProps", poolProps, 0, (aclError)e_);
+	return gocann_core.aclrtMemPoolCreate(t, memPool, poolProps);
+}
+aclError aclrtMemPoolDestroy(const aclrtMemPool memPool) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemPoolDestroy", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemPoolDestroy", "memPool", memPool, 1, (aclError)e_);
+	return gocann_core.aclrtMemPoolDestroy(t, memPool);
+}
+aclError aclrtMemPoolSetAttr(aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemPoolSetAttr", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemPoolSetAttr", "memPool", memPool, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemPoolSetAttr", "value", value, 0, (aclError)e_);
+	return gocann_core.aclrtMemPoolSetAttr(t, memPool, attr, value);
+}
+aclError aclrtMemPoolGetAttr(aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemPoolGetAttr", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemPoolGetAttr", "memPool", memPool, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemPoolGetAttr", "value", value, 0, (aclError)e_);
+	return gocann_core.aclrtMemPoolGetAttr(t, memPool, attr, value);
+}
+aclError aclrtMemPoolMallocAsync(void** ptr, size_t size, aclrtMemPool memPool, aclrtStream stream) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemPoolMallocAsync", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemPoolMallocAsync", "ptr", ptr, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemPoolMallocAsync", "memPool", memPool, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemPoolMallocAsync", "stream", stream, 1, (aclError)e_);
+	return gocann_core.aclrtMemPoolMallocAsync(t, ptr, size, memPool, stream);
+}
+aclError aclrtMemPoolFreeAsync(void* ptr, aclrtStream stream) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemPoolFreeAsync", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemPoolFreeAsync", "ptr", ptr, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemPoolFreeAsync", "stream", stream, 1, (aclError)e_);
+	return gocann_core.aclrtMemPoolFreeAsync(t, ptr, stream);
+}
+aclError aclrtMemPoolTrimTo(aclrtMemPool memPool, size_t minBytesToKeep) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemPoolTrimTo", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemPoolTrimTo", "memPool", memPool, 1, (aclError)e_);
+	return gocann_core.aclrtMemPoolTrimTo(t, memPool, minBytesToKeep);
 }
 

@@ -380,6 +380,20 @@ var examples = []example{
 		"ok: 100000 launches racing",
 		"each ran its own kernel",
 	}},
+	{"36_pool", "", []string{
+		"ok: memory freed on a stream is reused by its next allocation at once",
+		"ok: opportunistic: reused by another stream once the free ran",
+		"ok: event dependencies: reused after waiting for an event recorded behind the free",
+		"ok: the reusing stream's next task waits for the free",
+		"ok: a synchronize gives back what exceeds a threshold of 0",
+		"ok: and is freed once the stream got there",
+	}},
+	{"37_allocator", "", []string{
+		"ok: GetByStream returns the descriptor, object and callbacks as registered (no advise function)",
+		"ok: a descriptor changed after registering leaves the registration as it was",
+		"ok: each stream keeps its own allocator",
+		"ok: unregistering a destroyed stream succeeds",
+	}},
 }
 
 func TestExamples(t *testing.T) {
