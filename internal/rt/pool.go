@@ -328,7 +328,7 @@ func (p *MemPool) Destroy() error {
 func (p *MemPool) SetAttr(a PoolAttr, v uint64) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.dead {
+	if p.check() != nil {
 		return errPoolSet("set")
 	}
 	switch a {
@@ -360,7 +360,7 @@ func (p *MemPool) SetAttr(a PoolAttr, v uint64) error {
 func (p *MemPool) Attr(a PoolAttr) (uint64, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.dead {
+	if p.check() != nil {
 		return 0, errPoolSet("get")
 	}
 	switch a {

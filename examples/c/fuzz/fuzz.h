@@ -183,6 +183,9 @@ struct fz {
     /* counters */
     uint64_t wrong_successes, unexpected_failures, mismatches, others, checks;
     int inits;                    /* aclInit references */
+    /* epochs for objects kept outside objs (ops_pool.c): a device's moves on
+     * when it closes, the runtime's when it is finalized */
+    uint64_t dev_epoch[MAXDEV], rt_epoch;
 };
 
 extern struct fz fz;
@@ -297,7 +300,7 @@ struct op {
 };
 
 extern const struct op ops_dev[], ops_query[], ops_stream[], ops_event[], ops_notify[], ops_mem[], ops_copy[], ops_kernel[],
-    ops_launch[], ops_capture[], ops_group[], ops_model[], ops_label[];
+    ops_launch[], ops_capture[], ops_group[], ops_model[], ops_label[], ops_pool[];
 int valid_dev(void);
 int32_t bad_dev(void);
 
