@@ -117,6 +117,7 @@
 //	aclrtAllocatorUnregister                                                   Stream.UnregisterAllocator
 //	aclrtBinaryGetFunction                                                     Runtime.Kernel
 //	aclrtBinaryGetFunction (kernel from a loaded binary)                       NewKernel
+//	aclrtBinaryGetGlobal (Go kernels' globals)                                 Runtime.Global
 //	aclrtCreateContext                                                         Device.NewContext
 //	aclrtCreateEvent                                                           Context.NewDefaultEvent
 //	aclrtCreateEventExWithFlag                                                 Context.NewEvent
@@ -153,6 +154,9 @@
 //	aclrtGetStreamAttribute                                                    Stream.Attr
 //	aclrtGetStreamAttribute (ACL_STREAM_ATTR_FAILURE_MODE)                     Stream.FailureMode
 //	aclrtGetStreamAvailableNum                                                 Device.StreamsAvailable
+//	aclrtGetSymbolAddress                                                      Symbol.Ptr
+//	aclrtGetSymbolAddress (by pointer)                                         RawRuntime.SymbolAt
+//	aclrtGetSymbolSize                                                         Symbol.Size
 //	aclrtLaunchHostFunc                                                        Stream.LaunchHostFunc
 //	aclrtLaunchHostFunc (function of two words)                                RawStream.LaunchHostFunc
 //	aclrtLaunchKernel                                                          Stream.Launch
@@ -186,6 +190,14 @@
 //	aclrtMemcpyAsync (ACL_MEMCPY_HOST_TO_DEVICE)                               Stream.CopyHostToDevice
 //	aclrtMemcpyAsync (ACL_MEMCPY_HOST_TO_DEVICE, pageable source)              Stream.CopyToDevice
 //	aclrtMemcpyAsync (ACL_MEMCPY_HOST_TO_HOST)                                 Stream.CopyHostToHost
+//	aclrtMemcpyFromSymbol                                                      Context.CopyFromSymbol
+//	aclrtMemcpyFromSymbol (by pointer)                                         RawContext.CopyFromSymbol
+//	aclrtMemcpyFromSymbolAsync                                                 Stream.CopyFromSymbol
+//	aclrtMemcpyFromSymbolAsync (by pointer)                                    RawStream.CopyFromSymbolAsync
+//	aclrtMemcpyToSymbol                                                        Context.CopyToSymbol
+//	aclrtMemcpyToSymbol (by pointer)                                           RawContext.CopyToSymbol
+//	aclrtMemcpyToSymbolAsync                                                   Stream.CopyToSymbol
+//	aclrtMemcpyToSymbolAsync (by pointer)                                      RawStream.CopyToSymbolAsync
 //	aclrtMemset                                                                Context.Memset
 //	aclrtMemset (by pointer)                                                   RawContext.Memset
 //	aclrtMemsetAsync                                                           Stream.Memset
@@ -226,6 +238,8 @@
 //	aclrtValueWait                                                             Stream.WaitValue
 //	aclrtValueWrite                                                            Stream.WriteValue
 //	aclrtWaitAndResetNotify                                                    Stream.WaitNotify
+//	none (a binary's globals, registered when it loads)                        RawRuntime.RegisterSymbol
+//	none (a device variable the kernel compiler registers)                     Context.NewGlobal
 //	trap (Ascend C)                                                            Block.Trap
 //
 // End CANN table.

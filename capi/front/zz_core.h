@@ -104,6 +104,12 @@ typedef struct gocann_core_api {
 	aclError (*aclrtPointerGetAttributes)(gocann_thread *t, const void* ptr, aclrtPtrAttributes* attributes);
 	aclError (*aclrtMemGetAddressRange)(gocann_thread *t, void* ptr, void** pbase, size_t* psize);
 	aclError (*aclrtGetMemInfo)(gocann_thread *t, aclrtMemAttr attr, size_t* free, size_t* total);
+	aclError (*aclrtGetSymbolAddress)(gocann_thread *t, const void* symbol, void** devPtr);
+	aclError (*aclrtGetSymbolSize)(gocann_thread *t, const void* symbol, size_t* size);
+	aclError (*aclrtMemcpyFromSymbol)(gocann_thread *t, void* dst, size_t dstMax, const void* symbol, size_t count, size_t offset, aclrtMemcpyKind kind);
+	aclError (*aclrtMemcpyFromSymbolAsync)(gocann_thread *t, void* dst, size_t dstMax, const void* symbol, size_t count, size_t offset, aclrtMemcpyKind kind, aclrtStream stream);
+	aclError (*aclrtMemcpyToSymbol)(gocann_thread *t, const void* symbol, const void* src, size_t count, size_t offset, aclrtMemcpyKind kind);
+	aclError (*aclrtMemcpyToSymbolAsync)(gocann_thread *t, const void* symbol, const void* src, size_t count, size_t offset, aclrtMemcpyKind kind, aclrtStream stream);
 	// acl/acl_rt_kernel.h
 	aclError (*aclrtBinaryLoadFromFile)(gocann_thread *t, const char* binPath, aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle);
 	aclError (*aclrtBinaryLoadFromData)(gocann_thread *t, const void* data, size_t length, const aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle);
@@ -124,6 +130,8 @@ typedef struct gocann_core_api {
 	aclError (*aclrtKernelArgsGetPlaceHolderBuffer)(gocann_thread *t, aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, size_t dataSize, void** bufferAddr);
 	aclError (*aclrtKernelArgsParaUpdate)(gocann_thread *t, aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, void* param, size_t paramSize);
 	aclError (*aclrtKernelArgsFinalize)(gocann_thread *t, aclrtArgsHandle argsHandle);
+	aclError (*aclrtBinaryGetDevAddress)(gocann_thread *t, const aclrtBinHandle binHandle, void** binAddr, size_t* binSize);
+	aclError (*aclrtBinaryGetGlobal)(gocann_thread *t, aclrtBinHandle binHandle, const char* name, void** dptr, size_t* size);
 	// acl/acl_rt_graph.h
 	aclError (*aclmdlRIBuildBegin)(gocann_thread *t, aclmdlRI* modelRI, uint32_t flag);
 	aclError (*aclmdlRIBindStream)(gocann_thread *t, aclmdlRI modelRI, aclrtStream stream, uint32_t flag);

@@ -94,6 +94,12 @@ const gocann_core_sym gocann_core_syms[] = {
 	{"gocann_aclrtPointerGetAttributes", &gocann_core.aclrtPointerGetAttributes},
 	{"gocann_aclrtMemGetAddressRange", &gocann_core.aclrtMemGetAddressRange},
 	{"gocann_aclrtGetMemInfo", &gocann_core.aclrtGetMemInfo},
+	{"gocann_aclrtGetSymbolAddress", &gocann_core.aclrtGetSymbolAddress},
+	{"gocann_aclrtGetSymbolSize", &gocann_core.aclrtGetSymbolSize},
+	{"gocann_aclrtMemcpyFromSymbol", &gocann_core.aclrtMemcpyFromSymbol},
+	{"gocann_aclrtMemcpyFromSymbolAsync", &gocann_core.aclrtMemcpyFromSymbolAsync},
+	{"gocann_aclrtMemcpyToSymbol", &gocann_core.aclrtMemcpyToSymbol},
+	{"gocann_aclrtMemcpyToSymbolAsync", &gocann_core.aclrtMemcpyToSymbolAsync},
 	{"gocann_aclrtBinaryLoadFromFile", &gocann_core.aclrtBinaryLoadFromFile},
 	{"gocann_aclrtBinaryLoadFromData", &gocann_core.aclrtBinaryLoadFromData},
 	{"gocann_aclrtBinaryGetFunction", &gocann_core.aclrtBinaryGetFunction},
@@ -113,6 +119,8 @@ const gocann_core_sym gocann_core_syms[] = {
 	{"gocann_aclrtKernelArgsGetPlaceHolderBuffer", &gocann_core.aclrtKernelArgsGetPlaceHolderBuffer},
 	{"gocann_aclrtKernelArgsParaUpdate", &gocann_core.aclrtKernelArgsParaUpdate},
 	{"gocann_aclrtKernelArgsFinalize", &gocann_core.aclrtKernelArgsFinalize},
+	{"gocann_aclrtBinaryGetDevAddress", &gocann_core.aclrtBinaryGetDevAddress},
+	{"gocann_aclrtBinaryGetGlobal", &gocann_core.aclrtBinaryGetGlobal},
 	{"gocann_aclmdlRIBuildBegin", &gocann_core.aclmdlRIBuildBegin},
 	{"gocann_aclmdlRIBindStream", &gocann_core.aclmdlRIBindStream},
 	{"gocann_aclmdlRIEndTask", &gocann_core.aclmdlRIEndTask},
@@ -734,6 +742,50 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
 	GOCANN_CHECK_PTR(t, "aclrtGetMemInfo", "total", total, 0, (aclError)e_);
 	return gocann_core.aclrtGetMemInfo(t, attr, free, total);
 }
+aclError aclrtGetSymbolAddress(const void* symbol, void** devPtr) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetSymbolAddress", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetSymbolAddress", "symbol", symbol, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetSymbolAddress", "devPtr", devPtr, 0, (aclError)e_);
+	return gocann_core.aclrtGetSymbolAddress(t, symbol, devPtr);
+}
+aclError aclrtGetSymbolSize(const void* symbol, size_t* size) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetSymbolSize", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetSymbolSize", "symbol", symbol, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetSymbolSize", "size", size, 0, (aclError)e_);
+	return gocann_core.aclrtGetSymbolSize(t, symbol, size);
+}
+aclError aclrtMemcpyFromSymbol(void* dst, size_t dstMax, const void* symbol, size_t count, size_t offset, aclrtMemcpyKind kind) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemcpyFromSymbol", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyFromSymbol", "dst", dst, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyFromSymbol", "symbol", symbol, 0, (aclError)e_);
+	return gocann_core.aclrtMemcpyFromSymbol(t, dst, dstMax, symbol, count, offset, kind);
+}
+aclError aclrtMemcpyFromSymbolAsync(void* dst, size_t dstMax, const void* symbol, size_t count, size_t offset, aclrtMemcpyKind kind, aclrtStream stream) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemcpyFromSymbolAsync", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyFromSymbolAsync", "dst", dst, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyFromSymbolAsync", "symbol", symbol, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyFromSymbolAsync", "stream", stream, 1, (aclError)e_);
+	return gocann_core.aclrtMemcpyFromSymbolAsync(t, dst, dstMax, symbol, count, offset, kind, stream);
+}
+aclError aclrtMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset, aclrtMemcpyKind kind) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemcpyToSymbol", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyToSymbol", "symbol", symbol, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyToSymbol", "src", src, 0, (aclError)e_);
+	return gocann_core.aclrtMemcpyToSymbol(t, symbol, src, count, offset, kind);
+}
+aclError aclrtMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset, aclrtMemcpyKind kind, aclrtStream stream) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemcpyToSymbolAsync", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyToSymbolAsync", "symbol", symbol, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyToSymbolAsync", "src", src, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyToSymbolAsync", "stream", stream, 1, (aclError)e_);
+	return gocann_core.aclrtMemcpyToSymbolAsync(t, symbol, src, count, offset, kind, stream);
+}
 
 // acl/acl_rt_kernel.h
 aclError aclrtBinaryLoadFromFile(const char* binPath, aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle) {
@@ -883,6 +935,23 @@ aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle) {
 	GOCANN_ENTER(t, "aclrtKernelArgsFinalize", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtKernelArgsFinalize", "argsHandle", argsHandle, 1, (aclError)e_);
 	return gocann_core.aclrtKernelArgsFinalize(t, argsHandle);
+}
+aclError aclrtBinaryGetDevAddress(const aclrtBinHandle binHandle, void** binAddr, size_t* binSize) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtBinaryGetDevAddress", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtBinaryGetDevAddress", "binHandle", binHandle, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtBinaryGetDevAddress", "binAddr", binAddr, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtBinaryGetDevAddress", "binSize", binSize, 0, (aclError)e_);
+	return gocann_core.aclrtBinaryGetDevAddress(t, binHandle, binAddr, binSize);
+}
+aclError aclrtBinaryGetGlobal(aclrtBinHandle binHandle, const char* name, void** dptr, size_t* size) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtBinaryGetGlobal", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtBinaryGetGlobal", "binHandle", binHandle, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtBinaryGetGlobal", "name", name, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtBinaryGetGlobal", "dptr", dptr, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtBinaryGetGlobal", "size", size, 0, (aclError)e_);
+	return gocann_core.aclrtBinaryGetGlobal(t, binHandle, name, dptr, size);
 }
 
 // acl/acl_rt_graph.h

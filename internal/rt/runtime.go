@@ -28,6 +28,7 @@ type Runtime struct {
 	nextModelID atomic.Uint32
 	labels      atomic.Int32 // live labels, at most MaxLabels
 	pools       poolRegistry // stream-ordered memory pools and their chunks
+	symbols     symbolTable  // device globals (symbol.go)
 
 	// capMu guards captures.
 	capMu    sync.Mutex
@@ -118,6 +119,7 @@ func (r *Runtime) Finalize() error {
 	r.staging.drain(b)
 	err := b.Close()
 	r.host.reset()
+	r.symbols.reset()
 	r.closed.set(nil)
 	return err
 }

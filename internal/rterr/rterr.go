@@ -94,6 +94,7 @@ const (
 	KindOverLimit                                          // a per-process limit reached (labels)
 	KindModelContext                                       // model used outside its context
 	KindLabelContext                                       // label used outside its context
+	KindInvalidSymbol                                      // an address that is no device symbol
 	numKinds
 )
 
@@ -116,6 +117,7 @@ var kindNames = [numKinds - Kind(hal.NumKinds)]string{
 	"task group status", "task group interrupted", "model running", "model update failed",
 	"array too small", "task type not supported", "over limit",
 	"model not in context", "label not in context",
+	"invalid symbol",
 }
 
 func (k Kind) String() string {

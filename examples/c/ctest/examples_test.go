@@ -394,6 +394,13 @@ var examples = []example{
 		"ok: each stream keeps its own allocator",
 		"ok: unregistering a destroyed stream succeeds",
 	}},
+	{"38_symbols", "symbols", []string{
+		"ok: aclrtGetSymbolAddress of the global is its device address",
+		"ok: the kernel scaled by the 7 written to its global",
+		"ok: the kernel summed the table written before it on its stream (1200)",
+		"ok: the async read after the kernel sees the coeff it incremented (8)",
+		"ok: a global of an unloaded binary",
+	}},
 }
 
 func TestExamples(t *testing.T) {
