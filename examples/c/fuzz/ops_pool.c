@@ -1,6 +1,7 @@
 /*
- * Stream-ordered memory pools (acl_rt_memory_soma.h) and custom allocator
- * descriptors (acl_rt_allocator.h). Pools, their allocations and the
+ * Stream-ordered memory pools (acl_rt_memory_soma.h), custom allocator
+ * descriptors (acl_rt_allocator.h) and the device symbols of the fuzz
+ * binary (its global fz_global). Pools, their allocations and the
  * descriptors are modelled here: a pool lives while its device has not
  * closed since it was made (fz.dev_epoch) and the runtime has not been
  * finalized (fz.rt_epoch). Pool memory is only touched by synchronous
@@ -362,6 +363,73 @@ static void op_pool_trim(void)
     must_pass(rc, 0);
 }
 
+/* ---- device symbols ------------------------------------------------------ */
+
+/* The fuzz binary's global fz_global (64 bytes): found, described, written
+ * and read back at random offsets, synchronously; addresses that are no
+ * symbol are refused. */
+static void op_symbol(void)
+{
+    int b = obj_pick(K_BIN);
+    if (b < 0 || ensure_device() != 0) {
+        return;
+    }
+    void *g = NULL, *p = NULL;
+    size_t size = 0;
+    int bad = one_in(6);
+    callf("aclrtBinaryGetGlobal(obj#%llu, \"%s\", &g, &size)", (unsigned long long)fz.objs[b].serial, bad ? "fz_fill" : "fz_global");
+    aclError rc = ret(aclrtBinaryGetGlobal(fz.objs[b].h, bad ? "fz_fill" : "fz_global", &g, &size));
+    if (bad) {
+        must_fail(rc, "a kernel is no global");
+        return;
+    }
+    must_pass(rc, 0);
+    if (rc != 0) {
+        return;
+    }
+    fz.checks++;
+    if (size != 64) {
+        finding("WRONG VALUE", "aclrtBinaryGetGlobal", "fz_global has size %zu, want 64", size);
+    }
+    callf("aclrtGetSymbolAddress(%p, &p)", g);
+    rc = ret(aclrtGetSymbolAddress(g, &p));
+    must_pass(rc, 0);
+    if (rc == 0 && p != g) {
+        finding("WRONG VALUE", "aclrtGetSymbolAddress", "symbol %p has address %p", g, p);
+    }
+    uint64_t off = below(72), count = below(72);
+    uint8_t in[72], out[72];
+    pattern(in, count, fz.call);
+    callf("aclrtMemcpyToSymbol(%p, in, %llu, %llu, H2D)", g, (unsigned long long)count, (unsigned long long)off);
+    rc = ret(aclrtMemcpyToSymbol(g, in, count, off, ACL_MEMCPY_HOST_TO_DEVICE));
+    if (count == 0) {
+        must_pass(rc, 0);
+        return;
+    }
+    if (off + count > 64) {
+        must_fail(rc, "offset + count past the global");
+        return;
+    }
+    must_pass(rc, allow_for_ctx(fz.cur_ctx) & AL_CAPTURE);
+    if (rc != 0) {
+        return;
+    }
+    callf("aclrtMemcpyFromSymbol(out, %llu, %p, %llu, %llu, DEFAULT)", (unsigned long long)count, g,
+          (unsigned long long)count, (unsigned long long)off);
+    rc = ret(aclrtMemcpyFromSymbol(out, count, g, count, off, ACL_MEMCPY_DEFAULT));
+    must_pass(rc, allow_for_ctx(fz.cur_ctx) & AL_CAPTURE);
+    fz.checks++;
+    if (rc == 0 && memcmp(in, out, count) != 0) {
+        mismatch("fz_global: %llu bytes at %llu read back differ at %d", (unsigned long long)count, (unsigned long long)off,
+                 first_diff(in, out, count));
+    }
+    parg q = pick_ptr(1 << M_DEV | 1 << M_PINNED | 1 << M_PAGEABLE, 1);
+    if (q.p != NULL && q.p != (char *)g) {
+        callf("aclrtGetSymbolSize(%s %p, &size)", q.what, (void *)q.p);
+        must_fail(ret(aclrtGetSymbolSize(q.p, &size)), "memory that is no symbol");
+    }
+}
+
 /* ---- allocator descriptors --------------------------------------------- */
 
 static void *fake_fn(int k) { return (void *)(uintptr_t)(0x7f0000001000ULL + (uint64_t)k * 0x100); }
@@ -502,5 +570,6 @@ const struct op ops_pool[] = {
     {"pool_trim", 2, op_pool_trim},
     {"alloc_desc", 2, op_alloc_desc},
     {"alloc_register", 3, op_alloc_register},
+    {"symbol", 3, op_symbol},
     {NULL, 0, NULL},
 };
