@@ -2,6 +2,7 @@ package gocann_test
 
 import (
 	"bytes"
+	"fmt"
 	"sync/atomic"
 	"testing"
 
@@ -349,4 +350,83 @@ func TestAllocatorRegister(t *testing.T) {
 	e.s.UnregisterAllocator()
 	_, err = e.s.Allocator()
 	wantErr(t, err, gocann.CodeInvalidParam, "not registered")
+}
+
+func TestMemPoolDeviceReset(t *testing.T) {
+	// A pool dies with its device's memory: after the last reset every call
+	// is refused, and memory that was the pool's is not the pool's any more.
+	r := newRuntime(t, smallConfig)
+	d, err := r.SetDevice(0)
+	check(t, err)
+	c, err := d.Context()
+	check(t, err)
+	s, err := c.NewStream()
+	check(t, err)
+	p, err := d.NewMemPool(0)
+	check(t, err)
+	a, err := s.MallocAsync(p, mib)
+	check(t, err)
+	check(t, d.Reset())
+	d, err = r.SetDevice(0)
+	check(t, err)
+	t.Cleanup(func() { d.Reset() })
+	c, err = d.Context()
+	check(t, err)
+	s, err = c.NewStream()
+	check(t, err)
+	_, err = s.MallocAsync(p, mib)
+	wantErr(t, err, gocann.CodeRTInternalError, "not a live memory pool")
+	_, err = p.Attr(gocann.MemPoolUsedCurrent)
+	wantErr(t, err, gocann.CodeRTParamInvalid, "not a live memory pool")
+	wantErr(t, s.FreeAsync(a), gocann.CodeRTParamInvalid, "neither pool memory nor a live device allocation")
+	wantErr(t, p.Close(), gocann.CodeRTInternalError, "not a live memory pool")
+}
+
+func TestMemPoolConcurrent(t *testing.T) {
+	// Streams allocating, copying and freeing from one pool while another
+	// goroutine trims and reads its sizes: every allocation keeps its bytes.
+	e := setup(t)
+	p := newPool(t, e, 0)
+	check(t, p.SetAttr(gocann.MemPoolReuseAllowOpportunistic, 1))
+	done := make(chan error, 4)
+	for g := 0; g < 3; g++ {
+		s := e.newStream(t)
+		go func() {
+			for i := 0; i < 50; i++ {
+				a, err := s.MallocAsync(p, int64(1+i%3)*mib)
+				if err == nil {
+					want := bytes.Repeat([]byte{byte(g*50 + i)}, 4096)
+					if err = e.c.CopyToDevice(a, want); err == nil {
+						got := make([]byte, 4096)
+						if err = e.c.CopyFromDevice(got, a); err == nil && !bytes.Equal(got, want) {
+							err = fmt.Errorf("allocation %#x lost its bytes", uint64(a))
+						}
+					}
+					if ferr := s.FreeAsync(a); err == nil {
+						err = ferr
+					}
+				}
+				if err != nil {
+					done <- err
+					return
+				}
+			}
+			done <- s.SynchronizeTimeout(long)
+		}()
+	}
+	go func() {
+		for i := 0; i < 50; i++ {
+			if _, err := p.Attr(gocann.MemPoolReservedCurrent); err != nil {
+				done <- err
+				return
+			}
+			if used, _ := p.Attr(gocann.MemPoolUsedCurrent); used == 0 {
+				p.TrimTo(0)
+			}
+		}
+		done <- nil
+	}()
+	for i := 0; i < 4; i++ {
+		check(t, <-done)
+	}
 }
