@@ -19,7 +19,8 @@ import (
 // them) before it unloads. A binary loaded twice from one path is one
 // object with one set of variables, so symbols are counted.
 
-var globals struct {
+// globalRefs counts the binaries holding each symbol, by address.
+type globalRefs struct {
 	// mu guards refs.
 	mu   sync.Mutex
 	refs map[uintptr]*globalRef
@@ -41,29 +42,29 @@ func registerGlobals(t *C.gocann_thread, fn string, cb *cBinary) C.aclError {
 		return fail(t, fn, gocann.Wrap(fn, err))
 	}
 	cb.syms = make(map[string]*gocann.Symbol, len(list))
-	globals.mu.Lock()
-	defer globals.mu.Unlock()
-	if globals.refs == nil {
-		globals.refs = make(map[uintptr]*globalRef)
+	proc.globals.mu.Lock()
+	defer proc.globals.mu.Unlock()
+	if proc.globals.refs == nil {
+		proc.globals.refs = make(map[uintptr]*globalRef)
 	}
 	for _, g := range list {
 		key := uintptr(g.Addr)
-		if ref := globals.refs[key]; ref != nil {
+		if ref := proc.globals.refs[key]; ref != nil {
 			if _, err := r.Raw().SymbolAt(g.Addr); err == nil {
 				ref.n++
 				cb.syms[g.Name] = ref.s
 				continue
 			}
-			delete(globals.refs, key) // from before an aclFinalize
+			delete(proc.globals.refs, key) // from before an aclFinalize
 		}
 		s, err := r.Raw().RegisterSymbol(g.Name, g.Addr, uintptr(g.Size))
 		if err != nil {
-			globals.mu.Unlock()
+			proc.globals.mu.Unlock()
 			dropGlobals(cb)
-			globals.mu.Lock()
+			proc.globals.mu.Lock()
 			return fail(t, fn, err)
 		}
-		globals.refs[key] = &globalRef{s: s, n: 1}
+		proc.globals.refs[key] = &globalRef{s: s, n: 1}
 		cb.syms[g.Name] = s
 	}
 	return 0
@@ -72,22 +73,22 @@ func registerGlobals(t *C.gocann_thread, fn string, cb *cBinary) C.aclError {
 // dropGlobals drops cb's references to its symbols; the last one ends the
 // symbol once the copies queued on it are done.
 func dropGlobals(cb *cBinary) {
-	globals.mu.Lock()
+	proc.globals.mu.Lock()
 	var last []*gocann.Symbol
 	for _, s := range cb.syms {
 		p, err := s.Pointer()
-		ref := globals.refs[uintptr(p)]
+		ref := proc.globals.refs[uintptr(p)]
 		if err != nil || ref == nil || ref.s != s {
 			last = append(last, s) // already dropped, or from before an aclFinalize
 			continue
 		}
 		if ref.n--; ref.n == 0 {
-			delete(globals.refs, uintptr(p))
+			delete(proc.globals.refs, uintptr(p))
 			last = append(last, s)
 		}
 	}
 	cb.syms = nil
-	globals.mu.Unlock()
+	proc.globals.mu.Unlock()
 	for _, s := range last {
 		_ = s.Close() // a second close only reports what is already so
 	}
