@@ -66,6 +66,7 @@
 //	aclInit (NULL configuration)                                               DefaultConfig
 //	aclInit (New, then Init)                                                   Open
 //	aclInit (configPath)                                                       WithConfigFile
+//	aclInit (configuration file)                                               LoadConfig
 //	aclInit (configuration parsing)                                            ParseConfig
 //	aclInit (parsed configuration)                                             Runtime.InitConfig
 //	aclmdlRIAddCondTask                                                        Stream.AddCond
@@ -151,6 +152,7 @@
 //	aclrtGetMemInfo                                                            Device.MemInfo
 //	aclrtGetNotifyId                                                           Notify.ID
 //	aclrtGetSocName                                                            Device.SoCName
+//	aclrtGetSocName (before aclInit)                                           DefaultSoCName
 //	aclrtGetStreamAttribute                                                    Stream.Attr
 //	aclrtGetStreamAttribute (ACL_STREAM_ATTR_FAILURE_MODE)                     Stream.FailureMode
 //	aclrtGetStreamAvailableNum                                                 Device.StreamsAvailable
@@ -240,6 +242,7 @@
 //	aclrtWaitAndResetNotify                                                    Stream.WaitNotify
 //	none (a binary's globals, registered when it loads)                        RawRuntime.RegisterSymbol
 //	none (a device variable the kernel compiler registers)                     Context.NewGlobal
+//	none (the API reference's product support)                                 CheckSupport
 //	trap (Ascend C)                                                            Block.Trap
 //
 // End CANN table.

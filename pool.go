@@ -54,6 +54,9 @@ const (
 // CANN: aclrtMemPoolCreate.
 func (d *Device) NewMemPool(maxSize int64) (*MemPool, error) {
 	const op = "Device.NewMemPool (aclrtMemPoolCreate)"
+	if err := d.r.require("aclrtMemPoolCreate"); err != nil {
+		return nil, err
+	}
 	if maxSize < 0 {
 		return nil, wrap(op, rterr.Errorf(rterr.KindInvalidParam, "maxSize %d is invalid, expected >= 0", maxSize))
 	}
@@ -89,13 +92,21 @@ func (p *MemPool) Size() int64 { return int64(p.p.Size()) }
 // from it included; it does not wait for tasks using it.
 //
 // CANN: aclrtMemPoolDestroy.
-func (p *MemPool) Close() error { return wrap("MemPool.Close (aclrtMemPoolDestroy)", p.p.Destroy()) }
+func (p *MemPool) Close() error {
+	if err := p.r.require("aclrtMemPoolDestroy"); err != nil {
+		return err
+	}
+	return wrap("MemPool.Close (aclrtMemPoolDestroy)", p.p.Destroy())
+}
 
 // SetAttr sets an attribute: a reuse switch (any nonzero value turns it
 // on), the release threshold (at most Size), or a high-water mark (only 0).
 //
 // CANN: aclrtMemPoolSetAttr.
 func (p *MemPool) SetAttr(a MemPoolAttr, v uint64) error {
+	if err := p.r.require("aclrtMemPoolSetAttr"); err != nil {
+		return err
+	}
 	return wrap("MemPool.SetAttr (aclrtMemPoolSetAttr)", p.p.SetAttr(rt.PoolAttr(a), v))
 }
 
@@ -103,6 +114,9 @@ func (p *MemPool) SetAttr(a MemPoolAttr, v uint64) error {
 //
 // CANN: aclrtMemPoolGetAttr.
 func (p *MemPool) Attr(a MemPoolAttr) (uint64, error) {
+	if err := p.r.require("aclrtMemPoolGetAttr"); err != nil {
+		return 0, err
+	}
 	v, err := p.p.Attr(rt.PoolAttr(a))
 	return v, wrap("MemPool.Attr (aclrtMemPoolGetAttr)", err)
 }
@@ -114,6 +128,9 @@ func (p *MemPool) Attr(a MemPoolAttr) (uint64, error) {
 // CANN: aclrtMemPoolTrimTo.
 func (p *MemPool) TrimTo(keep int64) error {
 	const op = "MemPool.TrimTo (aclrtMemPoolTrimTo)"
+	if err := p.r.require("aclrtMemPoolTrimTo"); err != nil {
+		return err
+	}
 	if keep < 0 {
 		return wrap(op, rterr.Errorf(rterr.KindInvalidParam, "minBytesToKeep %d is invalid, expected >= 0", keep))
 	}
@@ -126,6 +143,9 @@ func (p *MemPool) TrimTo(keep int64) error {
 // CANN: aclrtMemPoolMallocAsync.
 func (s *Stream) MallocAsync(p *MemPool, n int64) (DevPtr, error) {
 	const op = "Stream.MallocAsync (aclrtMemPoolMallocAsync)"
+	if err := s.r.require("aclrtMemPoolMallocAsync"); err != nil {
+		return 0, err
+	}
 	if p == nil {
 		return 0, wrap(op, rterr.Errorf(rterr.KindBadArgument, "memPool is nil"))
 	}
@@ -142,6 +162,9 @@ func (s *Stream) MallocAsync(p *MemPool, n int64) (DevPtr, error) {
 // CANN: aclrtMemPoolFreeAsync.
 func (s *Stream) FreeAsync(ptr DevPtr) error {
 	const op = "Stream.FreeAsync (aclrtMemPoolFreeAsync)"
+	if err := s.r.require("aclrtMemPoolFreeAsync"); err != nil {
+		return err
+	}
 	if ptr == 0 {
 		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "ptr is 0, expected memory from a pool or from Malloc"))
 	}

@@ -430,3 +430,14 @@ func TestMemPoolConcurrent(t *testing.T) {
 		check(t, <-done)
 	}
 }
+
+func TestMemPoolChips(t *testing.T) {
+	// Only the Atlas A2 offers stream-ordered pools; Atlas A3 and Ascend 950
+	// refuse every pool call with ACL_ERROR_RT_FEATURE_NOT_SUPPORT.
+	for _, soc := range []string{"Ascend910_9391", "Ascend950PR_9599"} {
+		e := setup(t, `{"simulator":{"hbm_size":1073741824,"soc_name":"`+soc+`"}}`)
+		_, err := e.d.NewMemPool(0)
+		wantErr(t, err, gocann.CodeRTFeatureNotSupport, "aclrtMemPoolCreate")
+		wantErr(t, e.s.FreeAsync(1), gocann.CodeRTFeatureNotSupport, "aclrtMemPoolFreeAsync")
+	}
+}

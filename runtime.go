@@ -22,7 +22,11 @@ type Config = config.Config
 // SimConfig is the "simulator" section of the configuration: devices,
 // soc_name, aicore_num, cube_core_num, vector_core_num, hbm_size,
 // stream_limit, event_limit, notify_limit, queue_depth, dma_workers,
-// least_priority. Zero fields keep the defaults of an Ascend 910B-like chip.
+// least_priority. soc_name picks the simulated chip: Ascend910B1 (Atlas A2,
+// the default), Ascend910_9391 (Atlas A3), Ascend950PR_9599 (Ascend 950), or
+// another SoC of those families; zero fields keep that chip's figures. The
+// functions the API reference marks unsupported on the chip's product fail
+// with ACL_ERROR_RT_FEATURE_NOT_SUPPORT.
 type SimConfig = config.Simulator
 
 // DefaultConfig is the configuration of aclInit(NULL).

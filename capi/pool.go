@@ -38,6 +38,9 @@ func poolOf(t *C.gocann_thread, fn string, p C.aclrtMemPool, k gocann.Kind) (*cP
 //export gocann_aclrtMemPoolCreate
 func gocann_aclrtMemPoolCreate(t *C.gocann_thread, out *C.aclrtMemPool, props *C.aclrtMemPoolProps) C.aclError {
 	const fn = "aclrtMemPoolCreate"
+	if code := unsupported(t, fn); code != 0 {
+		return code
+	}
 	switch {
 	case out == nil:
 		return nullArg(t, fn, "memPool")
@@ -85,6 +88,9 @@ func gocann_aclrtMemPoolCreate(t *C.gocann_thread, out *C.aclrtMemPool, props *C
 //export gocann_aclrtMemPoolDestroy
 func gocann_aclrtMemPoolDestroy(t *C.gocann_thread, p C.aclrtMemPool) C.aclError {
 	const fn = "aclrtMemPoolDestroy"
+	if code := unsupported(t, fn); code != 0 {
+		return code
+	}
 	cp, code := poolOf(t, fn, p, gocann.KindInternal)
 	if code != 0 {
 		return code
@@ -108,6 +114,9 @@ func poolAttrValue(t *C.gocann_thread, fn string, value unsafe.Pointer) C.aclErr
 //export gocann_aclrtMemPoolSetAttr
 func gocann_aclrtMemPoolSetAttr(t *C.gocann_thread, p C.aclrtMemPool, attr C.aclrtMemPoolAttr, value unsafe.Pointer) C.aclError {
 	const fn = "aclrtMemPoolSetAttr"
+	if code := unsupported(t, fn); code != 0 {
+		return code
+	}
 	if p == nil {
 		return nullArg(t, fn, "memPool")
 	}
@@ -135,6 +144,9 @@ func gocann_aclrtMemPoolSetAttr(t *C.gocann_thread, p C.aclrtMemPool, attr C.acl
 //export gocann_aclrtMemPoolGetAttr
 func gocann_aclrtMemPoolGetAttr(t *C.gocann_thread, p C.aclrtMemPool, attr C.aclrtMemPoolAttr, value unsafe.Pointer) C.aclError {
 	const fn = "aclrtMemPoolGetAttr"
+	if code := unsupported(t, fn); code != 0 {
+		return code
+	}
 	if p == nil {
 		return nullArg(t, fn, "memPool")
 	}
@@ -161,6 +173,9 @@ func gocann_aclrtMemPoolGetAttr(t *C.gocann_thread, p C.aclrtMemPool, attr C.acl
 //export gocann_aclrtMemPoolMallocAsync
 func gocann_aclrtMemPoolMallocAsync(t *C.gocann_thread, out *unsafe.Pointer, size C.size_t, p C.aclrtMemPool, sp C.aclrtStream) C.aclError {
 	const fn = "aclrtMemPoolMallocAsync"
+	if code := unsupported(t, fn); code != 0 {
+		return code
+	}
 	switch {
 	case out == nil:
 		return nullArg(t, fn, "ptr")
@@ -201,6 +216,9 @@ func gocann_aclrtMemPoolMallocAsync(t *C.gocann_thread, out *unsafe.Pointer, siz
 //export gocann_aclrtMemPoolFreeAsync
 func gocann_aclrtMemPoolFreeAsync(t *C.gocann_thread, ptr unsafe.Pointer, sp C.aclrtStream) C.aclError {
 	const fn = "aclrtMemPoolFreeAsync"
+	if code := unsupported(t, fn); code != 0 {
+		return code
+	}
 	switch {
 	case ptr == nil:
 		return nullArg(t, fn, "ptr")
@@ -221,6 +239,9 @@ func gocann_aclrtMemPoolFreeAsync(t *C.gocann_thread, ptr unsafe.Pointer, sp C.a
 //export gocann_aclrtMemPoolTrimTo
 func gocann_aclrtMemPoolTrimTo(t *C.gocann_thread, p C.aclrtMemPool, keep C.size_t) C.aclError {
 	const fn = "aclrtMemPoolTrimTo"
+	if code := unsupported(t, fn); code != 0 {
+		return code
+	}
 	cp, code := poolOf(t, fn, p, gocann.KindInternal)
 	if code != 0 {
 		return code

@@ -13,7 +13,7 @@ import (
 // Config configures a simulated backend. Zero fields take defaults.
 type Config struct {
 	Devices int       // number of devices; default 2
-	Profile hal.Props // chip profile of every device; zero fields default to DefaultProfile
+	Profile hal.Props // chip profile of every device; zero fields take those of ProfileFor(Profile.SoCName)
 	// Clock returns the device clock in nanoseconds; default: monotonic time
 	// since the backend was created.
 	Clock func() int64
@@ -30,26 +30,6 @@ type Config struct {
 	monoBase int64 // CLOCK_MONOTONIC at clock 0 for the default clock, else 0
 }
 
-// DefaultProfile is a chip close to an Ascend 910B: 24 AI cores (each one
-// cube unit and two vector cores), 64 GiB of HBM, 2048 streams.
-func DefaultProfile() hal.Props {
-	return hal.Props{
-		SoCName:          "Ascend910B1",
-		AICores:          24,
-		CubeCores:        24,
-		VectorCores:      48,
-		AICPUs:           6,
-		HBMSize:          64 << 30,
-		L2Size:           192 << 20,
-		StreamLimit:      2048,
-		EventLimit:       65536,
-		NotifyLimit:      8192,
-		QueueDepth:       1024,
-		GreatestPriority: 0,
-		LeastPriority:    7,
-	}
-}
-
 // withDefaults fills zero fields and checks the result.
 func (c Config) withDefaults() (Config, error) {
 	if c.Devices == 0 {
@@ -58,11 +38,12 @@ func (c Config) withDefaults() (Config, error) {
 	if c.Devices < 1 || c.Devices > 64 {
 		return c, hal.Errorf(hal.KindInvalidParam, "device count %d is invalid, expected 1..64", c.Devices)
 	}
-	d := DefaultProfile()
 	p := &c.Profile
-	if p.SoCName == "" {
-		p.SoCName = d.SoCName
+	d, err := ProfileFor(p.SoCName)
+	if err != nil {
+		return c, err
 	}
+	p.SoCName = d.SoCName
 	fill := func(v *int, def int) {
 		if *v == 0 {
 			*v = def

@@ -50,8 +50,8 @@ type Config struct {
 	Simulator Simulator
 }
 
-// Simulator is the "simulator" section. Zero fields take the simulator's
-// defaults.
+// Simulator is the "simulator" section. SoCName picks the simulated chip
+// (the simulator's profiles); zero fields take that chip's figures.
 type Simulator struct {
 	Devices       int    `json:"devices"`
 	SoCName       string `json:"soc_name"`

@@ -19,6 +19,8 @@ var envs = map[string][]string{
 	// A collection every 5% of heap growth: many collections run while
 	// handles and the direct path's records are reused.
 	"22_churn": {"GOGC=5"},
+	// A chip other than the default one, an Atlas A3.
+	"40_profiles": {"GOCANN_SOC_NAME=Ascend910_9391"},
 }
 
 var examples = []example{
@@ -400,6 +402,23 @@ var examples = []example{
 		"ok: the kernel summed the table written before it on its stream (1200)",
 		"ok: the async read after the kernel sees the coeff it incremented (8)",
 		"ok: a global of an unloaded binary",
+	}},
+	{"39_params", "params", []string{
+		"ok: aclrtLaunchKernelWithArgsArray packs the declared INT32, INT16, INT8 and INT64 parameters (4294967280 -2 -3 1099511627776)",
+		"ok: a 32-byte block for pack's 40 bytes of declared parameters (",
+		"ok: a kernel declared with no parameters runs with an empty argument list and block (7 blocks counted)",
+		"ok: aclrtLaunchKernelWithArgsArray of an undeclared kernel -> 107000, naming the macro",
+	}},
+	{"40_profiles", "", []string{
+		"ok: aclrtGetSocName before aclInit follows GOCANN_SOC_NAME: Ascend910_9391",
+		"ok: aclrtActiveStream on an Atlas A3 -> 207000: ",
+		"ok: aclrtSwitchStream on an Atlas A3 -> 207000: ",
+		"ok: soc_name in the configuration wins over GOCANN_SOC_NAME: Ascend910B1",
+		"ok: aclrtActiveStream on an Atlas A2: the activated stream ran in the model",
+		"ok: aclrtCreateStreamConfigHandle on an Atlas A2: NULL, last error 207000: ",
+		"ok: aclrtCreateStreamV2 on an Atlas A2 (",
+		"ok: Ascend950PR_9599: 36 AI cores, 72 vector cores, 128 GiB of HBM",
+		"ok: aclInit with soc_name Ascend310P3 -> 100008: ",
 	}},
 }
 

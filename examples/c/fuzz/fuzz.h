@@ -176,7 +176,6 @@ struct fz {
     uint64_t arena_next[MAXDEV];
     void *vword[MAXDEV];          /* device words for aclrtValueWait, value vval */
     uint64_t vval[MAXDEV];
-    aclrtStreamConfigHandle *cfgs[8];
     void *bin_data;               /* the kernel binary's bytes, for LoadFromData */
     size_t bin_len;
     uint64_t report_tid;
