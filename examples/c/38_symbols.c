@@ -125,7 +125,13 @@ int main(int argc, char **argv)
     CHECK(aclrtGetSymbolSize(coeff, &size));
     pass("unloading the second load leaves the first one's symbols");
     EXPECT_CODE(aclrtBinaryGetGlobal(stale, "coeff", &p, &size), ACL_ERROR_RT_INVALID_HANDLE, "an unloaded binary");
+    /* Unloading waits for the copies queued on its globals. */
+    aclrtStreamStatus st = ACL_STREAM_STATUS_NOT_READY;
+    CHECK(aclrtLaunchHostFunc(s, nap, (void *)(intptr_t)50));
+    CHECK(aclrtMemcpyToSymbolAsync(coeff, pinned, sizeof v, 0, ACL_MEMCPY_HOST_TO_DEVICE, s));
     CHECK(aclrtBinaryUnLoad(bin));
+    CHECK(aclrtStreamQuery(s, &st));
+    EXPECT(st == ACL_STREAM_STATUS_COMPLETE, "aclrtBinaryUnLoad returned after the symbol copy queued behind a 50 ms task");
     EXPECT_CODE(aclrtGetSymbolSize(coeff, &size), ACL_ERROR_RT_INVALID_SYMBOL, "a global of an unloaded binary");
 
     CHECK(aclrtFreeHost(pinned));
