@@ -113,8 +113,12 @@
 //	aclmdlRIUnbindStream                                                       ModelRI.Unbind
 //	aclmdlRIUpdate                                                             ModelRI.Update
 //	aclrtActiveStream                                                          Stream.ActivateStream
+//	aclrtAllocatorGetByStream                                                  Stream.Allocator
+//	aclrtAllocatorRegister                                                     Stream.RegisterAllocator
+//	aclrtAllocatorUnregister                                                   Stream.UnregisterAllocator
 //	aclrtBinaryGetFunction                                                     Runtime.Kernel
 //	aclrtBinaryGetFunction (kernel from a loaded binary)                       NewKernel
+//	aclrtBinaryGetGlobal (Go kernels' globals)                                 Runtime.Global
 //	aclrtCheckArchCompatibility                                                Runtime.CheckArchCompatibility
 //	aclrtCheckMemType                                                          Context.CheckMemType
 //	aclrtCmoAsync                                                              Stream.Cmo
@@ -187,6 +191,9 @@
 //	aclrtGetStreamAttribute                                                    Stream.Attr
 //	aclrtGetStreamAttribute (ACL_STREAM_ATTR_FAILURE_MODE)                     Stream.FailureMode
 //	aclrtGetStreamAvailableNum                                                 Device.StreamsAvailable
+//	aclrtGetSymbolAddress                                                      Symbol.Ptr
+//	aclrtGetSymbolAddress (by pointer)                                         RawRuntime.SymbolAt
+//	aclrtGetSymbolSize                                                         Symbol.Size
 //	aclrtGetUserDevIdByLogicDevId                                              Runtime.UserIDOfLogical
 //	aclrtGetUserDevIdByPhyDevId                                                Runtime.UserIDOfPhysical
 //	aclrtHostGetDevicePointer                                                  HostRegistration.DevicePointer
@@ -211,6 +218,13 @@
 //	aclrtMemInvalidate                                                         RawContext.MemInvalidate
 //	aclrtMemP2PMap                                                             RawRuntime.MemP2PMap
 //	aclrtMemP2PMap (typed)                                                     Runtime.P2PMap
+//	aclrtMemPoolCreate                                                         Device.NewMemPool
+//	aclrtMemPoolDestroy                                                        MemPool.Close
+//	aclrtMemPoolFreeAsync                                                      Stream.FreeAsync
+//	aclrtMemPoolGetAttr                                                        MemPool.Attr
+//	aclrtMemPoolMallocAsync                                                    Stream.MallocAsync
+//	aclrtMemPoolSetAttr                                                        MemPool.SetAttr
+//	aclrtMemPoolTrimTo                                                         MemPool.TrimTo
 //	aclrtMemcpy                                                                RawContext.Memcpy
 //	aclrtMemcpy (ACL_MEMCPY_DEVICE_TO_DEVICE)                                  Context.CopyDevice
 //	aclrtMemcpy (ACL_MEMCPY_DEVICE_TO_HOST)                                    Context.CopyFromDevice
@@ -232,6 +246,14 @@
 //	aclrtMemcpyAsyncWithOffset                                                 RawStream.MemcpyAsyncWithOffset
 //	aclrtMemcpyBatch                                                           RawContext.MemcpyBatch
 //	aclrtMemcpyBatchAsync                                                      RawStream.MemcpyBatchAsync
+//	aclrtMemcpyFromSymbol                                                      Context.CopyFromSymbol
+//	aclrtMemcpyFromSymbol (by pointer)                                         RawContext.CopyFromSymbol
+//	aclrtMemcpyFromSymbolAsync                                                 Stream.CopyFromSymbol
+//	aclrtMemcpyFromSymbolAsync (by pointer)                                    RawStream.CopyFromSymbolAsync
+//	aclrtMemcpyToSymbol                                                        Context.CopyToSymbol
+//	aclrtMemcpyToSymbol (by pointer)                                           RawContext.CopyToSymbol
+//	aclrtMemcpyToSymbolAsync                                                   Stream.CopyToSymbol
+//	aclrtMemcpyToSymbolAsync (by pointer)                                      RawStream.CopyToSymbolAsync
 //	aclrtMemset                                                                Context.Memset
 //	aclrtMemset (by pointer)                                                   RawContext.Memset
 //	aclrtMemsetAsync                                                           Stream.Memset
@@ -276,6 +298,8 @@
 //	aclrtValueWait                                                             Stream.WaitValue
 //	aclrtValueWrite                                                            Stream.WriteValue
 //	aclrtWaitAndResetNotify                                                    Stream.WaitNotify
+//	none (a binary's globals, registered when it loads)                        RawRuntime.RegisterSymbol
+//	none (a device variable the kernel compiler registers)                     Context.NewGlobal
 //	none (the API reference's product support)                                 CheckSupport
 //	trap (Ascend C)                                                            Block.Trap
 //

@@ -164,6 +164,8 @@ func codeFor(k rterr.Kind) Code {
 		return CodeKernelNotFound
 	case rterr.KindSymbolNotFound:
 		return CodeRTSymbolNotFound
+	case rterr.KindInvalidSymbol:
+		return CodeRTInvalidSymbol
 	case rterr.KindStreamModel:
 		return CodeRTStreamModel
 	case rterr.KindModelCaptured:

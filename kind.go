@@ -34,6 +34,7 @@ const (
 	KindOverLimit           = rterr.KindOverLimit           // a per-process limit reached
 	KindInsufficientArray   = rterr.KindInsufficientArray   // output array too small
 	KindNotSupported        = rterr.KindNotSupported        // a feature the device or backend lacks
+	KindSymbolNotFound      = rterr.KindSymbolNotFound      // a binary exports no such symbol
 )
 
 // Errorf returns the *Error of kind k, with a formatted message, for

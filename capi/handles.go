@@ -25,11 +25,14 @@ const (
 	kindCond
 	kindLabel
 	kindLabelList
+	kindMemPool
+	kindAllocDesc
 	numKinds
 )
 
 var kindNames = [numKinds]string{"", "context", "stream", "event", "notify", "binary", "function", "kernel args", "kernel parameter",
-	"model run instance", "model stream", "model task", "task group", "condition", "label", "label list"}
+	"model run instance", "model stream", "model task", "task group", "condition", "label", "label list",
+	"memory pool", "allocator descriptor"}
 
 // A handle is what C code holds: kind (the top 8 bits), generation (the
 // 32 bits below) and slot index + 1 (the low 24 bits) packed in one word.

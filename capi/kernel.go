@@ -25,6 +25,8 @@ type cBinary struct {
 	// mu guards funcs.
 	mu    sync.Mutex
 	funcs map[string]*cFunc // one function handle per kernel name
+
+	syms map[string]*gocann.Symbol // its globals by name (symbol.go), set at load
 }
 
 // cFunc is a kernel of a binary. It owns the argument lists built for it,
@@ -129,8 +131,13 @@ func checkLoadOptions(t *C.gocann_thread, fn string, opts *C.aclrtBinaryLoadOpti
 
 func addBinary(t *C.gocann_thread, fn string, b *ckernel.Binary, out *C.aclrtBinHandle) C.aclError {
 	cb := &cBinary{b: b, funcs: map[string]*cFunc{}}
+	if code := registerGlobals(t, fn, cb); code != 0 {
+		b.Unload()
+		return code
+	}
 	h, ok := proc.handles.add(kindBinary, cb)
 	if !ok {
+		dropGlobals(cb)
 		b.Unload()
 		return failf(t, fn, gocann.KindInternal, "too many live handles")
 	}
@@ -223,6 +230,7 @@ func gocann_aclrtBinaryUnLoad(t *C.gocann_thread, p C.aclrtBinHandle) C.aclError
 	if code != 0 {
 		return code
 	}
+	dropGlobals(b) // waits for symbol copies queued on its globals
 	if err := b.b.Unload(); err != nil {
 		return fail(t, fn, gocann.Wrap(fn, err))
 	}

@@ -45,6 +45,9 @@ type process struct {
 	direct  directState
 	fronts  sync.Map // Go API object (*gocann.Event, *gocann.Kernel, *gocann.TaskGroup) -> its handle
 
+	// globals counts kernel binaries' device symbols (symbol.go).
+	globals globalRefs
+
 	// mu guards the fields below.
 	mu       sync.Mutex
 	r        *gocann.Runtime // nil until the first aclInit

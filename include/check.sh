@@ -101,6 +101,13 @@ aclrtMemcpyBatch aclrtMemcpyBatchV2 aclrtMemcpyBatchAsync aclrtMemcpyBatchAsyncV
 aclrtMemsetD32Async aclrtMemcpyAsyncWithCondition aclrtGetMemcpyDescSize aclrtSetMemcpyDesc
 aclrtMemcpyAsyncWithOffset aclrtMemcpyAsyncWithDesc aclrtMemFlush aclrtMemInvalidate aclrtDeviceL2CacheFlush
 aclrtCmoAsync aclrtCmoAsyncWithBarrier aclrtCmoWaitBarrier aclrtCmoGetDescSize aclrtCmoSetDesc aclrtCmoAsyncWithDesc
+aclrtMemPoolCreate aclrtMemPoolDestroy aclrtMemPoolSetAttr aclrtMemPoolGetAttr aclrtMemPoolMallocAsync
+aclrtMemPoolFreeAsync aclrtMemPoolTrimTo
+aclrtAllocatorCreateDesc aclrtAllocatorDestroyDesc aclrtAllocatorSetObjToDesc aclrtAllocatorSetAllocFuncToDesc
+aclrtAllocatorSetFreeFuncToDesc aclrtAllocatorSetAllocAdviseFuncToDesc aclrtAllocatorSetGetAddrFromBlockFuncToDesc
+aclrtAllocatorRegister aclrtAllocatorGetByStream aclrtAllocatorUnregister
+aclrtBinaryGetDevAddress aclrtBinaryGetGlobal aclrtGetSymbolAddress aclrtGetSymbolSize aclrtMemcpyFromSymbol
+aclrtMemcpyFromSymbolAsync aclrtMemcpyToSymbol aclrtMemcpyToSymbolAsync
 "
 
 # Names that carry a deprecation attribute (functions, enumerators,
@@ -118,7 +125,7 @@ aclrtMemcpyAsyncWithCondition
 DOC_ONLY="ACL_MODEL_STREAM_FLAG_HEAD ACL_MODEL_STREAM_FLAG_DEFAULT"
 
 # Headers whose names TABLE covers.
-TABLE_HEADERS="acl/acl_base_rt.h acl/acl_rt.h acl/acl_rt_callback.h acl/acl_rt_event.h acl/acl_rt_memory.h acl/acl_rt_kernel.h acl/acl_rt_graph.h acl/error_codes/rt_error_codes.h acl/error_codes/ge_error_codes.h"
+TABLE_HEADERS="acl/acl_base_rt.h acl/acl_rt.h acl/acl_rt_callback.h acl/acl_rt_event.h acl/acl_rt_memory.h acl/acl_rt_kernel.h acl/acl_rt_graph.h acl/acl_rt_allocator.h acl/acl_rt_memory_soma.h acl/error_codes/rt_error_codes.h acl/error_codes/ge_error_codes.h"
 
 # ---------------------------------------------------------------------------
 # Name extraction. Prints one line per declaration in the given headers:
@@ -230,6 +237,7 @@ gen_printer() {
 #include <stdio.h>
 #include <stddef.h>
 #include <acl/acl.h>
+#include <acl/acl_rt_memory_soma.h>
 #ifdef __cplusplus
 #include <typeinfo>
 #define ALIGNOF(t) alignof(t)
@@ -268,7 +276,7 @@ C
 # that deprecated ones draw warnings. Compiled, not linked.
 gen_probe() {
     {
-        printf '#include <acl/acl.h>\ntypedef void (*anyfn)(void);\nanyfn gocann_fns[] = {\n'
+        printf '#include <acl/acl.h>\n#include <acl/acl_rt_memory_soma.h>\ntypedef void (*anyfn)(void);\nanyfn gocann_fns[] = {\n'
         for f in $FUNCS; do printf '    (anyfn)&%s,\n' "$f"; done
         printf '};\n'
     } > "$1"
@@ -312,6 +320,7 @@ gen_asserts() {
         cat <<'C'
 #include <stddef.h>
 #include <acl/acl.h>
+#include <acl/acl_rt_memory_soma.h>
 #ifdef __cplusplus
 #define CHECK(e) static_assert(e, #e)
 #define ALIGNOF(t) alignof(t)
@@ -1377,6 +1386,26 @@ v ACL_REG_TYPE_ACL_RETR 7 4 1
 v ACL_REG_TYPE_OTHER 65535 4 1
 s aclInitCallbackFunc 8 8
 s aclFinalizeCallbackFunc 8 8
+s aclrtAllocatorAllocFunc 8 8
+s aclrtAllocatorFreeFunc 8 8
+s aclrtAllocatorAllocAdviseFunc 8 8
+s aclrtAllocatorGetAddrFromBlockFunc 8 8
+s aclrtMemPool 8 8
+s aclrtMemPoolAttr 4 4
+v ACL_RT_MEM_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES 1 4 1
+v ACL_RT_MEM_POOL_REUSE_ALLOW_OPPORTUNISTIC 2 4 1
+v ACL_RT_MEM_POOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES 3 4 1
+v ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD 4 4 1
+v ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT 5 4 1
+v ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_HIGH 6 4 1
+v ACL_RT_MEM_POOL_ATTR_USED_MEM_CURRENT 7 4 1
+v ACL_RT_MEM_POOL_ATTR_USED_MEM_HIGH 8 4 1
+s aclrtMemPoolProps 56 8
+o aclrtMemPoolProps allocType 0 4
+o aclrtMemPoolProps handleType 4 4
+o aclrtMemPoolProps location 8 8
+o aclrtMemPoolProps maxSize 16 8
+o aclrtMemPoolProps reserved 24 32
 v ACL_RT_SUCCESS 0 4 1
 v ACL_ERROR_RT_PARAM_INVALID 107000 4 1
 v ACL_ERROR_RT_INVALID_DEVICEID 107001 4 1

@@ -51,6 +51,7 @@ type allocator struct {
 	usedBytes uint64   // reserved bytes of live
 	cache     blockCache
 	byTag     [memUseTags]memUse // usedBytes by tag (memusage.go)
+	stats     MemStats           // calls and the system calls they cost (memstats.go)
 }
 
 func newAllocator(base, size, cacheLimit uint64) *allocator {
@@ -100,6 +101,7 @@ func reservedSize(size, page uint64) (uint64, error) {
 
 // alloc reserves room for size bytes aligned to page and returns its address.
 func (a *allocator) alloc(size, page uint64) (uint64, error) {
+	a.stats.Allocs++
 	reserved, err := reservedSize(size, page)
 	if err != nil {
 		return 0, err
@@ -130,6 +132,7 @@ func (a *allocator) alloc(size, page uint64) (uint64, error) {
 
 // free releases the allocation starting at addr into the cache.
 func (a *allocator) free(addr uint64) error {
+	a.stats.Frees++
 	i, found := a.find(addr)
 	if !found {
 		return a.badFree(addr)
@@ -239,6 +242,7 @@ func (a *allocator) giveBack(start, n uint64) {
 		a.extents = slices.Insert(a.extents, i, extent{start, n})
 	}
 	if a.release != nil {
+		a.stats.SysCalls++ // the hook punches the pages out: one fallocate
 		a.release(start, n)
 	}
 }

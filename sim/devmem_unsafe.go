@@ -183,6 +183,7 @@ func (m *devMem) malloc(size uint64, p hal.MemPolicy) (hal.Allocation, error) {
 		// is reported and used for alignment either way.
 		reserved, _ := reservedSize(size, page)
 		off := addr - m.base
+		m.alloc.stats.SysCalls++
 		_ = unix.Madvise(m.mem[off:off+reserved], unix.MADV_HUGEPAGE)
 	}
 	return hal.Allocation{Device: m.dev, Addr: addr, Size: size, PageSize: page, Tag: p.Tag}, nil

@@ -4,6 +4,7 @@
 #define GOCANN_FRONT_ZZ_CORE_H
 
 #include "acl/acl.h"
+#include "acl/acl_rt_memory_soma.h"
 #include "thread.h"
 
 // gocann_core_api holds the core's entry point for each API function it
@@ -156,6 +157,12 @@ typedef struct gocann_core_api {
 	aclError (*aclrtCmoGetDescSize)(gocann_thread *t, size_t* size);
 	aclError (*aclrtCmoSetDesc)(gocann_thread *t, void* cmoDesc, void* src, size_t size);
 	aclError (*aclrtCmoAsyncWithDesc)(gocann_thread *t, void* cmoDesc, aclrtCmoType cmoType, aclrtStream stream, uintptr_t reserve);
+	aclError (*aclrtGetSymbolAddress)(gocann_thread *t, const void* symbol, void** devPtr);
+	aclError (*aclrtGetSymbolSize)(gocann_thread *t, const void* symbol, size_t* size);
+	aclError (*aclrtMemcpyFromSymbol)(gocann_thread *t, void* dst, size_t dstMax, const void* symbol, size_t count, size_t offset, aclrtMemcpyKind kind);
+	aclError (*aclrtMemcpyFromSymbolAsync)(gocann_thread *t, void* dst, size_t dstMax, const void* symbol, size_t count, size_t offset, aclrtMemcpyKind kind, aclrtStream stream);
+	aclError (*aclrtMemcpyToSymbol)(gocann_thread *t, const void* symbol, const void* src, size_t count, size_t offset, aclrtMemcpyKind kind);
+	aclError (*aclrtMemcpyToSymbolAsync)(gocann_thread *t, const void* symbol, const void* src, size_t count, size_t offset, aclrtMemcpyKind kind, aclrtStream stream);
 	// acl/acl_rt_kernel.h
 	aclError (*aclrtBinaryLoadFromFile)(gocann_thread *t, const char* binPath, aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle);
 	aclError (*aclrtBinaryLoadFromData)(gocann_thread *t, const void* data, size_t length, const aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle);
@@ -176,6 +183,8 @@ typedef struct gocann_core_api {
 	aclError (*aclrtKernelArgsGetPlaceHolderBuffer)(gocann_thread *t, aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, size_t dataSize, void** bufferAddr);
 	aclError (*aclrtKernelArgsParaUpdate)(gocann_thread *t, aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, void* param, size_t paramSize);
 	aclError (*aclrtKernelArgsFinalize)(gocann_thread *t, aclrtArgsHandle argsHandle);
+	aclError (*aclrtBinaryGetDevAddress)(gocann_thread *t, const aclrtBinHandle binHandle, void** binAddr, size_t* binSize);
+	aclError (*aclrtBinaryGetGlobal)(gocann_thread *t, aclrtBinHandle binHandle, const char* name, void** dptr, size_t* size);
 	// acl/acl_rt_graph.h
 	aclError (*aclmdlRIBuildBegin)(gocann_thread *t, aclmdlRI* modelRI, uint32_t flag);
 	aclError (*aclmdlRIBindStream)(gocann_thread *t, aclmdlRI modelRI, aclrtStream stream, uint32_t flag);
@@ -222,6 +231,25 @@ typedef struct gocann_core_api {
 	aclError (*aclrtSwitchStream)(gocann_thread *t, void* leftValue, aclrtCondition cond, void* rightValue, aclrtCompareDataType dataType, aclrtStream trueStream, aclrtStream falseStream, aclrtStream stream);
 	aclError (*aclrtGetStreamAvailableNum)(gocann_thread *t, uint32_t* streamCount);
 	aclError (*aclrtPersistentTaskClean)(gocann_thread *t, aclrtStream stream);
+	// acl/acl_rt_allocator.h
+	aclrtAllocatorDesc (*aclrtAllocatorCreateDesc)(gocann_thread *t);
+	aclError (*aclrtAllocatorDestroyDesc)(gocann_thread *t, aclrtAllocatorDesc allocatorDesc);
+	aclError (*aclrtAllocatorSetObjToDesc)(gocann_thread *t, aclrtAllocatorDesc allocatorDesc, aclrtAllocator allocator);
+	aclError (*aclrtAllocatorSetAllocFuncToDesc)(gocann_thread *t, aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocFunc func);
+	aclError (*aclrtAllocatorSetFreeFuncToDesc)(gocann_thread *t, aclrtAllocatorDesc allocatorDesc, aclrtAllocatorFreeFunc func);
+	aclError (*aclrtAllocatorSetAllocAdviseFuncToDesc)(gocann_thread *t, aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocAdviseFunc func);
+	aclError (*aclrtAllocatorSetGetAddrFromBlockFuncToDesc)(gocann_thread *t, aclrtAllocatorDesc allocatorDesc, aclrtAllocatorGetAddrFromBlockFunc func);
+	aclError (*aclrtAllocatorRegister)(gocann_thread *t, aclrtStream stream, aclrtAllocatorDesc allocatorDesc);
+	aclError (*aclrtAllocatorGetByStream)(gocann_thread *t, aclrtStream stream, aclrtAllocatorDesc* allocatorDesc, aclrtAllocator* allocator, aclrtAllocatorAllocFunc* allocFunc, aclrtAllocatorFreeFunc* freeFunc, aclrtAllocatorAllocAdviseFunc* allocAdviseFunc, aclrtAllocatorGetAddrFromBlockFunc* getAddrFromBlockFunc);
+	aclError (*aclrtAllocatorUnregister)(gocann_thread *t, aclrtStream stream);
+	// acl/acl_rt_memory_soma.h
+	aclError (*aclrtMemPoolCreate)(gocann_thread *t, aclrtMemPool* memPool, const aclrtMemPoolProps* poolProps);
+	aclError (*aclrtMemPoolDestroy)(gocann_thread *t, const aclrtMemPool memPool);
+	aclError (*aclrtMemPoolSetAttr)(gocann_thread *t, aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value);
+	aclError (*aclrtMemPoolGetAttr)(gocann_thread *t, aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value);
+	aclError (*aclrtMemPoolMallocAsync)(gocann_thread *t, void** ptr, size_t size, aclrtMemPool memPool, aclrtStream stream);
+	aclError (*aclrtMemPoolFreeAsync)(gocann_thread *t, void* ptr, aclrtStream stream);
+	aclError (*aclrtMemPoolTrimTo)(gocann_thread *t, aclrtMemPool memPool, size_t minBytesToKeep);
 } gocann_core_api;
 
 extern gocann_core_api gocann_core;

@@ -147,6 +147,12 @@ const gocann_core_sym gocann_core_syms[] = {
 	{"gocann_aclrtCmoGetDescSize", &gocann_core.aclrtCmoGetDescSize},
 	{"gocann_aclrtCmoSetDesc", &gocann_core.aclrtCmoSetDesc},
 	{"gocann_aclrtCmoAsyncWithDesc", &gocann_core.aclrtCmoAsyncWithDesc},
+	{"gocann_aclrtGetSymbolAddress", &gocann_core.aclrtGetSymbolAddress},
+	{"gocann_aclrtGetSymbolSize", &gocann_core.aclrtGetSymbolSize},
+	{"gocann_aclrtMemcpyFromSymbol", &gocann_core.aclrtMemcpyFromSymbol},
+	{"gocann_aclrtMemcpyFromSymbolAsync", &gocann_core.aclrtMemcpyFromSymbolAsync},
+	{"gocann_aclrtMemcpyToSymbol", &gocann_core.aclrtMemcpyToSymbol},
+	{"gocann_aclrtMemcpyToSymbolAsync", &gocann_core.aclrtMemcpyToSymbolAsync},
 	{"gocann_aclrtBinaryLoadFromFile", &gocann_core.aclrtBinaryLoadFromFile},
 	{"gocann_aclrtBinaryLoadFromData", &gocann_core.aclrtBinaryLoadFromData},
 	{"gocann_aclrtBinaryGetFunction", &gocann_core.aclrtBinaryGetFunction},
@@ -166,6 +172,8 @@ const gocann_core_sym gocann_core_syms[] = {
 	{"gocann_aclrtKernelArgsGetPlaceHolderBuffer", &gocann_core.aclrtKernelArgsGetPlaceHolderBuffer},
 	{"gocann_aclrtKernelArgsParaUpdate", &gocann_core.aclrtKernelArgsParaUpdate},
 	{"gocann_aclrtKernelArgsFinalize", &gocann_core.aclrtKernelArgsFinalize},
+	{"gocann_aclrtBinaryGetDevAddress", &gocann_core.aclrtBinaryGetDevAddress},
+	{"gocann_aclrtBinaryGetGlobal", &gocann_core.aclrtBinaryGetGlobal},
 	{"gocann_aclmdlRIBuildBegin", &gocann_core.aclmdlRIBuildBegin},
 	{"gocann_aclmdlRIBindStream", &gocann_core.aclmdlRIBindStream},
 	{"gocann_aclmdlRIEndTask", &gocann_core.aclmdlRIEndTask},
@@ -211,6 +219,23 @@ const gocann_core_sym gocann_core_syms[] = {
 	{"gocann_aclrtSwitchStream", &gocann_core.aclrtSwitchStream},
 	{"gocann_aclrtGetStreamAvailableNum", &gocann_core.aclrtGetStreamAvailableNum},
 	{"gocann_aclrtPersistentTaskClean", &gocann_core.aclrtPersistentTaskClean},
+	{"gocann_aclrtAllocatorCreateDesc", &gocann_core.aclrtAllocatorCreateDesc},
+	{"gocann_aclrtAllocatorDestroyDesc", &gocann_core.aclrtAllocatorDestroyDesc},
+	{"gocann_aclrtAllocatorSetObjToDesc", &gocann_core.aclrtAllocatorSetObjToDesc},
+	{"gocann_aclrtAllocatorSetAllocFuncToDesc", &gocann_core.aclrtAllocatorSetAllocFuncToDesc},
+	{"gocann_aclrtAllocatorSetFreeFuncToDesc", &gocann_core.aclrtAllocatorSetFreeFuncToDesc},
+	{"gocann_aclrtAllocatorSetAllocAdviseFuncToDesc", &gocann_core.aclrtAllocatorSetAllocAdviseFuncToDesc},
+	{"gocann_aclrtAllocatorSetGetAddrFromBlockFuncToDesc", &gocann_core.aclrtAllocatorSetGetAddrFromBlockFuncToDesc},
+	{"gocann_aclrtAllocatorRegister", &gocann_core.aclrtAllocatorRegister},
+	{"gocann_aclrtAllocatorGetByStream", &gocann_core.aclrtAllocatorGetByStream},
+	{"gocann_aclrtAllocatorUnregister", &gocann_core.aclrtAllocatorUnregister},
+	{"gocann_aclrtMemPoolCreate", &gocann_core.aclrtMemPoolCreate},
+	{"gocann_aclrtMemPoolDestroy", &gocann_core.aclrtMemPoolDestroy},
+	{"gocann_aclrtMemPoolSetAttr", &gocann_core.aclrtMemPoolSetAttr},
+	{"gocann_aclrtMemPoolGetAttr", &gocann_core.aclrtMemPoolGetAttr},
+	{"gocann_aclrtMemPoolMallocAsync", &gocann_core.aclrtMemPoolMallocAsync},
+	{"gocann_aclrtMemPoolFreeAsync", &gocann_core.aclrtMemPoolFreeAsync},
+	{"gocann_aclrtMemPoolTrimTo", &gocann_core.aclrtMemPoolTrimTo},
 	{0, 0},
 };
 
@@ -1131,6 +1156,50 @@ aclError aclrtCmoAsyncWithDesc(void* cmoDesc, aclrtCmoType cmoType, aclrtStream 
 	GOCANN_CHECK_PTR(t, "aclrtCmoAsyncWithDesc", "stream", stream, 1, (aclError)e_);
 	return gocann_core.aclrtCmoAsyncWithDesc(t, cmoDesc, cmoType, stream, (uintptr_t)reserve);
 }
+aclError aclrtGetSymbolAddress(const void* symbol, void** devPtr) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetSymbolAddress", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetSymbolAddress", "symbol", symbol, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetSymbolAddress", "devPtr", devPtr, 0, (aclError)e_);
+	return gocann_core.aclrtGetSymbolAddress(t, symbol, devPtr);
+}
+aclError aclrtGetSymbolSize(const void* symbol, size_t* size) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetSymbolSize", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetSymbolSize", "symbol", symbol, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetSymbolSize", "size", size, 0, (aclError)e_);
+	return gocann_core.aclrtGetSymbolSize(t, symbol, size);
+}
+aclError aclrtMemcpyFromSymbol(void* dst, size_t dstMax, const void* symbol, size_t count, size_t offset, aclrtMemcpyKind kind) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemcpyFromSymbol", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyFromSymbol", "dst", dst, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyFromSymbol", "symbol", symbol, 0, (aclError)e_);
+	return gocann_core.aclrtMemcpyFromSymbol(t, dst, dstMax, symbol, count, offset, kind);
+}
+aclError aclrtMemcpyFromSymbolAsync(void* dst, size_t dstMax, const void* symbol, size_t count, size_t offset, aclrtMemcpyKind kind, aclrtStream stream) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemcpyFromSymbolAsync", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyFromSymbolAsync", "dst", dst, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyFromSymbolAsync", "symbol", symbol, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyFromSymbolAsync", "stream", stream, 1, (aclError)e_);
+	return gocann_core.aclrtMemcpyFromSymbolAsync(t, dst, dstMax, symbol, count, offset, kind, stream);
+}
+aclError aclrtMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset, aclrtMemcpyKind kind) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemcpyToSymbol", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyToSymbol", "symbol", symbol, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyToSymbol", "src", src, 0, (aclError)e_);
+	return gocann_core.aclrtMemcpyToSymbol(t, symbol, src, count, offset, kind);
+}
+aclError aclrtMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset, aclrtMemcpyKind kind, aclrtStream stream) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemcpyToSymbolAsync", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyToSymbolAsync", "symbol", symbol, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyToSymbolAsync", "src", src, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemcpyToSymbolAsync", "stream", stream, 1, (aclError)e_);
+	return gocann_core.aclrtMemcpyToSymbolAsync(t, symbol, src, count, offset, kind, stream);
+}
 
 // acl/acl_rt_kernel.h
 aclError aclrtBinaryLoadFromFile(const char* binPath, aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle) {
@@ -1280,6 +1349,23 @@ aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle) {
 	GOCANN_ENTER(t, "aclrtKernelArgsFinalize", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtKernelArgsFinalize", "argsHandle", argsHandle, 1, (aclError)e_);
 	return gocann_core.aclrtKernelArgsFinalize(t, argsHandle);
+}
+aclError aclrtBinaryGetDevAddress(const aclrtBinHandle binHandle, void** binAddr, size_t* binSize) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtBinaryGetDevAddress", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtBinaryGetDevAddress", "binHandle", binHandle, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtBinaryGetDevAddress", "binAddr", binAddr, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtBinaryGetDevAddress", "binSize", binSize, 0, (aclError)e_);
+	return gocann_core.aclrtBinaryGetDevAddress(t, binHandle, binAddr, binSize);
+}
+aclError aclrtBinaryGetGlobal(aclrtBinHandle binHandle, const char* name, void** dptr, size_t* size) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtBinaryGetGlobal", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtBinaryGetGlobal", "binHandle", binHandle, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtBinaryGetGlobal", "name", name, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtBinaryGetGlobal", "dptr", dptr, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtBinaryGetGlobal", "size", size, 0, (aclError)e_);
+	return gocann_core.aclrtBinaryGetGlobal(t, binHandle, name, dptr, size);
 }
 
 // acl/acl_rt_graph.h
@@ -1587,5 +1673,128 @@ aclError aclrtPersistentTaskClean(aclrtStream stream) {
 	GOCANN_ENTER(t, "aclrtPersistentTaskClean", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtPersistentTaskClean", "stream", stream, 1, (aclError)e_);
 	return gocann_core.aclrtPersistentTaskClean(t, stream);
+}
+
+// acl/acl_rt_allocator.h
+aclrtAllocatorDesc aclrtAllocatorCreateDesc(void) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtAllocatorCreateDesc", (aclrtAllocatorDesc)0);
+	return gocann_core.aclrtAllocatorCreateDesc(t);
+}
+aclError aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtAllocatorDestroyDesc", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocatorDestroyDesc", "allocatorDesc", allocatorDesc, 1, (aclError)e_);
+	return gocann_core.aclrtAllocatorDestroyDesc(t, allocatorDesc);
+}
+aclError aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocator allocator) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtAllocatorSetObjToDesc", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocatorSetObjToDesc", "allocatorDesc", allocatorDesc, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocatorSetObjToDesc", "allocator", allocator, 1, (aclError)e_);
+	return gocann_core.aclrtAllocatorSetObjToDesc(t, allocatorDesc, allocator);
+}
+aclError aclrtAllocatorSetAllocFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocFunc func) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtAllocatorSetAllocFuncToDesc", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocatorSetAllocFuncToDesc", "allocatorDesc", allocatorDesc, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocatorSetAllocFuncToDesc", "func", func, 0, (aclError)e_);
+	return gocann_core.aclrtAllocatorSetAllocFuncToDesc(t, allocatorDesc, func);
+}
+aclError aclrtAllocatorSetFreeFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorFreeFunc func) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtAllocatorSetFreeFuncToDesc", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocatorSetFreeFuncToDesc", "allocatorDesc", allocatorDesc, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocatorSetFreeFuncToDesc", "func", func, 0, (aclError)e_);
+	return gocann_core.aclrtAllocatorSetFreeFuncToDesc(t, allocatorDesc, func);
+}
+aclError aclrtAllocatorSetAllocAdviseFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocAdviseFunc func) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtAllocatorSetAllocAdviseFuncToDesc", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocatorSetAllocAdviseFuncToDesc", "allocatorDesc", allocatorDesc, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocatorSetAllocAdviseFuncToDesc", "func", func, 0, (aclError)e_);
+	return gocann_core.aclrtAllocatorSetAllocAdviseFuncToDesc(t, allocatorDesc, func);
+}
+aclError aclrtAllocatorSetGetAddrFromBlockFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorGetAddrFromBlockFunc func) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtAllocatorSetGetAddrFromBlockFuncToDesc", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocatorSetGetAddrFromBlockFuncToDesc", "allocatorDesc", allocatorDesc, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocatorSetGetAddrFromBlockFuncToDesc", "func", func, 0, (aclError)e_);
+	return gocann_core.aclrtAllocatorSetGetAddrFromBlockFuncToDesc(t, allocatorDesc, func);
+}
+aclError aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDesc allocatorDesc) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtAllocatorRegister", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocatorRegister", "stream", stream, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocatorRegister", "allocatorDesc", allocatorDesc, 1, (aclError)e_);
+	return gocann_core.aclrtAllocatorRegister(t, stream, allocatorDesc);
+}
+aclError aclrtAllocatorGetByStream(aclrtStream stream, aclrtAllocatorDesc* allocatorDesc, aclrtAllocator* allocator, aclrtAllocatorAllocFunc* allocFunc, aclrtAllocatorFreeFunc* freeFunc, aclrtAllocatorAllocAdviseFunc* allocAdviseFunc, aclrtAllocatorGetAddrFromBlockFunc* getAddrFromBlockFunc) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtAllocatorGetByStream", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocatorGetByStream", "stream", stream, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocatorGetByStream", "allocatorDesc", allocatorDesc, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocatorGetByStream", "allocator", allocator, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocatorGetByStream", "allocFunc", allocFunc, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocatorGetByStream", "freeFunc", freeFunc, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocatorGetByStream", "allocAdviseFunc", allocAdviseFunc, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocatorGetByStream", "getAddrFromBlockFunc", getAddrFromBlockFunc, 0, (aclError)e_);
+	return gocann_core.aclrtAllocatorGetByStream(t, stream, allocatorDesc, allocator, allocFunc, freeFunc, allocAdviseFunc, getAddrFromBlockFunc);
+}
+aclError aclrtAllocatorUnregister(aclrtStream stream) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtAllocatorUnregister", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocatorUnregister", "stream", stream, 1, (aclError)e_);
+	return gocann_core.aclrtAllocatorUnregister(t, stream);
+}
+
+// acl/acl_rt_memory_soma.h
+aclError aclrtMemPoolCreate(aclrtMemPool* memPool, const aclrtMemPoolProps* poolProps) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemPoolCreate", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemPoolCreate", "memPool", memPool, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemPoolCreate", "poolProps", poolProps, 0, (aclError)e_);
+	return gocann_core.aclrtMemPoolCreate(t, memPool, poolProps);
+}
+aclError aclrtMemPoolDestroy(const aclrtMemPool memPool) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemPoolDestroy", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemPoolDestroy", "memPool", memPool, 1, (aclError)e_);
+	return gocann_core.aclrtMemPoolDestroy(t, memPool);
+}
+aclError aclrtMemPoolSetAttr(aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemPoolSetAttr", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemPoolSetAttr", "memPool", memPool, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemPoolSetAttr", "value", value, 0, (aclError)e_);
+	return gocann_core.aclrtMemPoolSetAttr(t, memPool, attr, value);
+}
+aclError aclrtMemPoolGetAttr(aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemPoolGetAttr", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemPoolGetAttr", "memPool", memPool, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemPoolGetAttr", "value", value, 0, (aclError)e_);
+	return gocann_core.aclrtMemPoolGetAttr(t, memPool, attr, value);
+}
+aclError aclrtMemPoolMallocAsync(void** ptr, size_t size, aclrtMemPool memPool, aclrtStream stream) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemPoolMallocAsync", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemPoolMallocAsync", "ptr", ptr, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemPoolMallocAsync", "memPool", memPool, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemPoolMallocAsync", "stream", stream, 1, (aclError)e_);
+	return gocann_core.aclrtMemPoolMallocAsync(t, ptr, size, memPool, stream);
+}
+aclError aclrtMemPoolFreeAsync(void* ptr, aclrtStream stream) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemPoolFreeAsync", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemPoolFreeAsync", "ptr", ptr, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemPoolFreeAsync", "stream", stream, 1, (aclError)e_);
+	return gocann_core.aclrtMemPoolFreeAsync(t, ptr, stream);
+}
+aclError aclrtMemPoolTrimTo(aclrtMemPool memPool, size_t minBytesToKeep) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemPoolTrimTo", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemPoolTrimTo", "memPool", memPool, 1, (aclError)e_);
+	return gocann_core.aclrtMemPoolTrimTo(t, memPool, minBytesToKeep);
 }
 

@@ -19,7 +19,8 @@ import (
 
 // headers are the headers declaring the API, under include/.
 var headers = []string{"acl/acl_base_rt.h", "acl/acl_rt.h", "acl/acl_rt_callback.h", "acl/acl_rt_event.h",
-	"acl/acl_rt_memory.h", "acl/acl_rt_kernel.h", "acl/acl_rt_graph.h"}
+	"acl/acl_rt_memory.h", "acl/acl_rt_kernel.h", "acl/acl_rt_graph.h",
+	"acl/acl_rt_allocator.h", "acl/acl_rt_memory_soma.h"}
 
 // Decl is one function declaration.
 type Decl struct {
@@ -257,7 +258,7 @@ func render(capi string) (map[string][]byte, error) {
 	var h bytes.Buffer
 	h.WriteString(banner)
 	h.WriteString("#ifndef GOCANN_FRONT_ZZ_CORE_H\n#define GOCANN_FRONT_ZZ_CORE_H\n\n")
-	h.WriteString("#include \"acl/acl.h\"\n#include \"thread.h\"\n\n")
+	h.WriteString("#include \"acl/acl.h\"\n#include \"acl/acl_rt_memory_soma.h\"\n#include \"thread.h\"\n\n")
 	h.WriteString("// gocann_core_api holds the core's entry point for each API function it\n")
 	h.WriteString("// implements: gocann_<name>, taking the calling thread's state first.\n")
 	h.WriteString("typedef struct gocann_core_api {\n")

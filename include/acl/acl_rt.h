@@ -751,5 +751,6 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithTimeout(
 #include "acl_rt_memory.h"
 #include "acl_rt_kernel.h"
 #include "acl_rt_graph.h"
+#include "acl_rt_allocator.h"
 
 #endif /* INC_EXTERNAL_ACL_ACL_RT_H_ */

@@ -261,6 +261,18 @@ ACL_FUNC_VISIBILITY aclError aclrtKernelArgsParaUpdate(
 /* Mark the argument list complete; call it again after any later update. */
 ACL_FUNC_VISIBILITY aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle);
 
+/* Device symbols of a binary. A kernel binary for the simulated NPU is a
+ * host shared object: its exported variables are its globals, and their
+ * device address is the variable itself, which its kernels read. */
+
+/* Store where the loaded binary starts and the size of its file. */
+ACL_FUNC_VISIBILITY aclError aclrtBinaryGetDevAddress(const aclrtBinHandle binHandle, void** binAddr, size_t* binSize);
+
+/* Store the device address and the size of the binary's global name; at
+ * least one of dptr and size must be given. */
+ACL_FUNC_VISIBILITY aclError aclrtBinaryGetGlobal(
+    aclrtBinHandle binHandle, const char* name, void** dptr, size_t* size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -517,6 +517,22 @@ ACL_FUNC_VISIBILITY aclError aclrtCmoSetDesc(void* cmoDesc, void* src, size_t si
  * cmoDesc describes; reserve must be NULL. */
 ACL_FUNC_VISIBILITY aclError aclrtCmoAsyncWithDesc(
     void* cmoDesc, aclrtCmoType cmoType, aclrtStream stream, const void* reserve);
+/* Device symbols: symbol is the address of a device global (an exported
+ * variable of a loaded kernel binary). Copies into a symbol take
+ * ACL_MEMCPY_HOST_TO_DEVICE or ACL_MEMCPY_DEFAULT, copies out of one
+ * ACL_MEMCPY_DEVICE_TO_HOST or ACL_MEMCPY_DEFAULT; offset + count must lie
+ * inside the symbol. */
+ACL_FUNC_VISIBILITY aclError aclrtGetSymbolAddress(const void* symbol, void** devPtr);
+ACL_FUNC_VISIBILITY aclError aclrtGetSymbolSize(const void* symbol, size_t* size);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyFromSymbol(
+    void* dst, size_t dstMax, const void* symbol, size_t count, size_t offset, aclrtMemcpyKind kind);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyFromSymbolAsync(
+    void* dst, size_t dstMax, const void* symbol, size_t count, size_t offset, aclrtMemcpyKind kind,
+    aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyToSymbol(
+    const void* symbol, const void* src, size_t count, size_t offset, aclrtMemcpyKind kind);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyToSymbolAsync(
+    const void* symbol, const void* src, size_t count, size_t offset, aclrtMemcpyKind kind, aclrtStream stream);
 
 #ifdef __cplusplus
 }

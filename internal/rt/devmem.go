@@ -18,6 +18,9 @@ const (
 	// condition word, a task's argument block). Calls take it as device
 	// memory; it is freed with what it belongs to, never by aclrtFree.
 	useLent
+	// usePool: a chunk of a stream-ordered memory pool (pool.go). Pointer
+	// checks see the pool's allocations in it, never the chunk.
+	usePool
 )
 
 // The device's allocator also holds the runtime's own buffers and hands a

@@ -191,6 +191,7 @@ func (s *Stream) WaitEventTimeout(e *Event, timeout time.Duration, site uintptr)
 		return err
 	}
 	e.waited, e.waitSeq = s, seq
+	s.poolWaited(e.last, e.lastSeq)
 	return nil
 }
 

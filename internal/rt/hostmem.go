@@ -99,6 +99,8 @@ func (r *Runtime) lookup(b hal.Backend, addr uint64) (hal.Allocation, bool) {
 	case !ok:
 	case a.Host && !r.host.has(a.Addr), !a.Host && devUse(a.Tag) == useNone:
 		return hal.Allocation{}, false
+	case !a.Host && devUse(a.Tag) == usePool:
+		return r.pools.narrow(a, addr)
 	}
 	return a, ok
 }

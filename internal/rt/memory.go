@@ -207,6 +207,9 @@ func (r *Runtime) Free(addr uint64) error {
 	case a.Addr != addr:
 		return rterr.Errorf(rterr.KindInvalidAddress, "devPtr %#x is inside the allocation at %#x, expected its start", addr, a.Addr)
 	}
+	if devUse(a.Tag) == usePool {
+		return rterr.Errorf(rterr.KindInvalidAddress, "devPtr %#x is memory from a pool; free it with aclrtMemPoolFreeAsync", addr)
+	}
 	if devUse(a.Tag) == useLent {
 		return rterr.Errorf(rterr.KindInvalidAddress,
 			"devPtr %#x is memory the runtime owns (a condition word or a task's argument block), not from aclrtMalloc; it goes with its model", addr)

@@ -29,6 +29,8 @@ type Runtime struct {
 	nextModelID atomic.Uint32
 	labels      atomic.Int32 // live labels, at most MaxLabels
 	limits      limits       // aclrtDeviceSetLimit's values
+	pools       poolRegistry // stream-ordered memory pools and their chunks
+	symbols     symbolTable  // device globals (symbol.go)
 
 	// capMu guards captures.
 	capMu    sync.Mutex
@@ -122,6 +124,7 @@ func (r *Runtime) Finalize() error {
 	err := b.Close()
 	r.host.reset()
 	r.regs.reset()
+	r.symbols.reset()
 	r.closed.set(nil)
 	return err
 }

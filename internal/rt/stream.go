@@ -52,6 +52,8 @@ type Stream struct {
 	overflow  uint32
 	cacheInfo uint32
 	staged    []staged // pageable-memory staging buffers in flight
+
+	pool streamPool // what pool reuse knows of its ordering (poolasync.go)
 }
 
 // NewStream creates an explicit stream in c (aclrtCreateStreamWithConfig).
@@ -143,6 +145,9 @@ func (s *Stream) Synchronize(ctx context.Context, timeout time.Duration) error {
 		return s.stopFault(err, seq)
 	}
 	s.reclaim()
+	if s.c.d.r.pools.live.Load() > 0 {
+		s.c.d.r.pools.synced(s.c.d)
+	}
 	return s.takeFault(seq)
 }
 

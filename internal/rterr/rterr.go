@@ -99,6 +99,7 @@ const (
 	// Registered host memory.
 	KindHostRegistered    // a host range overlaps one already registered
 	KindHostNotRegistered // a host address is not the start of a registration
+	KindInvalidSymbol     // an address that is no device symbol
 	numKinds
 )
 
@@ -123,6 +124,7 @@ var kindNames = [numKinds - Kind(hal.NumKinds)]string{
 	"model not in context", "label not in context",
 	"feature unsupported", "no device",
 	"host memory already registered", "host memory not registered",
+	"invalid symbol",
 }
 
 func (k Kind) String() string {

@@ -430,6 +430,27 @@ var examples = []example{
 		"ok: a captured aclrtCmoAsync replays with the memset after it",
 		"ok: the model's barrier operations ran in order between its memsets",
 	}},
+	{"36_pool", "", []string{
+		"ok: memory freed on a stream is reused by its next allocation at once",
+		"ok: opportunistic: reused by another stream once the free ran",
+		"ok: event dependencies: reused after waiting for an event recorded behind the free",
+		"ok: the reusing stream's next task waits for the free",
+		"ok: a synchronize gives back what exceeds a threshold of 0",
+		"ok: and is freed once the stream got there",
+	}},
+	{"37_allocator", "", []string{
+		"ok: GetByStream returns the descriptor, object and callbacks as registered (no advise function)",
+		"ok: a descriptor changed after registering leaves the registration as it was",
+		"ok: each stream keeps its own allocator",
+		"ok: unregistering a destroyed stream succeeds",
+	}},
+	{"38_symbols", "symbols", []string{
+		"ok: aclrtGetSymbolAddress of the global is its device address",
+		"ok: the kernel scaled by the 7 written to its global",
+		"ok: the kernel summed the table written before it on its stream (1200)",
+		"ok: the async read after the kernel sees the coeff it incremented (8)",
+		"ok: a global of an unloaded binary",
+	}},
 	{"39_params", "params", []string{
 		"ok: aclrtLaunchKernelWithArgsArray packs the declared INT32, INT16, INT8 and INT64 parameters (4294967280 -2 -3 1099511627776)",
 		"ok: a 32-byte block for pack's 40 bytes of declared parameters (",

@@ -182,6 +182,9 @@ struct fz {
     /* counters */
     uint64_t wrong_successes, unexpected_failures, mismatches, others, checks;
     int inits;                    /* aclInit references */
+    /* epochs for objects kept outside objs (ops_pool.c): a device's moves on
+     * when it closes, the runtime's when it is finalized */
+    uint64_t dev_epoch[MAXDEV], rt_epoch;
 };
 
 extern struct fz fz;
@@ -296,7 +299,7 @@ struct op {
 };
 
 extern const struct op ops_dev[], ops_query[], ops_stream[], ops_event[], ops_notify[], ops_mem[], ops_copy[], ops_kernel[],
-    ops_launch[], ops_capture[], ops_group[], ops_model[], ops_label[];
+    ops_launch[], ops_capture[], ops_group[], ops_model[], ops_label[], ops_pool[];
 extern const struct op ops_peer[];
 void peer_model_reset(void);        /* aclInit: no peer access, limits as configured */
 int peer_on(int from, int to);      /* copies from device from's memory into to's are allowed */

@@ -302,6 +302,7 @@ void device_closed(int dev)
     }
     fz.dev_bytes[dev] = 0;
     fz.dev_unsafe[dev] = 0;
+    fz.dev_epoch[dev]++;
     fz.vword[dev] = NULL;
     fz.arena[dev] = NULL;
 }
@@ -311,6 +312,10 @@ void runtime_finalized(void)
 {
     peer_model_reset();
     hostreg_forget();
+    fz.rt_epoch++;
+    for (int d = 0; d < MAXDEV; d++) {
+        fz.dev_epoch[d]++;
+    }
     for (int i = 0; i < MAXOBJ; i++) {
         fz.objs[i].owns_mem = 0;
         if (fz.objs[i].live) {

@@ -6,6 +6,9 @@
  */
 #include <gocann/kernel.h>
 
+/* A device global for the symbol calls (fuzz/ops_pool.c). */
+uint8_t fz_global[64];
+
 /* dst[i] = (uint8_t)(pattern + i) for i < n, each block doing its share. */
 __global__ __aicore__ void fz_fill(GM_ADDR dst, uint64_t n, uint64_t pattern)
 {
