@@ -139,6 +139,7 @@
 //	aclrtFree (by pointer)                                                     RawRuntime.Free
 //	aclrtFreeHost                                                              HostBuffer.Close
 //	aclrtFreeHost (by pointer)                                                 RawRuntime.FreeHost
+//	aclrtFreePhysical                                                          Runtime.FreePhysical
 //	aclrtGetCurrentContext (after aclrtSetDevice)                              Device.Context
 //	aclrtGetDevice                                                             Device.ID
 //	aclrtGetDeviceCount                                                        Runtime.DeviceCount
@@ -159,7 +160,23 @@
 //	aclrtMalloc (by pointer)                                                   RawContext.Malloc
 //	aclrtMallocHost                                                            Runtime.MallocHost
 //	aclrtMallocHost (by pointer)                                               RawRuntime.MallocHost
+//	aclrtMallocPhysical                                                        Runtime.MallocPhysical
+//	aclrtMapMem                                                                Runtime.MapMem
+//	aclrtMemAllocManaged                                                       Context.MallocManaged
+//	aclrtMemGetAccess                                                          Runtime.MemGetAccess
 //	aclrtMemGetAddressRange                                                    RawRuntime.AddressRange
+//	aclrtMemGetAllocationGranularity                                           Runtime.MemAllocationGranularity
+//	aclrtMemGetAllocationPropertiesFromHandle                                  Runtime.PhysicalMemProperties
+//	aclrtMemManagedAdvise                                                      Runtime.ManagedAdvise
+//	aclrtMemManagedGetAttr                                                     Runtime.ManagedAttr
+//	aclrtMemManagedGetAttrs                                                    Runtime.ManagedAttrs
+//	aclrtMemManagedPrefetchAsync                                               Stream.PrefetchManaged
+//	aclrtMemManagedPrefetchBatchAsync                                          Stream.PrefetchManagedBatch
+//	aclrtMemMapNoAccess                                                        Runtime.MemMapNoAccess
+//	aclrtMemMapSelectedLink                                                    Runtime.MemMapSelectedLink
+//	aclrtMemMapSetLink                                                         Runtime.MemMapSetLink
+//	aclrtMemRetainAllocationHandle                                             Runtime.RetainAllocation
+//	aclrtMemSetAccess                                                          Runtime.MemSetAccess
 //	aclrtMemcpy                                                                RawContext.Memcpy
 //	aclrtMemcpy (ACL_MEMCPY_DEVICE_TO_DEVICE)                                  Context.CopyDevice
 //	aclrtMemcpy (ACL_MEMCPY_DEVICE_TO_HOST)                                    Context.CopyFromDevice
@@ -187,6 +204,9 @@
 //	aclrtQueryEventWaitStatus                                                  Event.QueryWait
 //	aclrtRecordEvent                                                           Stream.Record
 //	aclrtRecordNotify                                                          Stream.RecordNotify
+//	aclrtReleaseMemAddress                                                     Runtime.ReleaseMemAddress
+//	aclrtReserveMemAddress                                                     Runtime.ReserveMemAddress
+//	aclrtReserveMemAddressNoUCMemory                                           Runtime.ReserveMemAddressNoUC
 //	aclrtResetDevice                                                           Device.Reset
 //	aclrtResetDeviceForce                                                      Device.ResetForce
 //	aclrtResetEvent                                                            Stream.ResetEvent
@@ -213,9 +233,11 @@
 //	aclrtSynchronizeEventWithTimeout                                           Event.SynchronizeTimeout
 //	aclrtSynchronizeStream                                                     Stream.Synchronize
 //	aclrtSynchronizeStreamWithTimeout                                          Stream.SynchronizeTimeout
+//	aclrtUnmapMem                                                              Runtime.UnmapMem
 //	aclrtValueWait                                                             Stream.WaitValue
 //	aclrtValueWrite                                                            Stream.WriteValue
 //	aclrtWaitAndResetNotify                                                    Stream.WaitNotify
+//	none (the host dereferences managed memory)                                Runtime.ManagedBytes
 //	trap (Ascend C)                                                            Block.Trap
 //
 // End CANN table.

@@ -210,6 +210,8 @@ func codeFor(k rterr.Kind) Code {
 		return CodeRTModelContext
 	case rterr.KindLabelContext:
 		return CodeRTLabelContext
+	case rterr.KindLinkTypeNotSupported:
+		return CodeRTLinkTypeNotSupported
 	}
 	return CodeRTInternalError
 }

@@ -18,6 +18,7 @@ type Backend struct {
 	spans atomic.Pointer[spanSet]   // every reserved device range, for address lookups
 
 	kernels kernelTable // numbers kernels for direct launches (hal.SQ)
+	vm      *vmm        // reserved ranges and physical memory (hal.VMM)
 
 	// mu guards the fields below.
 	mu         sync.Mutex
@@ -40,6 +41,7 @@ func New(cfg Config) (*Backend, error) {
 	if b.space == nil {
 		b.space = NewAddressSpace()
 	}
+	b.vm = newVMM(b, cfg.VMMBase, cfg.VMMBase+cfg.VMMSize, cfg.ManagedBase, cfg.ManagedBase+cfg.ManagedSize)
 	b.mu.Lock()
 	b.publish() // ranges an earlier backend left in the space
 	b.mu.Unlock()
@@ -86,6 +88,7 @@ func (b *Backend) Open(id int) (hal.Device, error) {
 func (b *Backend) memFor(id int, hbm uint64) (*devMem, error) {
 	if m := b.mems[id]; m != nil {
 		if !m.mapped() {
+			m.vm.Store(b.vm)
 			return m, m.reopen()
 		}
 		b.retired = append(b.retired, m)
@@ -96,6 +99,7 @@ func (b *Backend) memFor(id int, hbm uint64) (*devMem, error) {
 		return nil, err
 	}
 	b.mems[id] = m
+	m.vm.Store(b.vm)
 	return m, nil
 }
 
@@ -141,7 +145,7 @@ func (b *Backend) Lookup(addr uint64) (hal.Allocation, bool) {
 	if sp, ok := b.spans.Load().find(addr); ok && sp.d != nil {
 		return sp.d.mem.lookup(addr)
 	}
-	return hal.Allocation{}, false
+	return b.vm.lookup(addr)
 }
 
 func (b *Backend) Owner(addr uint64) (hal.Span, bool) {
@@ -186,6 +190,7 @@ func (b *Backend) Close() error {
 			first = err
 		}
 	}
+	b.vm.close()
 	b.reclaimHost(true)
 	b.host.close()
 	b.mu.Lock()

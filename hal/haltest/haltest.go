@@ -102,6 +102,10 @@ func cases() []testCase {
 		{"Trace/Records", testTrace},
 		{"Share/File", testShare},
 		{"Task/Accesses", testAccesses},
+
+		{"VMM/Reserve", testVMMReserve},
+		{"VMM/DoubleMap", testVMMDoubleMap},
+		{"VMM/Access", testVMMAccess},
 	}
 }
 

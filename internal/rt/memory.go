@@ -105,6 +105,9 @@ func side(l hal.Loc) string {
 // checkDevice checks that [addr, addr+n) lies in one live allocation of
 // device d.
 func (d *Device) checkDevice(param string, addr, n uint64) error {
+	if d.r.vmmMeta.holds(addr) || d.r.vmmMeta.holdsManaged(addr) {
+		return d.checkMapped(param, addr, n, param != "src")
+	}
 	a, ok := d.r.lookup(d.b, addr)
 	switch {
 	case !ok:
@@ -159,6 +162,9 @@ func (r *Runtime) Free(addr uint64) error {
 	}
 	if addr == 0 {
 		return rterr.Errorf(rterr.KindBadArgument, "devPtr is NULL, expected memory from aclrtMalloc")
+	}
+	if err := r.freeManaged(addr); err != errNotManaged {
+		return err
 	}
 	a, ok := r.lookup(b, addr)
 	switch {

@@ -24,6 +24,8 @@ type Runtime struct {
 	staging     stagingPool
 	host        userHost                    // the caller's page-locked allocations
 	closed      closedSpans                 // address ranges of devices that are not open
+	vmmMeta     vmmState                    // the virtual memory window and what CANN reports of it
+	managed     managedState                // managed allocations (aclrtMemAllocManaged)
 	current     atomic.Pointer[hal.Backend] // the backend while initialized, for lock-free reads
 	nextModelID atomic.Uint32
 	labels      atomic.Int32 // live labels, at most MaxLabels
@@ -92,6 +94,7 @@ func (r *Runtime) Init(cfg config.Config) error {
 	}
 	r.cfg, r.backend, r.devices, r.inited = cfg, b, devices, true
 	r.host.reset()
+	r.vmmMeta.reset(b)
 	r.current.Store(&b)
 	// The backend may know device ranges from before, all closed now.
 	r.closed.refresh(b)
@@ -117,6 +120,8 @@ func (r *Runtime) Finalize() error {
 	r.staging.drain(b)
 	err := b.Close()
 	r.host.reset()
+	r.vmmMeta.reset(nil)
+	r.managed.reset()
 	r.closed.set(nil)
 	return err
 }
@@ -224,7 +229,7 @@ func (r *Runtime) Lookup(addr uint64) (hal.Allocation, bool) {
 func (r *Runtime) Loc(p unsafe.Pointer) hal.Loc {
 	addr := uint64(uintptr(p))
 	if b, err := r.live(); err == nil {
-		if _, ok := b.Owner(addr); ok {
+		if _, ok := b.Owner(addr); ok || r.vmmMeta.holds(addr) || r.vmmMeta.holdsManaged(addr) {
 			return hal.DevLoc(addr)
 		}
 	}

@@ -94,6 +94,7 @@ const (
 	KindOverLimit                                          // a per-process limit reached (labels)
 	KindModelContext                                       // model used outside its context
 	KindLabelContext                                       // label used outside its context
+	KindLinkTypeNotSupported                               // a memory link type the device topology does not have
 	numKinds
 )
 
@@ -116,6 +117,7 @@ var kindNames = [numKinds - Kind(hal.NumKinds)]string{
 	"task group status", "task group interrupted", "model running", "model update failed",
 	"array too small", "task type not supported", "over limit",
 	"model not in context", "label not in context",
+	"link type not supported",
 }
 
 func (k Kind) String() string {
