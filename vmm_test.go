@@ -180,7 +180,7 @@ func TestVMMRefusals(t *testing.T) {
 		check(t, r.ReleaseMemAddress(p))
 		lo = p
 	}
-	hint := lo.Add(64 << 30)
+	hint := lo.Add(16 << 30)
 	p, err := r.ReserveMemAddress(mib2, 0, hint, 0)
 	check(t, err)
 	if p != hint {

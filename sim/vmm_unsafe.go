@@ -410,16 +410,19 @@ func (v *vmm) lookup(addr uint64) (hal.Allocation, bool) {
 // Free refuses addresses of the window.
 const vmmTag = 1
 
-// pointer returns addr if [addr, addr+n) lies in one mapping.
+// pointer returns addr if [addr, addr+n) is mapped, by one mapping or by
+// adjacent ones of one reservation.
 func (v *vmm) pointer(addr, n uint64) (unsafe.Pointer, error) {
 	v.mu.RLock()
 	defer v.mu.RUnlock()
-	_, _, m := v.findMap(addr)
-	switch {
-	case m == nil:
+	r, i, m := v.findMap(addr)
+	if m == nil {
 		return nil, hal.Errorf(hal.KindInvalidAddress, "address %#x (%d bytes) is reserved virtual memory with nothing mapped there", addr, n)
-	case n > m.Size-(addr-m.Addr):
-		return nil, hal.Errorf(hal.KindInvalidAddress, "address %#x (%d bytes) runs past its mapping [%#x, %#x)", addr, n, m.Addr, m.Addr+m.Size)
+	}
+	for end := m.Addr + m.Size; end-addr < n; end = r.maps[i].Addr + r.maps[i].Size {
+		if i++; i >= len(r.maps) || r.maps[i].Addr != end {
+			return nil, hal.Errorf(hal.KindInvalidAddress, "address %#x (%d bytes) runs past its mapping, into unmapped memory at %#x", addr, n, end)
+		}
 	}
 	return at(addr), nil
 }

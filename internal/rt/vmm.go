@@ -125,25 +125,34 @@ func (r *Runtime) vmm() (hal.VMM, hal.Backend, error) {
 	return m, b, nil
 }
 
-// checkMapped checks that [addr, addr+n) lies in one mapping device d may
-// read (and write, if write).
+// checkMapped checks that [addr, addr+n) is mapped, by one mapping or by
+// adjacent ones (a reserved range is contiguous), all of which device d
+// may read (and write, if write).
 func (d *Device) checkMapped(param string, addr, n uint64, write bool) error {
-	m, ok := d.b.(hal.VMM).Mapping(addr)
-	switch {
-	case !ok:
-		return rterr.Errorf(rterr.KindInvalidAddress, "%s %#x is reserved virtual memory with nothing mapped there (aclrtMapMem)", param, addr)
-	case n > m.Size || addr-m.Addr > m.Size-n:
-		return rterr.Errorf(rterr.KindInvalidAddress, "%s range [%#x, %#x) runs past its mapping [%#x, %#x)", param, addr, addr+n, m.Addr, m.Addr+m.Size)
-	}
+	v := d.b.(hal.VMM)
 	need, what := hal.AccessRead, "read"
 	if write {
 		need, what = hal.AccessReadWrite, "read and write"
 	}
-	if m.Access(hal.Accessor(d.id))&need != need {
-		return rterr.Errorf(rterr.KindInvalidAddress, "%s %#x is mapped memory device %d may not %s (access flags %#x; aclrtMemSetAccess)",
-			param, addr, d.id, what, uint8(m.Access(hal.Accessor(d.id))))
+	if addr+n < addr {
+		return rterr.Errorf(rterr.KindInvalidAddress, "%s range [%#x, +%d) wraps around the address space", param, addr, n)
 	}
-	return nil
+	for at := addr; ; {
+		m, ok := v.Mapping(at)
+		switch {
+		case !ok && at == addr:
+			return rterr.Errorf(rterr.KindInvalidAddress, "%s %#x is reserved virtual memory with nothing mapped there (aclrtMapMem)", param, addr)
+		case !ok:
+			return rterr.Errorf(rterr.KindInvalidAddress, "%s range [%#x, %#x) runs past its mapping, into unmapped memory at %#x", param, addr, addr+n, at)
+		case m.Access(hal.Accessor(d.id))&need != need:
+			return rterr.Errorf(rterr.KindInvalidAddress, "%s %#x is mapped memory device %d may not %s (access flags %#x; aclrtMemSetAccess)",
+				param, at, d.id, what, uint8(m.Access(hal.Accessor(d.id))))
+		}
+		at = m.Addr + m.Size
+		if at >= addr+n {
+			return nil
+		}
+	}
 }
 
 // attrOf checks a physical memory property for device memory as CANN's
