@@ -74,7 +74,7 @@ func TestManagedZeroCopy(t *testing.T) {
 	}
 	wantErr(t, c.Free(p), gocann.CodeRTParamInvalid, "not a live managed allocation")
 	err = c.CopyFromDevice(got, p)
-	wantErr(t, err, gocann.CodeRTParamInvalid, "nothing mapped")
+	wantErr(t, err, gocann.CodeRTParamInvalid, "not in a live device allocation")
 	_, err = r.ManagedBytes(p, 8)
 	wantErr(t, err, gocann.CodeRTParamInvalid, "not live managed memory")
 
@@ -194,4 +194,32 @@ func TestManagedAdviseAndPrefetch(t *testing.T) {
 	wantErr(t, s.PrefetchManagedBatch(nil, 0), gocann.CodeRTParamInvalid, "count 0")
 	wantErr(t, s.PrefetchManagedBatch([]gocann.ManagedPrefetch{{Ptr: p, Size: mib2, Loc: dev0}, {Ptr: p, Size: 8 * mib2, Loc: dev0}}, 0),
 		gocann.CodeRTParamInvalid, "range 1", "runs past")
+}
+
+// TestVMMDeviceReset: the device's last reset takes its physical memory,
+// its mappings and its managed memory; every later use is refused, and the
+// reservations stay until released.
+func TestVMMDeviceReset(t *testing.T) {
+	r := newRuntime(t, smallConfig)
+	d, err := r.SetDevice(0)
+	check(t, err)
+	c, err := d.Context()
+	check(t, err)
+	h := vmmPhysical(t, r, mib2)
+	a := vmmReserve(t, r, mib2)
+	check(t, r.MapMem(a, mib2, 0, h, 0))
+	m, err := c.MallocManaged(mib2, gocann.MemAttachGlobal)
+	check(t, err)
+	check(t, d.Reset())
+	_, err = r.SetDevice(0)
+	check(t, err)
+	c, err = d.Context()
+	check(t, err)
+	buf := make([]byte, 8)
+	wantErr(t, c.CopyFromDevice(buf, a), gocann.CodeRTParamInvalid, "nothing mapped")
+	wantErr(t, c.CopyFromDevice(buf, m), gocann.CodeRTParamInvalid, "not in a live device allocation")
+	wantErr(t, r.FreePhysical(h), gocann.CodeRTInvalidHandle, "not live")
+	wantErr(t, c.Free(m), gocann.CodeRTParamInvalid, "not a live managed allocation")
+	wantErr(t, r.UnmapMem(a), gocann.CodeRTParamInvalid, "not mapped")
+	check(t, r.ReleaseMemAddress(a))
 }

@@ -32,10 +32,9 @@ type vmm struct {
 	used   atomic.Int32 // reservations live: checks cost one load while 0
 
 	// mu guards the fields below.
-	mu     sync.RWMutex
-	resv   []*vmmResv // sorted by address
-	phys   map[uint64]*vmmPhys
-	nextID uint64
+	mu   sync.RWMutex
+	resv []*vmmResv // sorted by address
+	phys map[uint64]*vmmPhys
 }
 
 type vmmResv struct {
@@ -208,8 +207,7 @@ func (v *vmm) allocPhysical(d *device, size uint64, p hal.MemPolicy, page uint64
 	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	v.nextID++
-	ph := &vmmPhys{Physical: hal.Physical{ID: v.nextID, Device: d.id, Size: size, PageSize: page, Refs: 1}, mem: m, base: addr}
+	ph := &vmmPhys{Physical: hal.Physical{ID: v.b.space.physIDs.Add(1), Device: d.id, Size: size, PageSize: page, Refs: 1}, mem: m, base: addr}
 	v.phys[ph.ID] = ph
 	return ph.Physical, nil
 }

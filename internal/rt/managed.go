@@ -171,9 +171,15 @@ func (r *Runtime) freeManaged(addr uint64) error {
 	if !r.vmmMeta.holds(addr) && !r.vmmMeta.holdsManaged(addr) {
 		return errNotManaged
 	}
-	v, _, err := r.vmm()
+	v, b, err := r.vmm()
 	if err != nil {
 		return err
+	}
+	if !r.reserved(b, addr) {
+		if r.vmmMeta.holdsManaged(addr) {
+			return rterr.Errorf(rterr.KindInvalidAddress, "devPtr %#x is not a live managed allocation (never allocated, or already freed)", addr)
+		}
+		return errNotManaged
 	}
 	if r.vmmMeta.holds(addr) {
 		return rterr.Errorf(rterr.KindInvalidAddress, "devPtr %#x is reserved virtual memory, not from aclrtMalloc; use aclrtUnmapMem, aclrtFreePhysical and aclrtReleaseMemAddress", addr)
@@ -189,7 +195,32 @@ func (r *Runtime) freeManaged(addr uint64) error {
 	}
 	r.managed.allocs = slices.Delete(r.managed.allocs, i, i+1)
 	r.managed.total -= a.size
-	return errors.Join(v.Unmap(addr), v.FreePhysical(a.phys), v.Release(addr))
+	if err := v.Unmap(addr); err != nil {
+		return err
+	}
+	if err := v.FreePhysical(a.phys); err != nil {
+		return err
+	}
+	return v.Release(addr)
+}
+
+// managedGone forgets the managed allocations whose device closed: its
+// memory went with it, and their ranges go back to the window.
+func (r *Runtime) managedGone() {
+	v, _, err := r.vmm()
+	if err != nil {
+		return
+	}
+	r.managed.mu.Lock()
+	defer r.managed.mu.Unlock()
+	r.managed.allocs = slices.DeleteFunc(r.managed.allocs, func(a *managedAlloc) bool {
+		if _, ok := v.PhysicalInfo(a.phys); ok {
+			return false
+		}
+		_ = v.Release(a.addr) // its mapping went with the device
+		r.managed.total -= a.size
+		return true
+	})
 }
 
 // managedPages returns the pages of [addr, addr+size), which must lie in

@@ -105,7 +105,7 @@ func side(l hal.Loc) string {
 // checkDevice checks that [addr, addr+n) lies in one live allocation of
 // device d.
 func (d *Device) checkDevice(param string, addr, n uint64) error {
-	if d.r.vmmMeta.holds(addr) || d.r.vmmMeta.holdsManaged(addr) {
+	if d.r.reserved(d.b, addr) {
 		return d.checkMapped(param, addr, n, param != "src")
 	}
 	a, ok := d.r.lookup(d.b, addr)

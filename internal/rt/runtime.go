@@ -229,7 +229,7 @@ func (r *Runtime) Lookup(addr uint64) (hal.Allocation, bool) {
 func (r *Runtime) Loc(p unsafe.Pointer) hal.Loc {
 	addr := uint64(uintptr(p))
 	if b, err := r.live(); err == nil {
-		if _, ok := b.Owner(addr); ok || r.vmmMeta.holds(addr) || r.vmmMeta.holdsManaged(addr) {
+		if _, ok := b.Owner(addr); ok || r.reserved(b, addr) {
 			return hal.DevLoc(addr)
 		}
 	}

@@ -106,11 +106,49 @@ func (v *vmmState) reset(b hal.Backend) {
 }
 
 // holds reports whether addr is in the window. It is read without the
-// lock: lo and hi change only while no call runs (Init, Finalize).
+// lock: lo and hi change only while no call runs (Init, Finalize). Other
+// memory of the process may lie in the window too: reserved reports
+// whether addr is in a reservation.
 func (v *vmmState) holds(addr uint64) bool { return addr-v.lo < v.hi-v.lo }
 
 // holdsManaged reports whether addr is in the managed window.
 func (v *vmmState) holdsManaged(addr uint64) bool { return addr-v.mlo < v.mhi-v.mlo }
+
+// reserved reports whether addr is in a reservation of either window: a
+// pointer to virtual or managed memory, not to other memory the process
+// mapped there.
+func (r *Runtime) reserved(b hal.Backend, addr uint64) bool {
+	if !r.vmmMeta.holds(addr) && !r.vmmMeta.holdsManaged(addr) {
+		return false
+	}
+	v, ok := b.(hal.VMM)
+	if !ok {
+		return false
+	}
+	_, ok = v.Reservation(addr)
+	return ok
+}
+
+// userRange refuses an address that is not in the window of reservations
+// (managed memory is the runtime's to map, not the caller's).
+func (r *Runtime) userRange(param string, addr uint64) error {
+	if !r.vmmMeta.holds(addr) {
+		return rterr.Errorf(rterr.KindInvalidParam, "%s %#x is not in a range from aclrtReserveMemAddress", param, addr)
+	}
+	return nil
+}
+
+// userHandle refuses a physical allocation the caller did not make (the
+// memory behind managed allocations) or that is gone.
+func (r *Runtime) userHandle(id uint64) error {
+	r.vmmMeta.mu.Lock()
+	_, ok := r.vmmMeta.props[id]
+	r.vmmMeta.mu.Unlock()
+	if !ok {
+		return errHandle(id)
+	}
+	return nil
+}
 
 // vmm returns the backend's virtual memory, or refuses.
 func (r *Runtime) vmm() (hal.VMM, hal.Backend, error) {
@@ -256,6 +294,9 @@ func (r *Runtime) ReleaseMemAddress(addr uint64) error {
 	if addr == 0 {
 		return rterr.Errorf(rterr.KindBadArgument, "virPtr is NULL, expected a range from aclrtReserveMemAddress")
 	}
+	if err := r.userRange("virPtr", addr); err != nil {
+		return err
+	}
 	return v.Release(addr)
 }
 
@@ -312,6 +353,9 @@ func (r *Runtime) FreePhysical(id uint64) error {
 	}
 	if id == 0 {
 		return rterr.Errorf(rterr.KindBadArgument, "handle is NULL, expected one from aclrtMallocPhysical")
+	}
+	if err := r.userHandle(id); err != nil {
+		return err
 	}
 	if err := v.FreePhysical(id); err != nil {
 		return err

@@ -23,6 +23,9 @@ func (r *Runtime) MapMem(addr, size, offset, id, flags uint64, withAccess bool) 
 	case flags != 0:
 		return rterr.Errorf(rterr.KindBadArgument, "flags %d is invalid, expected 0", flags)
 	}
+	if err := r.userHandle(id); err != nil {
+		return err
+	}
 	ph, ok := v.PhysicalInfo(id)
 	switch {
 	case !ok:
@@ -32,7 +35,7 @@ func (r *Runtime) MapMem(addr, size, offset, id, flags uint64, withAccess bool) 
 	case size != ph.Size:
 		return rterr.Errorf(rterr.KindInvalidParam, "size %d is invalid, expected the physical allocation's size %d", size, ph.Size)
 	}
-	if _, ok := v.Reservation(addr); !ok {
+	if _, ok := v.Reservation(addr); !ok || !r.vmmMeta.holds(addr) {
 		return rterr.Errorf(rterr.KindInvalidParam, "virPtr %#x is not in a range from aclrtReserveMemAddress", addr)
 	}
 	return v.Map(addr, size, offset, id, withAccess)
@@ -46,6 +49,9 @@ func (r *Runtime) UnmapMem(addr uint64) error {
 	}
 	if addr == 0 {
 		return rterr.Errorf(rterr.KindBadArgument, "virPtr is NULL, expected a mapped address")
+	}
+	if err := r.userRange("virPtr", addr); err != nil {
+		return err
 	}
 	if err := v.Unmap(addr); err != nil {
 		return err
@@ -95,6 +101,9 @@ func (r *Runtime) MemSetAccess(addr, size uint64, descs []AccessDesc) error {
 	if len(descs) == 0 {
 		return rterr.Errorf(rterr.KindInvalidParam, "count 0 is invalid, expected at least one descriptor")
 	}
+	if err := r.userRange("virPtr", addr); err != nil {
+		return err
+	}
 	m, ok := v.Mapping(addr)
 	if !ok {
 		return rterr.Errorf(rterr.KindInvalidParam, "virPtr %#x is not mapped", addr)
@@ -137,6 +146,9 @@ func (r *Runtime) MemGetAccess(addr uint64, locType, locID uint32) (uint64, erro
 	if err != nil {
 		return 0, err
 	}
+	if err := r.userRange("virPtr", addr); err != nil {
+		return 0, err
+	}
 	m, ok := v.Mapping(addr)
 	if !ok || m.Addr != addr {
 		return 0, rterr.Errorf(rterr.KindInvalidParam, "virPtr %#x is not the start of a mapping", addr)
@@ -154,6 +166,9 @@ func (r *Runtime) RetainAllocation(addr uint64) (uint64, error) {
 	}
 	if addr == 0 {
 		return 0, rterr.Errorf(rterr.KindBadArgument, "virPtr is NULL, expected a mapped address")
+	}
+	if err := r.userRange("virPtr", addr); err != nil {
+		return 0, err
 	}
 	m, ok := v.Mapping(addr)
 	if !ok || m.Addr != addr {
@@ -185,6 +200,12 @@ func (r *Runtime) MapSelectedLink(dst, size, src uint64, link uint32) error {
 		return rterr.Errorf(rterr.KindBadArgument, "size 0 is invalid, expected > 0")
 	case link > LinkHCCS:
 		return rterr.Errorf(rterr.KindBadArgument, "linkIdx %d is invalid, expected ACL_RT_MEM_LINK_IDX_0 (0) or ACL_RT_MEM_LINK_IDX_1 (1)", link)
+	}
+	if err := r.userRange("virPtrDst", dst); err != nil {
+		return err
+	}
+	if err := r.userRange("virPtrSrc", src); err != nil {
+		return err
 	}
 	rd, ok := v.Reservation(dst)
 	switch {
@@ -245,6 +266,9 @@ func (r *Runtime) SetLink(id uint64, link uint32) error {
 	}
 	if _, ok := v.PhysicalInfo(id); !ok {
 		return errHandle(id)
+	}
+	if err := r.userHandle(id); err != nil {
+		return err
 	}
 	if link != LinkHCCS {
 		return rterr.Errorf(rterr.KindLinkTypeNotSupported, "adviceLink %d is not a link of the simulated devices, which are linked by HCCS (ACL_RT_MEM_ACCESS_LINK_HCCS)", link)

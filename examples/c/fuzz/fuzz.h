@@ -297,7 +297,9 @@ struct op {
 };
 
 extern const struct op ops_dev[], ops_query[], ops_stream[], ops_event[], ops_notify[], ops_mem[], ops_copy[], ops_kernel[],
-    ops_launch[], ops_capture[], ops_group[], ops_model[], ops_label[];
+    ops_launch[], ops_capture[], ops_group[], ops_model[], ops_label[], ops_vmm[];
+void vmm_device_closed(int dev);         /* ops_vmm.c: what a device closing takes */
+void vmm_finalized(void);                /* ops_vmm.c: what aclFinalize takes */
 int valid_dev(void);
 int32_t bad_dev(void);
 

@@ -304,11 +304,13 @@ void device_closed(int dev)
     fz.dev_unsafe[dev] = 0;
     fz.vword[dev] = NULL;
     fz.arena[dev] = NULL;
+    vmm_device_closed(dev);
 }
 
 /* aclFinalize: every handle goes stale and all memory goes. */
 void runtime_finalized(void)
 {
+    vmm_finalized();
     for (int i = 0; i < MAXOBJ; i++) {
         fz.objs[i].owns_mem = 0;
         if (fz.objs[i].live) {
