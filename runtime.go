@@ -22,7 +22,9 @@ type Config = config.Config
 // SimConfig is the "simulator" section of the configuration: devices,
 // soc_name, aicore_num, cube_core_num, vector_core_num, hbm_size,
 // stream_limit, event_limit, notify_limit, queue_depth, dma_workers,
-// least_priority. Zero fields keep the defaults of an Ascend 910B-like chip.
+// least_priority, and the windows of virtual and managed memory (vmm_base,
+// vmm_size, managed_base, managed_size; by default where CANN documents
+// them). Zero fields keep the defaults of an Ascend 910B-like chip.
 type SimConfig = config.Simulator
 
 // DefaultConfig is the configuration of aclInit(NULL).
@@ -139,6 +141,7 @@ func (r *Runtime) simBackend(c Config) (hal.Backend, error) {
 		Logger:     r.opts.logger,
 		DMAWorkers: s.DMAWorkers,
 		Space:      r.space,
+		VMMBase:    s.VMMBase, VMMSize: s.VMMSize, ManagedBase: s.ManagedBase, ManagedSize: s.ManagedSize,
 	}
 	b, err := sim.New(cfg)
 	if err != nil {

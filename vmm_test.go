@@ -281,3 +281,35 @@ func TestVMMTwoDevices(t *testing.T) {
 	check(t, r.FreePhysical(h1))
 	check(t, r.ReleaseMemAddress(a))
 }
+
+// TestVMMWindowConfig: the simulator section of the configuration moves
+// the windows (as sanitizer builds need); a window that is not whole GiB
+// of user space, or overlaps the other, is a bad attribute of the file.
+func TestVMMWindowConfig(t *testing.T) {
+	r := newRuntime(t, `{"simulator":{"hbm_size":1073741824,"vmm_base":35184372088832,"vmm_size":1073741824,"managed_base":36283883716608,"managed_size":1073741824}}`)
+	d, err := r.SetDevice(0)
+	check(t, err)
+	p := vmmReserve(t, r, mib2)
+	if p != 32<<40 {
+		t.Errorf("reservation at %#x, want the configured window's start 32 TiB", uint64(p))
+	}
+	_, err = r.ReserveMemAddress(2<<30, 0, 0, 0)
+	wantErr(t, err, gocann.CodeRTMemoryAllocation, "address window")
+	c, err := d.Context()
+	check(t, err)
+	m, err := c.MallocManaged(mib2, gocann.MemAttachGlobal)
+	check(t, err)
+	if m != 33<<40 {
+		t.Errorf("managed memory at %#x, want the configured window's start 33 TiB", uint64(m))
+	}
+	check(t, c.Free(m))
+	check(t, r.ReleaseMemAddress(p))
+
+	for _, cfg := range []string{
+		`{"simulator":{"vmm_base":4096,"vmm_size":1073741824}}`,
+		`{"simulator":{"vmm_base":35184372088832,"vmm_size":1073741824,"managed_base":35184372088832,"managed_size":1073741824}}`,
+	} {
+		_, err := gocann.Open(gocann.WithConfigJSON([]byte(cfg)))
+		wantErr(t, err, gocann.CodeFileAttrInvalid, "virtual memory window")
+	}
+}

@@ -131,7 +131,10 @@ func (v *vmm) reserve(size, align, hint uint64, managed bool) (uint64, error) {
 		if i < len(v.resv) {
 			end = min(hi, v.resv[i].addr)
 		}
-		for at < end && end-at >= size {
+		// Past other memory of the process the step doubles, so a large
+		// mapping (a sanitizer's shadow) costs a few probes, not one per
+		// page.
+		for step := align; at < end && end-at >= size; step = min(2*step, 1<<40) {
 			err := v.place(at, size)
 			if err == nil {
 				return at, nil
@@ -139,7 +142,7 @@ func (v *vmm) reserve(size, align, hint uint64, managed bool) (uint64, error) {
 			if !errors.Is(err, unix.EEXIST) {
 				return 0, err
 			}
-			at += align
+			at += step
 		}
 		if i >= len(v.resv) || v.resv[i].addr >= hi {
 			break
