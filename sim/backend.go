@@ -41,7 +41,11 @@ func New(cfg Config) (*Backend, error) {
 	if b.space == nil {
 		b.space = NewAddressSpace()
 	}
-	b.vm = newVMM(b, cfg.VMMBase, cfg.VMMBase+cfg.VMMSize, cfg.ManagedBase, cfg.ManagedBase+cfg.ManagedSize)
+	mbase := cfg.ManagedBase
+	if cfg.managedDefault && occupied(mbase) {
+		mbase = fallbackManagedBase
+	}
+	b.vm = newVMM(b, cfg.VMMBase, cfg.VMMBase+cfg.VMMSize, mbase, mbase+cfg.ManagedSize)
 	b.mu.Lock()
 	b.publish() // ranges an earlier backend left in the space
 	b.mu.Unlock()

@@ -33,7 +33,8 @@ type Config struct {
 	VMMBase, VMMSize         uint64
 	ManagedBase, ManagedSize uint64
 
-	monoBase int64 // CLOCK_MONOTONIC at clock 0 for the default clock, else 0
+	monoBase       int64 // CLOCK_MONOTONIC at clock 0 for the default clock, else 0
+	managedDefault bool  // the managed window is the default one
 }
 
 // DefaultProfile is a chip close to an Ascend 910B: 24 AI cores (each one
@@ -123,6 +124,7 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.ManagedBase == 0 && c.ManagedSize == 0 {
 		c.ManagedBase, c.ManagedSize = defaultManagedBase, defaultManagedSize
+		c.managedDefault = true
 	}
 	if err := checkVMMWindows(c.VMMBase, c.VMMSize, c.ManagedBase, c.ManagedSize); err != nil {
 		return c, err

@@ -15,6 +15,12 @@ const (
 	DefaultManagedSize = 3 << 40
 )
 
+// fallbackManagedBase is where the default managed window moves when other
+// memory of the process holds the start of the documented one, as
+// AddressSanitizer's shadow does: 40 TiB, in the range CANN suggests for
+// addresses callers choose.
+const fallbackManagedBase = 40 << 40
+
 // checkVMMWindows refuses windows that are not whole 1 GiB units of user
 // address space, or that overlap.
 func checkVMMWindows(base, size, mbase, msize uint64) error {

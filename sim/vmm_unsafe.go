@@ -497,3 +497,14 @@ func at(addr uint64) unsafe.Pointer {
 	p := uintptr(addr)
 	return *(*unsafe.Pointer)(unsafe.Pointer(&p))
 }
+
+// occupied reports whether other memory of the process holds addr's page.
+func occupied(addr uint64) bool {
+	p, err := unix.MmapPtr(-1, 0, at(addr), hal.PageSizeNormal, unix.PROT_NONE,
+		unix.MAP_PRIVATE|unix.MAP_ANONYMOUS|unix.MAP_NORESERVE|unix.MAP_FIXED_NOREPLACE)
+	if err != nil {
+		return errors.Is(err, unix.EEXIST)
+	}
+	_ = unix.MunmapPtr(p, hal.PageSizeNormal)
+	return false
+}
