@@ -74,7 +74,7 @@ func TestManagedZeroCopy(t *testing.T) {
 	}
 	wantErr(t, c.Free(p), gocann.CodeRTParamInvalid, "not a live managed allocation")
 	err = c.CopyFromDevice(got, p)
-	wantErr(t, err, gocann.CodeRTParamInvalid, "not in a live device allocation")
+	wantErr(t, err, gocann.CodeRTParamInvalid, "virtual memory that was released")
 	_, err = r.ManagedBytes(p, 8)
 	wantErr(t, err, gocann.CodeRTParamInvalid, "not live managed memory")
 
@@ -217,7 +217,7 @@ func TestVMMDeviceReset(t *testing.T) {
 	check(t, err)
 	buf := make([]byte, 8)
 	wantErr(t, c.CopyFromDevice(buf, a), gocann.CodeRTParamInvalid, "nothing mapped")
-	wantErr(t, c.CopyFromDevice(buf, m), gocann.CodeRTParamInvalid, "not in a live device allocation")
+	wantErr(t, c.CopyFromDevice(buf, m), gocann.CodeRTParamInvalid, "virtual memory that was released")
 	wantErr(t, r.FreePhysical(h), gocann.CodeRTInvalidHandle, "not live")
 	wantErr(t, c.Free(m), gocann.CodeRTParamInvalid, "not a live managed allocation")
 	wantErr(t, r.UnmapMem(a), gocann.CodeRTParamInvalid, "not mapped")

@@ -152,7 +152,7 @@ func TestVMMDoubleMap(t *testing.T) {
 	check(t, r.ReleaseMemAddress(a))
 	check(t, r.ReleaseMemAddress(b))
 	err = c.CopyFromDevice(got[:8], b)
-	wantErr(t, err, gocann.CodeRTParamInvalid, "not in a live device allocation")
+	wantErr(t, err, gocann.CodeRTParamInvalid, "virtual memory that was released")
 }
 
 // TestVMMRefusals checks every refusal of the reserve, map and free calls

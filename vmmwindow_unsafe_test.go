@@ -41,3 +41,32 @@ func TestVMMWindowHostMemory(t *testing.T) {
 	}
 	check(t, e.r.ReleaseMemAddress(p))
 }
+
+// TestVMMPointerOfEarlierInit: virtual and managed memory kept from
+// before a Finalize stays known after the next Init: copies from it are
+// refused, never taken for host memory.
+func TestVMMPointerOfEarlierInit(t *testing.T) {
+	r := gocann.New()
+	defer r.Close()
+	c, _ := initSmall(t, r, 0)
+	h := vmmPhysical(t, r, mib2)
+	p := vmmReserve(t, r, mib2)
+	check(t, r.MapMem(p, mib2, 0, h, 0))
+	m, err := c.MallocManaged(mib2, gocann.MemAttachGlobal)
+	check(t, err)
+	check(t, r.Finalize())
+	c, _ = initSmall(t, r, 1)
+	buf := make([]byte, 8)
+	for _, at := range []gocann.DevPtr{p, m} {
+		err := c.Raw().Memcpy(gocann.CaptureThread{}, unsafe.Pointer(&buf[0]), 8, *(*unsafe.Pointer)(unsafe.Pointer(&at)), 8, gocann.MemcpyDefault)
+		wantErr(t, err, gocann.CodeRTParamInvalid, "virtual memory that was released")
+	}
+	wantErr(t, r.FreePhysical(h), gocann.CodeRTInvalidHandle, "not live")
+	// The range can be reserved again.
+	q, err := r.ReserveMemAddress(mib2, 0, p, 0)
+	check(t, err)
+	if q != p {
+		t.Errorf("reserving the earlier range again gave %#x, want %#x", uint64(q), uint64(p))
+	}
+	check(t, r.ReleaseMemAddress(q))
+}

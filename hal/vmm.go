@@ -55,7 +55,8 @@ type VMM interface {
 	SetAccess(addr, size uint64, who Accessor, a Access) error
 	// Mapping describes the mapping holding addr.
 	Mapping(addr uint64) (Mapping, bool)
-	// Reservation describes the reservation holding addr.
+	// Reservation describes the reservation holding addr, live or
+	// released.
 	Reservation(addr uint64) (Reservation, bool)
 }
 
@@ -109,8 +110,12 @@ func (m *Mapping) Access(who Accessor) Access {
 	return AccessNone
 }
 
-// Reservation describes one reserved address range.
+// Reservation describes one reserved address range. A range that was
+// released (or reserved by an earlier backend of the same address space)
+// is described with Released set and nothing else: a pointer there is
+// stale virtual memory, not host memory.
 type Reservation struct {
 	Addr, Size uint64
 	Mappings   int
+	Released   bool
 }

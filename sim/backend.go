@@ -42,7 +42,7 @@ func New(cfg Config) (*Backend, error) {
 		b.space = NewAddressSpace()
 	}
 	mbase := cfg.ManagedBase
-	if cfg.managedDefault && occupied(mbase) {
+	if cfg.managedDefault && occupied(mbase) && !b.space.vmGone.holds(mbase) {
 		mbase = fallbackManagedBase
 	}
 	b.vm = newVMM(b, cfg.VMMBase, cfg.VMMBase+cfg.VMMSize, mbase, mbase+cfg.ManagedSize)

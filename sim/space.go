@@ -27,6 +27,7 @@ type AddressSpace struct {
 	// backends, so a handle from before a re-initialization is never a
 	// new allocation's.
 	physIDs atomic.Uint64
+	vmGone  vmRetired // released virtual memory, kept inaccessible
 
 	// mu guards the fields below.
 	mu     sync.Mutex
@@ -107,6 +108,7 @@ func (s *AddressSpace) Close() error {
 	}
 	s.closed = true
 	s.sqs.close()
+	s.vmGone.close()
 	var errs []error
 	for _, m := range slices.Clone(s.mems) {
 		if s.held[m] == nil {

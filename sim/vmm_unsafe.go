@@ -23,7 +23,8 @@ import (
 // Unmapping puts fresh anonymous memory over the range rather than
 // PROT_NONE: a task that raced with the unmap writes into memory nobody
 // sees instead of stopping the process, and every call after the unmap
-// refuses the range. Releasing a reservation unmaps it.
+// refuses the range. Releasing a reservation leaves it inaccessible and
+// known to the address space (vmRetired), as a closed device's range is.
 type vmm struct {
 	b      *Backend
 	lo, hi uint64       // the window of reservations
@@ -163,6 +164,9 @@ func (v *vmm) place(addr, size uint64) error {
 	}
 	_, err := unix.MmapPtr(-1, 0, at(addr), uintptr(size), unix.PROT_NONE,
 		unix.MAP_PRIVATE|unix.MAP_ANONYMOUS|unix.MAP_NORESERVE|unix.MAP_FIXED_NOREPLACE)
+	if errors.Is(err, unix.EEXIST) && v.b.space.vmGone.take(addr, size) {
+		err = nil // a released range of ours, inaccessible already
+	}
 	if err != nil {
 		if errors.Is(err, unix.EEXIST) {
 			return hal.Wrap(hal.KindInvalidParam, err, "range [%#x, %#x) is in use by other memory of the process, expected a free range", addr, addr+size)
@@ -185,9 +189,11 @@ func (v *vmm) release(addr uint64) error {
 	case len(r.maps) > 0:
 		return hal.Errorf(hal.KindInvalidParam, "virPtr %#x still has %d mapping(s), expected none: unmap them first", addr, len(r.maps))
 	}
-	if err := unix.MunmapPtr(at(addr), uintptr(r.size)); err != nil {
+	// The range stays inaccessible and known (vmRetired).
+	if err := blank(addr, r.size); err != nil {
 		return hal.Wrap(hal.KindInternal, err, "releasing [%#x, %#x)", addr, addr+r.size)
 	}
+	v.b.space.vmGone.retire(addr, r.size)
 	v.resv = slices.Delete(v.resv, i, i+1)
 	v.used.Store(int32(len(v.resv)))
 	return nil
@@ -381,13 +387,23 @@ func (v *vmm) mapping(addr uint64) (hal.Mapping, bool) {
 }
 
 func (v *vmm) reservation(addr uint64) (hal.Reservation, bool) {
-	if v.used.Load() == 0 || !v.inWindow(addr) {
+	if !v.inWindow(addr) {
 		return hal.Reservation{}, false
 	}
-	v.mu.RLock()
-	defer v.mu.RUnlock()
-	if _, r := v.findResv(addr); r != nil {
-		return hal.Reservation{Addr: r.addr, Size: r.size, Mappings: len(r.maps)}, true
+	if v.used.Load() != 0 {
+		v.mu.RLock()
+		_, r := v.findResv(addr)
+		var res hal.Reservation
+		if r != nil {
+			res = hal.Reservation{Addr: r.addr, Size: r.size, Mappings: len(r.maps)}
+		}
+		v.mu.RUnlock()
+		if r != nil {
+			return res, true
+		}
+	}
+	if v.b.space.vmGone.holds(addr) {
+		return hal.Reservation{Released: true}, true
 	}
 	return hal.Reservation{}, false
 }
@@ -431,7 +447,7 @@ func (v *vmm) pointer(addr, n uint64) (unsafe.Pointer, error) {
 // kernelArgs refuses argument slots holding an address of a reservation
 // that device dev has no access to there.
 func (v *vmm) kernelArgs(dev int, args []uint64) error {
-	if v.used.Load() == 0 {
+	if v.used.Load() == 0 && !v.b.space.vmGone.any() {
 		return nil
 	}
 	for i, a := range args {
@@ -446,6 +462,8 @@ func (v *vmm) kernelArgs(dev int, args []uint64) error {
 		}
 		v.mu.RUnlock()
 		switch {
+		case r == nil && v.b.space.vmGone.holds(a):
+			return hal.Errorf(hal.KindInvalidAddress, "argument slot %d holds %#x, virtual memory that was released", i, a)
 		case r == nil:
 		case m == nil:
 			return hal.Errorf(hal.KindInvalidAddress, "argument slot %d holds %#x, reserved virtual memory with nothing mapped there", i, a)
@@ -483,7 +501,9 @@ func (v *vmm) close() {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	for _, r := range v.resv {
-		_ = unix.MunmapPtr(at(r.addr), uintptr(r.size))
+		if blank(r.addr, r.size) == nil {
+			v.b.space.vmGone.retire(r.addr, r.size)
+		}
 	}
 	v.resv = nil
 	v.used.Store(0)

@@ -63,6 +63,26 @@ func testVMMReserve(e *env) {
 		t.Fatal(err)
 	}
 	wantKind(t, v.Release(a), hal.KindInvalidParam, "Release twice")
+	// A released range stays known: a kernel given a pointer there faults
+	// instead of touching it, and a copy is refused.
+	if r, ok := v.Reservation(a); !ok || !r.Released {
+		t.Errorf("Reservation of a released range = %+v, %v; want it Released", r, ok)
+	}
+	q := e.queue()
+	ran := false
+	seq := e.submit(q, kernelTask("haltest_vmm_released", 1, func(*hal.Block) { ran = true }, a))
+	if err := waitSeq(q, seq, patience); err != nil {
+		t.Fatal(err)
+	}
+	if fs := q.TakeFaults(seq); len(fs) != 1 || ran {
+		t.Errorf("kernel on released virtual memory: ran %v, faults %+v", ran, fs)
+	}
+	buf := make([]byte, 8)
+	wantKind(t, e.d.Run(hal.Task{Kind: hal.TaskCopy, Dst: hostLoc(buf), Src: hal.DevLoc(a), Size: 8}), hal.KindInvalidAddress, "copy from released virtual memory")
+	// It can be reserved again, with free memory beside it.
+	if got := e.reserve(v, 4*vmmPage, a); got != a {
+		t.Errorf("reserving a released range and the free range after it gave %#x, want %#x", got, a)
+	}
 }
 
 // testVMMDoubleMap maps one physical allocation at two addresses: bytes

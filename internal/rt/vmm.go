@@ -179,6 +179,9 @@ func (d *Device) checkMapped(param string, addr, n uint64, write bool) error {
 		m, ok := v.Mapping(at)
 		switch {
 		case !ok && at == addr:
+			if res, _ := v.Reservation(addr); res.Released {
+				return rterr.Errorf(rterr.KindInvalidAddress, "%s %#x is virtual memory that was released (aclrtReleaseMemAddress) or freed", param, addr)
+			}
 			return rterr.Errorf(rterr.KindInvalidAddress, "%s %#x is reserved virtual memory with nothing mapped there (aclrtMapMem)", param, addr)
 		case !ok:
 			return rterr.Errorf(rterr.KindInvalidAddress, "%s range [%#x, %#x) runs past its mapping, into unmapped memory at %#x", param, addr, addr+n, at)

@@ -35,7 +35,7 @@ func (r *Runtime) MapMem(addr, size, offset, id, flags uint64, withAccess bool) 
 	case size != ph.Size:
 		return rterr.Errorf(rterr.KindInvalidParam, "size %d is invalid, expected the physical allocation's size %d", size, ph.Size)
 	}
-	if _, ok := v.Reservation(addr); !ok || !r.vmmMeta.holds(addr) {
+	if res, ok := v.Reservation(addr); !ok || res.Released || !r.vmmMeta.holds(addr) {
 		return rterr.Errorf(rterr.KindInvalidParam, "virPtr %#x is not in a range from aclrtReserveMemAddress", addr)
 	}
 	return v.Map(addr, size, offset, id, withAccess)
