@@ -138,7 +138,7 @@ func (s *Stream) PrefetchManaged(p DevPtr, size uint64, loc ManagedLocation, fla
 func (s *Stream) PrefetchManagedBatch(ps []ManagedPrefetch, flags uint64) error {
 	const op = "Stream.PrefetchManagedBatch (aclrtMemManagedPrefetchBatchAsync)"
 	if len(ps) == 0 {
-		return wrap(op, rterr.Errorf(rterr.KindInvalidParam, "count 0 is invalid, expected > 0"))
+		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "count 0 is invalid, expected > 0"))
 	}
 	rs := make([]rt.Prefetch, len(ps))
 	for i, p := range ps {

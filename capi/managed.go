@@ -141,11 +141,14 @@ func gocann_aclrtMemManagedPrefetchBatchAsync(t *C.gocann_thread, ptrs *unsafe.P
 	if code != 0 {
 		return code
 	}
+	// The ACL layer's checks.
 	switch {
 	case count == 0:
-		return failf(t, fn, gocann.KindInvalidParam, "count 0 is invalid, expected > 0")
+		return failf(t, fn, gocann.KindBadArgument, "count 0 is invalid, expected > 0")
 	case nlocs == 0 || nlocs > count:
-		return failf(t, fn, gocann.KindInvalidParam, "numPrefetchLocs %d is invalid, expected 1..count (%d)", nlocs, count)
+		return failf(t, fn, gocann.KindBadArgument, "numPrefetchLocs %d is invalid, expected 1..count (%d)", nlocs, count)
+	case flags != 0:
+		return failf(t, fn, gocann.KindBadArgument, "flags %d is invalid, expected 0", flags)
 	}
 	for _, a := range []struct {
 		p     unsafe.Pointer

@@ -128,7 +128,7 @@ int main(int argc, char **argv)
 
     /* Refusals. */
     void *p2;
-    EXPECT_CODE(aclrtMemAllocManaged(&p2, 0, ACL_RT_MEM_ATTACH_GLOBAL), ACL_ERROR_INVALID_PARAM, "size 0");
+    EXPECT_CODE(aclrtMemAllocManaged(&p2, 0, ACL_RT_MEM_ATTACH_GLOBAL), ACL_ERROR_RT_PARAM_INVALID, "size 0");
     EXPECT_CODE(aclrtMemAllocManaged(&p2, MIB2, 0), ACL_ERROR_INVALID_PARAM, "flag 0");
     EXPECT_CODE(aclrtMemAllocManaged(NULL, MIB2, ACL_RT_MEM_ATTACH_GLOBAL), ACL_ERROR_INVALID_PARAM, "NULL ptr");
     EXPECT_CODE(aclrtMemManagedAdvise(m, 100, ACL_MEM_ADVISE_SET_READ_MOSTLY, none), ACL_ERROR_RT_PARAM_INVALID, "advice on 100 bytes");
@@ -137,7 +137,8 @@ int main(int argc, char **argv)
     int32_t two[2];
     EXPECT_CODE(aclrtMemManagedGetAttr(ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, m, MIB2, two, sizeof two), ACL_ERROR_RT_PARAM_INVALID, "READ_MOSTLY into 8 bytes");
     EXPECT_CODE(aclrtMemManagedGetAttr(ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, m, MIB2, NULL, 4), ACL_ERROR_INVALID_PARAM, "NULL data");
-    EXPECT_CODE(aclrtMemManagedPrefetchAsync(m, MIB2, dev0, 1, s), ACL_ERROR_RT_PARAM_INVALID, "prefetch flags 1");
+    EXPECT_CODE(aclrtMemManagedPrefetchAsync(m, MIB2, dev0, 1, s), ACL_ERROR_INVALID_PARAM, "prefetch flags 1");
+    EXPECT_CODE(aclrtMemManagedPrefetchBatchAsync(ptrs, psizes, 2, locs, idxs, 2, 1, s), ACL_ERROR_INVALID_PARAM, "batch prefetch flags 1");
     EXPECT_CODE(aclrtMemManagedPrefetchAsync(m, 16 * MIB2, dev0, 0, s), ACL_ERROR_RT_PARAM_INVALID, "prefetch past the allocation");
     idxs[1] = 0;
     EXPECT_CODE(aclrtMemManagedPrefetchBatchAsync(ptrs, psizes, 2, locs, idxs, 2, 0, s), ACL_ERROR_RT_PARAM_INVALID, "prefetchLocIdxs not increasing");

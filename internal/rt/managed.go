@@ -116,7 +116,8 @@ func (c *Context) AllocManaged(size uint64, flag uint32) (uint64, error) {
 	}
 	switch {
 	case size == 0:
-		return 0, rterr.Errorf(rterr.KindBadArgument, "size 0 is invalid, expected > 0")
+		// The runtime's check, not the ACL layer's (which checks ptr and flag).
+		return 0, rterr.Errorf(rterr.KindInvalidParam, "size 0 is invalid, expected > 0")
 	case flag != ManagedAttachGlobal:
 		return 0, rterr.Errorf(rterr.KindBadArgument, "flag %d is invalid, expected ACL_RT_MEM_ATTACH_GLOBAL (1)", flag)
 	case size > maxManaged:
@@ -256,7 +257,7 @@ func (r *Runtime) managedLoc(param string, l ManagedLoc) (ManagedLoc, error) {
 			return l, err
 		}
 		if l.ID < 0 || int(l.ID) >= b.DeviceCount() {
-			return l, rterr.Errorf(rterr.KindInvalidDevice, "%s.id %d is invalid, expected a device id 0..%d", param, l.ID, b.DeviceCount()-1)
+			return l, rterr.Errorf(rterr.KindInvalidParam, "%s.id %d is invalid, expected a device id 0..%d", param, l.ID, b.DeviceCount()-1)
 		}
 		return l, nil
 	case ManagedLocHost:
@@ -287,6 +288,9 @@ func (r *Runtime) ManagedAdvise(addr, size uint64, advise uint32, loc ManagedLoc
 	}
 	if addr == 0 {
 		return rterr.Errorf(rterr.KindBadArgument, "ptr is NULL, expected managed memory")
+	}
+	if size == 0 {
+		return rterr.Errorf(rterr.KindBadArgument, "size 0 is invalid, expected > 0")
 	}
 	if size%managedPage != 0 {
 		return rterr.Errorf(rterr.KindInvalidParam, "size %d is invalid, expected a multiple of 2 MiB", size)

@@ -23,6 +23,9 @@ func (r *Runtime) ManagedAttr(attr uint32, addr, size uint64, out []int32) error
 	if addr == 0 {
 		return rterr.Errorf(rterr.KindBadArgument, "ptr is NULL, expected managed memory")
 	}
+	if size == 0 {
+		return rterr.Errorf(rterr.KindBadArgument, "size 0 is invalid, expected > 0")
+	}
 	if attr < AttrReadMostly || attr > AttrLastPrefetchLocationID {
 		return rterr.Errorf(rterr.KindInvalidParam, "attribute %d is invalid, expected %d..%d", attr, AttrReadMostly, AttrLastPrefetchLocationID)
 	}
@@ -126,12 +129,18 @@ func (s *Stream) ManagedPrefetch(ps []Prefetch, flags uint64, site uintptr) erro
 		return err
 	}
 	if flags != 0 {
-		return rterr.Errorf(rterr.KindInvalidParam, "flags %d is invalid, expected 0", flags)
+		return rterr.Errorf(rterr.KindBadArgument, "flags %d is invalid, expected 0", flags)
 	}
 	for i := range ps {
 		p := &ps[i]
-		if p.Addr == 0 {
-			return rterr.Errorf(rterr.KindBadArgument, "ptr (range %d) is NULL, expected managed memory", i)
+		switch {
+		case p.Addr == 0 && len(ps) == 1:
+			return rterr.Errorf(rterr.KindBadArgument, "ptr is NULL, expected managed memory")
+		case p.Addr == 0:
+			// The runtime checks a batch's pointers (RT_ERROR_INVALID_VALUE).
+			return rterr.Errorf(rterr.KindInvalidParam, "ptrs[%d] is NULL, expected managed memory", i)
+		case p.Size == 0:
+			return rterr.Errorf(rterr.KindBadArgument, "size (range %d) is 0, expected > 0", i)
 		}
 		if p.Size%managedPage != 0 {
 			return rterr.Errorf(rterr.KindInvalidParam, "size %d (range %d) is invalid, expected a multiple of 2 MiB", p.Size, i)
