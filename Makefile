@@ -5,10 +5,15 @@
 #                               the alias dir/libacl_rt.so
 #   make install PREFIX=dir     dir/include/acl, dir/include/gocann,
 #                               dir/lib64/ (the libraries above),
+#                               dir/<arch>-linux/tikcpp/ascendc_kernel_cmake/ascendc.cmake,
 #                               dir/set_env.sh, dir/bin/setenv.bash
 #
 # After `source dir/set_env.sh`, a CANN program builds with
 #   gcc app.c -I$ASCEND_HOME_PATH/include -L$ASCEND_HOME_PATH/lib64 -lascendcl
+# and a CANN CMake project with include(${ASCENDC_CMAKE_DIR}/ascendc.cmake).
+# set_env.sh exports SOC_VERSION, the simulated chip's SoC name: that of
+# GOCANN_SOC_NAME when set, else the default chip's (SOC_DEFAULT, which
+# TestInstall keeps equal to the simulator's).
 #
 # The front loads the core, from beside itself, on the first call that
 # needs it (capi/front/load.c).
@@ -23,6 +28,11 @@
 #                built with -fsanitize=address,undefined too.
 
 PREFIX ?= $(CURDIR)/install
+SOC_DEFAULT := Ascend910B1
+# Where CANN's toolkit keeps ascendc.cmake for this host (example/set_sample_env.sh
+# looks there first).
+ARCH_DIR := $(shell uname -m | sed -e 's/^amd64$$/x86_64/' -e 's/^arm64$$/aarch64/')-linux
+ASCENDC_CMAKE := $(ARCH_DIR)/tikcpp/ascendc_kernel_cmake
 BUILD  ?= $(CURDIR)/build
 FRONT  := $(BUILD)/libascendcl.so
 CORE   := $(BUILD)/libgocann_core.so
@@ -74,6 +84,8 @@ install: lib
 	cp -R include/acl include/gocann $(PREFIX)/include/
 	cp $(FRONT) $(CORE) $(PREFIX)/lib64/
 	cd $(PREFIX)/lib64 && for a in $(ALIASES); do ln -sf libascendcl.so $$a; done
+	mkdir -p $(PREFIX)/$(ASCENDC_CMAKE)
+	cp cmake/ascendc.cmake $(PREFIX)/$(ASCENDC_CMAKE)/
 	prefix=$$(cd $(PREFIX) && pwd); \
 	printf '%s\n' \
 	  '# Environment for programs built against this gocann install.' \
@@ -81,6 +93,9 @@ install: lib
 	  "export ASCEND_INSTALL_PATH=$$prefix" \
 	  "export ASCEND_TOOLKIT_HOME=$$prefix" \
 	  "export LD_LIBRARY_PATH=$$prefix/lib64\$${LD_LIBRARY_PATH:+:\$$LD_LIBRARY_PATH}" \
+	  "export ASCENDC_CMAKE_DIR=$$prefix/$(ASCENDC_CMAKE)" \
+	  '# The simulated chip: GOCANN_SOC_NAME if set, else the default.' \
+	  "export SOC_VERSION=\$${GOCANN_SOC_NAME:-$(SOC_DEFAULT)}" \
 	  > $(PREFIX)/set_env.sh; \
 	cp $(PREFIX)/set_env.sh $(PREFIX)/bin/setenv.bash
 

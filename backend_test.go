@@ -86,6 +86,21 @@ func TestFakeBackend(t *testing.T) {
 	}
 	_, err = d.Trace()
 	wantErr(t, err, gocann.CodeRTFeatureNotSupport, "no trace")
+	_, err = r.CanAccessPeer(0, 1)
+	wantErr(t, err, gocann.CodeRTFeatureNotSupport, "no peer access")
+	wantErr(t, d.EnablePeerAccess(1), gocann.CodeRTFeatureNotSupport, "no peer access")
+	_, err = r.PeerAccessStatus(0, 0)
+	wantErr(t, err, gocann.CodeRTFeatureNotSupport, "no peer access")
+	_, err = r.DevicesTopology(0, 1)
+	wantErr(t, err, gocann.CodeRTFeatureNotSupport, "no peer access")
+	_, err = r.LogicalIDOfUser(0)
+	wantErr(t, err, gocann.CodeRTFeatureNotSupport, "logical and physical ids")
+	_, err = d.PCIBusID()
+	wantErr(t, err, gocann.CodeRTFeatureNotSupport, "logical and physical ids")
+	_, err = d.Utilization()
+	wantErr(t, err, gocann.CodeRTFeatureNotSupport, "do not measure how busy")
+	_, err = r.MemUsage(0)
+	wantErr(t, err, gocann.CodeRTFeatureNotSupport, "do not count their memory")
 
 	// The fake's own refusals and faults reach the caller with their codes.
 	_, err = c.Malloc(2*int64(fb.props.HBMSize), gocann.NormalOnly)

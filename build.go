@@ -118,11 +118,15 @@ func (s *Stream) SwitchLabel(ptr DevPtr, labels []*Label) error {
 }
 
 // ActivateStream queues, on bound stream s, the start of bound stream
-// target of the same model, which then runs alongside s.
+// target of the same model, which then runs alongside s. An Atlas A3 does
+// not offer it (ACL_ERROR_RT_FEATURE_NOT_SUPPORT).
 //
 // CANN: aclrtActiveStream.
 func (s *Stream) ActivateStream(target *Stream) error {
 	const op = "Stream.ActivateStream (aclrtActiveStream)"
+	if err := s.r.require("aclrtActiveStream"); err != nil {
+		return err
+	}
 	if target == nil {
 		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "activeStream is nil"))
 	}
@@ -151,11 +155,15 @@ const (
 
 // SwitchStream queues, on bound stream s, a jump to the start of bound
 // stream target if (*left cond *right) holds when the task runs, comparing
-// the values in device memory as typ; otherwise s goes on.
+// the values in device memory as typ; otherwise s goes on. An Atlas A3
+// does not offer it (ACL_ERROR_RT_FEATURE_NOT_SUPPORT).
 //
 // CANN: aclrtSwitchStream.
 func (s *Stream) SwitchStream(left DevPtr, cond Condition, right DevPtr, typ CompareType, target *Stream) error {
 	const op = "Stream.SwitchStream (aclrtSwitchStream)"
+	if err := s.r.require("aclrtSwitchStream"); err != nil {
+		return err
+	}
 	if target == nil {
 		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "trueStream is nil"))
 	}

@@ -66,6 +66,7 @@
 //	aclInit (NULL configuration)                                               DefaultConfig
 //	aclInit (New, then Init)                                                   Open
 //	aclInit (configPath)                                                       WithConfigFile
+//	aclInit (configuration file)                                               LoadConfig
 //	aclInit (configuration parsing)                                            ParseConfig
 //	aclInit (parsed configuration)                                             Runtime.InitConfig
 //	aclmdlRIAddCondTask                                                        Stream.AddCond
@@ -114,6 +115,7 @@
 //	aclrtActiveStream                                                          Stream.ActivateStream
 //	aclrtBinaryGetFunction                                                     Runtime.Kernel
 //	aclrtBinaryGetFunction (kernel from a loaded binary)                       NewKernel
+//	aclrtCheckArchCompatibility                                                Runtime.CheckArchCompatibility
 //	aclrtCreateContext                                                         Device.NewContext
 //	aclrtCreateEvent                                                           Context.NewDefaultEvent
 //	aclrtCreateEventExWithFlag                                                 Context.NewEvent
@@ -130,7 +132,20 @@
 //	aclrtDestroyNotify                                                         Notify.Close
 //	aclrtDestroyStream                                                         Stream.Close
 //	aclrtDestroyStreamForce                                                    Stream.CloseForce
+//	aclrtDeviceCanAccessPeer                                                   Runtime.CanAccessPeer
+//	aclrtDeviceDisablePeerAccess                                               Device.DisablePeerAccess
+//	aclrtDeviceEnablePeerAccess (flags 0)                                      Device.EnablePeerAccess
+//	aclrtDeviceEnablePeerAccess (flags as given)                               RawRuntime.EnablePeerAccess
+//	aclrtDeviceGetByPCIBusId                                                   Runtime.DeviceByPCIBusID
+//	aclrtDeviceGetHostAtomicCapabilities                                       Runtime.HostAtomicCapabilities
+//	aclrtDeviceGetLimit                                                        Runtime.DeviceLimit
+//	aclrtDeviceGetP2PAtomicCapabilities                                        Runtime.P2PAtomicCapabilities
+//	aclrtDeviceGetPCIBusId                                                     Device.PCIBusID
+//	aclrtDeviceGetPCIBusId (buffer length)                                     RawRuntime.PCIBusID
 //	aclrtDeviceGetStreamPriorityRange                                          Device.StreamPriorityRange
+//	aclrtDeviceGetUuid                                                         Device.UUID
+//	aclrtDevicePeerAccessStatus                                                Runtime.PeerAccessStatus
+//	aclrtDeviceSetLimit                                                        Runtime.SetDeviceLimit
 //	aclrtEventElapsedTime                                                      Elapsed
 //	aclrtEventGetTimestamp                                                     Event.Timestamp
 //	aclrtExceptionInfoCallbackRegister / aclrtExceptionInfoCallbackUnregister  Runtime.AddExceptionCallback
@@ -142,15 +157,27 @@
 //	aclrtFreePhysical                                                          Runtime.FreePhysical
 //	aclrtGetCurrentContext (after aclrtSetDevice)                              Device.Context
 //	aclrtGetDevice                                                             Device.ID
+//	aclrtGetDeviceCapability                                                   Device.HasFeature
+//	aclrtGetDeviceCapability (device id)                                       RawRuntime.DeviceFeature
 //	aclrtGetDeviceCount                                                        Runtime.DeviceCount
 //	aclrtGetDeviceInfo                                                         Device.Info
+//	aclrtGetDeviceUtilizationRate                                              Device.Utilization
+//	aclrtGetDevicesTopo                                                        Runtime.DevicesTopology
 //	aclrtGetFunctionName                                                       Kernel.Name
+//	aclrtGetLogicDevIdByPhyDevId                                               Runtime.LogicalIDOfPhysical
+//	aclrtGetLogicDevIdByUserDevId                                              Runtime.LogicalIDOfUser
 //	aclrtGetMemInfo                                                            Device.MemInfo
+//	aclrtGetMemUsageInfo                                                       Runtime.MemUsage
 //	aclrtGetNotifyId                                                           Notify.ID
+//	aclrtGetPhyDevIdByLogicDevId                                               Runtime.PhysicalIDOfLogical
+//	aclrtGetPhyDevIdByUserDevId                                                Runtime.PhysicalIDOfUser
 //	aclrtGetSocName                                                            Device.SoCName
+//	aclrtGetSocName (before aclInit)                                           DefaultSoCName
 //	aclrtGetStreamAttribute                                                    Stream.Attr
 //	aclrtGetStreamAttribute (ACL_STREAM_ATTR_FAILURE_MODE)                     Stream.FailureMode
 //	aclrtGetStreamAvailableNum                                                 Device.StreamsAvailable
+//	aclrtGetUserDevIdByLogicDevId                                              Runtime.UserIDOfLogical
+//	aclrtGetUserDevIdByPhyDevId                                                Runtime.UserIDOfPhysical
 //	aclrtLaunchHostFunc                                                        Stream.LaunchHostFunc
 //	aclrtLaunchHostFunc (function of two words)                                RawStream.LaunchHostFunc
 //	aclrtLaunchKernel                                                          Stream.Launch
@@ -175,6 +202,8 @@
 //	aclrtMemMapNoAccess                                                        Runtime.MemMapNoAccess
 //	aclrtMemMapSelectedLink                                                    Runtime.MemMapSelectedLink
 //	aclrtMemMapSetLink                                                         Runtime.MemMapSetLink
+//	aclrtMemP2PMap                                                             RawRuntime.MemP2PMap
+//	aclrtMemP2PMap (typed)                                                     Runtime.P2PMap
 //	aclrtMemRetainAllocationHandle                                             Runtime.RetainAllocation
 //	aclrtMemSetAccess                                                          Runtime.MemSetAccess
 //	aclrtMemcpy                                                                RawContext.Memcpy
@@ -216,6 +245,7 @@
 //	aclrtSetStreamAttribute                                                    Stream.SetAttr
 //	aclrtSetStreamAttribute (ACL_STREAM_ATTR_PRIORITY)                         Stream.SetPriority
 //	aclrtSetStreamFailureMode                                                  Stream.SetFailureMode
+//	aclrtSetTsDevice                                                           RawRuntime.SetTsDevice
 //	aclrtStreamAbort                                                           Stream.Abort
 //	aclrtStreamGetFlags                                                        Stream.Flags
 //	aclrtStreamGetId                                                           Stream.ID
@@ -237,6 +267,7 @@
 //	aclrtValueWait                                                             Stream.WaitValue
 //	aclrtValueWrite                                                            Stream.WriteValue
 //	aclrtWaitAndResetNotify                                                    Stream.WaitNotify
+//	none (the API reference's product support)                                 CheckSupport
 //	none (the host dereferences managed memory)                                Runtime.ManagedBytes
 //	trap (Ascend C)                                                            Block.Trap
 //

@@ -210,6 +210,10 @@ func codeFor(k rterr.Kind) Code {
 		return CodeRTModelContext
 	case rterr.KindLabelContext:
 		return CodeRTLabelContext
+	case rterr.KindFeatureUnsupported:
+		return CodeFeatureUnsupported
+	case rterr.KindNoDevice:
+		return CodeRTNoDevice
 	case rterr.KindLinkTypeNotSupported:
 		return CodeRTLinkTypeNotSupported
 	}

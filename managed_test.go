@@ -50,7 +50,7 @@ func TestManagedZeroCopy(t *testing.T) {
 		t.Errorf("host wrote 40, kernel added 2: host reads %d", v)
 	}
 	// Copies and memsets.
-	want := pattern(4096, 9)
+	want := vmmPattern(4096, 9)
 	check(t, c.CopyToDevice(p.Add(8192), want))
 	if !bytes.Equal(host[8192:8192+4096], want) {
 		t.Error("a copy into managed memory is not what the host reads there")

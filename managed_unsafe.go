@@ -56,6 +56,9 @@ func (l ManagedLocation) rt() rt.ManagedLoc { return rt.ManagedLoc{Type: l.Type,
 //
 // CANN: aclrtMemAllocManaged.
 func (c *Context) MallocManaged(n uint64, flag uint32) (DevPtr, error) {
+	if err := c.r.require("aclrtMemAllocManaged"); err != nil {
+		return 0, err
+	}
 	a, err := c.c.AllocManaged(n, flag)
 	return DevPtr(a), wrap("Context.MallocManaged (aclrtMemAllocManaged)", err)
 }
@@ -88,6 +91,9 @@ func managedPointer(addr uint64) unsafe.Pointer {
 //
 // CANN: aclrtMemManagedAdvise.
 func (r *Runtime) ManagedAdvise(p DevPtr, size uint64, advise uint32, loc ManagedLocation) error {
+	if err := r.require("aclrtMemManagedAdvise"); err != nil {
+		return err
+	}
 	return wrap("Runtime.ManagedAdvise (aclrtMemManagedAdvise)", r.rt.ManagedAdvise(uint64(p), size, advise, loc.rt()))
 }
 
@@ -96,6 +102,9 @@ func (r *Runtime) ManagedAdvise(p DevPtr, size uint64, advise uint32, loc Manage
 //
 // CANN: aclrtMemManagedGetAttr.
 func (r *Runtime) ManagedAttr(attr uint32, p DevPtr, size uint64, out []int32) error {
+	if err := r.require("aclrtMemManagedGetAttr"); err != nil {
+		return err
+	}
 	return wrap("Runtime.ManagedAttr (aclrtMemManagedGetAttr)", r.rt.ManagedAttr(attr, uint64(p), size, out))
 }
 
@@ -104,6 +113,9 @@ func (r *Runtime) ManagedAttr(attr uint32, p DevPtr, size uint64, out []int32) e
 // CANN: aclrtMemManagedGetAttrs.
 func (r *Runtime) ManagedAttrs(attrs []uint32, p DevPtr, size uint64, outs [][]int32) error {
 	const op = "Runtime.ManagedAttrs (aclrtMemManagedGetAttrs)"
+	if err := r.require("aclrtMemManagedGetAttrs"); err != nil {
+		return err
+	}
 	if len(attrs) == 0 || len(attrs) != len(outs) {
 		return wrap(op, rterr.Errorf(rterr.KindInvalidParam, "numAttributes %d is invalid, expected > 0 with one output each (%d)", len(attrs), len(outs)))
 	}
@@ -128,6 +140,9 @@ type ManagedPrefetch struct {
 //
 // CANN: aclrtMemManagedPrefetchAsync.
 func (s *Stream) PrefetchManaged(p DevPtr, size uint64, loc ManagedLocation, flags uint32) error {
+	if err := s.r.require("aclrtMemManagedPrefetchAsync"); err != nil {
+		return err
+	}
 	return wrap("Stream.PrefetchManaged (aclrtMemManagedPrefetchAsync)",
 		s.s.ManagedPrefetch([]rt.Prefetch{{Addr: uint64(p), Size: size, Loc: loc.rt()}}, uint64(flags), 0))
 }
@@ -137,6 +152,9 @@ func (s *Stream) PrefetchManaged(p DevPtr, size uint64, loc ManagedLocation, fla
 // CANN: aclrtMemManagedPrefetchBatchAsync.
 func (s *Stream) PrefetchManagedBatch(ps []ManagedPrefetch, flags uint64) error {
 	const op = "Stream.PrefetchManagedBatch (aclrtMemManagedPrefetchBatchAsync)"
+	if err := s.r.require("aclrtMemManagedPrefetchBatchAsync"); err != nil {
+		return err
+	}
 	if len(ps) == 0 {
 		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "count 0 is invalid, expected > 0"))
 	}

@@ -2,6 +2,7 @@ package gocann
 
 import (
 	"log/slog"
+	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -24,7 +25,11 @@ type Config = config.Config
 // stream_limit, event_limit, notify_limit, queue_depth, dma_workers,
 // least_priority, and the windows of virtual and managed memory (vmm_base,
 // vmm_size, managed_base, managed_size; by default where CANN documents
-// them). Zero fields keep the defaults of an Ascend 910B-like chip.
+// them). soc_name picks the simulated chip: Ascend910B1 (Atlas A2,
+// the default), Ascend910_9391 (Atlas A3), Ascend950PR_9599 (Ascend 950), or
+// another SoC of those families; zero fields keep that chip's figures. The
+// functions the API reference marks unsupported on the chip's product fail
+// with ACL_ERROR_RT_FEATURE_NOT_SUPPORT.
 type SimConfig = config.Simulator
 
 // DefaultConfig is the configuration of aclInit(NULL).
@@ -129,7 +134,7 @@ func (r *Runtime) logger() *slog.Logger {
 }
 
 // simBackend opens the simulated NPU the configuration describes.
-func (r *Runtime) simBackend(c Config) (hal.Backend, error) {
+func (r *Runtime) simBackend(c Config) (b hal.Backend, err error) {
 	s := c.Simulator
 	cfg := sim.Config{
 		Devices: s.Devices,
@@ -143,7 +148,21 @@ func (r *Runtime) simBackend(c Config) (hal.Backend, error) {
 		Space:      r.space,
 		VMMBase:    s.VMMBase, VMMSize: s.VMMSize, ManagedBase: s.ManagedBase, ManagedSize: s.ManagedSize,
 	}
-	b, err := sim.New(cfg)
+	cfg.PhysicalIDs = s.PhysicalIDs
+	if c.VisibleDevices != nil {
+		n := s.Devices
+		if n == 0 {
+			n = sim.DefaultDevices
+		}
+		if cfg.Visible, err = config.VisibleDevices(*c.VisibleDevices, n); err != nil {
+			return nil, err
+		}
+	}
+	topo, err := simTopology(s.Topology)
+	if err == nil {
+		cfg.Topology = topo
+		b, err = sim.New(cfg)
+	}
 	if err != nil {
 		if k, msg, cause, _ := rterr.Classify(err); k == rterr.KindInvalidParam {
 			// The simulator's settings are the "simulator" section of the
@@ -167,7 +186,7 @@ func Open(opts ...Option) (*Runtime, error) {
 	case r.opts.configJSON != nil:
 		var c Config
 		if c, err = ParseConfig(r.opts.configJSON); err == nil {
-			err = r.InitConfig(c)
+			err = r.InitConfig(withEnv(c))
 		}
 	default:
 		err = r.Init(r.opts.configPath)
@@ -180,7 +199,9 @@ func Open(opts ...Option) (*Runtime, error) {
 
 // Init initializes the runtime from the JSON file at configPath ("" for the
 // defaults). Initializing twice without Finalize fails with
-// ACL_ERROR_REPEAT_INITIALIZE.
+// ACL_ERROR_REPEAT_INITIALIZE. As aclInit, it takes ASCEND_RT_VISIBLE_DEVICES
+// from the environment (so does Open): the devices it names, in order, are
+// devices 0, 1, ...; a list CANN refuses fails with ACL_ERROR_RT_NO_DEVICE.
 //
 // CANN: aclInit.
 func (r *Runtime) Init(configPath string) error {
@@ -188,10 +209,20 @@ func (r *Runtime) Init(configPath string) error {
 	if err != nil {
 		return wrap("Runtime.Init (aclInit)", err)
 	}
-	return r.InitConfig(c)
+	return r.InitConfig(withEnv(c))
 }
 
-// InitConfig initializes the runtime from a parsed configuration.
+// withEnv takes into c what aclInit reads from the environment:
+// ASCEND_RT_VISIBLE_DEVICES, unless c already has it.
+func withEnv(c Config) Config {
+	if v, ok := os.LookupEnv(config.VisibleEnv); ok && c.VisibleDevices == nil {
+		c.VisibleDevices = &v
+	}
+	return c
+}
+
+// InitConfig initializes the runtime from a parsed configuration; it reads
+// no environment (Config.VisibleDevices stands for ASCEND_RT_VISIBLE_DEVICES).
 //
 // CANN: aclInit (parsed configuration).
 func (r *Runtime) InitConfig(c Config) error {

@@ -109,6 +109,9 @@ func (r *Runtime) ReserveMemAddress(size, alignment uint64, expect DevPtr, flags
 //
 // CANN: aclrtReserveMemAddressNoUCMemory.
 func (r *Runtime) ReserveMemAddressNoUC(size, alignment uint64, expect DevPtr, flags uint64) (DevPtr, error) {
+	if err := r.require("aclrtReserveMemAddressNoUCMemory"); err != nil {
+		return 0, err
+	}
 	a, err := r.rt.ReserveMemAddress(size, alignment, uint64(expect), flags, true)
 	return DevPtr(a), wrap("Runtime.ReserveMemAddressNoUC (aclrtReserveMemAddressNoUCMemory)", err)
 }
@@ -206,6 +209,9 @@ func (r *Runtime) PhysicalMemProperties(h PhysicalMem) (PhysicalMemProp, error) 
 //
 // CANN: aclrtMemMapSelectedLink.
 func (r *Runtime) MemMapSelectedLink(dst DevPtr, size uint64, src DevPtr, link uint32) error {
+	if err := r.require("aclrtMemMapSelectedLink"); err != nil {
+		return err
+	}
 	return wrap("Runtime.MemMapSelectedLink (aclrtMemMapSelectedLink)", r.rt.MapSelectedLink(uint64(dst), size, uint64(src), link))
 }
 

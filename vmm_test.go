@@ -27,7 +27,7 @@ func vmmReserve(t *testing.T, r *gocann.Runtime, size uint64) gocann.DevPtr {
 	return p
 }
 
-func pattern(n int, seed byte) []byte {
+func vmmPattern(n int, seed byte) []byte {
 	b := make([]byte, n)
 	for i := range b {
 		b[i] = byte(i*7) + seed
@@ -67,7 +67,7 @@ func TestVMMDoubleMap(t *testing.T) {
 	A := a.Add(mib2)
 
 	// Synchronous copies in through one mapping and out through the other.
-	want := pattern(3<<20, 1)
+	want := vmmPattern(3<<20, 1)
 	check(t, c.CopyToDevice(A, want))
 	got := make([]byte, len(want))
 	check(t, c.CopyFromDevice(got, b))
@@ -79,20 +79,20 @@ func TestVMMDoubleMap(t *testing.T) {
 	hb, err := r.MallocHost(4096)
 	check(t, err)
 	defer hb.Close()
-	copy(hb.Bytes(), pattern(4096, 2))
+	copy(hb.Bytes(), vmmPattern(4096, 2))
 	check(t, s.CopyHostToDevice(b.Add(8192), hb, 0, 4096))
 	plain := malloc(t, c, 4096)
-	check(t, c.CopyToDevice(plain, pattern(4096, 3)))
+	check(t, c.CopyToDevice(plain, vmmPattern(4096, 3)))
 	check(t, s.CopyDeviceToDevice(A.Add(16384), plain, 4096))
 	check(t, s.Memset(b.Add(100), 0xee, 10))
 	check(t, s.WriteValue(A.Add(200), 0x0102030405060708))
 	syncOK(t, s)
 	check(t, c.CopyFromDevice(got[:4096], A.Add(8192)))
-	if !bytes.Equal(got[:4096], pattern(4096, 2)) {
+	if !bytes.Equal(got[:4096], vmmPattern(4096, 2)) {
 		t.Error("an asynchronous host copy through one mapping reads back wrong through the other")
 	}
 	check(t, c.CopyFromDevice(got[:4096], b.Add(16384)))
-	if !bytes.Equal(got[:4096], pattern(4096, 3)) {
+	if !bytes.Equal(got[:4096], vmmPattern(4096, 3)) {
 		t.Error("a device-to-device copy into one mapping reads back wrong through the other")
 	}
 	check(t, c.CopyFromDevice(got[:216], A))
@@ -171,7 +171,7 @@ func TestVMMRefusals(t *testing.T) {
 	_, err = r.ReserveMemAddress(mib2, 0, 0x1000000, 0)
 	wantErr(t, err, gocann.CodeRTParamInvalid, "expectPtr 0x1000000", "expected a range inside")
 	_, err = r.ReserveMemAddressNoUC(1<<30, 0, 0, 0)
-	wantErr(t, err, gocann.CodeRTFeatureNotSupport, "expectPtr is NULL")
+	wantErr(t, err, gocann.CodeRTFeatureNotSupport, "not supported on Ascend910B1")
 
 	// The hint is honoured when free, refused when taken.
 	lo := gocann.DevPtr(sim.DefaultVMMBase)
@@ -190,11 +190,6 @@ func TestVMMRefusals(t *testing.T) {
 	wantErr(t, err, gocann.CodeRTParamInvalid, "inside the reservation", "expected a free range")
 	_, err = r.ReserveMemAddress(4*mib2, 0, hint.Add(mib2), 0)
 	wantErr(t, err, gocann.CodeRTParamInvalid, "expected a multiple")
-	nouc, err := r.ReserveMemAddressNoUC(1<<30, 0, hint.Add(1<<30), 0)
-	check(t, err)
-	_, err = r.ReserveMemAddressNoUC(mib2, 0, hint.Add(4<<30), 0)
-	wantErr(t, err, gocann.CodeRTParamInvalid, "multiple of 1 GiB")
-	check(t, r.ReleaseMemAddress(nouc))
 
 	// MallocPhysical.
 	_, err = r.MallocPhysical(0, devProp(), 0)
@@ -312,4 +307,29 @@ func TestVMMWindowConfig(t *testing.T) {
 		_, err := gocann.Open(gocann.WithConfigJSON([]byte(cfg)))
 		wantErr(t, err, gocann.CodeFileAttrInvalid, "virtual memory window")
 	}
+}
+
+// a3Config is a small Atlas A3 chip, which has the functions Atlas A2
+// lacks (aclrtReserveMemAddressNoUCMemory, aclrtMemMapSelectedLink).
+const a3Config = `{"simulator":{"hbm_size":1073741824,"soc_name":"Ascend910_9391"}}`
+
+// TestVMMNoUC: on a chip that has it, aclrtReserveMemAddressNoUCMemory
+// takes only a caller's address and whole GiB.
+func TestVMMNoUC(t *testing.T) {
+	r := newRuntime(t, a3Config)
+	_, err := r.SetDevice(0)
+	check(t, err)
+	_, err = r.ReserveMemAddressNoUC(1<<30, 0, 0, 0)
+	wantErr(t, err, gocann.CodeRTFeatureNotSupport, "expectPtr is NULL")
+	p := vmmReserve(t, r, mib2)
+	check(t, r.ReleaseMemAddress(p))
+	hint := p.Add(8 << 30)
+	nouc, err := r.ReserveMemAddressNoUC(1<<30, 0, hint, 0)
+	check(t, err)
+	if nouc != hint {
+		t.Errorf("ReserveMemAddressNoUC at %#x gave %#x", uint64(hint), uint64(nouc))
+	}
+	_, err = r.ReserveMemAddressNoUC(mib2, 0, hint.Add(4<<30), 0)
+	wantErr(t, err, gocann.CodeRTParamInvalid, "multiple of 1 GiB")
+	check(t, r.ReleaseMemAddress(nouc))
 }

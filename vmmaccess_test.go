@@ -52,7 +52,7 @@ func TestVMMAccess(t *testing.T) {
 	if f, err := r.MemGetAccess(a, gocann.MemLocDevice, 0); err != nil || f != gocann.AccessReadWrite {
 		t.Errorf("device 0 access = %d, %v; want READWRITE", f, err)
 	}
-	check(t, c.CopyToDevice(a, pattern(64, 4)))
+	check(t, c.CopyToDevice(a, vmmPattern(64, 4)))
 	check(t, s.Launch(k, 1, gocann.Ptr(a)))
 	syncOK(t, s)
 	if v := readU64(t, c, a); !ran || v != 7 {
@@ -137,14 +137,16 @@ func TestVMMRetainAndProperties(t *testing.T) {
 // topology has HCCS links only, so SIO and the UB paths are refused with
 // ACL_ERROR_RT_LINK_TYPE_NOT_SUPPORTED.
 func TestVMMLinks(t *testing.T) {
-	e := setup(t)
+	a2 := setup(t)
+	wantErr(t, a2.r.MemMapSelectedLink(1<<44, mib2, 1<<44, 1), gocann.CodeRTFeatureNotSupport, "not supported on Ascend910B1")
+	e := setup(t, a3Config)
 	r, c := e.r, e.c
 	h1, h2 := vmmPhysical(t, r, mib2), vmmPhysical(t, r, mib2)
 	src := vmmReserve(t, r, 2*mib2)
 	dst := vmmReserve(t, r, 2*mib2)
 	check(t, r.MapMem(src, mib2, 0, h1, 0))
 	check(t, r.MapMem(src.Add(mib2), mib2, 0, h2, 0))
-	check(t, c.CopyToDevice(src.Add(mib2-8), pattern(16, 5)))
+	check(t, c.CopyToDevice(src.Add(mib2-8), vmmPattern(16, 5)))
 	wantErr(t, r.MemMapSelectedLink(dst, 2*mib2, src, gocann.MemLinkSIO), gocann.CodeRTLinkTypeNotSupported, "SIO", "HCCS")
 	wantErr(t, r.MemMapSelectedLink(dst, 2*mib2, src, 2), gocann.CodeInvalidParam, "linkIdx 2")
 	wantErr(t, r.MemMapSelectedLink(0, 2*mib2, src, 1), gocann.CodeInvalidParam, "virPtrDst is NULL")
@@ -156,8 +158,8 @@ func TestVMMLinks(t *testing.T) {
 	got := make([]byte, 16)
 	check(t, c.CopyFromDevice(got[:8], dst.Add(mib2-8)))
 	check(t, c.CopyFromDevice(got[8:], dst.Add(mib2)))
-	if string(got) != string(pattern(16, 5)) {
-		t.Errorf("memory mapped by MemMapSelectedLink reads %x, want %x", got, pattern(16, 5))
+	if string(got) != string(vmmPattern(16, 5)) {
+		t.Errorf("memory mapped by MemMapSelectedLink reads %x, want %x", got, vmmPattern(16, 5))
 	}
 	for _, at := range []gocann.DevPtr{dst, dst.Add(mib2)} {
 		if l, ok := r.MappingLink(at); !ok || l != gocann.MemLinkHCCS {

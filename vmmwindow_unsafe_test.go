@@ -26,13 +26,13 @@ func TestVMMWindowHostMemory(t *testing.T) {
 	}
 	defer unix.MunmapPtr(mem, 1<<20)
 	host := unsafe.Slice((*byte)(mem), 64)
-	copy(host, pattern(64, 3))
+	copy(host, vmmPattern(64, 3))
 	dev, err := e.c.Raw().Malloc(64, gocann.NormalOnly)
 	check(t, err)
 	check(t, e.c.Raw().Memcpy(gocann.CaptureThread{}, dev, 64, mem, 64, gocann.MemcpyDefault))
 	got := make([]byte, 64)
 	check(t, e.c.Raw().Memcpy(gocann.CaptureThread{}, unsafe.Pointer(&got[0]), 64, dev, 64, gocann.MemcpyDeviceToHost))
-	if string(got) != string(pattern(64, 3)) {
+	if string(got) != string(vmmPattern(64, 3)) {
 		t.Error("host memory in the window did not copy as host memory")
 	}
 	p := vmmReserve(t, e.r, mib2)

@@ -45,11 +45,13 @@ func resetDevice(t *C.gocann_thread, fn string, id int, force bool) C.aclError {
 	if err != nil {
 		return fail(t, fn, err)
 	}
+	// Only the reset that releases the device ends its default context,
+	// and so the current context of a thread that had it; a reset that
+	// leaves references changes no thread's state, as in CANN's runtime.
 	if !d.IsSet() {
-		dropDefault(id)
-	}
-	if int(t.device) == id {
-		t.device, t.context = -1, 0
+		if def := dropDefault(id); def != 0 && handle(t.context) == def {
+			t.device, t.context = -1, 0
+		}
 	}
 	return 0
 }

@@ -2,14 +2,55 @@ package main
 
 /*
 #include <stdlib.h>
+#include <string.h>
 #include "acl/acl.h"
 #include "thread.h"
+
+// soc_name_keep returns a copy of name[0:n] that stays valid for the
+// process: callers of aclrtGetSocName may hold any string it returned, and
+// the chip changes with each aclInit's configuration. Each distinct name
+// is copied once and kept in a list held by this library, so none is lost
+// (nor reported as a leak). Called under the core's process lock.
+static const char *soc_name_keep(const char *name, size_t n) {
+	static char **names;
+	static size_t count, cap;
+	for (size_t i = 0; i < count; i++) {
+		if (strlen(names[i]) == n && memcmp(names[i], name, n) == 0) {
+			return names[i];
+		}
+	}
+	if (count == cap) {
+		size_t more = cap ? 2 * cap : 4;
+		char **grown = realloc(names, more * sizeof *grown);
+		if (grown == NULL) {
+			return NULL;
+		}
+		names = grown;
+		cap = more;
+	}
+	char *copy = malloc(n + 1);
+	if (copy == NULL) {
+		return NULL;
+	}
+	memcpy(copy, name, n);
+	copy[n] = 0;
+	names[count++] = copy;
+	return copy;
+}
 */
 import "C"
 
 import (
+	"os"
+	"unsafe"
+
 	"github.com/gocann/gocann"
 )
+
+// socEnv names the simulated chip for programs that cannot say so in their
+// aclInit configuration: its value is a SoC name, as the "simulator"
+// section's soc_name (which wins when both are given).
+const socEnv = "GOCANN_SOC_NAME"
 
 //export gocann_aclInit
 func gocann_aclInit(t *C.gocann_thread, configPath *C.char) C.aclError {
@@ -39,7 +80,14 @@ func initRuntime(path string) error {
 		proc.r = gocann.New()
 		proc.r.Raw().SetClosedMemoryHook(noteClosed)
 	}
-	if err := proc.r.Init(path); err != nil {
+	c, err := gocann.LoadConfig(path)
+	if err != nil {
+		return err
+	}
+	if c.Simulator.SoCName == "" {
+		c.Simulator.SoCName = os.Getenv(socEnv)
+	}
+	if err := proc.r.InitConfig(c); err != nil {
 		return err
 	}
 	proc.inits = 1
@@ -96,27 +144,34 @@ func finalize(t *C.gocann_thread, fn string, all bool, refCount *C.uint64_t) C.a
 	return fail(t, fn, err)
 }
 
-// soc caches the C strings aclrtGetSocName returns, which must stay valid.
-var soc struct {
-	name  string
-	cname *C.char
+// socName is the simulated chip's SoC name; before aclInit, that of the
+// chip aclInit would simulate without a configuration, as CANN answers
+// before aclInit too.
+func socName() string {
+	if r := proc.runtime(); r != nil {
+		if d, err := r.Device(0); err == nil {
+			return d.SoCName()
+		}
+	}
+	return gocann.DefaultSoCName(os.Getenv(socEnv))
+}
+
+// unsupported is the product support check of the functions the C ABI
+// implements without a Go method: 0 if the simulated chip offers fn, else
+// the error's code, recorded as the call's (TestRequireCalled keeps it
+// called).
+func unsupported(t *C.gocann_thread, fn string) C.aclError {
+	return fail(t, fn, gocann.CheckSupport(socName(), fn))
 }
 
 //export gocann_aclrtGetSocName
 func gocann_aclrtGetSocName(t *C.gocann_thread) *C.char {
-	name := "Ascend910B1" // the simulator's default chip, also before aclInit
-	if r := proc.runtime(); r != nil {
-		if d, err := r.Device(0); err == nil {
-			name = d.SoCName()
-		}
-	}
+	name := socName()
 	proc.mu.Lock()
 	defer proc.mu.Unlock()
-	if soc.cname == nil || soc.name != name {
-		// The previous string stays allocated: callers may still hold it.
-		soc.name, soc.cname = name, C.CString(name)
-	}
-	return soc.cname
+	// C reads the name's bytes, Go memory without pointers, during the
+	// call only.
+	return (*C.char)(unsafe.Pointer(C.soc_name_keep((*C.char)(unsafe.Pointer(unsafe.StringData(name))), C.size_t(len(name)))))
 }
 
 //export gocann_aclrtGetVersion

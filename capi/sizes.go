@@ -90,7 +90,7 @@ func checkCovers(t *C.gocann_thread, fn string, f *cFunc, param string, n uint64
 
 // paramBytes is what f's parameters take in an argument block, each padded
 // to 8 bytes, and their count; 0, 0 when the binary does not tell them
-// (built without debug information or GOCANN_KERNEL_PARAMS).
+// (built without debug information and without GOCANN_KERNEL_PARAMS).
 func (f *cFunc) paramBytes() (bytes, count int) {
 	sizes, err := f.paramSizes()
 	if err != nil {

@@ -210,15 +210,18 @@ func disown[T comparable](c *cContext, set *map[T]struct{}, x T) {
 	c.mu.Unlock()
 }
 
-// dropDefault forgets device dev's default context after a reset ended it.
-func dropDefault(dev int) {
+// dropDefault forgets device dev's default context after a reset ended it
+// and returns the context's handle (0 if there was none).
+func dropDefault(dev int) handle {
 	proc.mu.Lock()
 	c := proc.defaults[dev]
 	delete(proc.defaults, dev)
 	proc.mu.Unlock()
-	if c != nil {
-		c.release()
+	if c == nil {
+		return 0
 	}
+	c.release()
+	return c.h
 }
 
 // currentContext returns the thread's context. With none, the configured

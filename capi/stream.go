@@ -62,6 +62,9 @@ func gocann_aclrtCreateStreamWithConfig(t *C.gocann_thread, out *C.aclrtStream, 
 //export gocann_aclrtCreateStreamV2
 func gocann_aclrtCreateStreamV2(t *C.gocann_thread, out *C.aclrtStream, cfg *C.aclrtStreamConfigHandle) C.aclError {
 	const fn = "aclrtCreateStreamV2"
+	if code := unsupported(t, "aclrtCreateStreamV2"); code != 0 {
+		return code
+	}
 	if cfg == nil {
 		return nullArg(t, fn, "handle")
 	}
@@ -70,11 +73,17 @@ func gocann_aclrtCreateStreamV2(t *C.gocann_thread, out *C.aclrtStream, cfg *C.a
 
 //export gocann_aclrtCreateStreamConfigHandle
 func gocann_aclrtCreateStreamConfigHandle(t *C.gocann_thread) *C.aclrtStreamConfigHandle {
+	if unsupported(t, "aclrtCreateStreamConfigHandle") != 0 {
+		return nil
+	}
 	return (*C.aclrtStreamConfigHandle)(C.calloc(1, C.sizeof_aclrtStreamConfigHandle))
 }
 
 //export gocann_aclrtDestroyStreamConfigHandle
 func gocann_aclrtDestroyStreamConfigHandle(t *C.gocann_thread, h *C.aclrtStreamConfigHandle) C.aclError {
+	if code := unsupported(t, "aclrtDestroyStreamConfigHandle"); code != 0 {
+		return code
+	}
 	if h == nil {
 		return nullArg(t, "aclrtDestroyStreamConfigHandle", "handle")
 	}
@@ -85,6 +94,9 @@ func gocann_aclrtDestroyStreamConfigHandle(t *C.gocann_thread, h *C.aclrtStreamC
 //export gocann_aclrtSetStreamConfigOpt
 func gocann_aclrtSetStreamConfigOpt(t *C.gocann_thread, h *C.aclrtStreamConfigHandle, attr C.aclrtStreamConfigAttr, value unsafe.Pointer, size C.size_t) C.aclError {
 	const fn = "aclrtSetStreamConfigOpt"
+	if code := unsupported(t, "aclrtSetStreamConfigOpt"); code != 0 {
+		return code
+	}
 	if h == nil || value == nil {
 		return nullArg(t, fn, "handle or attrValue")
 	}

@@ -6,8 +6,9 @@
 // It follows the shape of database/sql/driver: a small mandatory interface
 // (Backend, Device, Queue, Event, Notify) and optional capabilities that the
 // front end discovers by type assertion (Tracer, Sharer, Direct,
-// KernelNumberer, Batcher, VMM). The runtime core owns the CANN semantics
-// (contexts, lifetimes, fault reporting, error codes); a backend only
+// KernelNumberer, Batcher, Peer, Identifier, Utilizer, MemUser, VMM). The
+// runtime core owns the CANN semantics (contexts, lifetimes, fault
+// reporting, error codes); a backend only
 // executes what it is given, in order, per queue. hal types hold no
 // pointer back to the layers above, which keep what they know about a
 // device object themselves: a model stream names the runtime event of

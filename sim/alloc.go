@@ -50,6 +50,7 @@ type allocator struct {
 	extents   []extent // sorted by start, coalesced
 	usedBytes uint64   // reserved bytes of live
 	cache     blockCache
+	byTag     [memUseTags]memUse // usedBytes by tag (memusage.go)
 }
 
 func newAllocator(base, size, cacheLimit uint64) *allocator {

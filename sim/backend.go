@@ -18,6 +18,8 @@ type Backend struct {
 	spans atomic.Pointer[spanSet]   // every reserved device range, for address lookups
 
 	kernels kernelTable // numbers kernels for direct launches (hal.SQ)
+	peers   peers       // the topology and the peer accesses turned on
+	ident   identities  // where each device sits
 	vm      *vmm        // reserved ranges and physical memory (hal.VMM)
 
 	// mu guards the fields below.
@@ -37,7 +39,21 @@ func New(cfg Config) (*Backend, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Backend{cfg: cfg, space: cfg.Space, devs: make([]*device, cfg.Devices), mems: make([]*devMem, cfg.Devices)}
+	ident, err := newIdentities(cfg.Devices, cfg.Visible, cfg.PhysicalIDs)
+	if err != nil {
+		return nil, err
+	}
+	show := make([]int, len(ident.ids))
+	for i, id := range ident.ids {
+		show[i] = id.Logical
+	}
+	pe, err := newPeers(cfg.Topology, cfg.Devices, show)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Devices = len(show) // from here on, the devices shown
+	b := &Backend{cfg: cfg, space: cfg.Space, devs: make([]*device, cfg.Devices), mems: make([]*devMem, cfg.Devices),
+		peers: pe, ident: ident}
 	if b.space == nil {
 		b.space = NewAddressSpace()
 	}

@@ -13,7 +13,7 @@ import (
 // Config configures a simulated backend. Zero fields take defaults.
 type Config struct {
 	Devices int       // number of devices; default 2
-	Profile hal.Props // chip profile of every device; zero fields default to DefaultProfile
+	Profile hal.Props // chip profile of every device; zero fields take those of ProfileFor(Profile.SoCName)
 	// Clock returns the device clock in nanoseconds; default: monotonic time
 	// since the backend was created.
 	Clock func() int64
@@ -26,6 +26,16 @@ type Config struct {
 	// the next backend given the same space; default: a space of the
 	// backend's own, released when it closes.
 	Space *AddressSpace
+	// Topology is how the devices are connected and which pairs can
+	// access each other's memory; default: every pair, over HCCS.
+	Topology Topology
+	// Visible are the logical devices (0..Devices-1) the backend shows, in
+	// order, as ASCEND_RT_VISIBLE_DEVICES selects them: device id i is
+	// logical device Visible[i]. Default: all of them.
+	Visible []int
+	// PhysicalIDs is the physical chip of each logical device, as in a
+	// container; default: its own number.
+	PhysicalIDs []int
 	// VMMBase and VMMSize place the window virtual memory is reserved
 	// from, ManagedBase and ManagedSize the one managed memory is; default:
 	// where CANN documents them (DefaultVMMBase, DefaultManagedBase), or
@@ -37,39 +47,23 @@ type Config struct {
 	managedDefault bool  // the managed window is the default one
 }
 
-// DefaultProfile is a chip close to an Ascend 910B: 24 AI cores (each one
-// cube unit and two vector cores), 64 GiB of HBM, 2048 streams.
-func DefaultProfile() hal.Props {
-	return hal.Props{
-		SoCName:          "Ascend910B1",
-		AICores:          24,
-		CubeCores:        24,
-		VectorCores:      48,
-		AICPUs:           6,
-		HBMSize:          64 << 30,
-		L2Size:           192 << 20,
-		StreamLimit:      2048,
-		EventLimit:       65536,
-		NotifyLimit:      8192,
-		QueueDepth:       1024,
-		GreatestPriority: 0,
-		LeastPriority:    7,
-	}
-}
+// DefaultDevices is the device count of a Config that names none.
+const DefaultDevices = 2
 
 // withDefaults fills zero fields and checks the result.
 func (c Config) withDefaults() (Config, error) {
 	if c.Devices == 0 {
-		c.Devices = 2
+		c.Devices = DefaultDevices
 	}
 	if c.Devices < 1 || c.Devices > 64 {
 		return c, hal.Errorf(hal.KindInvalidParam, "device count %d is invalid, expected 1..64", c.Devices)
 	}
-	d := DefaultProfile()
 	p := &c.Profile
-	if p.SoCName == "" {
-		p.SoCName = d.SoCName
+	d, err := ProfileFor(p.SoCName)
+	if err != nil {
+		return c, err
 	}
+	p.SoCName = d.SoCName
 	fill := func(v *int, def int) {
 		if *v == 0 {
 			*v = def

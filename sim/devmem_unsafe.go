@@ -176,6 +176,9 @@ func (m *devMem) malloc(size uint64, p hal.MemPolicy) (hal.Allocation, error) {
 		return hal.Allocation{}, err
 	}
 	m.alloc.setTag(addr, p.Tag)
+	if sp, ok := m.alloc.lookup(addr); ok {
+		m.alloc.account(p.Tag, sp.reserved, true)
+	}
 	if page > hal.PageSizeNormal {
 		// Huge pages are honoured as far as the OS allows; the page size
 		// is reported and used for alignment either way.
@@ -192,10 +195,15 @@ func (m *devMem) free(addr uint64, tag uint8) error {
 	if m.mem == nil {
 		return m.errClosed()
 	}
-	if s, ok := m.alloc.lookup(addr); ok && s.start == addr && s.tag() != tag {
+	s, ok := m.alloc.lookup(addr)
+	if ok && s.start == addr && s.tag() != tag {
 		return hal.Errorf(hal.KindInvalidAddress, "the allocation at %#x carries tag %d, not %d", addr, s.tag(), tag)
 	}
-	return m.alloc.free(addr)
+	if err := m.alloc.free(addr); err != nil {
+		return err
+	}
+	m.alloc.account(s.tag(), s.reserved, false)
+	return nil
 }
 
 func (m *devMem) lookup(addr uint64) (hal.Allocation, bool) {

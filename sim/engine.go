@@ -64,6 +64,7 @@ type engine struct {
 	workers    int
 	maxWorkers int // workers are started on demand up to this many
 
+	load     engineLoad   // how busy the workers are (aclrtGetDeviceUtilizationRate)
 	avail    atomic.Int32 // len(heap), for spinners
 	spinning atomic.Int32 // workers spinning for work (at most one)
 	handoff  bool         // a worker of this engine completing a task takes the next itself: push wakes no one
@@ -207,6 +208,7 @@ type worker struct {
 	e     *engine
 	wake  chan struct{}
 	block hal.Block // reused for every kernel block this worker runs
+	busy  bool      // counted in e.load.active; guarded by the scheduler's mu
 
 	// A batch of graph kernels (runBatch): the launches and their
 	// operations' positions.
@@ -246,6 +248,7 @@ func (w *worker) runPart(it *item, p int32) (*item, int32) {
 		}
 		s := w.e.s
 		s.mu.Lock()
+		w.e.busy(w, false)
 		w.e.workers--
 		if !s.closed {
 			w.e.spawn()
@@ -275,9 +278,11 @@ func (w *worker) next() (*item, int32) {
 			return nil, 0
 		}
 		if it, p := e.take(0); it != nil {
+			e.busy(w, true)
 			s.mu.Unlock()
 			return it, p
 		}
+		e.busy(w, false)
 		s.mu.Unlock()
 		if e.spinning.CompareAndSwap(0, 1) {
 			found := spinUntil(workerSpin, func() bool { return e.avail.Load() > 0 || s.closing.Load() })

@@ -30,6 +30,29 @@ const gocann_core_sym gocann_core_syms[] = {
 	{"gocann_aclrtGetDeviceInfo", &gocann_core.aclrtGetDeviceInfo},
 	{"gocann_aclrtDeviceGetStreamPriorityRange", &gocann_core.aclrtDeviceGetStreamPriorityRange},
 	{"gocann_aclrtQueryDeviceStatus", &gocann_core.aclrtQueryDeviceStatus},
+	{"gocann_aclrtDeviceCanAccessPeer", &gocann_core.aclrtDeviceCanAccessPeer},
+	{"gocann_aclrtDeviceEnablePeerAccess", &gocann_core.aclrtDeviceEnablePeerAccess},
+	{"gocann_aclrtDeviceDisablePeerAccess", &gocann_core.aclrtDeviceDisablePeerAccess},
+	{"gocann_aclrtDevicePeerAccessStatus", &gocann_core.aclrtDevicePeerAccessStatus},
+	{"gocann_aclrtGetDevicesTopo", &gocann_core.aclrtGetDevicesTopo},
+	{"gocann_aclrtMemP2PMap", &gocann_core.aclrtMemP2PMap},
+	{"gocann_aclrtGetLogicDevIdByUserDevId", &gocann_core.aclrtGetLogicDevIdByUserDevId},
+	{"gocann_aclrtGetUserDevIdByLogicDevId", &gocann_core.aclrtGetUserDevIdByLogicDevId},
+	{"gocann_aclrtGetPhyDevIdByUserDevId", &gocann_core.aclrtGetPhyDevIdByUserDevId},
+	{"gocann_aclrtGetUserDevIdByPhyDevId", &gocann_core.aclrtGetUserDevIdByPhyDevId},
+	{"gocann_aclrtGetPhyDevIdByLogicDevId", &gocann_core.aclrtGetPhyDevIdByLogicDevId},
+	{"gocann_aclrtGetLogicDevIdByPhyDevId", &gocann_core.aclrtGetLogicDevIdByPhyDevId},
+	{"gocann_aclrtDeviceGetPCIBusId", &gocann_core.aclrtDeviceGetPCIBusId},
+	{"gocann_aclrtDeviceGetByPCIBusId", &gocann_core.aclrtDeviceGetByPCIBusId},
+	{"gocann_aclrtDeviceGetUuid", &gocann_core.aclrtDeviceGetUuid},
+	{"gocann_aclrtDeviceGetHostAtomicCapabilities", &gocann_core.aclrtDeviceGetHostAtomicCapabilities},
+	{"gocann_aclrtDeviceGetP2PAtomicCapabilities", &gocann_core.aclrtDeviceGetP2PAtomicCapabilities},
+	{"gocann_aclrtGetDeviceCapability", &gocann_core.aclrtGetDeviceCapability},
+	{"gocann_aclrtCheckArchCompatibility", &gocann_core.aclrtCheckArchCompatibility},
+	{"gocann_aclrtGetDeviceUtilizationRate", &gocann_core.aclrtGetDeviceUtilizationRate},
+	{"gocann_aclrtDeviceSetLimit", &gocann_core.aclrtDeviceSetLimit},
+	{"gocann_aclrtDeviceGetLimit", &gocann_core.aclrtDeviceGetLimit},
+	{"gocann_aclrtSetTsDevice", &gocann_core.aclrtSetTsDevice},
 	{"gocann_aclrtCreateStream", &gocann_core.aclrtCreateStream},
 	{"gocann_aclrtCreateStreamWithConfig", &gocann_core.aclrtCreateStreamWithConfig},
 	{"gocann_aclrtCreateStreamV2", &gocann_core.aclrtCreateStreamV2},
@@ -94,6 +117,7 @@ const gocann_core_sym gocann_core_syms[] = {
 	{"gocann_aclrtPointerGetAttributes", &gocann_core.aclrtPointerGetAttributes},
 	{"gocann_aclrtMemGetAddressRange", &gocann_core.aclrtMemGetAddressRange},
 	{"gocann_aclrtGetMemInfo", &gocann_core.aclrtGetMemInfo},
+	{"gocann_aclrtGetMemUsageInfo", &gocann_core.aclrtGetMemUsageInfo},
 	{"gocann_aclrtMemGetAllocationGranularity", &gocann_core.aclrtMemGetAllocationGranularity},
 	{"gocann_aclrtReserveMemAddress", &gocann_core.aclrtReserveMemAddress},
 	{"gocann_aclrtReserveMemAddressNoUCMemory", &gocann_core.aclrtReserveMemAddressNoUCMemory},
@@ -312,6 +336,144 @@ aclError aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus* deviceStatu
 	GOCANN_ENTER(t, "aclrtQueryDeviceStatus", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtQueryDeviceStatus", "deviceStatus", deviceStatus, 0, (aclError)e_);
 	return gocann_core.aclrtQueryDeviceStatus(t, deviceId, deviceStatus);
+}
+aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId, int32_t peerDeviceId) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtDeviceCanAccessPeer", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtDeviceCanAccessPeer", "canAccessPeer", canAccessPeer, 0, (aclError)e_);
+	return gocann_core.aclrtDeviceCanAccessPeer(t, canAccessPeer, deviceId, peerDeviceId);
+}
+aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtDeviceEnablePeerAccess", (aclError)e_);
+	return gocann_core.aclrtDeviceEnablePeerAccess(t, peerDeviceId, flags);
+}
+aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtDeviceDisablePeerAccess", (aclError)e_);
+	return gocann_core.aclrtDeviceDisablePeerAccess(t, peerDeviceId);
+}
+aclError aclrtDevicePeerAccessStatus(int32_t deviceId, int32_t peerDeviceId, int32_t* status) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtDevicePeerAccessStatus", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtDevicePeerAccessStatus", "status", status, 0, (aclError)e_);
+	return gocann_core.aclrtDevicePeerAccessStatus(t, deviceId, peerDeviceId, status);
+}
+aclError aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId, uint64_t* value) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetDevicesTopo", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetDevicesTopo", "value", value, 0, (aclError)e_);
+	return gocann_core.aclrtGetDevicesTopo(t, deviceId, otherDeviceId, value);
+}
+aclError aclrtMemP2PMap(void* devPtr, size_t size, int32_t dstDevId, uint64_t flags) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemP2PMap", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemP2PMap", "devPtr", devPtr, 0, (aclError)e_);
+	return gocann_core.aclrtMemP2PMap(t, devPtr, size, dstDevId, flags);
+}
+aclError aclrtGetLogicDevIdByUserDevId(const int32_t userDevid, int32_t* const logicDevId) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetLogicDevIdByUserDevId", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetLogicDevIdByUserDevId", "logicDevId", logicDevId, 0, (aclError)e_);
+	return gocann_core.aclrtGetLogicDevIdByUserDevId(t, userDevid, logicDevId);
+}
+aclError aclrtGetUserDevIdByLogicDevId(const int32_t logicDevId, int32_t* const userDevid) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetUserDevIdByLogicDevId", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetUserDevIdByLogicDevId", "userDevid", userDevid, 0, (aclError)e_);
+	return gocann_core.aclrtGetUserDevIdByLogicDevId(t, logicDevId, userDevid);
+}
+aclError aclrtGetPhyDevIdByUserDevId(const int32_t userDevId, int32_t* const phyDevId) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetPhyDevIdByUserDevId", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetPhyDevIdByUserDevId", "phyDevId", phyDevId, 0, (aclError)e_);
+	return gocann_core.aclrtGetPhyDevIdByUserDevId(t, userDevId, phyDevId);
+}
+aclError aclrtGetUserDevIdByPhyDevId(const int32_t phyDevId, int32_t* const userDevId) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetUserDevIdByPhyDevId", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetUserDevIdByPhyDevId", "userDevId", userDevId, 0, (aclError)e_);
+	return gocann_core.aclrtGetUserDevIdByPhyDevId(t, phyDevId, userDevId);
+}
+aclError aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId, int32_t* const phyDevId) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetPhyDevIdByLogicDevId", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetPhyDevIdByLogicDevId", "phyDevId", phyDevId, 0, (aclError)e_);
+	return gocann_core.aclrtGetPhyDevIdByLogicDevId(t, logicDevId, phyDevId);
+}
+aclError aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId, int32_t* const logicDevId) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetLogicDevIdByPhyDevId", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetLogicDevIdByPhyDevId", "logicDevId", logicDevId, 0, (aclError)e_);
+	return gocann_core.aclrtGetLogicDevIdByPhyDevId(t, phyDevId, logicDevId);
+}
+aclError aclrtDeviceGetPCIBusId(int32_t deviceId, char * pciBusId, int32_t len) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtDeviceGetPCIBusId", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtDeviceGetPCIBusId", "pciBusId", pciBusId, 0, (aclError)e_);
+	return gocann_core.aclrtDeviceGetPCIBusId(t, deviceId, pciBusId, len);
+}
+aclError aclrtDeviceGetByPCIBusId(const char * pciBusId, int32_t * deviceId) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtDeviceGetByPCIBusId", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtDeviceGetByPCIBusId", "pciBusId", pciBusId, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtDeviceGetByPCIBusId", "deviceId", deviceId, 0, (aclError)e_);
+	return gocann_core.aclrtDeviceGetByPCIBusId(t, pciBusId, deviceId);
+}
+aclError aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid* uuid) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtDeviceGetUuid", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtDeviceGetUuid", "uuid", uuid, 0, (aclError)e_);
+	return gocann_core.aclrtDeviceGetUuid(t, deviceId, uuid);
+}
+aclError aclrtDeviceGetHostAtomicCapabilities(uint32_t* capabilities, const aclrtAtomicOperation* operations, const uint32_t count, int32_t deviceId) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtDeviceGetHostAtomicCapabilities", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtDeviceGetHostAtomicCapabilities", "capabilities", capabilities, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtDeviceGetHostAtomicCapabilities", "operations", operations, 0, (aclError)e_);
+	return gocann_core.aclrtDeviceGetHostAtomicCapabilities(t, capabilities, operations, count, deviceId);
+}
+aclError aclrtDeviceGetP2PAtomicCapabilities(uint32_t* capabilities, const aclrtAtomicOperation* operations, const uint32_t count, int32_t srcDeviceId, int32_t dstDeviceId) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtDeviceGetP2PAtomicCapabilities", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtDeviceGetP2PAtomicCapabilities", "capabilities", capabilities, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtDeviceGetP2PAtomicCapabilities", "operations", operations, 0, (aclError)e_);
+	return gocann_core.aclrtDeviceGetP2PAtomicCapabilities(t, capabilities, operations, count, srcDeviceId, dstDeviceId);
+}
+aclError aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureType devFeatureType, int32_t* value) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetDeviceCapability", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetDeviceCapability", "value", value, 0, (aclError)e_);
+	return gocann_core.aclrtGetDeviceCapability(t, deviceId, devFeatureType, value);
+}
+aclError aclrtCheckArchCompatibility(const char* socVersion, int32_t* canCompatible) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtCheckArchCompatibility", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCheckArchCompatibility", "socVersion", socVersion, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCheckArchCompatibility", "canCompatible", canCompatible, 0, (aclError)e_);
+	return gocann_core.aclrtCheckArchCompatibility(t, socVersion, canCompatible);
+}
+aclError aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo* utilizationInfo) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetDeviceUtilizationRate", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetDeviceUtilizationRate", "utilizationInfo", utilizationInfo, 0, (aclError)e_);
+	return gocann_core.aclrtGetDeviceUtilizationRate(t, deviceId, utilizationInfo);
+}
+aclError aclrtDeviceSetLimit(aclrtDeviceLimit limit, size_t value) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtDeviceSetLimit", (aclError)e_);
+	return gocann_core.aclrtDeviceSetLimit(t, limit, value);
+}
+aclError aclrtDeviceGetLimit(aclrtDeviceLimit limit, size_t* value) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtDeviceGetLimit", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtDeviceGetLimit", "value", value, 0, (aclError)e_);
+	return gocann_core.aclrtDeviceGetLimit(t, limit, value);
+}
+aclError aclrtSetTsDevice(aclrtTsId tsId) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtSetTsDevice", (aclError)e_);
+	return gocann_core.aclrtSetTsDevice(t, tsId);
 }
 aclError aclrtCreateStream(aclrtStream* stream) {
 	gocann_thread *t = gocann_self();
@@ -737,6 +899,13 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
 	GOCANN_CHECK_PTR(t, "aclrtGetMemInfo", "free", free, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetMemInfo", "total", total, 0, (aclError)e_);
 	return gocann_core.aclrtGetMemInfo(t, attr, free, total);
+}
+aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo* memUsageInfo, size_t inputNum, size_t* outputNum) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetMemUsageInfo", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetMemUsageInfo", "memUsageInfo", memUsageInfo, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetMemUsageInfo", "outputNum", outputNum, 0, (aclError)e_);
+	return gocann_core.aclrtGetMemUsageInfo(t, deviceId, memUsageInfo, inputNum, outputNum);
 }
 aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop, aclrtMemGranularityOptions option, size_t* granularity) {
 	gocann_thread *t = gocann_self();

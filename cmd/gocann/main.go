@@ -61,14 +61,14 @@ func info(r *gocann.Runtime, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "%-4s %-14s %8s %8s %8s %12s %8s\n", "NPU", "SoC", "AICore", "Cube", "Vector", "HBM (MiB)", "Streams")
+	fmt.Fprintf(w, "%-4s %-16s %8s %8s %8s %12s %8s\n", "NPU", "SoC", "AICore", "Cube", "Vector", "HBM (MiB)", "Streams")
 	for id := range n {
 		d, err := r.Device(id)
 		if err != nil {
 			return err
 		}
 		p := d.Props()
-		fmt.Fprintf(w, "%-4d %-14s %8d %8d %8d %12d %8d\n", id, p.SoCName, p.AICores, p.CubeCores, p.VectorCores, p.HBMSize>>20, p.StreamLimit)
+		fmt.Fprintf(w, "%-4d %-16s %8d %8d %8d %12d %8d\n", id, p.SoCName, p.AICores, p.CubeCores, p.VectorCores, p.HBMSize>>20, p.StreamLimit)
 	}
 	return nil
 }

@@ -200,15 +200,12 @@ int main(int argc, char **argv)
     loc.type = ACL_MEM_LOCATION_TYPE_MANAGED;
     EXPECT_CODE(aclrtMemGetAccess(r2, &loc, &flag), ACL_ERROR_RT_PARAM_INVALID, "aclrtMemGetAccess of a MANAGED location");
 
-    /* aclrtMemMapSelectedLink maps a range to the memory mapped at another. */
+    /* aclrtMemMapSelectedLink is an Atlas A3 function; the default chip is
+     * an Atlas A2 (the Go tests run it on an A3). */
     void *sel = NULL;
     CHECK(aclrtReserveMemAddress(&sel, 2 * MIB2, 0, NULL, 0));
-    EXPECT_CODE(aclrtMemMapSelectedLink(sel, 2 * MIB2, b, ACL_RT_MEM_LINK_IDX_0), ACL_ERROR_RT_LINK_TYPE_NOT_SUPPORTED, "aclrtMemMapSelectedLink over SIO");
-    EXPECT_CODE(aclrtMemMapSelectedLink(sel, 2 * MIB2, b, 2), ACL_ERROR_INVALID_PARAM, "linkIdx 2");
-    CHECK(aclrtMemMapSelectedLink(sel, 2 * MIB2, b, ACL_RT_MEM_LINK_IDX_1));
-    CHECK(aclrtMemcpy(got, 4096, (char *)sel + 8192, 4096, ACL_MEMCPY_DEVICE_TO_HOST));
-    EXPECT(same(got, host, 4096), "aclrtMemMapSelectedLink over HCCS: the third mapping shows the same bytes");
-    CHECK(aclrtUnmapMem(sel));
+    EXPECT_CODE(aclrtMemMapSelectedLink(sel, 2 * MIB2, b, ACL_RT_MEM_LINK_IDX_1), ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                "aclrtMemMapSelectedLink on an Atlas A2");
     CHECK(aclrtReleaseMemAddress(sel));
 
     /* Freeing a mapped handle keeps its memory until the last unmap. */

@@ -102,6 +102,10 @@ func cases() []testCase {
 		{"Trace/Records", testTrace},
 		{"Share/File", testShare},
 		{"Task/Accesses", testAccesses},
+		{"Peer/Access", testPeer},
+		{"Identity/Devices", testIdentity},
+		{"Utilization/Busy", testUtilization},
+		{"Memory/UsageByTag", testMemUsage},
 
 		{"VMM/Reserve", testVMMReserve},
 		{"VMM/DoubleMap", testVMMDoubleMap},

@@ -586,6 +586,81 @@ ACL_FUNC_VISIBILITY aclError aclrtQueryDeviceStatus(
     int32_t deviceId, aclrtDeviceStatus* deviceStatus);
 
 /* ------------------------------------------------------------------------
+ * Peer access between devices and their topology
+ * ------------------------------------------------------------------------ */
+
+/* Store 1 in canAccessPeer if the topology lets deviceId access the memory
+ * of peerDeviceId (two different devices), else 0. */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId, int32_t peerDeviceId);
+
+/* Turn on the direction from the current device to peerDeviceId: copies
+ * from the current device's memory into the peer's. flags must be 0. */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags);
+
+/* Turn off the direction from the current device to peerDeviceId. */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId);
+
+/* Store 1 in status if the direction from deviceId to peerDeviceId is on,
+ * else 0. */
+ACL_FUNC_VISIBILITY aclError aclrtDevicePeerAccessStatus(int32_t deviceId, int32_t peerDeviceId, int32_t* status);
+
+/* Store how two devices are connected: one ACL_RT_DEVS_TOPOLOGY_* bit. */
+ACL_FUNC_VISIBILITY aclError aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId, uint64_t* value);
+
+/* Map size bytes of device memory at devPtr for device dstDevId, whose
+ * peer access to the memory's device must be on. flags must be 0. */
+ACL_FUNC_VISIBILITY aclError aclrtMemP2PMap(void* devPtr, size_t size, int32_t dstDevId, uint64_t flags);
+
+/* ------------------------------------------------------------------------
+ * Device identity, capabilities and limits
+ * ------------------------------------------------------------------------ */
+
+/* Device ids: the user id every call takes (ASCEND_RT_VISIBLE_DEVICES
+ * renumbers), the driver's logical id, the chip's physical id. */
+ACL_FUNC_VISIBILITY aclError aclrtGetLogicDevIdByUserDevId(const int32_t userDevid, int32_t* const logicDevId);
+ACL_FUNC_VISIBILITY aclError aclrtGetUserDevIdByLogicDevId(const int32_t logicDevId, int32_t* const userDevid);
+ACL_FUNC_VISIBILITY aclError aclrtGetPhyDevIdByUserDevId(const int32_t userDevId, int32_t* const phyDevId);
+ACL_FUNC_VISIBILITY aclError aclrtGetUserDevIdByPhyDevId(const int32_t phyDevId, int32_t* const userDevId);
+/* These two read and give the user id, as CANN's runtime does. */
+ACL_FUNC_VISIBILITY aclError aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId, int32_t* const phyDevId);
+ACL_FUNC_VISIBILITY aclError aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId, int32_t* const logicDevId);
+
+/* Store the device's PCI bus id (12 characters and a NUL; len >= 13). */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetPCIBusId(int32_t deviceId, char *pciBusId, int32_t len);
+
+/* Store the id of the device at PCI bus id pciBusId. */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetByPCIBusId(const char *pciBusId, int32_t *deviceId);
+
+/* Store the device's 16-byte unique id. */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid* uuid);
+
+/* Store, for each of count operations, the atomic capability bits between
+ * the device and the host, or between two devices. */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetHostAtomicCapabilities(
+    uint32_t* capabilities, const aclrtAtomicOperation* operations, const uint32_t count, int32_t deviceId);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetP2PAtomicCapabilities(
+    uint32_t* capabilities, const aclrtAtomicOperation* operations, const uint32_t count, int32_t srcDeviceId,
+    int32_t dstDeviceId);
+
+/* Store 1 if the device has feature devFeatureType, else 0. */
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCapability(
+    int32_t deviceId, aclrtDevFeatureType devFeatureType, int32_t* value);
+
+/* Store 1 if kernels built for socVersion run on the devices, else 0. */
+ACL_FUNC_VISIBILITY aclError aclrtCheckArchCompatibility(const char* socVersion, int32_t* canCompatible);
+
+/* Store how busy the device's engines were lately, in percent (-1: not
+ * available). utilizationExtend must be NULL. */
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo* utilizationInfo);
+
+/* Set or read a limit shared by every device of the process. */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceSetLimit(aclrtDeviceLimit limit, size_t value);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetLimit(aclrtDeviceLimit limit, size_t* value);
+
+/* Choose the task scheduler of the calling thread. */
+ACL_FUNC_VISIBILITY aclError aclrtSetTsDevice(aclrtTsId tsId);
+
+/* ------------------------------------------------------------------------
  * Streams
  * ------------------------------------------------------------------------ */
 

@@ -372,6 +372,11 @@ ACL_FUNC_VISIBILITY aclError aclrtMemGetAddressRange(void* ptr, void** pbase, si
  * current device. */
 ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total);
 
+/* Store up to inputNum components' device memory of device deviceId, most
+ * in use first, and how many were stored in outputNum. */
+ACL_FUNC_VISIBILITY aclError aclrtGetMemUsageInfo(
+    int32_t deviceId, aclrtMemUsageInfo* memUsageInfo, size_t inputNum, size_t* outputNum);
+
 /* Virtual memory management: address ranges reserved apart from memory,
  * physical device memory, and mappings of one at a reserved address. */
 

@@ -15,6 +15,17 @@
  * several threads at once; GetBlockIdx and GetBlockNum tell it which
  * block it is.
  *
+ * The runtime needs each kernel's parameters to check argument blocks
+ * against them and to pack aclrtLaunchKernelWithArgsArray's arguments. It
+ * reads them from the binary's debug information (build with -g), or from
+ * a declaration next to the kernel, which wins when both are present:
+ *
+ *     GOCANN_KERNEL_PARAMS(add, GOCANN_PARAM_PTR, GOCANN_PARAM_PTR,
+ *                          GOCANN_PARAM_PTR, GOCANN_PARAM_INT64);
+ *
+ * A kernel whose parameters are known neither way still runs, unchecked,
+ * with every launch call but aclrtLaunchKernelWithArgsArray.
+ *
  *     #include <gocann/kernel.h>
  *
  *     extern "C" __global__ __aicore__ void add(GM_ADDR x, GM_ADDR y, GM_ADDR z, uint64_t n)
@@ -46,6 +57,33 @@ typedef uint8_t* GM_ADDR;
 #ifndef __gm__
 #define __gm__
 #endif
+
+/* Parameter kinds for GOCANN_KERNEL_PARAMS, one per parameter: the kind
+ * in the high four bits, the size in bytes in the low four. Integers may
+ * be signed or unsigned. */
+#define GOCANN_PARAM_PTR 0x18    /* a pointer (GM_ADDR or any other) */
+#define GOCANN_PARAM_INT8 0x21   /* int8_t, uint8_t, char, bool */
+#define GOCANN_PARAM_INT16 0x22  /* int16_t, uint16_t */
+#define GOCANN_PARAM_INT32 0x24  /* int32_t, uint32_t, int */
+#define GOCANN_PARAM_INT64 0x28  /* int64_t, uint64_t, size_t */
+#define GOCANN_PARAM_FLOAT 0x34  /* float */
+#define GOCANN_PARAM_DOUBLE 0x48 /* double */
+
+/* GOCANN_KERNEL_PARAMS(kernel, kinds...) declares kernel's parameters, in
+ * order, by their GOCANN_PARAM_* kinds; GOCANN_KERNEL_PARAMS(kernel) says
+ * it has none. Write it at file scope in the kernel's source, once per
+ * kernel. It defines the exported, read-only symbol
+ * gocann_params_<kernel>: the byte 'G' followed by one byte per parameter. */
+#ifdef __cplusplus
+#define GOCANN_PARAMS_LINKAGE_ extern "C"
+#else
+#define GOCANN_PARAMS_LINKAGE_
+#endif
+/* The trailing comma keeps GOCANN_KERNEL_PARAMS(kernel) standard C. */
+#define GOCANN_KERNEL_PARAMS(...) GOCANN_KERNEL_PARAMS_(__VA_ARGS__, )
+#define GOCANN_KERNEL_PARAMS_(kernel, ...)                                                     \
+    GOCANN_PARAMS_LINKAGE_ __attribute__((visibility("default"), used)) const unsigned char \
+        gocann_params_##kernel[] = {'G', __VA_ARGS__}
 
 #ifdef __cplusplus
 extern "C" {

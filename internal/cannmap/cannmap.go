@@ -2,7 +2,8 @@
 // lines that end the doc comments of the public API, from which it builds
 // the CANN-name-to-Go table, and the table of CANN error codes (codes.txt),
 // from which it renders the Code constants and the C headers' result codes
-// (codes.go).
+// (codes.go), and the coverage table of docs/coverage.md (coverage.go):
+// every exported C function, its Go functions and their tests.
 //
 // Every exported function and method of the root package ends its doc
 // comment with a line "CANN: <name> [(<qualifier>)]." naming the CANN call it
@@ -10,7 +11,7 @@
 // directory and returns the entries; the table in doc.go is generated from
 // them (go generate) and a test keeps both honest. It imports only the
 // standard library: the generator runs before the packages it describes
-// build.
+// build (the coverage table, written last, has go list build them).
 package cannmap
 
 import (

@@ -48,10 +48,14 @@ type Config struct {
 	ErrMsgMode int
 	// Simulator describes the simulated devices.
 	Simulator Simulator
+	// VisibleDevices is ASCEND_RT_VISIBLE_DEVICES as the process has it
+	// (VisibleDevices reads it); nil when it is not set. aclInit takes it
+	// from the environment, not from the file.
+	VisibleDevices *string `json:"-"`
 }
 
-// Simulator is the "simulator" section. Zero fields take the simulator's
-// defaults.
+// Simulator is the "simulator" section. SoCName picks the simulated chip
+// (the simulator's profiles); zero fields take that chip's figures.
 type Simulator struct {
 	Devices       int    `json:"devices"`
 	SoCName       string `json:"soc_name"`
@@ -71,6 +75,29 @@ type Simulator struct {
 	VMMSize     uint64 `json:"vmm_size"`
 	ManagedBase uint64 `json:"managed_base"`
 	ManagedSize uint64 `json:"managed_size"`
+
+	// Topology is how the devices are connected; nil: every pair over
+	// HCCS, with peer access possible.
+	Topology *Topology `json:"topology,omitempty"`
+	// PhysicalIDs is the physical chip id of each device, as in a
+	// container; nil: each device's own number.
+	PhysicalIDs []int `json:"physical_ids,omitempty"`
+}
+
+// Topology is the simulator's "topology" section.
+type Topology struct {
+	// Link names the link kind of every pair not in Pairs: hccs (the
+	// default), pix, pib, phb, sys, sio or hccs_sw.
+	Link  string     `json:"link,omitempty"`
+	Pairs []PairLink `json:"pairs,omitempty"`
+}
+
+// PairLink is a pair of devices connected otherwise than Topology.Link
+// says: over Link, if set, and without peer access if NoPeer.
+type PairLink struct {
+	Devices [2]int `json:"devices"`
+	Link    string `json:"link,omitempty"`
+	NoPeer  bool   `json:"no_peer,omitempty"`
 }
 
 // Default is the configuration of aclInit(NULL).

@@ -105,25 +105,59 @@ func side(l hal.Loc) string {
 // checkDevice checks that [addr, addr+n) lies in one live allocation of
 // device d.
 func (d *Device) checkDevice(param string, addr, n uint64) error {
+	_, err := d.checkDeviceOf(param, addr, n, true)
+	return err
+}
+
+// checkDeviceOf checks that [addr, addr+n) lies in one live device
+// allocation, of device d if own, and returns its device.
+func (d *Device) checkDeviceOf(param string, addr, n uint64, own bool) (int, error) {
 	if d.r.reserved(d.b, addr) {
-		return d.checkMapped(param, addr, n, param != "src")
+		// Mapped memory another device may reach is the device's own to
+		// a copy: the mapping's access, not peer access, decides.
+		return d.id, d.checkMapped(param, addr, n, param != "src")
 	}
 	a, ok := d.r.lookup(d.b, addr)
 	switch {
 	case !ok:
 		if err := errClosed(d.b, param, addr); err != nil {
-			return err
+			return 0, err
 		}
-		return rterr.Errorf(rterr.KindInvalidAddress, "%s %#x is not in a live device allocation (never allocated, or freed)", param, addr)
+		return 0, rterr.Errorf(rterr.KindInvalidAddress, "%s %#x is not in a live device allocation (never allocated, or freed)", param, addr)
 	case a.Host:
-		return rterr.Errorf(rterr.KindInvalidAddress, "%s %#x is page-locked host memory, expected device memory", param, addr)
-	case a.Device != d.id:
-		return rterr.Errorf(rterr.KindInvalidAddress, "%s %#x is memory of device %d, expected device %d", param, addr, a.Device, d.id)
+		return 0, rterr.Errorf(rterr.KindInvalidAddress, "%s %#x is page-locked host memory, expected device memory", param, addr)
+	case own && a.Device != d.id:
+		return 0, rterr.Errorf(rterr.KindInvalidAddress, "%s %#x is memory of device %d, expected device %d", param, addr, a.Device, d.id)
 	case !a.Contains(addr, n):
-		return rterr.Errorf(rterr.KindInvalidAddress, "%s range [%#x, %#x) runs past its allocation [%#x, %#x)",
+		return 0, rterr.Errorf(rterr.KindInvalidAddress, "%s range [%#x, %#x) runs past its allocation [%#x, %#x)",
 			param, addr, addr+n, a.Addr, a.Addr+a.Size)
 	}
-	return nil
+	return a.Device, nil
+}
+
+// checkCopyEnds checks both ends of a copy on d, as checkLoc does; a copy
+// between device memory may have one end on another device, with peer
+// access in the copy's direction (checkPeerCopy).
+func (d *Device) checkCopyEnds(dst, src hal.Loc, n uint64) (dstPinned, srcPinned bool, err error) {
+	if dst.IsHost() || src.IsHost() {
+		if dstPinned, err = d.checkLoc("dst", dst, n); err != nil {
+			return false, false, err
+		}
+		srcPinned, err = d.checkLoc("src", src, n)
+		return dstPinned, srcPinned, err
+	}
+	t, err := d.checkDeviceOf("dst", dst.Dev, n, false)
+	if err != nil {
+		return false, false, err
+	}
+	s, err := d.checkDeviceOf("src", src.Dev, n, false)
+	if err != nil || (t == d.id && s == d.id) {
+		return false, false, err
+	}
+	if t == s {
+		return false, false, rterr.Errorf(rterr.KindInvalidAddress, "dst %#x is memory of device %d, expected device %d", dst.Dev, t, d.id)
+	}
+	return false, false, d.checkPeerCopy(dst.Dev, src.Dev, t, s)
 }
 
 // checkLoc checks a copy end: device memory must be live on d; host
@@ -217,10 +251,7 @@ func (c *Context) Memcpy(caller Caller, dst hal.Loc, destMax uint64, src hal.Loc
 	if err := checkCount(count, destMax); err != nil {
 		return err
 	}
-	if _, err := c.d.checkLoc("dst", dst, count); err != nil {
-		return err
-	}
-	if _, err := c.d.checkLoc("src", src, count); err != nil {
+	if _, _, err := c.d.checkCopyEnds(dst, src, count); err != nil {
 		return err
 	}
 	return c.hd.Run(hal.Task{Kind: hal.TaskCopy, Dst: dst, Src: src, Size: count})
@@ -255,11 +286,7 @@ func (s *Stream) MemcpyAsync(caller Caller, dst hal.Loc, destMax uint64, src hal
 	if err := checkCount(count, destMax); err != nil {
 		return err
 	}
-	dstPinned, err := d.checkLoc("dst", dst, count)
-	if err != nil {
-		return err
-	}
-	srcPinned, err := d.checkLoc("src", src, count)
+	dstPinned, srcPinned, err := d.checkCopyEnds(dst, src, count)
 	if err != nil {
 		return err
 	}

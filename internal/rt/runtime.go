@@ -29,6 +29,7 @@ type Runtime struct {
 	current     atomic.Pointer[hal.Backend] // the backend while initialized, for lock-free reads
 	nextModelID atomic.Uint32
 	labels      atomic.Int32 // live labels, at most MaxLabels
+	limits      limits       // aclrtDeviceSetLimit's values
 
 	// capMu guards captures.
 	capMu    sync.Mutex
@@ -93,6 +94,7 @@ func (r *Runtime) Init(cfg config.Config) error {
 		devices[i] = &Device{r: r, b: b, id: i, props: props, stack: config.RoundStack(cfg.StackSize)}
 	}
 	r.cfg, r.backend, r.devices, r.inited = cfg, b, devices, true
+	r.limits.reset(cfg)
 	r.host.reset()
 	r.vmmMeta.reset(b)
 	r.current.Store(&b)

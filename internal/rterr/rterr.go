@@ -94,6 +94,8 @@ const (
 	KindOverLimit                                          // a per-process limit reached (labels)
 	KindModelContext                                       // model used outside its context
 	KindLabelContext                                       // label used outside its context
+	KindFeatureUnsupported                                 // a reserved argument is not its required value (ACL_ERROR_FEATURE_UNSUPPORTED)
+	KindNoDevice                                           // no device is visible (ASCEND_RT_VISIBLE_DEVICES)
 	KindLinkTypeNotSupported                               // a memory link type the device topology does not have
 	numKinds
 )
@@ -117,6 +119,7 @@ var kindNames = [numKinds - Kind(hal.NumKinds)]string{
 	"task group status", "task group interrupted", "model running", "model update failed",
 	"array too small", "task type not supported", "over limit",
 	"model not in context", "label not in context",
+	"feature unsupported", "no device",
 	"link type not supported",
 }
 

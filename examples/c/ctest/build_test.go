@@ -15,6 +15,10 @@ import (
 // cflags are the warnings every C file of the suite builds with.
 var cflags = []string{"-std=c11", "-Wall", "-Wextra", "-Werror", "-O2", "-g"}
 
+// kernelFlags are a kernel's flags beyond cflags: params.c is built without
+// debug information, so that only its declarations tell its parameters.
+var kernelFlags = map[string][]string{"params": {"-g0"}}
+
 // tools is a build of the libraries, and the kernels and programs built
 // against it, shared by the tests.
 type tools struct {
@@ -128,7 +132,7 @@ func (tl *tools) kernel(t *testing.T, name string) string {
 	if fileExists(so) {
 		return so
 	}
-	args := append(append(append([]string{}, cflags...), tl.flags...), "-shared", "-fPIC", "-I"+tl.include,
+	args := append(append(append(append([]string{}, cflags...), tl.flags...), kernelFlags[name]...), "-shared", "-fPIC", "-I"+tl.include,
 		"-o", so, filepath.Join(tl.src, "kernels", name+".c"))
 	if _, err := run(tl.src, "gcc", args...); err != nil {
 		t.Fatal(err)

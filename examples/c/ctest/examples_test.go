@@ -19,6 +19,10 @@ var envs = map[string][]string{
 	// A collection every 5% of heap growth: many collections run while
 	// handles and the direct path's records are reused.
 	"22_churn": {"GOGC=5"},
+	// Devices 1 and 3 of four, as user devices 0 and 1.
+	"30_identity": {"ASCEND_RT_VISIBLE_DEVICES=1,3"},
+	// A chip other than the default one, an Atlas A3.
+	"40_profiles": {"GOCANN_SOC_NAME=Ascend910_9391"},
 }
 
 var examples = []example{
@@ -380,13 +384,55 @@ var examples = []example{
 		"ok: 100000 launches racing",
 		"each ran its own kernel",
 	}},
+	{"28_multidevice", "vadd", []string{
+		"ok: aclrtSetDevice(3) again: the same default context and stream",
+		"ok: a kernel launch on device 0's stream with device 3 current (",
+		"ok: aclrtLaunchKernel on device 0's stream with device 3 current (",
+		"ok: aclrtStreamWaitEvent of device 1's event on device 3's stream (",
+		"ok: aclrtSynchronizeEvent and aclrtQueryEventStatus of device 2's event with device 3 current",
+		"ok: after 3 of 4 aclrtResetDevice(0): aclrtGetDevice = 0, same context",
+		"ok: after the last aclrtResetDevice(0) the thread has no device (",
+	}},
+	{"29_peer", "", []string{
+		"ok: aclrtGetDevicesTopo(3, 0) = SYS",
+		"ok: aclrtDeviceEnablePeerAccess with flags 1 (aclrtDeviceEnablePeerAccess(1, 1) -> 200006)",
+		"ok: all 48 copies of the 12 ordered pairs",
+		"ok: aclrtMemP2PMap with 2->1 enabled succeeds and changes no bytes",
+		"ok: the guide's example copies device 0 to device 1 on device 1",
+	}},
+	{"30_identity", "value", []string{
+		"ok: ASCEND_RT_VISIBLE_DEVICES=1,3: aclrtGetDeviceCount = 2",
+		"ok: aclrtGetLogicDevIdByPhyDevId(7) = 1 (a user id, as documented)",
+		"ok: aclrtDeviceGetPCIBusId: 0000:08:00.0 (chip 7), 0000:06:00.0 (chip 5)",
+		"ok: P2P atomics over HCCS: DMA add and max",
+		"ok: aclrtDeviceSetLimit(SIMD stack, 70000) reads back 81920",
+		"ok: device 1 polling for 400 ms: cube and vector",
+		"ok: aclrtGetMemUsageInfo: ",
+	}},
+	{"39_params", "params", []string{
+		"ok: aclrtLaunchKernelWithArgsArray packs the declared INT32, INT16, INT8 and INT64 parameters (4294967280 -2 -3 1099511627776)",
+		"ok: a 32-byte block for pack's 40 bytes of declared parameters (",
+		"ok: a kernel declared with no parameters runs with an empty argument list and block (7 blocks counted)",
+		"ok: aclrtLaunchKernelWithArgsArray of an undeclared kernel -> 107000, naming the macro",
+	}},
+	{"40_profiles", "", []string{
+		"ok: aclrtGetSocName before aclInit follows GOCANN_SOC_NAME: Ascend910_9391",
+		"ok: aclrtActiveStream on an Atlas A3 -> 207000: ",
+		"ok: aclrtSwitchStream on an Atlas A3 -> 207000: ",
+		"ok: soc_name in the configuration wins over GOCANN_SOC_NAME: Ascend910B1",
+		"ok: aclrtActiveStream on an Atlas A2: the activated stream ran in the model",
+		"ok: aclrtCreateStreamConfigHandle on an Atlas A2: NULL, last error 207000: ",
+		"ok: aclrtCreateStreamV2 on an Atlas A2 (",
+		"ok: Ascend950PR_9599: 36 AI cores, 72 vector cores, 128 GiB of HBM",
+		"ok: aclInit with soc_name Ascend310P3 -> 100008: ",
+	}},
 	{"31_vmm", "vadd", []string{
 		"ok: aclrtMemcpy in through one mapping reads back through the other (3 MiB)",
 		"ok: a kernel adding through one mapping: the other reads 5 and 42",
 		"ok: mapping over a mapping (aclrtMapMem(b, 2 * MIB2, 0, h, 0) -> 107000)",
 		"ok: a kernel on memory without access faults at its start (aclrtSynchronizeStream(s) -> 507015)",
 		"ok: aclrtFreePhysical of a mapped handle keeps the memory while it is mapped",
-		"ok: aclrtMemMapSelectedLink over HCCS: the third mapping shows the same bytes",
+		"ok: aclrtMemMapSelectedLink on an Atlas A2 (",
 		"ok: everything freed: free memory is back to",
 	}},
 	{"32_managed", "vadd", []string{

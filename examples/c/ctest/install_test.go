@@ -23,11 +23,16 @@ func TestInstall(t *testing.T) {
 	if _, err := run(tl.root, "make", "install", "PREFIX="+prefix, "BUILD="+filepath.Join(dir, "build")); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"set_env.sh", "include/acl/acl.h", "include/gocann/kernel.h", "lib64/libascendcl.so", "lib64/libacl_rt.so", "lib64/libgocann_core.so"} {
+	for _, f := range []string{"set_env.sh", "bin/setenv.bash", "include/acl/acl.h", "include/gocann/kernel.h", "lib64/libascendcl.so", "lib64/libacl_rt.so", "lib64/libgocann_core.so"} {
 		if !fileExists(filepath.Join(prefix, f)) {
 			t.Errorf("make install did not create %s", f)
 		}
 	}
+	if !fileExists(filepath.Join(ascendcCMakeDir(prefix), "ascendc.cmake")) {
+		t.Errorf("make install did not create %s", filepath.Join(ascendcCMakeDir(prefix), "ascendc.cmake"))
+	}
+	t.Run("set_env", func(t *testing.T) { testSetEnv(t, shell, source, prefix) })
+	t.Run("cmake", func(t *testing.T) { testCMake(t, tl, shell, source, prefix) })
 
 	app := filepath.Join(dir, "app")
 	if err := os.MkdirAll(app, 0o755); err != nil {

@@ -176,7 +176,6 @@ struct fz {
     uint64_t arena_next[MAXDEV];
     void *vword[MAXDEV];          /* device words for aclrtValueWait, value vval */
     uint64_t vval[MAXDEV];
-    aclrtStreamConfigHandle *cfgs[8];
     void *bin_data;               /* the kernel binary's bytes, for LoadFromData */
     size_t bin_len;
     uint64_t report_tid;
@@ -298,6 +297,9 @@ struct op {
 
 extern const struct op ops_dev[], ops_query[], ops_stream[], ops_event[], ops_notify[], ops_mem[], ops_copy[], ops_kernel[],
     ops_launch[], ops_capture[], ops_group[], ops_model[], ops_label[], ops_vmm[], ops_vmm_use[], ops_managed[];
+extern const struct op ops_peer[];
+void peer_model_reset(void);        /* aclInit: no peer access, limits as configured */
+int peer_on(int from, int to);      /* copies from device from's memory into to's are allowed */
 void vmm_device_closed(int dev);         /* ops_vmm.c: what a device closing takes */
 void vmm_finalized(void);                /* ops_vmm.c: what aclFinalize takes */
 void managed_device_closed(int dev);     /* ops_managed.c: the same for managed memory */

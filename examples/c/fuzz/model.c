@@ -310,6 +310,7 @@ void device_closed(int dev)
 /* aclFinalize: every handle goes stale and all memory goes. */
 void runtime_finalized(void)
 {
+    peer_model_reset();
     vmm_finalized();
     for (int i = 0; i < MAXOBJ; i++) {
         fz.objs[i].owns_mem = 0;

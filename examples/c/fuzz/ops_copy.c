@@ -101,6 +101,14 @@ static void op_memcpy(void)
     int kind_ok = kind == ACL_MEMCPY_DEFAULT || kind == dk;
     if (d >= 0 && sv == VALID && on_dev(&dst, d) && on_dev(&src, d) && kind_ok && !(async && dk == 0) && count > 0) {
         must_pass(rc, async ? allow_for_stream(s.idx) : allow_for_ctx(fz.cur_ctx));
+    } else if (d >= 0 && sv == VALID && dk == 3 && kind_ok && count > 0 && dst.v == VALID && src.v == VALID && dst.a >= 0 &&
+               src.a >= 0 && dst.dev != src.dev && (dst.dev == d || src.dev == d)) {
+        /* Between two devices: peer access in the copy's direction. */
+        if (peer_on(src.dev, dst.dev)) {
+            must_pass(rc, async ? allow_for_stream(s.idx) : allow_for_ctx(fz.cur_ctx));
+        } else {
+            must_fail(rc, "a copy between devices without peer access from the source's to the destination's");
+        }
     }
     if (rc == 0 && async) {
         queued_copy(s.idx, &dst, &src, d);

@@ -264,8 +264,10 @@ static void op_reset_device(void)
         return;
     }
     fz.dev_set[d] = force ? 0 : fz.dev_set[d] - 1;
-    if (cur_dev() == d) {
-        fz.cur_ctx = -1; /* any reset of the thread's device leaves it without a context */
+    /* Only the reset that releases the device ends its default context,
+     * and with it the current context of a thread that had it. */
+    if (fz.dev_set[d] == 0 && fz.cur_ctx >= 0 && fz.cur_ctx == fz.dev_default[d]) {
+        fz.cur_ctx = -1;
     }
     if (fz.dev_set[d] == 0) {
         after_reset(d);

@@ -4,7 +4,9 @@
 //   - the CANN-to-Go table in doc.go, between the table markers, from the
 //     "CANN:" lines;
 //   - the Code constants (zz_codes.go) and the result codes of the C
-//     headers, between their markers, from internal/cannmap/codes.txt.
+//     headers, between their markers, from internal/cannmap/codes.txt;
+//   - docs/coverage.md, every exported C function with its Go functions
+//     and the tests that exercise them.
 //
 // Run it with go generate in the root package.
 package main
@@ -12,6 +14,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/gocann/gocann/internal/cannmap"
 )
@@ -54,5 +57,11 @@ func run() error {
 			return err
 		}
 	}
-	return nil
+	// Last: it builds the module's packages, which the files above are
+	// part of.
+	cov, err := cannmap.Coverage(".", entries)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join("docs", "coverage.md"), cov, 0o644)
 }

@@ -1,0 +1,44 @@
+/*
+ * Kernels whose parameters only their GOCANN_KERNEL_PARAMS declarations
+ * tell: the harness builds this file with -g0, so the binary has no debug
+ * information to read them from.
+ * Build: gcc -g0 -O2 -shared -fPIC -I<include> params.c -o libparams.so
+ */
+#include <gocann/kernel.h>
+
+/* pack stores each integer parameter, widened to 64 bits as its own type
+ * says, in out[0..3]: the runtime must pass each in its declared size. */
+__global__ __aicore__ void pack(GM_ADDR out, uint32_t a, int16_t b, int8_t c, uint64_t d)
+{
+    int64_t *o = (int64_t *)out;
+    if (GetBlockIdx() == 0) {
+        o[0] = a;
+        o[1] = b;
+        o[2] = c;
+        o[3] = (int64_t)d;
+    }
+}
+GOCANN_KERNEL_PARAMS(pack, GOCANN_PARAM_PTR, GOCANN_PARAM_INT32, GOCANN_PARAM_INT16, GOCANN_PARAM_INT8,
+                     GOCANN_PARAM_INT64);
+
+static int64_t ticks;
+
+/* tick counts its blocks into the binary's own counter. */
+__global__ __aicore__ void tick(void)
+{
+    __atomic_add_fetch(&ticks, 1, __ATOMIC_SEQ_CST);
+}
+GOCANN_KERNEL_PARAMS(tick);
+
+/* read_ticks stores the counter in out[0]. */
+__global__ __aicore__ void read_ticks(GM_ADDR out)
+{
+    *(int64_t *)out = __atomic_load_n(&ticks, __ATOMIC_SEQ_CST);
+}
+GOCANN_KERNEL_PARAMS(read_ticks, GOCANN_PARAM_PTR);
+
+/* undeclared has no declaration: its parameters are unknown. */
+__global__ __aicore__ void undeclared(GM_ADDR out)
+{
+    *(int64_t *)out = 7;
+}

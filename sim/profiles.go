@@ -1,0 +1,89 @@
+package sim
+
+import (
+	"strings"
+
+	"github.com/gocann/gocann/hal"
+)
+
+// The chips the simulator models. Core counts, HBM and L2 sizes are those of
+// CANN's platform configuration for each SoC (src/platform/platform_config
+// of CANN's runtime); notify limits are the API reference's; stream limits,
+// queue depths and priorities are the simulator's own and the same for
+// every chip.
+
+// DefaultProfile is the default chip, an Ascend 910B1 (Atlas A2): 24 AI
+// cores (each one cube unit and two vector cores), 64 GiB of HBM, 2048
+// streams.
+func DefaultProfile() hal.Props {
+	return hal.Props{
+		SoCName:          "Ascend910B1",
+		AICores:          24,
+		CubeCores:        24,
+		VectorCores:      48,
+		AICPUs:           6,
+		HBMSize:          64 << 30,
+		L2Size:           192 << 20,
+		StreamLimit:      2048,
+		EventLimit:       65536,
+		NotifyLimit:      8192,
+		QueueDepth:       1024,
+		GreatestPriority: 0,
+		LeastPriority:    7,
+	}
+}
+
+// A3Profile is an Ascend910_9391 (Atlas A3): per die, as the runtime sees
+// it, the figures of a 910B1.
+func A3Profile() hal.Props {
+	p := DefaultProfile()
+	p.SoCName = "Ascend910_9391"
+	return p
+}
+
+// Ascend950Profile is an Ascend950PR_9599: 36 AI cores (cube and vector
+// split, 72 vector cores), 128 GiB of HBM, 128 MiB of L2, 65535 notifies.
+func Ascend950Profile() hal.Props {
+	p := DefaultProfile()
+	p.SoCName = "Ascend950PR_9599"
+	p.AICores, p.CubeCores, p.VectorCores = 36, 36, 72
+	p.HBMSize, p.L2Size = 128<<30, 128<<20
+	p.NotifyLimit = 65535
+	return p
+}
+
+// Profiles returns the modelled chips, the default first.
+func Profiles() []hal.Props {
+	return []hal.Props{DefaultProfile(), A3Profile(), Ascend950Profile()}
+}
+
+// families maps SoC name prefixes to the modelled chip whose figures a chip
+// of that family takes.
+func family(soc string) (hal.Props, bool) {
+	switch {
+	case strings.HasPrefix(soc, "Ascend910B"):
+		return DefaultProfile(), true
+	case strings.HasPrefix(soc, "Ascend910_93"):
+		return A3Profile(), true
+	case strings.HasPrefix(soc, "Ascend950PR"), strings.HasPrefix(soc, "Ascend950DT"):
+		return Ascend950Profile(), true
+	}
+	return hal.Props{}, false
+}
+
+// ProfileFor returns the profile of the chip named soc: a modelled chip's
+// own, or, for another SoC of a modelled family (Ascend910B*,
+// Ascend910_93*, Ascend950PR*, Ascend950DT*), the family's figures under
+// that name. "" names the default chip.
+func ProfileFor(soc string) (hal.Props, error) {
+	if soc == "" {
+		return DefaultProfile(), nil
+	}
+	p, ok := family(soc)
+	if !ok {
+		return hal.Props{}, hal.Errorf(hal.KindInvalidParam,
+			"SoC name %q is not a chip the simulator models, expected Ascend910B1 (Atlas A2), Ascend910_9391 (Atlas A3), Ascend950PR_9599 (Ascend 950) or another SoC of those families", soc)
+	}
+	p.SoCName = soc
+	return p, nil
+}
