@@ -147,7 +147,7 @@ func TestVMMLinks(t *testing.T) {
 	check(t, r.MapMem(src, mib2, 0, h1, 0))
 	check(t, r.MapMem(src.Add(mib2), mib2, 0, h2, 0))
 	check(t, c.CopyToDevice(src.Add(mib2-8), vmmPattern(16, 5)))
-	wantErr(t, r.MemMapSelectedLink(dst, 2*mib2, src, gocann.MemLinkSIO), gocann.CodeRTLinkTypeNotSupported, "SIO", "HCCS")
+	wantErr(t, r.MemMapSelectedLink(dst, 2*mib2, src, gocann.MemLinkSIO), gocann.CodeRTLinkTypeNotSupported, "SIO", "link kinds 0x1")
 	wantErr(t, r.MemMapSelectedLink(dst, 2*mib2, src, 2), gocann.CodeInvalidParam, "linkIdx 2")
 	wantErr(t, r.MemMapSelectedLink(0, 2*mib2, src, 1), gocann.CodeInvalidParam, "virPtrDst is NULL")
 	wantErr(t, r.MemMapSelectedLink(dst, 0, src, 1), gocann.CodeInvalidParam, "size 0")
@@ -177,7 +177,7 @@ func TestVMMLinks(t *testing.T) {
 	}
 	check(t, r.MemMapSetLink(h1, gocann.MemLinkHCCS))
 	for _, l := range []uint32{gocann.MemLinkSIO, 2, 3} {
-		wantErr(t, r.MemMapSetLink(h1, l), gocann.CodeRTLinkTypeNotSupported, "not a link of the simulated devices")
+		wantErr(t, r.MemMapSetLink(h1, l), gocann.CodeRTLinkTypeNotSupported, "not a link of device 0 in the simulated topology")
 	}
 	wantErr(t, r.MemMapSetLink(h1, 4), gocann.CodeRTParamInvalid, "adviceLink 4")
 	wantErr(t, r.MemMapSetLink(0, 1), gocann.CodeInvalidParam, "handle is NULL")
@@ -212,4 +212,33 @@ func TestVMMFakeBackend(t *testing.T) {
 	wantErr(t, r.FreePhysical(1), gocann.CodeRTFeatureNotSupport, why)
 	_, err = c.MallocManaged(mib2, gocann.MemAttachGlobal)
 	wantErr(t, err, gocann.CodeRTFeatureNotSupport, why)
+}
+
+// TestVMMLinksSIO: with the two dies of a chip linked by SIO in the
+// topology, SIO is the link to select and HCCS is refused.
+func TestVMMLinksSIO(t *testing.T) {
+	e := setup(t, `{"simulator":{"hbm_size":1073741824,"soc_name":"Ascend910_9391","topology":{"link":"sio"}}}`)
+	r, c := e.r, e.c
+	h := vmmPhysical(t, r, mib2)
+	src, dst := vmmReserve(t, r, mib2), vmmReserve(t, r, mib2)
+	check(t, r.MapMem(src, mib2, 0, h, 0))
+	check(t, c.CopyToDevice(src, vmmPattern(64, 8)))
+	wantErr(t, r.MemMapSelectedLink(dst, mib2, src, gocann.MemLinkHCCS), gocann.CodeRTLinkTypeNotSupported, "HCCS", "link kinds 0x20")
+	check(t, r.MemMapSelectedLink(dst, mib2, src, gocann.MemLinkSIO))
+	if l, ok := r.MappingLink(dst); !ok || l != gocann.MemLinkSIO {
+		t.Errorf("link of the mapping = %d, %v; want SIO", l, ok)
+	}
+	got := make([]byte, 64)
+	check(t, c.CopyFromDevice(got, dst))
+	if string(got) != string(vmmPattern(64, 8)) {
+		t.Error("memory mapped over SIO reads back wrong")
+	}
+	check(t, r.MemMapSetLink(h, gocann.MemLinkSIO))
+	if l, _ := r.PhysicalMemLink(h); l != gocann.MemLinkSIO {
+		t.Errorf("PhysicalMemLink = %d after MemMapSetLink(SIO)", l)
+	}
+	wantErr(t, r.MemMapSetLink(h, gocann.MemLinkHCCS), gocann.CodeRTLinkTypeNotSupported, "HCCS")
+	check(t, r.UnmapMem(dst))
+	check(t, r.UnmapMem(src))
+	check(t, r.FreePhysical(h))
 }

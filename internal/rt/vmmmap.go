@@ -230,8 +230,8 @@ func (r *Runtime) MapSelectedLink(dst, size, src uint64, link uint32) error {
 		maps = append(maps, m)
 		at = m.Addr + m.Size
 	}
-	if link == LinkSIO {
-		return rterr.Errorf(rterr.KindLinkTypeNotSupported, "linkIdx 0 (SIO) is not a link of the simulated devices, which are linked by HCCS (ACL_RT_MEM_LINK_IDX_1)")
+	if err := r.checkLink("linkIdx", maps[0].Device, link); err != nil {
+		return err
 	}
 	for i, m := range maps {
 		at := dst + (m.Addr - src)
@@ -264,14 +264,15 @@ func (r *Runtime) SetLink(id uint64, link uint32) error {
 	if link > LinkUBMultiPort {
 		return rterr.Errorf(rterr.KindInvalidParam, "adviceLink %d is invalid, expected 0..%d", link, LinkUBMultiPort)
 	}
-	if _, ok := v.PhysicalInfo(id); !ok {
+	ph, ok := v.PhysicalInfo(id)
+	if !ok {
 		return errHandle(id)
 	}
 	if err := r.userHandle(id); err != nil {
 		return err
 	}
-	if link != LinkHCCS {
-		return rterr.Errorf(rterr.KindLinkTypeNotSupported, "adviceLink %d is not a link of the simulated devices, which are linked by HCCS (ACL_RT_MEM_ACCESS_LINK_HCCS)", link)
+	if err := r.checkLink("adviceLink", ph.Device, link); err != nil {
+		return err
 	}
 	r.vmmMeta.mu.Lock()
 	defer r.vmmMeta.mu.Unlock()
@@ -313,4 +314,39 @@ func (r *Runtime) Mapping(addr uint64) (hal.Mapping, bool) {
 		return hal.Mapping{}, false
 	}
 	return v.Mapping(addr)
+}
+
+// checkLink refuses a link (aclrtMemLinkType) device dev has to none of
+// the other devices in the simulated topology: one link kind per pair
+// (hal.Peer), HCCS for every pair of a backend without a topology or of
+// one device. The simulator has no UB paths.
+func (r *Runtime) checkLink(param string, dev int, link uint32) error {
+	b, err := r.live()
+	if err != nil {
+		return err
+	}
+	kinds := hal.LinkHCCS
+	if p, ok := b.(hal.Peer); ok && b.DeviceCount() > 1 {
+		kinds = 0
+		for other := range b.DeviceCount() {
+			if other == dev {
+				continue
+			}
+			if l, _, err := p.PeerLink(dev, other); err == nil {
+				kinds |= l
+			}
+		}
+	}
+	var want uint64
+	name := "a UB path"
+	switch link {
+	case LinkSIO:
+		want, name = hal.LinkSIO, "SIO"
+	case LinkHCCS:
+		want, name = hal.LinkHCCS|hal.LinkHCCSSW, "HCCS"
+	}
+	if kinds&want == 0 {
+		return rterr.Errorf(rterr.KindLinkTypeNotSupported, "%s %d (%s) is not a link of device %d in the simulated topology (link kinds %#x)", param, link, name, dev, kinds)
+	}
+	return nil
 }
