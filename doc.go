@@ -167,6 +167,7 @@
 //	aclrtFreeHost (by pointer)                                                 RawRuntime.FreeHost
 //	aclrtFreeHostWithDevSync                                                   HostBuffer.CloseWithDeviceSync
 //	aclrtFreeHostWithDevSync (by pointer)                                      RawRuntime.FreeHostWithDevSync
+//	aclrtFreePhysical                                                          Runtime.FreePhysical
 //	aclrtFreeWithDevSync                                                       Context.FreeWithDevSync
 //	aclrtFreeWithDevSync (by pointer)                                          RawRuntime.FreeWithDevSync
 //	aclrtGetCurrentContext (after aclrtSetDevice)                              Device.Context
@@ -213,9 +214,23 @@
 //	aclrtMallocHost                                                            Runtime.MallocHost
 //	aclrtMallocHost (by pointer)                                               RawRuntime.MallocHost
 //	aclrtMallocHostWithCfg                                                     Context.MallocHostConfig
+//	aclrtMallocPhysical                                                        Runtime.MallocPhysical
+//	aclrtMapMem                                                                Runtime.MapMem
+//	aclrtMemAllocManaged                                                       Context.MallocManaged
 //	aclrtMemFlush                                                              RawContext.MemFlush
+//	aclrtMemGetAccess                                                          Runtime.MemGetAccess
 //	aclrtMemGetAddressRange                                                    RawRuntime.AddressRange
+//	aclrtMemGetAllocationGranularity                                           Runtime.MemAllocationGranularity
+//	aclrtMemGetAllocationPropertiesFromHandle                                  Runtime.PhysicalMemProperties
 //	aclrtMemInvalidate                                                         RawContext.MemInvalidate
+//	aclrtMemManagedAdvise                                                      Runtime.ManagedAdvise
+//	aclrtMemManagedGetAttr                                                     Runtime.ManagedAttr
+//	aclrtMemManagedGetAttrs                                                    Runtime.ManagedAttrs
+//	aclrtMemManagedPrefetchAsync                                               Stream.PrefetchManaged
+//	aclrtMemManagedPrefetchBatchAsync                                          Stream.PrefetchManagedBatch
+//	aclrtMemMapNoAccess                                                        Runtime.MemMapNoAccess
+//	aclrtMemMapSelectedLink                                                    Runtime.MemMapSelectedLink
+//	aclrtMemMapSetLink                                                         Runtime.MemMapSetLink
 //	aclrtMemP2PMap                                                             RawRuntime.MemP2PMap
 //	aclrtMemP2PMap (typed)                                                     Runtime.P2PMap
 //	aclrtMemPoolCreate                                                         Device.NewMemPool
@@ -225,6 +240,8 @@
 //	aclrtMemPoolMallocAsync                                                    Stream.MallocAsync
 //	aclrtMemPoolSetAttr                                                        MemPool.SetAttr
 //	aclrtMemPoolTrimTo                                                         MemPool.TrimTo
+//	aclrtMemRetainAllocationHandle                                             Runtime.RetainAllocation
+//	aclrtMemSetAccess                                                          Runtime.MemSetAccess
 //	aclrtMemcpy                                                                RawContext.Memcpy
 //	aclrtMemcpy (ACL_MEMCPY_DEVICE_TO_DEVICE)                                  Context.CopyDevice
 //	aclrtMemcpy (ACL_MEMCPY_DEVICE_TO_HOST)                                    Context.CopyFromDevice
@@ -267,6 +284,9 @@
 //	aclrtQueryEventWaitStatus                                                  Event.QueryWait
 //	aclrtRecordEvent                                                           Stream.Record
 //	aclrtRecordNotify                                                          Stream.RecordNotify
+//	aclrtReleaseMemAddress                                                     Runtime.ReleaseMemAddress
+//	aclrtReserveMemAddress                                                     Runtime.ReserveMemAddress
+//	aclrtReserveMemAddressNoUCMemory                                           Runtime.ReserveMemAddressNoUC
 //	aclrtResetDevice                                                           Device.Reset
 //	aclrtResetDeviceForce                                                      Device.ResetForce
 //	aclrtResetEvent                                                            Stream.ResetEvent
@@ -295,12 +315,14 @@
 //	aclrtSynchronizeEventWithTimeout                                           Event.SynchronizeTimeout
 //	aclrtSynchronizeStream                                                     Stream.Synchronize
 //	aclrtSynchronizeStreamWithTimeout                                          Stream.SynchronizeTimeout
+//	aclrtUnmapMem                                                              Runtime.UnmapMem
 //	aclrtValueWait                                                             Stream.WaitValue
 //	aclrtValueWrite                                                            Stream.WriteValue
 //	aclrtWaitAndResetNotify                                                    Stream.WaitNotify
 //	none (a binary's globals, registered when it loads)                        RawRuntime.RegisterSymbol
 //	none (a device variable the kernel compiler registers)                     Context.NewGlobal
 //	none (the API reference's product support)                                 CheckSupport
+//	none (the host dereferences managed memory)                                Runtime.ManagedBytes
 //	trap (Ascend C)                                                            Block.Trap
 //
 // End CANN table.

@@ -220,6 +220,8 @@ func codeFor(k rterr.Kind) Code {
 		return CodeHostMemoryAlreadyRegistered
 	case rterr.KindHostNotRegistered:
 		return CodeHostMemoryNotRegistered
+	case rterr.KindLinkTypeNotSupported:
+		return CodeRTLinkTypeNotSupported
 	}
 	return CodeRTInternalError
 }

@@ -23,7 +23,9 @@ type Config = config.Config
 // SimConfig is the "simulator" section of the configuration: devices,
 // soc_name, aicore_num, cube_core_num, vector_core_num, hbm_size,
 // stream_limit, event_limit, notify_limit, queue_depth, dma_workers,
-// least_priority. soc_name picks the simulated chip: Ascend910B1 (Atlas A2,
+// least_priority, and the windows of virtual and managed memory (vmm_base,
+// vmm_size, managed_base, managed_size; by default where CANN documents
+// them). soc_name picks the simulated chip: Ascend910B1 (Atlas A2,
 // the default), Ascend910_9391 (Atlas A3), Ascend950PR_9599 (Ascend 950), or
 // another SoC of those families; zero fields keep that chip's figures. The
 // functions the API reference marks unsupported on the chip's product fail
@@ -144,6 +146,7 @@ func (r *Runtime) simBackend(c Config) (b hal.Backend, err error) {
 		Logger:     r.opts.logger,
 		DMAWorkers: s.DMAWorkers,
 		Space:      r.space,
+		VMMBase:    s.VMMBase, VMMSize: s.VMMSize, ManagedBase: s.ManagedBase, ManagedSize: s.ManagedSize,
 	}
 	cfg.PhysicalIDs = s.PhysicalIDs
 	if c.VisibleDevices != nil {

@@ -6,7 +6,7 @@
 // It follows the shape of database/sql/driver: a small mandatory interface
 // (Backend, Device, Queue, Event, Notify) and optional capabilities that the
 // front end discovers by type assertion (Tracer, Sharer, Direct,
-// KernelNumberer, Batcher, Peer, Identifier, Utilizer, MemUser). The
+// KernelNumberer, Batcher, Peer, Identifier, Utilizer, MemUser, VMM). The
 // runtime core owns the CANN semantics (contexts, lifetimes, fault
 // reporting, error codes); a backend only
 // executes what it is given, in order, per queue. hal types hold no

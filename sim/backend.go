@@ -21,6 +21,7 @@ type Backend struct {
 	kernels kernelTable // numbers kernels for direct launches (hal.SQ)
 	peers   peers       // the topology and the peer accesses turned on
 	ident   identities  // where each device sits
+	vm      *vmm        // reserved ranges and physical memory (hal.VMM)
 
 	// mu guards the fields below.
 	mu         sync.Mutex
@@ -57,6 +58,11 @@ func New(cfg Config) (*Backend, error) {
 	if b.space == nil {
 		b.space = NewAddressSpace()
 	}
+	mbase := cfg.ManagedBase
+	if cfg.managedDefault && occupied(mbase) && !b.space.vmGone.holds(mbase) {
+		mbase = fallbackManagedBase
+	}
+	b.vm = newVMM(b, cfg.VMMBase, cfg.VMMBase+cfg.VMMSize, mbase, mbase+cfg.ManagedSize)
 	b.mu.Lock()
 	b.publish() // ranges an earlier backend left in the space
 	b.mu.Unlock()
@@ -104,6 +110,7 @@ func (b *Backend) Open(id int) (hal.Device, error) {
 func (b *Backend) memFor(id int, hbm uint64) (*devMem, error) {
 	if m := b.mems[id]; m != nil {
 		if !m.mapped() {
+			m.vm.Store(b.vm)
 			return m, m.reopen()
 		}
 		b.retired = append(b.retired, m)
@@ -114,6 +121,7 @@ func (b *Backend) memFor(id int, hbm uint64) (*devMem, error) {
 		return nil, err
 	}
 	b.mems[id] = m
+	m.vm.Store(b.vm)
 	return m, nil
 }
 
@@ -159,7 +167,7 @@ func (b *Backend) Lookup(addr uint64) (hal.Allocation, bool) {
 	if sp, ok := b.spans.Load().find(addr); ok && sp.d != nil {
 		return sp.d.mem.lookup(addr)
 	}
-	return hal.Allocation{}, false
+	return b.vm.lookup(addr)
 }
 
 func (b *Backend) Owner(addr uint64) (hal.Span, bool) {
@@ -204,6 +212,7 @@ func (b *Backend) Close() error {
 			first = err
 		}
 	}
+	b.vm.close()
 	b.reclaimHost(true)
 	b.host.close()
 	b.mu.Lock()

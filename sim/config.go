@@ -36,8 +36,15 @@ type Config struct {
 	// PhysicalIDs is the physical chip of each logical device, as in a
 	// container; default: its own number.
 	PhysicalIDs []int
+	// VMMBase and VMMSize place the window virtual memory is reserved
+	// from, ManagedBase and ManagedSize the one managed memory is; default:
+	// where CANN documents them (DefaultVMMBase, DefaultManagedBase), or
+	// out of the race detector's shadow memory in race builds.
+	VMMBase, VMMSize         uint64
+	ManagedBase, ManagedSize uint64
 
-	monoBase int64 // CLOCK_MONOTONIC at clock 0 for the default clock, else 0
+	monoBase       int64 // CLOCK_MONOTONIC at clock 0 for the default clock, else 0
+	managedDefault bool  // the managed window is the default one
 }
 
 // DefaultDevices is the device count of a Config that names none.
@@ -105,6 +112,16 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	if c.VMMBase == 0 && c.VMMSize == 0 {
+		c.VMMBase, c.VMMSize = defaultVMMBase, defaultVMMSize
+	}
+	if c.ManagedBase == 0 && c.ManagedSize == 0 {
+		c.ManagedBase, c.ManagedSize = defaultManagedBase, defaultManagedSize
+		c.managedDefault = true
+	}
+	if err := checkVMMWindows(c.VMMBase, c.VMMSize, c.ManagedBase, c.ManagedSize); err != nil {
+		return c, err
 	}
 	if c.DMAWorkers == 0 {
 		c.DMAWorkers = max(2, runtime.GOMAXPROCS(0))

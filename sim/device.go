@@ -183,6 +183,7 @@ func (d *device) Close() error {
 	go func() { s.wg.Wait(); close(done) }()
 	select {
 	case <-done:
+		d.b.vm.deviceClosed(d.id)
 		return d.mem.close()
 	case <-time.After(closeGrace):
 		// A kernel or host function never returned. Its memory stays mapped

@@ -23,9 +23,10 @@ import (
 type devMem struct {
 	dev   int
 	hbm   uint64
-	start unsafe.Pointer // the reserved range's first byte
-	base  uint64         // device address of the first byte, fixed for the reservation
-	open  atomic.Bool    // mapped; read without the lock by contains
+	start unsafe.Pointer      // the reserved range's first byte
+	base  uint64              // device address of the first byte, fixed for the reservation
+	open  atomic.Bool         // mapped; read without the lock by contains
+	vm    atomic.Pointer[vmm] // the virtual memory of the backend using it, for kernels
 
 	// mu guards the allocator and the mapping; lookups and pointer take it
 	// shared so copies and kernels do not serialise on it.
@@ -338,5 +339,10 @@ func (m *devMem) bytes(addr, n uint64) ([]byte, error) {
 }
 
 // Pointer is pointer, exported so running kernel blocks see device memory
-// through hal.Memory.
-func (m *devMem) Pointer(addr, n uint64) (unsafe.Pointer, error) { return m.pointer(addr, n) }
+// through hal.Memory; they see mapped virtual memory through it too.
+func (m *devMem) Pointer(addr, n uint64) (unsafe.Pointer, error) {
+	if v := m.vm.Load(); v != nil && !m.inRange(addr) && v.inWindow(addr) {
+		return v.pointer(addr, n)
+	}
+	return m.pointer(addr, n)
+}

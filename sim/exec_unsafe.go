@@ -77,6 +77,9 @@ func (b *Backend) resolve(l hal.Loc, n uint64) (unsafe.Pointer, error) {
 	if sp, ok := b.spans.Load().find(l.Dev); ok {
 		return nil, hal.Errorf(hal.KindInvalidAddress, "address %#x is memory of device %d, which is not open", l.Dev, sp.m.dev)
 	}
+	if b.vm.inWindow(l.Dev) {
+		return b.vm.pointer(l.Dev, n)
+	}
 	return nil, hal.Errorf(hal.KindInvalidAddress, "address %#x is not device memory of any open device", l.Dev)
 }
 
@@ -280,5 +283,5 @@ func (s *scheduler) loadArgs(t *hal.Task) error {
 		return err
 	}
 	copy(t.Args[:t.NArgs], unsafe.Slice((*uint64)(p), t.NArgs))
-	return s.dev.b.closedIn(t.Args[:t.NArgs])
+	return s.dev.b.closedIn(s.dev.id, t.Args[:t.NArgs])
 }

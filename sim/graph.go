@@ -252,7 +252,7 @@ func (w *worker) readWord(r *graphRun, si, pc int, addr uint64, wide bool) (int6
 	if wide {
 		n = 8
 	}
-	p, err := r.s.dev.mem.pointer(addr, n)
+	p, err := r.s.dev.mem.Pointer(addr, n)
 	if err != nil {
 		r.fail(si, pc, &hal.Task{}, hal.KindDMAFault, "reading a control value", err)
 		return 0, false
@@ -320,7 +320,7 @@ func (w *worker) runOp(r *graphRun, si, pc int, t *hal.Task) {
 	case hal.TaskHostFunc:
 		w.runHost(r, si, pc, t)
 	case hal.TaskValueWrite, hal.TaskValueWait:
-		p, err := s.dev.mem.pointer(t.Dst.Dev, 8)
+		p, err := s.dev.mem.Pointer(t.Dst.Dev, 8)
 		if err != nil {
 			r.fail(si, pc, t, hal.KindDMAFault, "value address unusable", err)
 			return

@@ -27,7 +27,7 @@ func (w *worker) runKernel(r *graphRun, si, pc int, t *hal.Task) {
 			r.fail(si, pc, t, hal.KindAICoreException, "kernel argument block unreadable", err)
 			return
 		}
-	} else if err := r.s.dev.b.closedKernel(t); err != nil {
+	} else if err := r.s.dev.b.closedKernel(r.s.dev.id, t); err != nil {
 		r.fail(si, pc, t, hal.KindAICoreException, "kernel arguments unusable", err)
 		return
 	}
@@ -62,8 +62,8 @@ func (w *worker) runKernel(r *graphRun, si, pc int, t *hal.Task) {
 
 // batchOf returns the Batcher that may run t, if any. A kernel on memory
 // of a closed device takes none: it runs alone, and faults.
-func (b *Backend) batchOf(t *hal.Task) hal.Batcher {
-	if t.Kind != hal.TaskKernel || t.Blocks != 1 || t.ArgsDev != 0 || t.Kernel == nil || b.closedKernel(t) != nil {
+func (b *Backend) batchOf(dev int, t *hal.Task) hal.Batcher {
+	if t.Kind != hal.TaskKernel || t.Blocks != 1 || t.ArgsDev != 0 || t.Kernel == nil || b.closedKernel(dev, t) != nil {
 		return nil
 	}
 	return t.Kernel.Batch
@@ -76,7 +76,7 @@ func (b *Backend) batchOf(t *hal.Task) hal.Batcher {
 // of two or more.
 func (w *worker) runBatch(r *graphRun, si, pc int, ops []hal.Op) int {
 	sb := r.s.dev.b
-	b := sb.batchOf(&ops[pc].Task)
+	b := sb.batchOf(r.s.dev.id, &ops[pc].Task)
 	if b == nil {
 		return 0
 	}
@@ -86,7 +86,7 @@ func (w *worker) runBatch(r *graphRun, si, pc int, ops []hal.Op) int {
 		if op.Disabled {
 			continue
 		}
-		if op.Kind != hal.OpTask || sb.batchOf(&op.Task) != b {
+		if op.Kind != hal.OpTask || sb.batchOf(r.s.dev.id, &op.Task) != b {
 			break
 		}
 		w.calls[n] = hal.BatchCall{Kernel: op.Task.Kernel, Args: op.Task.Args[:op.Task.NArgs]}

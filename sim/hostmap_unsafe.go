@@ -107,7 +107,8 @@ func (h *hostMaps) pointer(addr, n uint64) (unsafe.Pointer, bool) {
 }
 
 // blockMem is the memory a running kernel block sees: its device's memory
-// and the host ranges mapped for kernels.
+// (with the virtual mappings, devMem.Pointer) and the host ranges mapped
+// for kernels.
 type blockMem struct {
 	m    *devMem
 	maps *hostMaps
@@ -119,5 +120,5 @@ func (k *blockMem) Pointer(addr, n uint64) (unsafe.Pointer, error) {
 			return p, nil
 		}
 	}
-	return k.m.pointer(addr, n)
+	return k.m.Pointer(addr, n) // device memory, or a virtual mapping
 }

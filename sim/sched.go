@@ -146,7 +146,7 @@ func (s *scheduler) runHead(q *queue) {
 				// A kernel on memory of a closed device ends the chain: it
 				// faults as the head of its own.
 				for it.last < q.tail && it.last-seq < maxChain-1 && chainable(&q.slot(it.last+1).t) &&
-					s.dev.b.closedKernel(&q.slot(it.last+1).t) == nil {
+					s.dev.b.closedKernel(s.dev.id, &q.slot(it.last+1).t) == nil {
 					it.last++
 				}
 				it.ring = q.ring
@@ -178,7 +178,7 @@ func (s *scheduler) startArgs(t *hal.Task) error {
 	if t.ArgsDev != 0 {
 		return s.loadArgs(t)
 	}
-	return s.dev.b.closedKernel(t)
+	return s.dev.b.closedKernel(s.dev.id, t)
 }
 
 // chainable reports whether t may run in a chain (item.last): a one-block

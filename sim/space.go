@@ -4,6 +4,7 @@ import (
 	"errors"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gocann/gocann/hal"
 )
@@ -22,6 +23,11 @@ import (
 // a time; a second open at once reserves ranges of its own.
 type AddressSpace struct {
 	sqs sqArena // the queues' submission areas, which C producers may hold
+	// physIDs numbers physical allocations (hal.VMM) across the space's
+	// backends, so a handle from before a re-initialization is never a
+	// new allocation's.
+	physIDs atomic.Uint64
+	vmGone  vmRetired // released virtual memory, kept inaccessible
 
 	// mu guards the fields below.
 	mu     sync.Mutex
@@ -102,6 +108,7 @@ func (s *AddressSpace) Close() error {
 	}
 	s.closed = true
 	s.sqs.close()
+	s.vmGone.close()
 	var errs []error
 	for _, m := range slices.Clone(s.mems) {
 		if s.held[m] == nil {

@@ -43,7 +43,7 @@ func TestSpaceOutlivesBackend(t *testing.T) {
 	if got, ok := b2.Lookup(a.Addr); ok {
 		t.Errorf("Lookup(%#x) in the next backend = %+v, want nothing live", a.Addr, got)
 	}
-	if err := b2.closedIn([]uint64{a.Addr}); err == nil {
+	if err := b2.closedIn(0, []uint64{a.Addr}); err == nil {
 		t.Error("a kernel argument in the earlier backend's memory passes the closed-device check")
 	}
 	d2, err := b2.Open(0)

@@ -30,9 +30,13 @@ func (s *spanSet) find(addr uint64) (spanOf, bool) {
 }
 
 // closedIn reports the first of args that is an address in the range of a
-// device that is not open: a kernel given one would touch memory that is
-// gone. It costs one load while no device has closed.
-func (b *Backend) closedIn(args []uint64) error {
+// device that is not open, or in reserved virtual memory device dev has no
+// access to: a kernel given one would touch memory that is gone. It costs
+// two loads while no device has closed and nothing is reserved.
+func (b *Backend) closedIn(dev int, args []uint64) error {
+	if err := b.vm.kernelArgs(dev, args); err != nil {
+		return err
+	}
 	set := b.spans.Load()
 	if set.closed == 0 {
 		return nil
@@ -47,9 +51,9 @@ func (b *Backend) closedIn(args []uint64) error {
 
 // closedKernel is closedIn for a task about to start: a kernel faults
 // instead of running on such an argument.
-func (b *Backend) closedKernel(t *hal.Task) error {
+func (b *Backend) closedKernel(dev int, t *hal.Task) error {
 	if t.Kind != hal.TaskKernel {
 		return nil
 	}
-	return b.closedIn(t.Args[:t.NArgs])
+	return b.closedIn(dev, t.Args[:t.NArgs])
 }

@@ -118,7 +118,7 @@ func (s *scheduler) runSync(q *queue, sl *slot, now int64) (ok bool, f *hal.Faul
 			return false, nil
 		}
 	case hal.TaskValueWrite, hal.TaskValueWait:
-		p, err := s.dev.mem.pointer(t.Dst.Dev, 8)
+		p, err := s.dev.mem.Pointer(t.Dst.Dev, 8)
 		if err != nil {
 			return true, s.newFault(q, q.done+1, t, hal.KindDMAFault, t.Kind.String()+" failed", err)
 		}

@@ -163,6 +163,27 @@ typedef struct gocann_core_api {
 	aclError (*aclrtMemcpyFromSymbolAsync)(gocann_thread *t, void* dst, size_t dstMax, const void* symbol, size_t count, size_t offset, aclrtMemcpyKind kind, aclrtStream stream);
 	aclError (*aclrtMemcpyToSymbol)(gocann_thread *t, const void* symbol, const void* src, size_t count, size_t offset, aclrtMemcpyKind kind);
 	aclError (*aclrtMemcpyToSymbolAsync)(gocann_thread *t, const void* symbol, const void* src, size_t count, size_t offset, aclrtMemcpyKind kind, aclrtStream stream);
+	aclError (*aclrtMemGetAllocationGranularity)(gocann_thread *t, aclrtPhysicalMemProp* prop, aclrtMemGranularityOptions option, size_t* granularity);
+	aclError (*aclrtReserveMemAddress)(gocann_thread *t, void** virPtr, size_t size, size_t alignment, void* expectPtr, uint64_t flags);
+	aclError (*aclrtReserveMemAddressNoUCMemory)(gocann_thread *t, void** virPtr, size_t size, size_t alignment, void* expectPtr, uint64_t flags);
+	aclError (*aclrtReleaseMemAddress)(gocann_thread *t, void* virPtr);
+	aclError (*aclrtMallocPhysical)(gocann_thread *t, aclrtDrvMemHandle* handle, size_t size, const aclrtPhysicalMemProp* prop, uint64_t flags);
+	aclError (*aclrtFreePhysical)(gocann_thread *t, aclrtDrvMemHandle handle);
+	aclError (*aclrtMapMem)(gocann_thread *t, void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags);
+	aclError (*aclrtMemMapNoAccess)(gocann_thread *t, void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags);
+	aclError (*aclrtUnmapMem)(gocann_thread *t, void* virPtr);
+	aclError (*aclrtMemSetAccess)(gocann_thread *t, void* virPtr, size_t size, aclrtMemAccessDesc* desc, size_t count);
+	aclError (*aclrtMemGetAccess)(gocann_thread *t, void* virPtr, aclrtMemLocation* location, uint64_t* flag);
+	aclError (*aclrtMemRetainAllocationHandle)(gocann_thread *t, void* virPtr, aclrtDrvMemHandle* handle);
+	aclError (*aclrtMemGetAllocationPropertiesFromHandle)(gocann_thread *t, aclrtDrvMemHandle handle, aclrtPhysicalMemProp* prop);
+	aclError (*aclrtMemMapSelectedLink)(gocann_thread *t, void* virPtrDst, size_t size, void* virPtrSrc, uint32_t linkIdx);
+	aclError (*aclrtMemMapSetLink)(gocann_thread *t, aclrtDrvMemHandle handle, aclrtMemLinkType adviceLink);
+	aclError (*aclrtMemAllocManaged)(gocann_thread *t, void** ptr, uint64_t size, uint32_t flag);
+	aclError (*aclrtMemManagedAdvise)(gocann_thread *t, const void* const ptr, uint64_t size, aclrtMemManagedAdviseType advise, aclrtMemManagedLocation location);
+	aclError (*aclrtMemManagedGetAttr)(gocann_thread *t, aclrtMemManagedRangeAttribute attribute, const void* ptr, size_t size, void* data, size_t dataSize);
+	aclError (*aclrtMemManagedGetAttrs)(gocann_thread *t, aclrtMemManagedRangeAttribute* attributes, size_t numAttributes, const void* ptr, size_t size, void** data, size_t* dataSizes);
+	aclError (*aclrtMemManagedPrefetchAsync)(gocann_thread *t, const void* ptr, size_t size, aclrtMemManagedLocation location, uint32_t flags, aclrtStream stream);
+	aclError (*aclrtMemManagedPrefetchBatchAsync)(gocann_thread *t, const void** ptrs, size_t* sizes, size_t count, aclrtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs, size_t numPrefetchLocs, uint64_t flags, aclrtStream stream);
 	// acl/acl_rt_kernel.h
 	aclError (*aclrtBinaryLoadFromFile)(gocann_thread *t, const char* binPath, aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle);
 	aclError (*aclrtBinaryLoadFromData)(gocann_thread *t, const void* data, size_t length, const aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle);

@@ -153,6 +153,27 @@ const gocann_core_sym gocann_core_syms[] = {
 	{"gocann_aclrtMemcpyFromSymbolAsync", &gocann_core.aclrtMemcpyFromSymbolAsync},
 	{"gocann_aclrtMemcpyToSymbol", &gocann_core.aclrtMemcpyToSymbol},
 	{"gocann_aclrtMemcpyToSymbolAsync", &gocann_core.aclrtMemcpyToSymbolAsync},
+	{"gocann_aclrtMemGetAllocationGranularity", &gocann_core.aclrtMemGetAllocationGranularity},
+	{"gocann_aclrtReserveMemAddress", &gocann_core.aclrtReserveMemAddress},
+	{"gocann_aclrtReserveMemAddressNoUCMemory", &gocann_core.aclrtReserveMemAddressNoUCMemory},
+	{"gocann_aclrtReleaseMemAddress", &gocann_core.aclrtReleaseMemAddress},
+	{"gocann_aclrtMallocPhysical", &gocann_core.aclrtMallocPhysical},
+	{"gocann_aclrtFreePhysical", &gocann_core.aclrtFreePhysical},
+	{"gocann_aclrtMapMem", &gocann_core.aclrtMapMem},
+	{"gocann_aclrtMemMapNoAccess", &gocann_core.aclrtMemMapNoAccess},
+	{"gocann_aclrtUnmapMem", &gocann_core.aclrtUnmapMem},
+	{"gocann_aclrtMemSetAccess", &gocann_core.aclrtMemSetAccess},
+	{"gocann_aclrtMemGetAccess", &gocann_core.aclrtMemGetAccess},
+	{"gocann_aclrtMemRetainAllocationHandle", &gocann_core.aclrtMemRetainAllocationHandle},
+	{"gocann_aclrtMemGetAllocationPropertiesFromHandle", &gocann_core.aclrtMemGetAllocationPropertiesFromHandle},
+	{"gocann_aclrtMemMapSelectedLink", &gocann_core.aclrtMemMapSelectedLink},
+	{"gocann_aclrtMemMapSetLink", &gocann_core.aclrtMemMapSetLink},
+	{"gocann_aclrtMemAllocManaged", &gocann_core.aclrtMemAllocManaged},
+	{"gocann_aclrtMemManagedAdvise", &gocann_core.aclrtMemManagedAdvise},
+	{"gocann_aclrtMemManagedGetAttr", &gocann_core.aclrtMemManagedGetAttr},
+	{"gocann_aclrtMemManagedGetAttrs", &gocann_core.aclrtMemManagedGetAttrs},
+	{"gocann_aclrtMemManagedPrefetchAsync", &gocann_core.aclrtMemManagedPrefetchAsync},
+	{"gocann_aclrtMemManagedPrefetchBatchAsync", &gocann_core.aclrtMemManagedPrefetchBatchAsync},
 	{"gocann_aclrtBinaryLoadFromFile", &gocann_core.aclrtBinaryLoadFromFile},
 	{"gocann_aclrtBinaryLoadFromData", &gocann_core.aclrtBinaryLoadFromData},
 	{"gocann_aclrtBinaryGetFunction", &gocann_core.aclrtBinaryGetFunction},
@@ -1199,6 +1220,153 @@ aclError aclrtMemcpyToSymbolAsync(const void* symbol, const void* src, size_t co
 	GOCANN_CHECK_PTR(t, "aclrtMemcpyToSymbolAsync", "src", src, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemcpyToSymbolAsync", "stream", stream, 1, (aclError)e_);
 	return gocann_core.aclrtMemcpyToSymbolAsync(t, symbol, src, count, offset, kind, stream);
+}
+aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop, aclrtMemGranularityOptions option, size_t* granularity) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemGetAllocationGranularity", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemGetAllocationGranularity", "prop", prop, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemGetAllocationGranularity", "granularity", granularity, 0, (aclError)e_);
+	return gocann_core.aclrtMemGetAllocationGranularity(t, prop, option, granularity);
+}
+aclError aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment, void* expectPtr, uint64_t flags) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtReserveMemAddress", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtReserveMemAddress", "virPtr", virPtr, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtReserveMemAddress", "expectPtr", expectPtr, 0, (aclError)e_);
+	return gocann_core.aclrtReserveMemAddress(t, virPtr, size, alignment, expectPtr, flags);
+}
+aclError aclrtReserveMemAddressNoUCMemory(void** virPtr, size_t size, size_t alignment, void* expectPtr, uint64_t flags) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtReserveMemAddressNoUCMemory", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtReserveMemAddressNoUCMemory", "virPtr", virPtr, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtReserveMemAddressNoUCMemory", "expectPtr", expectPtr, 0, (aclError)e_);
+	return gocann_core.aclrtReserveMemAddressNoUCMemory(t, virPtr, size, alignment, expectPtr, flags);
+}
+aclError aclrtReleaseMemAddress(void* virPtr) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtReleaseMemAddress", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtReleaseMemAddress", "virPtr", virPtr, 0, (aclError)e_);
+	return gocann_core.aclrtReleaseMemAddress(t, virPtr);
+}
+aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size, const aclrtPhysicalMemProp* prop, uint64_t flags) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMallocPhysical", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMallocPhysical", "handle", handle, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMallocPhysical", "prop", prop, 0, (aclError)e_);
+	return gocann_core.aclrtMallocPhysical(t, handle, size, prop, flags);
+}
+aclError aclrtFreePhysical(aclrtDrvMemHandle handle) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtFreePhysical", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtFreePhysical", "handle", handle, 1, (aclError)e_);
+	return gocann_core.aclrtFreePhysical(t, handle);
+}
+aclError aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMapMem", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMapMem", "virPtr", virPtr, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMapMem", "handle", handle, 1, (aclError)e_);
+	return gocann_core.aclrtMapMem(t, virPtr, size, offset, handle, flags);
+}
+aclError aclrtMemMapNoAccess(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemMapNoAccess", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemMapNoAccess", "virPtr", virPtr, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemMapNoAccess", "handle", handle, 1, (aclError)e_);
+	return gocann_core.aclrtMemMapNoAccess(t, virPtr, size, offset, handle, flags);
+}
+aclError aclrtUnmapMem(void* virPtr) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtUnmapMem", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtUnmapMem", "virPtr", virPtr, 0, (aclError)e_);
+	return gocann_core.aclrtUnmapMem(t, virPtr);
+}
+aclError aclrtMemSetAccess(void* virPtr, size_t size, aclrtMemAccessDesc* desc, size_t count) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemSetAccess", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemSetAccess", "virPtr", virPtr, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemSetAccess", "desc", desc, 0, (aclError)e_);
+	return gocann_core.aclrtMemSetAccess(t, virPtr, size, desc, count);
+}
+aclError aclrtMemGetAccess(void* virPtr, aclrtMemLocation* location, uint64_t* flag) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemGetAccess", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemGetAccess", "virPtr", virPtr, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemGetAccess", "location", location, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemGetAccess", "flag", flag, 0, (aclError)e_);
+	return gocann_core.aclrtMemGetAccess(t, virPtr, location, flag);
+}
+aclError aclrtMemRetainAllocationHandle(void* virPtr, aclrtDrvMemHandle* handle) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemRetainAllocationHandle", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemRetainAllocationHandle", "virPtr", virPtr, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemRetainAllocationHandle", "handle", handle, 0, (aclError)e_);
+	return gocann_core.aclrtMemRetainAllocationHandle(t, virPtr, handle);
+}
+aclError aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle handle, aclrtPhysicalMemProp* prop) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemGetAllocationPropertiesFromHandle", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemGetAllocationPropertiesFromHandle", "handle", handle, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemGetAllocationPropertiesFromHandle", "prop", prop, 0, (aclError)e_);
+	return gocann_core.aclrtMemGetAllocationPropertiesFromHandle(t, handle, prop);
+}
+aclError aclrtMemMapSelectedLink(void* virPtrDst, size_t size, void* virPtrSrc, uint32_t linkIdx) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemMapSelectedLink", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemMapSelectedLink", "virPtrDst", virPtrDst, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemMapSelectedLink", "virPtrSrc", virPtrSrc, 0, (aclError)e_);
+	return gocann_core.aclrtMemMapSelectedLink(t, virPtrDst, size, virPtrSrc, linkIdx);
+}
+aclError aclrtMemMapSetLink(aclrtDrvMemHandle handle, aclrtMemLinkType adviceLink) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemMapSetLink", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemMapSetLink", "handle", handle, 1, (aclError)e_);
+	return gocann_core.aclrtMemMapSetLink(t, handle, adviceLink);
+}
+aclError aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemAllocManaged", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemAllocManaged", "ptr", ptr, 0, (aclError)e_);
+	return gocann_core.aclrtMemAllocManaged(t, ptr, size, flag);
+}
+aclError aclrtMemManagedAdvise(const void* const ptr, uint64_t size, aclrtMemManagedAdviseType advise, aclrtMemManagedLocation location) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemManagedAdvise", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemManagedAdvise", "ptr", ptr, 0, (aclError)e_);
+	return gocann_core.aclrtMemManagedAdvise(t, ptr, size, advise, location);
+}
+aclError aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribute, const void* ptr, size_t size, void* data, size_t dataSize) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemManagedGetAttr", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemManagedGetAttr", "ptr", ptr, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemManagedGetAttr", "data", data, 0, (aclError)e_);
+	return gocann_core.aclrtMemManagedGetAttr(t, attribute, ptr, size, data, dataSize);
+}
+aclError aclrtMemManagedGetAttrs(aclrtMemManagedRangeAttribute* attributes, size_t numAttributes, const void* ptr, size_t size, void** data, size_t* dataSizes) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemManagedGetAttrs", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemManagedGetAttrs", "attributes", attributes, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemManagedGetAttrs", "ptr", ptr, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemManagedGetAttrs", "data", data, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemManagedGetAttrs", "dataSizes", dataSizes, 0, (aclError)e_);
+	return gocann_core.aclrtMemManagedGetAttrs(t, attributes, numAttributes, ptr, size, data, dataSizes);
+}
+aclError aclrtMemManagedPrefetchAsync(const void* ptr, size_t size, aclrtMemManagedLocation location, uint32_t flags, aclrtStream stream) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemManagedPrefetchAsync", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemManagedPrefetchAsync", "ptr", ptr, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemManagedPrefetchAsync", "stream", stream, 1, (aclError)e_);
+	return gocann_core.aclrtMemManagedPrefetchAsync(t, ptr, size, location, flags, stream);
+}
+aclError aclrtMemManagedPrefetchBatchAsync(const void** ptrs, size_t* sizes, size_t count, aclrtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs, size_t numPrefetchLocs, uint64_t flags, aclrtStream stream) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemManagedPrefetchBatchAsync", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemManagedPrefetchBatchAsync", "ptrs", ptrs, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemManagedPrefetchBatchAsync", "sizes", sizes, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemManagedPrefetchBatchAsync", "prefetchLocs", prefetchLocs, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemManagedPrefetchBatchAsync", "prefetchLocIdxs", prefetchLocIdxs, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemManagedPrefetchBatchAsync", "stream", stream, 1, (aclError)e_);
+	return gocann_core.aclrtMemManagedPrefetchBatchAsync(t, ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream);
 }
 
 // acl/acl_rt_kernel.h

@@ -112,6 +112,9 @@ func cases() []testCase {
 		{"Copy/Memset32", testMemset32},
 		{"Copy/Indirect", testCopyIndirect},
 		{"Cmo/OrderedNoBytes", testCmo},
+		{"VMM/Reserve", testVMMReserve},
+		{"VMM/DoubleMap", testVMMDoubleMap},
+		{"VMM/Access", testVMMAccess},
 	}
 }
 

@@ -69,6 +69,12 @@ type Simulator struct {
 	QueueDepth    int    `json:"queue_depth"`
 	DMAWorkers    int    `json:"dma_workers"`
 	LeastPriority int    `json:"least_priority"`
+	// The windows virtual and managed memory are reserved from (sanitizer
+	// builds move them out of their shadow memory); 0 takes the default.
+	VMMBase     uint64 `json:"vmm_base"`
+	VMMSize     uint64 `json:"vmm_size"`
+	ManagedBase uint64 `json:"managed_base"`
+	ManagedSize uint64 `json:"managed_size"`
 
 	// Topology is how the devices are connected; nil: every pair over
 	// HCCS, with peer access possible.

@@ -82,6 +82,7 @@ func (d *Device) closeIfUnused() error {
 	err := d.hd.Close()
 	d.hd = nil
 	d.r.closed.refresh(d.b)
+	d.r.managedGone()
 	return err
 }
 

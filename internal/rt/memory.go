@@ -115,6 +115,11 @@ func (d *Device) checkDevice(param string, addr, n uint64) error {
 // checkDeviceOf checks that [addr, addr+n) lies in one live device
 // allocation, of device d if own, and returns its device.
 func (d *Device) checkDeviceOf(param string, addr, n uint64, own bool) (int, error) {
+	if d.r.reserved(d.b, addr) {
+		// Mapped memory another device may reach is the device's own to
+		// a copy: the mapping's access, not peer access, decides.
+		return d.id, d.checkMapped(param, addr, n, param != "src")
+	}
 	a, ok := d.r.lookup(d.b, addr)
 	switch {
 	case !ok:
@@ -194,6 +199,9 @@ func (r *Runtime) Free(addr uint64) error {
 	}
 	if addr == 0 {
 		return rterr.Errorf(rterr.KindBadArgument, "devPtr is NULL, expected memory from aclrtMalloc")
+	}
+	if err := r.freeManaged(addr); err != errNotManaged {
+		return err
 	}
 	a, ok := r.lookup(b, addr)
 	switch {

@@ -25,6 +25,8 @@ type Runtime struct {
 	host        userHost                    // the caller's page-locked allocations
 	regs        hostRegs                    // the caller's registered host memory
 	closed      closedSpans                 // address ranges of devices that are not open
+	vmmMeta     vmmState                    // the virtual memory window and what CANN reports of it
+	managed     managedState                // managed allocations (aclrtMemAllocManaged)
 	current     atomic.Pointer[hal.Backend] // the backend while initialized, for lock-free reads
 	nextModelID atomic.Uint32
 	labels      atomic.Int32 // live labels, at most MaxLabels
@@ -98,6 +100,7 @@ func (r *Runtime) Init(cfg config.Config) error {
 	r.limits.reset(cfg)
 	r.host.reset()
 	r.regs.reset()
+	r.vmmMeta.reset(b)
 	r.current.Store(&b)
 	// The backend may know device ranges from before, all closed now.
 	r.closed.refresh(b)
@@ -125,6 +128,8 @@ func (r *Runtime) Finalize() error {
 	r.host.reset()
 	r.regs.reset()
 	r.symbols.reset()
+	r.vmmMeta.reset(nil)
+	r.managed.reset()
 	r.closed.set(nil)
 	return err
 }
@@ -232,7 +237,7 @@ func (r *Runtime) Lookup(addr uint64) (hal.Allocation, bool) {
 func (r *Runtime) Loc(p unsafe.Pointer) hal.Loc {
 	addr := uint64(uintptr(p))
 	if b, err := r.live(); err == nil {
-		if _, ok := b.Owner(addr); ok {
+		if _, ok := b.Owner(addr); ok || r.reserved(b, addr) {
 			return hal.DevLoc(addr)
 		}
 	}

@@ -97,9 +97,10 @@ const (
 	KindFeatureUnsupported                                 // a reserved argument is not its required value (ACL_ERROR_FEATURE_UNSUPPORTED)
 	KindNoDevice                                           // no device is visible (ASCEND_RT_VISIBLE_DEVICES)
 	// Registered host memory.
-	KindHostRegistered    // a host range overlaps one already registered
-	KindHostNotRegistered // a host address is not the start of a registration
-	KindInvalidSymbol     // an address that is no device symbol
+	KindHostRegistered       // a host range overlaps one already registered
+	KindHostNotRegistered    // a host address is not the start of a registration
+	KindInvalidSymbol        // an address that is no device symbol
+	KindLinkTypeNotSupported // a memory link type the device topology does not have
 	numKinds
 )
 
@@ -125,6 +126,7 @@ var kindNames = [numKinds - Kind(hal.NumKinds)]string{
 	"feature unsupported", "no device",
 	"host memory already registered", "host memory not registered",
 	"invalid symbol",
+	"link type not supported",
 }
 
 func (k Kind) String() string {

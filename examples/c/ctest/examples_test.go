@@ -468,6 +468,21 @@ var examples = []example{
 		"ok: Ascend950PR_9599: 36 AI cores, 72 vector cores, 128 GiB of HBM",
 		"ok: aclInit with soc_name Ascend310P3 -> 100008: ",
 	}},
+	{"31_vmm", "vadd", []string{
+		"ok: aclrtMemcpy in through one mapping reads back through the other (3 MiB)",
+		"ok: a kernel adding through one mapping: the other reads 5 and 42",
+		"ok: mapping over a mapping (aclrtMapMem(b, 2 * MIB2, 0, h, 0) -> 107000)",
+		"ok: a kernel on memory without access faults at its start (aclrtSynchronizeStream(s) -> 507015)",
+		"ok: aclrtFreePhysical of a mapped handle keeps the memory while it is mapped",
+		"ok: aclrtMemMapSelectedLink on an Atlas A2 (",
+		"ok: everything freed: free memory is back to",
+	}},
+	{"32_managed", "vadd", []string{
+		"ok: a kernel wrote through the managed pointer and the host reads all 524288 words in place (first wrong -1)",
+		"ok: LAST_PREFETCH_LOCATION while the prefetch is queued: -2",
+		"ok: after the prefetch to device 0: 0",
+		"ok: aclrtFree gives the managed memory back",
+	}},
 }
 
 func TestExamples(t *testing.T) {

@@ -299,12 +299,17 @@ struct op {
 };
 
 extern const struct op ops_dev[], ops_query[], ops_stream[], ops_event[], ops_notify[], ops_mem[], ops_copy[], ops_kernel[],
-    ops_launch[], ops_capture[], ops_group[], ops_model[], ops_label[], ops_pool[];
+    ops_launch[], ops_capture[], ops_group[], ops_model[], ops_label[], ops_pool[],
+    ops_vmm[], ops_vmm_use[], ops_managed[];
 extern const struct op ops_peer[];
 void peer_model_reset(void);        /* aclInit: no peer access, limits as configured */
 int peer_on(int from, int to);      /* copies from device from's memory into to's are allowed */
 extern const struct op ops_hostreg[], ops_batch[];
 void hostreg_forget(void);               /* aclFinalize ended every host registration */
+void vmm_device_closed(int dev);         /* ops_vmm.c: what a device closing takes */
+void vmm_finalized(void);                /* ops_vmm.c: what aclFinalize takes */
+void managed_device_closed(int dev);     /* ops_managed.c: the same for managed memory */
+void managed_finalized(void);
 int valid_dev(void);
 int32_t bad_dev(void);
 

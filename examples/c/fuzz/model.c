@@ -305,6 +305,7 @@ void device_closed(int dev)
     fz.dev_epoch[dev]++;
     fz.vword[dev] = NULL;
     fz.arena[dev] = NULL;
+    vmm_device_closed(dev);
 }
 
 /* aclFinalize: every handle goes stale and all memory goes. */
@@ -316,6 +317,7 @@ void runtime_finalized(void)
     for (int d = 0; d < MAXDEV; d++) {
         fz.dev_epoch[d]++;
     }
+    vmm_finalized();
     for (int i = 0; i < MAXOBJ; i++) {
         fz.objs[i].owns_mem = 0;
         if (fz.objs[i].live) {

@@ -1,0 +1,6 @@
+//go:build !race
+
+package gocann_test
+
+// raceEnabled: the race build moves the virtual memory windows.
+const raceEnabled = false
