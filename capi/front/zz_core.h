@@ -137,6 +137,7 @@ typedef struct gocann_core_api {
 	aclError (*aclrtFreeWithDevSync)(gocann_thread *t, void* devPtr);
 	aclError (*aclrtFreeHostWithDevSync)(gocann_thread *t, void* hostPtr);
 	aclError (*aclrtCheckMemType)(gocann_thread *t, void** addrList, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t reserve);
+	// acl/acl_rt_copy.h
 	aclError (*aclrtMemcpyBatch)(gocann_thread *t, void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex);
 	aclError (*aclrtMemcpyBatchV2)(gocann_thread *t, void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs);
 	aclError (*aclrtMemcpyBatchAsync)(gocann_thread *t, void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex, aclrtStream stream);
@@ -163,6 +164,7 @@ typedef struct gocann_core_api {
 	aclError (*aclrtMemcpyFromSymbolAsync)(gocann_thread *t, void* dst, size_t dstMax, const void* symbol, size_t count, size_t offset, aclrtMemcpyKind kind, aclrtStream stream);
 	aclError (*aclrtMemcpyToSymbol)(gocann_thread *t, const void* symbol, const void* src, size_t count, size_t offset, aclrtMemcpyKind kind);
 	aclError (*aclrtMemcpyToSymbolAsync)(gocann_thread *t, const void* symbol, const void* src, size_t count, size_t offset, aclrtMemcpyKind kind, aclrtStream stream);
+	// acl/acl_rt_vmm.h
 	aclError (*aclrtMemGetAllocationGranularity)(gocann_thread *t, aclrtPhysicalMemProp* prop, aclrtMemGranularityOptions option, size_t* granularity);
 	aclError (*aclrtReserveMemAddress)(gocann_thread *t, void** virPtr, size_t size, size_t alignment, void* expectPtr, uint64_t flags);
 	aclError (*aclrtReserveMemAddressNoUCMemory)(gocann_thread *t, void** virPtr, size_t size, size_t alignment, void* expectPtr, uint64_t flags);

@@ -1019,6 +1019,8 @@ aclError aclrtCheckMemType(void** addrList, uint32_t size, uint32_t memType, uin
 	GOCANN_CHECK_PTR(t, "aclrtCheckMemType", "checkResult", checkResult, 0, (aclError)e_);
 	return gocann_core.aclrtCheckMemType(t, addrList, size, memType, checkResult, reserve);
 }
+
+// acl/acl_rt_copy.h
 aclError aclrtMemcpyBatch(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMemcpyBatch", (aclError)e_);
@@ -1221,6 +1223,8 @@ aclError aclrtMemcpyToSymbolAsync(const void* symbol, const void* src, size_t co
 	GOCANN_CHECK_PTR(t, "aclrtMemcpyToSymbolAsync", "stream", stream, 1, (aclError)e_);
 	return gocann_core.aclrtMemcpyToSymbolAsync(t, symbol, src, count, offset, kind, stream);
 }
+
+// acl/acl_rt_vmm.h
 aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop, aclrtMemGranularityOptions option, size_t* granularity) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMemGetAllocationGranularity", (aclError)e_);

@@ -749,6 +749,8 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithTimeout(
 #include "acl_rt_callback.h"
 #include "acl_rt_event.h"
 #include "acl_rt_memory.h"
+#include "acl_rt_copy.h"
+#include "acl_rt_vmm.h"
 #include "acl_rt_kernel.h"
 #include "acl_rt_graph.h"
 #include "acl_rt_allocator.h"
