@@ -103,4 +103,5 @@ var deviceExamples = []example{
 		"ok: LAST_PREFETCH_LOCATION while the prefetch is queued: -2",
 		"ok: after the prefetch to device 0: 0",
 		"ok: aclrtFree gives the managed memory back",
-	}}}
+	}},
+}
