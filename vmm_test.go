@@ -333,3 +333,25 @@ func TestVMMNoUC(t *testing.T) {
 	wantErr(t, err, gocann.CodeRTParamInvalid, "multiple of 1 GiB")
 	check(t, r.ReleaseMemAddress(nouc))
 }
+
+// TestCheckMemTypeReserved: aclrtCheckMemType's ACL_RT_MEM_TYPE_RSVD is
+// an address in a reserved range, until the range is released.
+func TestCheckMemTypeReserved(t *testing.T) {
+	e := setup(t)
+	v := vmmReserve(t, e.r, 2*mib2)
+	d := malloc(t, e.c, 4096)
+	want := func(ptrs []gocann.DevPtr, mt uint32, ok bool) {
+		t.Helper()
+		got, err := e.c.CheckMemType(ptrs, mt)
+		if err != nil || got != ok {
+			t.Errorf("CheckMemType(%v, %#x) = %v, %v; want %v", ptrs, mt, got, err, ok)
+		}
+	}
+	want([]gocann.DevPtr{v, v.Add(mib2 + 100)}, gocann.MemTypeRsvd, true)
+	want([]gocann.DevPtr{v}, gocann.MemTypeDev, false)
+	want([]gocann.DevPtr{v, d}, gocann.MemTypeRsvd, false)
+	want([]gocann.DevPtr{v, d}, gocann.MemTypeRsvd|gocann.MemTypeDev, true)
+	want([]gocann.DevPtr{v.Add(2 * mib2)}, gocann.MemTypeRsvd, false)
+	check(t, e.r.ReleaseMemAddress(v))
+	want([]gocann.DevPtr{v}, gocann.MemTypeRsvd, false)
+}

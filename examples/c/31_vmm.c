@@ -64,6 +64,14 @@ int main(int argc, char **argv)
     CHECK(aclrtReserveMemAddress(&a, 3 * MIB2, 0, NULL, 0));
     CHECK(aclrtReserveMemAddress(&b, 2 * MIB2, 0, NULL, 0));
     EXPECT((uintptr_t)a % MIB2 == 0 && (uintptr_t)b % MIB2 == 0, "reserved ranges at %p and %p, 2 MiB aligned", a, b);
+    {
+        void *rl[2] = {a, (char *)b + MIB2};
+        uint32_t res = 0;
+        CHECK(aclrtCheckMemType(rl, 2, ACL_RT_MEM_TYPE_RSVD, &res, 0));
+        EXPECT(res == 1, "aclrtCheckMemType RSVD of two reserved addresses: 1");
+        CHECK(aclrtCheckMemType(rl, 2, ACL_RT_MEM_TYPE_DEV, &res, 0));
+        EXPECT(res == 0, "aclrtCheckMemType DEV of reserved addresses: 0");
+    }
     unsigned char *A = (unsigned char *)a + MIB2;
     CHECK(aclrtMapMem(a, MIB2, 0, other, 0));
     CHECK(aclrtMapMem(A, 2 * MIB2, 0, h, 0));

@@ -70,10 +70,11 @@ const (
 	MemTypeRsvd uint32 = 0x10
 )
 
-// CheckMemType reports whether every address is memory of device id of
-// one of the types in memType (aclrtCheckMemType). Only ACL_RT_MEM_TYPE_DEV
-// memory exists here: the simulator has no DVPP memory, and reserved
-// virtual ranges are not device allocations.
+// CheckMemType reports whether every address is memory of one of the
+// types in memType (aclrtCheckMemType): ACL_RT_MEM_TYPE_DEV, a device
+// allocation of device id; ACL_RT_MEM_TYPE_RSVD, an address in a range
+// from aclrtReserveMemAddress (mapped or not). The simulator has no DVPP
+// memory.
 func (r *Runtime) CheckMemType(id int, addrs []uint64, memType uint32) (bool, error) {
 	b, err := r.live()
 	if err != nil {
@@ -87,6 +88,9 @@ func (r *Runtime) CheckMemType(id int, addrs []uint64, memType uint32) (bool, er
 		return false, rterr.Errorf(rterr.KindInvalidParam, "memType %#x is invalid, expected an OR of ACL_RT_MEM_TYPE_DEV (0x2), ACL_RT_MEM_TYPE_DVPP (0x8) and ACL_RT_MEM_TYPE_RSVD (0x10)", memType)
 	}
 	for _, addr := range addrs {
+		if memType&MemTypeRsvd != 0 && r.liveReserved(b, addr) {
+			continue
+		}
 		a, ok := r.lookup(b, addr)
 		if !ok || a.Host || a.Device != id || memType&MemTypeDev == 0 {
 			return false, nil

@@ -124,6 +124,20 @@ func (r *Runtime) reserved(b hal.Backend, addr uint64) bool {
 	return ok
 }
 
+// liveReserved reports whether addr is in a reservation of the window of
+// aclrtReserveMemAddress that has not been released.
+func (r *Runtime) liveReserved(b hal.Backend, addr uint64) bool {
+	if !r.vmmMeta.holds(addr) {
+		return false
+	}
+	v, ok := b.(hal.VMM)
+	if !ok {
+		return false
+	}
+	res, ok := v.Reservation(addr)
+	return ok && !res.Released
+}
+
 // userRange refuses an address that is not in the window of reservations
 // (managed memory is the runtime's to map, not the caller's).
 func (r *Runtime) userRange(param string, addr uint64) error {

@@ -90,6 +90,7 @@ var deviceExamples = []example{
 		"ok: aclInit with soc_name Ascend310P3 -> 100008: ",
 	}},
 	{"31_vmm", "vadd", []string{
+		"ok: aclrtCheckMemType RSVD of two reserved addresses: 1",
 		"ok: aclrtMemcpy in through one mapping reads back through the other (3 MiB)",
 		"ok: a kernel adding through one mapping: the other reads 5 and 42",
 		"ok: mapping over a mapping (aclrtMapMem(b, 2 * MIB2, 0, h, 0) -> 107000)",
