@@ -122,11 +122,12 @@ func (d *Device) batchTask(copies []BatchCopy, attrs []BatchAttr, attrIdx []uint
 	b := &hal.Batch{Copies: make([]hal.Copy, 0, len(copies))}
 	t = hal.Task{Kind: hal.TaskCopyBatch, Batch: b}
 	a := 0
+	var memo [2]memoRange // the last allocation each end was found in
 	for i := range copies {
 		for a+1 < len(attrs) && uint64(i) >= attrIdx[a+1] {
 			a++
 		}
-		pg, err := d.checkBatchCopy(i, &copies[i], &attrs[a], async)
+		pg, err := d.checkBatchCopy(i, &copies[i], &attrs[a], async, &memo)
 		if err != nil {
 			return hal.Task{}, false, i, err
 		}
@@ -160,7 +161,7 @@ func checkAttrIdx(n int, attrs []BatchAttr, attrIdx []uint64, async bool) error 
 
 // checkBatchCopy checks copy i against its attribute: each end where the
 // attribute says, one end on the host and one on this device, both live.
-func (d *Device) checkBatchCopy(i int, c *BatchCopy, a *BatchAttr, async bool) (pageable bool, err error) {
+func (d *Device) checkBatchCopy(i int, c *BatchCopy, a *BatchAttr, async bool, memo *[2]memoRange) (pageable bool, err error) {
 	if async {
 		switch {
 		case c.Size == 0 || c.Size > c.DestMax:
@@ -171,6 +172,40 @@ func (d *Device) checkBatchCopy(i int, c *BatchCopy, a *BatchAttr, async bool) (
 			return false, rterr.Errorf(rterr.KindInvalidParam, "dsts[%d] is NULL, expected memory", i)
 		}
 	}
+	if c.Dst.IsHost() == c.Src.IsHost() {
+		if err := d.checkBatchAttr(i, c, a); err != nil {
+			return false, err
+		}
+		return false, rterr.Errorf(rterr.KindInvalidParam, "copy %d is %s to %s, expected host to device or device to host", i, side(c.Src), side(c.Dst))
+	}
+	n := max(c.Size, 1)
+	dst, src := &memo[0], &memo[1]
+	if !dst.covers(c.Dst, n) || !src.covers(c.Src, n) {
+		if err := d.checkBatchAttr(i, c, a); err != nil {
+			return false, err
+		}
+		dp, err := d.checkLoc("dsts", c.Dst, n)
+		if err != nil {
+			return false, err
+		}
+		sp, err := d.checkLoc("srcs", c.Src, n)
+		if err != nil {
+			return false, err
+		}
+		d.remember(dst, c.Dst, n, a.Dst, dp)
+		d.remember(src, c.Src, n, a.Src, sp)
+		return (c.Dst.IsHost() && !dp) || (c.Src.IsHost() && !sp), nil
+	}
+	if dst.want != a.Dst || src.want != a.Src {
+		if err := d.checkBatchAttr(i, c, a); err != nil {
+			return false, err
+		}
+	}
+	return (c.Dst.IsHost() && !dst.pinned) || (c.Src.IsHost() && !src.pinned), nil
+}
+
+// checkBatchAttr checks that each end of copy i is where its attribute says.
+func (d *Device) checkBatchAttr(i int, c *BatchCopy, a *BatchAttr) error {
 	for _, end := range [2]struct {
 		param string
 		l     hal.Loc
@@ -182,23 +217,40 @@ func (d *Device) checkBatchCopy(i int, c *BatchCopy, a *BatchAttr, async bool) (
 			want = MemLocHost
 		}
 		if actual.Type != want || (actual.Type == MemLocDevice && actual.ID != end.want.ID) {
-			return false, rterr.Errorf(rterr.KindInvalidParam, "%s[%d] %#x is %s, but its attribute says %s",
+			return rterr.Errorf(rterr.KindInvalidParam, "%s[%d] %#x is %s, but its attribute says %s",
 				end.param, i, end.l.Addr(), locName(actual), locName(end.want))
 		}
 	}
-	if c.Dst.IsHost() == c.Src.IsHost() {
-		return false, rterr.Errorf(rterr.KindInvalidParam, "copy %d is %s to %s, expected host to device or device to host", i, side(c.Src), side(c.Dst))
+	return nil
+}
+
+// memoRange is an allocation a batch's copies were checked in: a later
+// copy of the batch wholly inside it, under the same attribute, passes the
+// same checks, so consecutive copies of one buffer cost one lookup. Memory
+// freed meanwhile is no different from memory freed after the call.
+type memoRange struct {
+	host   bool
+	lo, hi uint64 // hi == 0: nothing remembered
+	want   MemLoc // the attribute it was checked under
+	pinned bool
+}
+
+func (m *memoRange) covers(l hal.Loc, n uint64) bool {
+	addr := l.Addr()
+	return m.hi != 0 && m.host == l.IsHost() && addr >= m.lo && addr < m.hi && n <= m.hi-addr
+}
+
+// remember records the allocation holding the checked range [l, l+n), if
+// the allocation table has one (pageable and registered host memory is
+// looked up again each time).
+func (d *Device) remember(m *memoRange, l hal.Loc, n uint64, want MemLoc, pinned bool) {
+	addr := l.Addr()
+	al, ok := d.r.lookup(d.b, addr)
+	if !ok || al.Host != l.IsHost() || !al.Contains(addr, n) {
+		m.hi = 0
+		return
 	}
-	n := max(c.Size, 1)
-	dp, err := d.checkLoc("dsts", c.Dst, n)
-	if err != nil {
-		return false, err
-	}
-	sp, err := d.checkLoc("srcs", c.Src, n)
-	if err != nil {
-		return false, err
-	}
-	return (c.Dst.IsHost() && !dp) || (c.Src.IsHost() && !sp), nil
+	*m = memoRange{host: l.IsHost(), lo: al.Addr, hi: al.Addr + al.Size, want: want, pinned: pinned}
 }
 
 // memLoc is where l is, as aclrtPointerGetAttributes says, with pageable
