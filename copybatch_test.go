@@ -174,6 +174,16 @@ func TestMemcpyBatchRefusals(t *testing.T) {
 		cs[2].Dst = fp
 		return cs, as, idx
 	}, gocann.CodeRTParamInvalid, 2, "not in a live device allocation")
+	// Copies into one allocation are checked once for the allocation; one
+	// running past its end is still refused and named.
+	bad(func(cs []gocann.BatchCopy, as []gocann.BatchAttr, idx []uint64) ([]gocann.BatchCopy, []gocann.BatchAttr, []uint64) {
+		d0 := devPtr(t, e, f.dev[0])
+		for i := range 3 {
+			cs[i].Dst, cs[i].Size, cs[i].DestMax = unsafe.Add(d0, i*1536), 1024, 1024
+		}
+		cs[2].Size, cs[2].DestMax = 1600, 1600
+		return cs, as, idx
+	}, gocann.CodeRTParamInvalid, 2, "runs past its allocation")
 	// Nothing of the refused batches landed.
 	got := make([]byte, 4096)
 	for i, p := range f.dev {
