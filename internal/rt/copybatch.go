@@ -45,10 +45,7 @@ const NoFailIndex = -1
 // are checked, then all run as one task; a refusal copies nothing. fail
 // names the copy whose locations or direction were refused.
 func (c *Context) MemcpyBatch(caller Caller, copies []BatchCopy, attrs []BatchAttr, attrIdx []uint64) (fail int, err error) {
-	if err := c.check(); err != nil {
-		return NoFailIndex, err
-	}
-	if err := c.d.r.CheckUnsafe(caller, "a synchronous batch copy"); err != nil {
+	if err := c.checkSync(caller, "a synchronous batch copy"); err != nil {
 		return NoFailIndex, err
 	}
 	t, _, fail, err := c.d.batchTask(copies, attrs, attrIdx, false)

@@ -26,10 +26,7 @@ func (c *Context) MemsetD32(caller Caller, dst hal.Loc, memSize uint64, value ui
 	if n == 0 {
 		return nil
 	}
-	if err := c.check(); err != nil {
-		return err
-	}
-	if err := c.d.r.CheckUnsafe(caller, "a synchronous memset"); err != nil {
+	if err := c.checkSync(caller, "a synchronous memset"); err != nil {
 		return err
 	}
 	size, err := c.checkD32(dst, memSize, n)

@@ -248,10 +248,7 @@ func (c *Context) symbolCopy(caller Caller, s *Symbol, off uint64, other hal.Loc
 	if count == 0 {
 		return nil
 	}
-	if err := c.check(); err != nil {
-		return err
-	}
-	if err := c.d.r.CheckUnsafe(caller, "a synchronous symbol copy"); err != nil {
+	if err := c.checkSync(caller, "a synchronous symbol copy"); err != nil {
 		return err
 	}
 	if err := symbolKind(kind, to); err != nil {
