@@ -110,19 +110,6 @@ func symbolOf(t *C.gocann_thread, fn string, p unsafe.Pointer) (*gocann.Symbol, 
 	return s, 0
 }
 
-// symbolQuery checks a query of one symbol in CANN's order: a product
-// without the call first, then a NULL output (out, named param), then the
-// symbol itself.
-func symbolQuery(t *C.gocann_thread, fn string, sym, out unsafe.Pointer, param string) (*gocann.Symbol, C.aclError) {
-	if code := unsupported(t, fn); code != 0 {
-		return nil, code
-	}
-	if out == nil {
-		return nil, nullArg(t, fn, param)
-	}
-	return symbolOf(t, fn, sym)
-}
-
 //export gocann_aclrtBinaryGetGlobal
 func gocann_aclrtBinaryGetGlobal(t *C.gocann_thread, bp C.aclrtBinHandle, name *C.char, dptr *unsafe.Pointer, size *C.size_t) C.aclError {
 	const fn = "aclrtBinaryGetGlobal"
@@ -181,7 +168,13 @@ func gocann_aclrtBinaryGetDevAddress(t *C.gocann_thread, bp C.aclrtBinHandle, ad
 //export gocann_aclrtGetSymbolAddress
 func gocann_aclrtGetSymbolAddress(t *C.gocann_thread, sym unsafe.Pointer, devPtr *unsafe.Pointer) C.aclError {
 	const fn = "aclrtGetSymbolAddress"
-	s, code := symbolQuery(t, fn, sym, unsafe.Pointer(devPtr), "devPtr")
+	if code := unsupported(t, "aclrtGetSymbolAddress"); code != 0 {
+		return code
+	}
+	if devPtr == nil {
+		return nullArg(t, fn, "devPtr")
+	}
+	s, code := symbolOf(t, fn, sym)
 	if code != 0 {
 		return code
 	}
@@ -196,7 +189,13 @@ func gocann_aclrtGetSymbolAddress(t *C.gocann_thread, sym unsafe.Pointer, devPtr
 //export gocann_aclrtGetSymbolSize
 func gocann_aclrtGetSymbolSize(t *C.gocann_thread, sym unsafe.Pointer, size *C.size_t) C.aclError {
 	const fn = "aclrtGetSymbolSize"
-	s, code := symbolQuery(t, fn, sym, unsafe.Pointer(size), "size")
+	if code := unsupported(t, "aclrtGetSymbolSize"); code != 0 {
+		return code
+	}
+	if size == nil {
+		return nullArg(t, fn, "size")
+	}
+	s, code := symbolOf(t, fn, sym)
 	if code != 0 {
 		return code
 	}
