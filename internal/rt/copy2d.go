@@ -114,10 +114,7 @@ func (s *Stream) Memcpy2DAsync(caller Caller, p Copy2D, site uintptr) error {
 	if p.Width == 0 || p.Height == 0 {
 		return nil
 	}
-	if err := s.c.check(); err != nil {
-		return err
-	}
-	if err := s.check(); err != nil {
+	if err := s.usable(); err != nil {
 		return err
 	}
 	dstPinned, srcPinned, err := s.c.check2D(&p, true)

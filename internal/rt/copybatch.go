@@ -60,10 +60,7 @@ func (c *Context) MemcpyBatch(caller Caller, copies []BatchCopy, attrs []BatchAt
 // waits for it, as the reference says; the copies are checked first and
 // a refusal queues nothing.
 func (s *Stream) MemcpyBatchAsync(caller Caller, copies []BatchCopy, attrs []BatchAttr, attrIdx []uint64, site uintptr) (fail int, err error) {
-	if err := s.c.check(); err != nil {
-		return NoFailIndex, err
-	}
-	if err := s.check(); err != nil {
+	if err := s.usable(); err != nil {
 		return NoFailIndex, err
 	}
 	t, pageable, fail, err := s.c.d.batchTask(copies, attrs, attrIdx, true)

@@ -112,10 +112,7 @@ type Prefetch struct {
 // The simulated memory is coherent and one copy serves every device, so no
 // byte moves. Every range is checked before the task is queued.
 func (s *Stream) ManagedPrefetch(ps []Prefetch, flags uint64, site uintptr) error {
-	if err := s.c.check(); err != nil {
-		return err
-	}
-	if err := s.check(); err != nil {
+	if err := s.usable(); err != nil {
 		return err
 	}
 	r := s.c.d.r

@@ -375,10 +375,7 @@ func (s *Stream) MemsetAsync(dst hal.Loc, maxCount uint64, value int32, count ui
 	if count == 0 {
 		return nil
 	}
-	if err := s.c.check(); err != nil {
-		return err
-	}
-	if err := s.check(); err != nil {
+	if err := s.usable(); err != nil {
 		return err
 	}
 	if err := s.c.checkMemset(dst, maxCount, count); err != nil {
