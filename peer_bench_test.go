@@ -2,9 +2,7 @@ package gocann_test
 
 import (
 	"context"
-	"fmt"
 	"testing"
-	"time"
 
 	"github.com/gocann/gocann"
 )
@@ -38,26 +36,7 @@ func BenchmarkPeerCopy(b *testing.B) {
 				splitCopy(c, a)
 			}
 		}))
-		run := func(name string, op func() error) {
-			b.Run(fmt.Sprintf("%s/%s", name, sizeName(size)), func(b *testing.B) {
-				b.SetBytes(int64(size))
-				if err := op(); err != nil { // warm up: first touch of both ends
-					b.Fatal(err)
-				}
-				start := time.Now()
-				ops := 0
-				for b.Loop() {
-					if err := op(); err != nil {
-						b.Fatal(err)
-					}
-					ops++
-				}
-				got := gbps(size, float64(time.Since(start).Nanoseconds())/float64(ops))
-				b.ReportMetric(got, "GB/s")
-				b.ReportMetric(base, "base-GB/s")
-				b.ReportMetric(got/base, "x-base")
-			})
-		}
+		run := func(name string, op func() error) { runCopy(b, name, size, base, op) }
 		run("sync", func() error { return x.ctx.CopyDevice(dst, src, int64(size)) })
 		run("async", func() error {
 			if err := s1.CopyDeviceToDevice(dst, src, int64(size)); err != nil {

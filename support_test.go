@@ -160,50 +160,39 @@ func exportedFuncs(t *testing.T) map[string]bool {
 // checkCalls maps each function of the package in dir ("Type.Method" or
 // "Func") to the string literals its body passes to calls of callee.
 func checkCalls(t *testing.T, dir, callee string) map[string]map[string]bool {
-	fset := token.NewFileSet()
-	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
-	check(t, err)
 	out := map[string]map[string]bool{}
-	for _, name := range names {
-		if strings.HasSuffix(name, "_test.go") {
+	for _, fd := range funcDecls(t, dir) {
+		if fd.Body == nil {
 			continue
 		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		check(t, err)
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
-				continue
+		key := funcName(fd)
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			c, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
 			}
-			key := funcName(fd)
-			ast.Inspect(fd.Body, func(n ast.Node) bool {
-				c, ok := n.(*ast.CallExpr)
-				if !ok {
-					return true
-				}
-				name := ""
-				switch f := c.Fun.(type) {
-				case *ast.SelectorExpr:
-					name = f.Sel.Name
-				case *ast.Ident:
-					name = f.Name
-				}
-				if name != callee {
-					return true
-				}
-				for _, a := range c.Args {
-					if lit, ok := a.(*ast.BasicLit); ok && lit.Kind == token.STRING {
-						if s, err := strconv.Unquote(lit.Value); err == nil {
-							if out[key] == nil {
-								out[key] = map[string]bool{}
-							}
-							out[key][s] = true
+			name := ""
+			switch f := c.Fun.(type) {
+			case *ast.SelectorExpr:
+				name = f.Sel.Name
+			case *ast.Ident:
+				name = f.Name
+			}
+			if name != callee {
+				return true
+			}
+			for _, a := range c.Args {
+				if lit, ok := a.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+					if s, err := strconv.Unquote(lit.Value); err == nil {
+						if out[key] == nil {
+							out[key] = map[string]bool{}
 						}
+						out[key][s] = true
 					}
 				}
-				return true
-			})
-		}
+			}
+			return true
+		})
 	}
 	return out
 }
@@ -211,10 +200,30 @@ func checkCalls(t *testing.T, dir, callee string) map[string]map[string]bool {
 // errorless lists the functions of the package in dir ("Type.Method" or
 // "Func") that return no error.
 func errorless(t *testing.T, dir string) map[string]bool {
+	out := map[string]bool{}
+	for _, fd := range funcDecls(t, dir) {
+		fails := false
+		if fd.Type.Results != nil {
+			for _, r := range fd.Type.Results.List {
+				if id, ok := r.Type.(*ast.Ident); ok && id.Name == "error" {
+					fails = true
+				}
+			}
+		}
+		if !fails {
+			out[funcName(fd)] = true
+		}
+	}
+	return out
+}
+
+// funcDecls is every function declaration in the non-test files of the
+// package in dir, the ground both checks above walk.
+func funcDecls(t *testing.T, dir string) []*ast.FuncDecl {
 	fset := token.NewFileSet()
 	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	check(t, err)
-	out := map[string]bool{}
+	var out []*ast.FuncDecl
 	for _, name := range names {
 		if strings.HasSuffix(name, "_test.go") {
 			continue
@@ -222,20 +231,8 @@ func errorless(t *testing.T, dir string) map[string]bool {
 		f, err := parser.ParseFile(fset, name, nil, 0)
 		check(t, err)
 		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok {
-				continue
-			}
-			fails := false
-			if fd.Type.Results != nil {
-				for _, r := range fd.Type.Results.List {
-					if id, ok := r.Type.(*ast.Ident); ok && id.Name == "error" {
-						fails = true
-					}
-				}
-			}
-			if !fails {
-				out[funcName(fd)] = true
+			if fd, ok := d.(*ast.FuncDecl); ok {
+				out = append(out, fd)
 			}
 		}
 	}

@@ -253,32 +253,14 @@ func gocann_aclrtMemcpyAsyncWithDesc(t *C.gocann_thread, desc unsafe.Pointer, ki
 
 //export gocann_aclrtMemsetD32
 func gocann_aclrtMemsetD32(t *C.gocann_thread, p unsafe.Pointer, memSize C.size_t, value C.uint32_t, n C.size_t) C.aclError {
-	const fn = "aclrtMemsetD32"
-	if n == 0 {
-		return 0
-	}
-	if p == nil {
-		return nullArg(t, fn, "ptr")
-	}
-	c, code := currentContext(t, fn)
-	if code != 0 {
-		return code
-	}
-	return fail(t, fn, c.c.Raw().MemsetD32(captureThread(t), p, uintptr(memSize), uint32(value), uintptr(n)))
+	return memsetSync(t, "aclrtMemsetD32", p, "ptr", n, func(c *cContext) error {
+		return c.c.Raw().MemsetD32(captureThread(t), p, uintptr(memSize), uint32(value), uintptr(n))
+	})
 }
 
 //export gocann_aclrtMemsetD32Async
 func gocann_aclrtMemsetD32Async(t *C.gocann_thread, p unsafe.Pointer, memSize C.size_t, value C.uint32_t, n C.size_t, sp C.aclrtStream) C.aclError {
-	const fn = "aclrtMemsetD32Async"
-	if n == 0 {
-		return 0
-	}
-	if p == nil {
-		return nullArg(t, fn, "ptr")
-	}
-	s, code := queueStream(t, fn, sp)
-	if code != 0 {
-		return code
-	}
-	return fail(t, fn, s.s.Raw().MemsetD32Async(captureThread(t), p, uintptr(memSize), uint32(value), uintptr(n)))
+	return memsetAsync(t, "aclrtMemsetD32Async", p, "ptr", n, sp, func(s *cStream) error {
+		return s.s.Raw().MemsetD32Async(captureThread(t), p, uintptr(memSize), uint32(value), uintptr(n))
+	})
 }

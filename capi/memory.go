@@ -154,36 +154,50 @@ func gocann_aclrtMemcpyAsync(t *C.gocann_thread, dst unsafe.Pointer, destMax C.s
 	return fail(t, fn, s.s.Raw().MemcpyAsync(captureThread(t), dst, uintptr(destMax), src, uintptr(count), gocann.MemcpyKind(kind)))
 }
 
-//export gocann_aclrtMemset
-func gocann_aclrtMemset(t *C.gocann_thread, dst unsafe.Pointer, maxCount C.size_t, value C.int32_t, count C.size_t) C.aclError {
-	const fn = "aclrtMemset"
-	if count == 0 {
+// memsetSync runs set, a synchronous memset of n units at p (named param
+// in messages), on the thread's context. Setting nothing succeeds at once
+// whatever the pointer, as a copy of nothing does.
+func memsetSync(t *C.gocann_thread, fn string, p unsafe.Pointer, param string, n C.size_t, set func(*cContext) error) C.aclError {
+	if n == 0 {
 		return 0
 	}
-	if dst == nil {
-		return nullArg(t, fn, "devPtr")
+	if p == nil {
+		return nullArg(t, fn, param)
 	}
 	c, code := currentContext(t, fn)
 	if code != 0 {
 		return code
 	}
-	return fail(t, fn, c.c.Raw().Memset(captureThread(t), dst, uintptr(maxCount), int32(value), uintptr(count)))
+	return fail(t, fn, set(c))
+}
+
+// memsetAsync is memsetSync on the stream sp instead of the context.
+func memsetAsync(t *C.gocann_thread, fn string, p unsafe.Pointer, param string, n C.size_t, sp C.aclrtStream, set func(*cStream) error) C.aclError {
+	if n == 0 {
+		return 0
+	}
+	if p == nil {
+		return nullArg(t, fn, param)
+	}
+	s, code := queueStream(t, fn, sp)
+	if code != 0 {
+		return code
+	}
+	return fail(t, fn, set(s))
+}
+
+//export gocann_aclrtMemset
+func gocann_aclrtMemset(t *C.gocann_thread, dst unsafe.Pointer, maxCount C.size_t, value C.int32_t, count C.size_t) C.aclError {
+	return memsetSync(t, "aclrtMemset", dst, "devPtr", count, func(c *cContext) error {
+		return c.c.Raw().Memset(captureThread(t), dst, uintptr(maxCount), int32(value), uintptr(count))
+	})
 }
 
 //export gocann_aclrtMemsetAsync
 func gocann_aclrtMemsetAsync(t *C.gocann_thread, dst unsafe.Pointer, maxCount C.size_t, value C.int32_t, count C.size_t, p C.aclrtStream) C.aclError {
-	const fn = "aclrtMemsetAsync"
-	if count == 0 {
-		return 0
-	}
-	if dst == nil {
-		return nullArg(t, fn, "devPtr")
-	}
-	s, code := queueStream(t, fn, p)
-	if code != 0 {
-		return code
-	}
-	return fail(t, fn, s.s.Raw().MemsetAsync(dst, uintptr(maxCount), int32(value), uintptr(count)))
+	return memsetAsync(t, "aclrtMemsetAsync", dst, "devPtr", count, p, func(s *cStream) error {
+		return s.s.Raw().MemsetAsync(dst, uintptr(maxCount), int32(value), uintptr(count))
+	})
 }
 
 //export gocann_aclrtMemcpy2d

@@ -102,28 +102,26 @@ func gocann_aclrtMemPoolDestroy(t *C.gocann_thread, p C.aclrtMemPool) C.aclError
 	return 0
 }
 
-// poolAttrValue checks an attribute call's value pointer; CANN's runtime
-// refuses NULL as an invalid value.
-func poolAttrValue(t *C.gocann_thread, fn string, value unsafe.Pointer) C.aclError {
-	if value == nil {
-		return failf(t, fn, gocann.KindInvalidParam, "value is NULL, expected a uint32_t (reuse switches) or uint64_t (sizes) to read or write")
+// poolAttrTarget checks an attribute call's arguments in CANN's order: a
+// product without pools, a NULL pool, a NULL value (which CANN's runtime
+// refuses as an invalid value), then the pool itself.
+func poolAttrTarget(t *C.gocann_thread, fn string, p C.aclrtMemPool, value unsafe.Pointer) (*cPool, C.aclError) {
+	if code := unsupported(t, fn); code != 0 {
+		return nil, code
 	}
-	return 0
+	if p == nil {
+		return nil, nullArg(t, fn, "memPool")
+	}
+	if value == nil {
+		return nil, failf(t, fn, gocann.KindInvalidParam, "value is NULL, expected a uint32_t (reuse switches) or uint64_t (sizes) to read or write")
+	}
+	return poolOf(t, fn, p, gocann.KindInvalidParam)
 }
 
 //export gocann_aclrtMemPoolSetAttr
 func gocann_aclrtMemPoolSetAttr(t *C.gocann_thread, p C.aclrtMemPool, attr C.aclrtMemPoolAttr, value unsafe.Pointer) C.aclError {
 	const fn = "aclrtMemPoolSetAttr"
-	if code := unsupported(t, fn); code != 0 {
-		return code
-	}
-	if p == nil {
-		return nullArg(t, fn, "memPool")
-	}
-	if code := poolAttrValue(t, fn, value); code != 0 {
-		return code
-	}
-	cp, code := poolOf(t, fn, p, gocann.KindInvalidParam)
+	cp, code := poolAttrTarget(t, fn, p, value)
 	if code != 0 {
 		return code
 	}
@@ -144,16 +142,7 @@ func gocann_aclrtMemPoolSetAttr(t *C.gocann_thread, p C.aclrtMemPool, attr C.acl
 //export gocann_aclrtMemPoolGetAttr
 func gocann_aclrtMemPoolGetAttr(t *C.gocann_thread, p C.aclrtMemPool, attr C.aclrtMemPoolAttr, value unsafe.Pointer) C.aclError {
 	const fn = "aclrtMemPoolGetAttr"
-	if code := unsupported(t, fn); code != 0 {
-		return code
-	}
-	if p == nil {
-		return nullArg(t, fn, "memPool")
-	}
-	if code := poolAttrValue(t, fn, value); code != 0 {
-		return code
-	}
-	cp, code := poolOf(t, fn, p, gocann.KindInvalidParam)
+	cp, code := poolAttrTarget(t, fn, p, value)
 	if code != 0 {
 		return code
 	}

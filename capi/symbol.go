@@ -110,6 +110,17 @@ func symbolOf(t *C.gocann_thread, fn string, p unsafe.Pointer) (*gocann.Symbol, 
 	return s, 0
 }
 
+// symbolInto resolves the symbol of a query whose one output is out
+// (named param): a NULL output is refused before the symbol is looked at.
+// The product check stays in each entry point, with its CANN name written
+// out, so that the support test can see it.
+func symbolInto(t *C.gocann_thread, fn string, sym, out unsafe.Pointer, param string) (*gocann.Symbol, C.aclError) {
+	if out == nil {
+		return nil, nullArg(t, fn, param)
+	}
+	return symbolOf(t, fn, sym)
+}
+
 //export gocann_aclrtBinaryGetGlobal
 func gocann_aclrtBinaryGetGlobal(t *C.gocann_thread, bp C.aclrtBinHandle, name *C.char, dptr *unsafe.Pointer, size *C.size_t) C.aclError {
 	const fn = "aclrtBinaryGetGlobal"
@@ -171,10 +182,7 @@ func gocann_aclrtGetSymbolAddress(t *C.gocann_thread, sym unsafe.Pointer, devPtr
 	if code := unsupported(t, "aclrtGetSymbolAddress"); code != 0 {
 		return code
 	}
-	if devPtr == nil {
-		return nullArg(t, fn, "devPtr")
-	}
-	s, code := symbolOf(t, fn, sym)
+	s, code := symbolInto(t, fn, sym, unsafe.Pointer(devPtr), "devPtr")
 	if code != 0 {
 		return code
 	}
@@ -192,10 +200,7 @@ func gocann_aclrtGetSymbolSize(t *C.gocann_thread, sym unsafe.Pointer, size *C.s
 	if code := unsupported(t, "aclrtGetSymbolSize"); code != 0 {
 		return code
 	}
-	if size == nil {
-		return nullArg(t, fn, "size")
-	}
-	s, code := symbolOf(t, fn, sym)
+	s, code := symbolInto(t, fn, sym, unsafe.Pointer(size), "size")
 	if code != 0 {
 		return code
 	}

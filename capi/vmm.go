@@ -36,6 +36,30 @@ func physOf(t *C.gocann_thread, fn string, p C.aclrtDrvMemHandle) (gocann.Physic
 	return gocann.PhysicalMem(v &^ physTag), 0
 }
 
+// atAddr runs a call whose one argument is a virtual address: the runtime
+// itself names an address that is NULL or not its own.
+func atAddr(t *C.gocann_thread, fn string, p unsafe.Pointer, call func(*gocann.Runtime, gocann.DevPtr) error) C.aclError {
+	r, code := rt(t, fn)
+	if code != 0 {
+		return code
+	}
+	return fail(t, fn, call(r, devPtr(p)))
+}
+
+// rtPhys is the runtime and the physical memory handle a call works on, in
+// that order of checks: no runtime is refused before a bad handle.
+func rtPhys(t *C.gocann_thread, fn string, p C.aclrtDrvMemHandle) (*gocann.Runtime, gocann.PhysicalMem, C.aclError) {
+	r, code := rt(t, fn)
+	if code != 0 {
+		return nil, 0, code
+	}
+	h, code := physOf(t, fn, p)
+	if code != 0 {
+		return nil, 0, code
+	}
+	return r, h, 0
+}
+
 // addrPtr is a device address as the pointer C takes.
 func addrPtr(a gocann.DevPtr) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(&a)) }
 
@@ -99,12 +123,7 @@ func gocann_aclrtReserveMemAddressNoUCMemory(t *C.gocann_thread, out *unsafe.Poi
 
 //export gocann_aclrtReleaseMemAddress
 func gocann_aclrtReleaseMemAddress(t *C.gocann_thread, p unsafe.Pointer) C.aclError {
-	const fn = "aclrtReleaseMemAddress"
-	r, code := rt(t, fn)
-	if code != 0 {
-		return code
-	}
-	return fail(t, fn, r.ReleaseMemAddress(devPtr(p)))
+	return atAddr(t, "aclrtReleaseMemAddress", p, (*gocann.Runtime).ReleaseMemAddress)
 }
 
 //export gocann_aclrtMallocPhysical
@@ -131,11 +150,7 @@ func gocann_aclrtMallocPhysical(t *C.gocann_thread, out *C.aclrtDrvMemHandle, si
 //export gocann_aclrtFreePhysical
 func gocann_aclrtFreePhysical(t *C.gocann_thread, p C.aclrtDrvMemHandle) C.aclError {
 	const fn = "aclrtFreePhysical"
-	r, code := rt(t, fn)
-	if code != 0 {
-		return code
-	}
-	h, code := physOf(t, fn, p)
+	r, h, code := rtPhys(t, fn, p)
 	if code != 0 {
 		return code
 	}
@@ -173,12 +188,7 @@ func gocann_aclrtMemMapNoAccess(t *C.gocann_thread, p unsafe.Pointer, size, offs
 
 //export gocann_aclrtUnmapMem
 func gocann_aclrtUnmapMem(t *C.gocann_thread, p unsafe.Pointer) C.aclError {
-	const fn = "aclrtUnmapMem"
-	r, code := rt(t, fn)
-	if code != 0 {
-		return code
-	}
-	return fail(t, fn, r.UnmapMem(devPtr(p)))
+	return atAddr(t, "aclrtUnmapMem", p, (*gocann.Runtime).UnmapMem)
 }
 
 //export gocann_aclrtMemSetAccess
@@ -252,11 +262,7 @@ func gocann_aclrtMemRetainAllocationHandle(t *C.gocann_thread, p unsafe.Pointer,
 //export gocann_aclrtMemGetAllocationPropertiesFromHandle
 func gocann_aclrtMemGetAllocationPropertiesFromHandle(t *C.gocann_thread, hp C.aclrtDrvMemHandle, prop *C.aclrtPhysicalMemProp) C.aclError {
 	const fn = "aclrtMemGetAllocationPropertiesFromHandle"
-	r, code := rt(t, fn)
-	if code != 0 {
-		return code
-	}
-	h, code := physOf(t, fn, hp)
+	r, h, code := rtPhys(t, fn, hp)
 	if code != 0 {
 		return code
 	}
@@ -295,11 +301,7 @@ func gocann_aclrtMemMapSelectedLink(t *C.gocann_thread, dst unsafe.Pointer, size
 //export gocann_aclrtMemMapSetLink
 func gocann_aclrtMemMapSetLink(t *C.gocann_thread, hp C.aclrtDrvMemHandle, link C.aclrtMemLinkType) C.aclError {
 	const fn = "aclrtMemMapSetLink"
-	r, code := rt(t, fn)
-	if code != 0 {
-		return code
-	}
-	h, code := physOf(t, fn, hp)
+	r, h, code := rtPhys(t, fn, hp)
 	if code != 0 {
 		return code
 	}

@@ -69,10 +69,7 @@ func (s *Stream) CmoAsync(src, size uint64, typ uint32, site uintptr) error {
 }
 
 func (s *Stream) cmoCheck(src, size uint64) error {
-	if err := s.c.check(); err != nil {
-		return err
-	}
-	if err := s.check(); err != nil {
+	if err := s.usable(); err != nil {
 		return err
 	}
 	if size == 0 {
@@ -107,10 +104,7 @@ func (c *Context) SetCmoDesc(desc, src, size uint64) error {
 // CmoAsyncWithDesc queues the cache operation a descriptor describes
 // (aclrtCmoAsyncWithDesc).
 func (s *Stream) CmoAsyncWithDesc(desc uint64, typ uint32, site uintptr) error {
-	if err := s.c.check(); err != nil {
-		return err
-	}
-	if err := s.check(); err != nil {
+	if err := s.usable(); err != nil {
 		return err
 	}
 	if typ > uint32(hal.CmoFlush) {
@@ -163,10 +157,7 @@ type Barrier struct{ Type, ID uint32 }
 // barrier ids (aclrtCmoWaitBarrier). It keeps its place in the stream: an
 // invalidation of coherent memory has nothing else to wait for.
 func (s *Stream) CmoWaitBarrier(bs []Barrier, flag uint32, site uintptr) error {
-	if err := s.c.check(); err != nil {
-		return err
-	}
-	if err := s.check(); err != nil {
+	if err := s.usable(); err != nil {
 		return err
 	}
 	if len(bs) == 0 || len(bs) > maxBarriers {

@@ -98,10 +98,7 @@ func (c *Context) Memcpy2D(caller Caller, p Copy2D) error {
 	if p.Width == 0 || p.Height == 0 {
 		return nil
 	}
-	if err := c.check(); err != nil {
-		return err
-	}
-	if err := c.d.r.CheckUnsafe(caller, "a synchronous 2-D copy"); err != nil {
+	if err := c.checkSync(caller, "a synchronous 2-D copy"); err != nil {
 		return err
 	}
 	if _, _, err := c.check2D(&p, false); err != nil {
@@ -117,10 +114,7 @@ func (s *Stream) Memcpy2DAsync(caller Caller, p Copy2D, site uintptr) error {
 	if p.Width == 0 || p.Height == 0 {
 		return nil
 	}
-	if err := s.c.check(); err != nil {
-		return err
-	}
-	if err := s.check(); err != nil {
+	if err := s.usable(); err != nil {
 		return err
 	}
 	dstPinned, srcPinned, err := s.c.check2D(&p, true)

@@ -45,10 +45,7 @@ const NoFailIndex = -1
 // are checked, then all run as one task; a refusal copies nothing. fail
 // names the copy whose locations or direction were refused.
 func (c *Context) MemcpyBatch(caller Caller, copies []BatchCopy, attrs []BatchAttr, attrIdx []uint64) (fail int, err error) {
-	if err := c.check(); err != nil {
-		return NoFailIndex, err
-	}
-	if err := c.d.r.CheckUnsafe(caller, "a synchronous batch copy"); err != nil {
+	if err := c.checkSync(caller, "a synchronous batch copy"); err != nil {
 		return NoFailIndex, err
 	}
 	t, _, fail, err := c.d.batchTask(copies, attrs, attrIdx, false)
@@ -63,10 +60,7 @@ func (c *Context) MemcpyBatch(caller Caller, copies []BatchCopy, attrs []BatchAt
 // waits for it, as the reference says; the copies are checked first and
 // a refusal queues nothing.
 func (s *Stream) MemcpyBatchAsync(caller Caller, copies []BatchCopy, attrs []BatchAttr, attrIdx []uint64, site uintptr) (fail int, err error) {
-	if err := s.c.check(); err != nil {
-		return NoFailIndex, err
-	}
-	if err := s.check(); err != nil {
+	if err := s.usable(); err != nil {
 		return NoFailIndex, err
 	}
 	t, pageable, fail, err := s.c.d.batchTask(copies, attrs, attrIdx, true)

@@ -26,10 +26,7 @@ func (c *Context) MemsetD32(caller Caller, dst hal.Loc, memSize uint64, value ui
 	if n == 0 {
 		return nil
 	}
-	if err := c.check(); err != nil {
-		return err
-	}
-	if err := c.d.r.CheckUnsafe(caller, "a synchronous memset"); err != nil {
+	if err := c.checkSync(caller, "a synchronous memset"); err != nil {
 		return err
 	}
 	size, err := c.checkD32(dst, memSize, n)
@@ -46,10 +43,7 @@ func (s *Stream) MemsetD32Async(caller Caller, dst hal.Loc, memSize uint64, valu
 	if n == 0 {
 		return nil
 	}
-	if err := s.c.check(); err != nil {
-		return err
-	}
-	if err := s.check(); err != nil {
+	if err := s.usable(); err != nil {
 		return err
 	}
 	size, err := s.c.checkD32(dst, memSize, n)
@@ -82,10 +76,7 @@ func (s *Stream) MemcpyAsyncWithOffset(dst uint64, destMax, dstOff uint64, src u
 	if count == 0 {
 		return nil
 	}
-	if err := s.c.check(); err != nil {
-		return err
-	}
-	if err := s.check(); err != nil {
+	if err := s.usable(); err != nil {
 		return err
 	}
 	if kind != InnerDeviceToDevice {
@@ -165,10 +156,7 @@ func (c *Context) SetMemcpyDesc(desc uint64, kind CopyKind, src, dst, count uint
 // MemcpyAsyncWithDesc queues the copy a descriptor describes, read by the
 // device when the copy starts (aclrtMemcpyAsyncWithDesc).
 func (s *Stream) MemcpyAsyncWithDesc(desc uint64, kind CopyKind, site uintptr) error {
-	if err := s.c.check(); err != nil {
-		return err
-	}
-	if err := s.check(); err != nil {
+	if err := s.usable(); err != nil {
 		return err
 	}
 	if err := checkDescKind(kind); err != nil {

@@ -280,9 +280,10 @@ func locBit(l ManagedLoc) uint64 {
 	return 1 << hostBit
 }
 
-// ManagedAdvise sets or clears advice on managed memory
-// (aclrtMemManagedAdvise).
-func (r *Runtime) ManagedAdvise(addr, size uint64, advise uint32, loc ManagedLoc) error {
+// checkManagedRange is what advice and attribute reads check before their
+// own arguments: virtual memory is there, then the range is not NULL or
+// empty, both bad arguments.
+func (r *Runtime) checkManagedRange(addr, size uint64) error {
 	if _, _, err := r.vmm(); err != nil {
 		return err
 	}
@@ -291,6 +292,15 @@ func (r *Runtime) ManagedAdvise(addr, size uint64, advise uint32, loc ManagedLoc
 	}
 	if size == 0 {
 		return rterr.Errorf(rterr.KindBadArgument, "size 0 is invalid, expected > 0")
+	}
+	return nil
+}
+
+// ManagedAdvise sets or clears advice on managed memory
+// (aclrtMemManagedAdvise).
+func (r *Runtime) ManagedAdvise(addr, size uint64, advise uint32, loc ManagedLoc) error {
+	if err := r.checkManagedRange(addr, size); err != nil {
+		return err
 	}
 	if size%managedPage != 0 {
 		return rterr.Errorf(rterr.KindInvalidParam, "size %d is invalid, expected a multiple of 2 MiB", size)

@@ -17,14 +17,8 @@ const (
 // ACCESSED_BY fills it with the ids set, then -2; every other attribute is
 // one word.
 func (r *Runtime) ManagedAttr(attr uint32, addr, size uint64, out []int32) error {
-	if _, _, err := r.vmm(); err != nil {
+	if err := r.checkManagedRange(addr, size); err != nil {
 		return err
-	}
-	if addr == 0 {
-		return rterr.Errorf(rterr.KindBadArgument, "ptr is NULL, expected managed memory")
-	}
-	if size == 0 {
-		return rterr.Errorf(rterr.KindBadArgument, "size 0 is invalid, expected > 0")
 	}
 	if attr < AttrReadMostly || attr > AttrLastPrefetchLocationID {
 		return rterr.Errorf(rterr.KindInvalidParam, "attribute %d is invalid, expected %d..%d", attr, AttrReadMostly, AttrLastPrefetchLocationID)
@@ -118,10 +112,7 @@ type Prefetch struct {
 // The simulated memory is coherent and one copy serves every device, so no
 // byte moves. Every range is checked before the task is queued.
 func (s *Stream) ManagedPrefetch(ps []Prefetch, flags uint64, site uintptr) error {
-	if err := s.c.check(); err != nil {
-		return err
-	}
-	if err := s.check(); err != nil {
+	if err := s.usable(); err != nil {
 		return err
 	}
 	r := s.c.d.r

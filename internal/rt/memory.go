@@ -245,10 +245,7 @@ func (c *Context) Memcpy(caller Caller, dst hal.Loc, destMax uint64, src hal.Loc
 	if count == 0 {
 		return nil
 	}
-	if err := c.check(); err != nil {
-		return err
-	}
-	if err := c.d.r.CheckUnsafe(caller, "a synchronous copy"); err != nil {
+	if err := c.checkSync(caller, "a synchronous copy"); err != nil {
 		return err
 	}
 	if _, err := c.d.resolveKind(dst, src, kind, HostToHost, HostToDevice, DeviceToHost, DeviceToDevice, CopyDefault); err != nil {
@@ -332,6 +329,16 @@ func (s *Stream) MemcpyAsync(caller Caller, dst hal.Loc, destMax uint64, src hal
 	return nil
 }
 
+// checkSync is what every synchronous copy or memset checks first: the
+// context is not destroyed, then the capture-mode rules allow what (it
+// would break a capture, see CheckUnsafe).
+func (c *Context) checkSync(caller Caller, what string) error {
+	if err := c.check(); err != nil {
+		return err
+	}
+	return c.d.r.CheckUnsafe(caller, what)
+}
+
 // Memset sets count bytes at dst to byte(value), synchronously
 // (aclrtMemset); capture modes may refuse it. Zero bytes succeed at once,
 // as for Memcpy.
@@ -339,10 +346,7 @@ func (c *Context) Memset(caller Caller, dst hal.Loc, maxCount uint64, value int3
 	if count == 0 {
 		return nil
 	}
-	if err := c.check(); err != nil {
-		return err
-	}
-	if err := c.d.r.CheckUnsafe(caller, "a synchronous memset"); err != nil {
+	if err := c.checkSync(caller, "a synchronous memset"); err != nil {
 		return err
 	}
 	if err := c.checkMemset(dst, maxCount, count); err != nil {
@@ -371,10 +375,7 @@ func (s *Stream) MemsetAsync(dst hal.Loc, maxCount uint64, value int32, count ui
 	if count == 0 {
 		return nil
 	}
-	if err := s.c.check(); err != nil {
-		return err
-	}
-	if err := s.check(); err != nil {
+	if err := s.usable(); err != nil {
 		return err
 	}
 	if err := s.c.checkMemset(dst, maxCount, count); err != nil {

@@ -22,10 +22,7 @@ type Placeholder struct{ Slot, Data uint64 }
 // task-group update refuses it: the task it replaces may still be reading
 // its own copy.
 func (s *Stream) LaunchPlaceholders(k *hal.Kernel, blocks uint32, block []byte, params int, phs []Placeholder, thread uint32, site uintptr) error {
-	if err := s.c.check(); err != nil {
-		return err
-	}
-	if err := s.check(); err != nil {
+	if err := s.usable(); err != nil {
 		return err
 	}
 	if len(phs) == 0 {

@@ -76,10 +76,7 @@ func (s *Stream) poolWaited(o *Stream, seq uint64) {
 
 // poolStream checks a stream for a pool call on pool p's device.
 func (s *Stream) poolStream(p *MemPool, what string) error {
-	if err := s.c.check(); err != nil {
-		return err
-	}
-	if err := s.check(); err != nil {
+	if err := s.usable(); err != nil {
 		return err
 	}
 	if s.divert.Load() != nil || s.persistent {

@@ -111,6 +111,15 @@ func (s *Stream) check() error {
 	return nil
 }
 
+// usable is what a call queueing on s checks first: its context, then the
+// stream itself, so a destroyed context is reported as such.
+func (s *Stream) usable() error {
+	if err := s.c.check(); err != nil {
+		return err
+	}
+	return s.check()
+}
+
 // submit is the one point where every task enters a device queue; a
 // capture, a model binding or a task-group update diverts it here. A
 // diverted task has no sequence number (0).

@@ -119,14 +119,25 @@ func (c *Context) NewGlobal(name string, size uint64) (*Symbol, error) {
 	return s, nil
 }
 
-// Global finds a Go kernels' global by name.
-func (r *Runtime) Global(name string) (*Symbol, error) {
+// lookupSymbol reads one of the symbol table's maps (m, a field of
+// r.symbols, read under its lock since a reset replaces it) once the
+// runtime is known live; nil without an error is no such symbol, which each
+// caller words for its own key.
+func lookupSymbol[K comparable](r *Runtime, m *map[K]*Symbol, key K) (*Symbol, error) {
 	if _, err := r.live(); err != nil {
 		return nil, err
 	}
 	r.symbols.mu.RLock()
-	s := r.symbols.byName[name]
-	r.symbols.mu.RUnlock()
+	defer r.symbols.mu.RUnlock()
+	return (*m)[key], nil
+}
+
+// Global finds a Go kernels' global by name.
+func (r *Runtime) Global(name string) (*Symbol, error) {
+	s, err := lookupSymbol(r, &r.symbols.byName, name)
+	if err != nil {
+		return nil, err
+	}
 	if s == nil {
 		return nil, rterr.Errorf(rterr.KindSymbolNotFound, "no device global named %q is registered", name)
 	}
@@ -136,12 +147,10 @@ func (r *Runtime) Global(name string) (*Symbol, error) {
 // SymbolAt finds the symbol a program names by its address
 // (aclrtGetSymbolAddress, aclrtGetSymbolSize and the symbol copies).
 func (r *Runtime) SymbolAt(addr uint64) (*Symbol, error) {
-	if _, err := r.live(); err != nil {
+	s, err := lookupSymbol(r, &r.symbols.byAddr, addr)
+	if err != nil {
 		return nil, err
 	}
-	r.symbols.mu.RLock()
-	s := r.symbols.byAddr[addr]
-	r.symbols.mu.RUnlock()
 	if s == nil {
 		return nil, rterr.Errorf(rterr.KindInvalidSymbol, "symbol %#x is not a device symbol (a global of a loaded kernel binary, or a registered Go global)", addr)
 	}
@@ -239,10 +248,7 @@ func (c *Context) symbolCopy(caller Caller, s *Symbol, off uint64, other hal.Loc
 	if count == 0 {
 		return nil
 	}
-	if err := c.check(); err != nil {
-		return err
-	}
-	if err := c.d.r.CheckUnsafe(caller, "a synchronous symbol copy"); err != nil {
+	if err := c.checkSync(caller, "a synchronous symbol copy"); err != nil {
 		return err
 	}
 	if err := symbolKind(kind, to); err != nil {
