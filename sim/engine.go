@@ -282,7 +282,6 @@ func (w *worker) next() (*item, int32) {
 			s.mu.Unlock()
 			return it, p
 		}
-		e.busy(w, false)
 		s.mu.Unlock()
 		if e.spinning.CompareAndSwap(0, 1) {
 			found := spinUntil(workerSpin, func() bool { return e.avail.Load() > 0 || s.closing.Load() })
@@ -296,6 +295,10 @@ func (w *worker) next() (*item, int32) {
 			s.mu.Unlock()
 			continue
 		}
+		// Idle from here: a worker between tasks of a busy stream spins
+		// and finds the next without a transition to count (and pay a
+		// clock read for) in the utilization.
+		e.busy(w, false)
 		e.idle = append(e.idle, w)
 		s.mu.Unlock()
 		<-w.wake

@@ -13,8 +13,9 @@ const loadWindow = 100 * time.Millisecond
 
 // engineLoad is how busy an engine's workers are: the fraction of them running a
 // part, averaged over time with an exponential window. Workers change it
-// when they start finding work and when they run out of it, not per part,
-// so a busy engine pays nothing for it. Guarded by the scheduler's mu.
+// when they start finding work and when they park for want of it, not per
+// part, so a busy engine pays nothing for it; a worker spinning a few
+// microseconds between tasks counts as busy. Guarded by the scheduler's mu.
 type engineLoad struct {
 	active int     // workers running parts
 	t      int64   // device clock of the last change
