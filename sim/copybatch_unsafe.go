@@ -24,22 +24,54 @@ func batchParts(t *hal.Task, workers int) int32 {
 // ends the part; the task faults.
 func (b *Backend) copyBatch(t *hal.Task, p, parts int32) error {
 	lo, hi := share(uint64(t.Batch.Len()), p, parts, 1)
+	var dc, sc spanCache
 	for i := lo; i < hi; i++ {
 		c := &t.Batch.Copies[i]
 		if c.Size == 0 {
 			continue
 		}
-		dst, err := b.resolve(c.Dst, c.Size)
+		dst, err := b.resolveIn(&dc, c.Dst, c.Size)
 		if err != nil {
 			return err
 		}
-		src, err := b.resolve(c.Src, c.Size)
+		src, err := b.resolveIn(&sc, c.Src, c.Size)
 		if err != nil {
 			return err
 		}
 		copy(unsafe.Slice((*byte)(dst), c.Size), unsafe.Slice((*byte)(src), c.Size))
 	}
 	return nil
+}
+
+// spanCache is the device allocation a batch part's last copy end was
+// in. The copies of a batch mostly walk one buffer, and each lookup takes
+// the device memory's read lock, which the DMA workers would otherwise
+// pass between them once per copy. Like the lookup of one large copy, it
+// is made when a run of copies into the allocation starts.
+type spanCache struct {
+	lo, hi uint64 // hi == 0: none
+	base   unsafe.Pointer
+}
+
+// resolveIn is resolve, remembering in c the device allocation found.
+func (b *Backend) resolveIn(c *spanCache, l hal.Loc, n uint64) (unsafe.Pointer, error) {
+	if l.Host != nil {
+		return l.Host, nil
+	}
+	if a := l.Dev; c.hi != 0 && a >= c.lo && a < c.hi && n <= c.hi-a {
+		return unsafe.Add(c.base, a-c.lo), nil
+	}
+	for _, d := range *b.open.Load() {
+		if d.mem.contains(l.Dev) {
+			base, lo, hi, err := d.mem.span(l.Dev, n)
+			if err != nil {
+				return nil, err
+			}
+			*c = spanCache{lo: lo, hi: hi, base: base}
+			return unsafe.Add(base, l.Dev-lo), nil
+		}
+	}
+	return b.resolve(l, n)
 }
 
 // fill32 sets b to the 32-bit little-endian pattern v; len(b) is a

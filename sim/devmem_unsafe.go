@@ -225,25 +225,46 @@ func (m *devMem) lookup(addr uint64) (hal.Allocation, bool) {
 func (m *devMem) pointer(addr, n uint64) (unsafe.Pointer, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
+	if _, err := m.holding(addr, n); err != nil {
+		return nil, err
+	}
+	return unsafe.Pointer(&m.mem[addr-m.base]), nil
+}
+
+// span is pointer for the allocation holding [addr, addr+n): where the
+// allocation starts in host memory and its bounds.
+func (m *devMem) span(addr, n uint64) (base unsafe.Pointer, lo, hi uint64, err error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	s, err := m.holding(addr, n)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	return unsafe.Pointer(&m.mem[s.start-m.base]), s.start, s.start + s.size, nil
+}
+
+// holding returns the live allocation holding [addr, addr+n). m.mu must
+// be held.
+func (m *devMem) holding(addr, n uint64) (span, error) {
 	if m.mem == nil {
-		return nil, m.errClosed()
+		return span{}, m.errClosed()
 	}
 	s, ok := m.alloc.lookup(addr)
 	if !ok {
 		if addr-m.base >= m.hbm {
-			return nil, hal.Errorf(hal.KindInvalidAddress,
+			return span{}, hal.Errorf(hal.KindInvalidAddress,
 				"device address %#x (%d bytes) is not on device %d, expected an address in [%#x, %#x)",
 				addr, n, m.dev, m.base, m.base+m.hbm)
 		}
-		return nil, hal.Errorf(hal.KindInvalidAddress,
+		return span{}, hal.Errorf(hal.KindInvalidAddress,
 			"device address %#x (%d bytes): no live allocation on device %d", addr, n, m.dev)
 	}
 	if n > s.size-(addr-s.start) {
-		return nil, hal.Errorf(hal.KindInvalidAddress,
+		return span{}, hal.Errorf(hal.KindInvalidAddress,
 			"device address %#x (%d bytes) runs past its allocation [%#x, %#x), expected at most %d bytes",
 			addr, n, s.start, s.start+s.size, s.size-(addr-s.start))
 	}
-	return unsafe.Pointer(&m.mem[addr-m.base]), nil
+	return s, nil
 }
 
 // info reports free and total device memory; cached blocks count as free.
