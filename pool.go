@@ -143,13 +143,8 @@ func (p *MemPool) TrimTo(keep int64) error {
 // CANN: aclrtMemPoolMallocAsync.
 func (s *Stream) MallocAsync(p *MemPool, n int64) (DevPtr, error) {
 	const op = "Stream.MallocAsync (aclrtMemPoolMallocAsync)"
-	// The pool calls share one row of the support matrix: once one passed
-	// on this stream's chip, they all do.
-	if !s.s.PoolChipOK() {
-		if err := s.r.require("aclrtMemPoolMallocAsync"); err != nil {
-			return 0, err
-		}
-		s.s.MarkPoolChipOK()
+	if err := s.r.require("aclrtMemPoolMallocAsync"); err != nil {
+		return 0, err
 	}
 	if p == nil {
 		return 0, wrap(op, rterr.Errorf(rterr.KindBadArgument, "memPool is nil"))
@@ -167,11 +162,8 @@ func (s *Stream) MallocAsync(p *MemPool, n int64) (DevPtr, error) {
 // CANN: aclrtMemPoolFreeAsync.
 func (s *Stream) FreeAsync(ptr DevPtr) error {
 	const op = "Stream.FreeAsync (aclrtMemPoolFreeAsync)"
-	if !s.s.PoolChipOK() {
-		if err := s.r.require("aclrtMemPoolFreeAsync"); err != nil {
-			return err
-		}
-		s.s.MarkPoolChipOK()
+	if err := s.r.require("aclrtMemPoolFreeAsync"); err != nil {
+		return err
 	}
 	if ptr == 0 {
 		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "ptr is 0, expected memory from a pool or from Malloc"))

@@ -58,6 +58,10 @@ type Runtime struct {
 	// collector once the Runtime is garbage, gives them back.
 	space  *sim.AddressSpace
 	closed atomic.Bool // closed for good
+	// chip caches the product of the devices' chip for require: 0 not
+	// known yet (set again by each Init and Finalize), -1 a chip of no
+	// known product, else the support.Product plus 1.
+	chip atomic.Int32
 
 	// mu guards the fields below.
 	mu       sync.Mutex
@@ -230,6 +234,7 @@ func (r *Runtime) InitConfig(c Config) error {
 	if r.closed.Load() {
 		return wrap(op, rterr.Errorf(rterr.KindInvalidHandle, "the runtime was closed for good; make another with New or Open"))
 	}
+	r.chip.Store(0)
 	return wrap(op, r.rt.Init(c))
 }
 
@@ -239,6 +244,7 @@ func (r *Runtime) InitConfig(c Config) error {
 //
 // CANN: aclFinalize.
 func (r *Runtime) Finalize() error {
+	r.chip.Store(0)
 	return wrap("Runtime.Finalize (aclFinalize)", r.rt.Finalize())
 }
 

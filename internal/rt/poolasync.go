@@ -3,7 +3,6 @@ package rt
 import (
 	"math"
 	"sync"
-	"sync/atomic"
 
 	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/rterr"
@@ -35,18 +34,7 @@ type streamPool struct {
 	deps map[*Stream]uint64
 
 	alloc *AllocatorDesc // the custom allocator registered (allocator.go)
-
-	// chipOK: the API layer found the stream's chip offers the pool calls
-	// (one row of the support matrix), so it need not ask again while the
-	// stream lives.
-	chipOK atomic.Bool
 }
-
-// PoolChipOK reports whether MarkPoolChipOK was called.
-func (s *Stream) PoolChipOK() bool { return s.pool.chipOK.Load() }
-
-// MarkPoolChipOK records that the stream's chip offers the pool calls.
-func (s *Stream) MarkPoolChipOK() { s.pool.chipOK.Store(true) }
 
 // follows is how far s's later tasks follow o's; ok is false if s never
 // waited for o.
