@@ -110,8 +110,9 @@ func symbolOf(t *C.gocann_thread, fn string, p unsafe.Pointer) (*gocann.Symbol, 
 	return s, 0
 }
 
-// symbolInto resolves the symbol of a query whose one output is out
-// (named param): a NULL output is refused before the symbol is looked at.
+// symbolInto resolves the symbol of a query whose one output is out, or of
+// a copy whose host end is out (named param): a NULL out is refused before
+// the symbol is looked at.
 // The product check stays in each entry point, with its CANN name written
 // out, so that the support test can see it.
 func symbolInto(t *C.gocann_thread, fn string, sym, out unsafe.Pointer, param string) (*gocann.Symbol, C.aclError) {
@@ -214,10 +215,7 @@ func gocann_aclrtMemcpyFromSymbol(t *C.gocann_thread, dst unsafe.Pointer, dstMax
 	if count == 0 {
 		return 0
 	}
-	if dst == nil {
-		return nullArg(t, fn, "dst")
-	}
-	s, code := symbolOf(t, fn, sym)
+	s, code := symbolInto(t, fn, sym, dst, "dst")
 	if code != 0 {
 		return code
 	}
@@ -237,10 +235,7 @@ func gocann_aclrtMemcpyFromSymbolAsync(t *C.gocann_thread, dst unsafe.Pointer, d
 	if count == 0 {
 		return 0
 	}
-	if dst == nil {
-		return nullArg(t, fn, "dst")
-	}
-	s, code := symbolOf(t, fn, sym)
+	s, code := symbolInto(t, fn, sym, dst, "dst")
 	if code != 0 {
 		return code
 	}
@@ -260,10 +255,7 @@ func gocann_aclrtMemcpyToSymbol(t *C.gocann_thread, sym unsafe.Pointer, src unsa
 	if count == 0 {
 		return 0
 	}
-	if src == nil {
-		return nullArg(t, fn, "src")
-	}
-	s, code := symbolOf(t, fn, sym)
+	s, code := symbolInto(t, fn, sym, src, "src")
 	if code != 0 {
 		return code
 	}
@@ -283,10 +275,7 @@ func gocann_aclrtMemcpyToSymbolAsync(t *C.gocann_thread, sym unsafe.Pointer, src
 	if count == 0 {
 		return 0
 	}
-	if src == nil {
-		return nullArg(t, fn, "src")
-	}
-	s, code := symbolOf(t, fn, sym)
+	s, code := symbolInto(t, fn, sym, src, "src")
 	if code != 0 {
 		return code
 	}
