@@ -251,26 +251,9 @@ func (c *Context) symbolCopy(caller Caller, s *Symbol, off uint64, other hal.Loc
 	if err := c.checkSync(caller, "a synchronous symbol copy"); err != nil {
 		return err
 	}
-	if err := symbolKind(kind, to); err != nil {
-		return err
-	}
-	if count > max {
-		return rterr.Errorf(rterr.KindBadArgument, "count %d is invalid, expected <= dstMax %d", count, max)
-	}
-	sym, err := s.at(off, count)
+	t, _, err := c.d.symbolTask(s, off, other, max, count, kind, to)
 	if err != nil {
 		return err
-	}
-	param := "dst"
-	if to {
-		param = "src"
-	}
-	if _, err := c.d.otherEnd(param, other, count, kind); err != nil {
-		return err
-	}
-	t := hal.Task{Kind: hal.TaskCopy, Dst: other, Src: sym, Size: count}
-	if to {
-		t.Dst, t.Src = sym, other
 	}
 	// Under mu, so that Drop, and the unload behind it, waits for it.
 	s.mu.Lock()
@@ -279,6 +262,34 @@ func (c *Context) symbolCopy(caller Caller, s *Symbol, off uint64, other hal.Loc
 		return err
 	}
 	return c.hd.Run(t)
+}
+
+// symbolTask checks a copy of count bytes between the symbol at off and
+// other, its other end with room for max (into the symbol if to), and
+// returns its task; pinned reports whether other is page-locked.
+func (d *Device) symbolTask(s *Symbol, off uint64, other hal.Loc, max, count uint64, kind CopyKind, to bool) (t hal.Task, pinned bool, err error) {
+	if err := symbolKind(kind, to); err != nil {
+		return t, false, err
+	}
+	if count > max {
+		return t, false, rterr.Errorf(rterr.KindBadArgument, "count %d is invalid, expected <= dstMax %d", count, max)
+	}
+	sym, err := s.at(off, count)
+	if err != nil {
+		return t, false, err
+	}
+	param := "dst"
+	if to {
+		param = "src"
+	}
+	if pinned, err = d.otherEnd(param, other, count, kind); err != nil {
+		return t, false, err
+	}
+	t = hal.Task{Kind: hal.TaskCopy, Dst: other, Src: sym, Size: count}
+	if to {
+		t.Dst, t.Src = sym, other
+	}
+	return t, pinned, nil
 }
 
 // CopyToSymbolAsync queues a copy of count bytes from src to the symbol at
@@ -309,28 +320,13 @@ func (st *Stream) symbolCopyAsync(s *Symbol, off uint64, other hal.Loc, max, cou
 	if st.divert.Load() != nil || st.persistent {
 		return rterr.Errorf(rterr.KindNotSupported, "a symbol copy on stream %d, which is capturing or bound to a model, is not supported: models do not record symbol copies", st.id)
 	}
-	if err := symbolKind(kind, to); err != nil {
-		return err
-	}
-	if count > max {
-		return rterr.Errorf(rterr.KindBadArgument, "count %d is invalid, expected <= dstMax %d", count, max)
-	}
-	sym, err := s.at(off, count)
+	t, pinned, err := st.c.d.symbolTask(s, off, other, max, count, kind, to)
 	if err != nil {
 		return err
 	}
-	param := "dst"
-	if to {
-		param = "src"
-	}
-	pinned, err := st.c.d.otherEnd(param, other, count, kind)
-	if err != nil {
-		return err
-	}
-	t := hal.Task{Kind: hal.TaskCopy, Dst: other, Src: sym, Size: count, Site: site}
+	t.Site = site
 	var stg staged
 	if to {
-		t.Dst, t.Src = sym, other
 		if other.IsHost() && !pinned {
 			if stg, err = st.stage(b, other, count); err != nil {
 				return err
