@@ -24,6 +24,7 @@ const kernelSrc = `
 int64_t GetBlockIdx(void);
 int64_t GetBlockNum(void);
 void Trap(void);
+void gocann_trap(const char *message);
 
 void add(float *x, float *y, float *z, uint64_t n) {
 	uint64_t per = (n + GetBlockNum() - 1) / GetBlockNum();
@@ -33,6 +34,19 @@ void add(float *x, float *y, float *z, uint64_t n) {
 
 void trap_odd(void) { if (GetBlockIdx() % 2) Trap(); }
 void nop(void) {}
+
+/* A message built on the stack the trap leaves; which 2 is a long one,
+ * 3 none. */
+void trap_says(uint64_t which) {
+	char text[400];
+	if (which == 2) {
+		for (int i = 0; i < 399; i++) text[i] = 'a' + i % 26;
+		text[399] = 0;
+	} else {
+		snprintf(text, sizeof text, "block %lld says %llu", (long long)GetBlockIdx(), (unsigned long long)which);
+	}
+	gocann_trap(which == 3 ? NULL : text);
+}
 
 void put(uint64_t *out, uint64_t i, uint64_t v) { out[i] = v; }
 void trap_if(uint64_t x) { if (x) Trap(); }
@@ -164,6 +178,31 @@ func TestManyArgsAndTrap(t *testing.T) {
 	}
 	if err := bin.Unload(); rterr.KindOf(err) != rterr.KindInvalidHandle {
 		t.Fatalf("second unload: %v", err)
+	}
+}
+
+func TestTrapMessage(t *testing.T) {
+	so := build(t)
+	_, _, s := setup(t)
+	bin, err := ckernel.LoadFile(so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bin.Unload()
+	hk, _ := bin.Kernel("trap_says")
+	long := make([]byte, 255)
+	for i := range long {
+		long[i] = byte('a' + i%26)
+	}
+	for which, want := range map[uint64]string{7: "trap: block 0 says 7", 2: "trap: " + string(long), 3: "trap: gocann_trap() called"} {
+		if err := s.Launch(gocann.NewKernel(hk), 1, gocann.U64(which)); err != nil {
+			t.Fatal(err)
+		}
+		err := s.Synchronize(context.Background())
+		// The message ends the error, so the long one is cut at 255 bytes.
+		if gocann.CodeOf(err) != gocann.CodeRTAICoreTrapException || !strings.HasSuffix(err.Error(), want) {
+			t.Errorf("gocann_trap case %d: %v, want code %d and %q", which, err, gocann.CodeRTAICoreTrapException, want)
+		}
 	}
 }
 

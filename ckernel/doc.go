@@ -4,7 +4,8 @@
 // Ascend C kernel `extern "C" void add(GM_ADDR x, GM_ADDR y, GM_ADDR z)`
 // does when built with GM_ADDR defined as uint8_t*.
 //
-// A running kernel calls GetBlockIdx, GetBlockNum and Trap, which this
+// A running kernel calls GetBlockIdx, GetBlockNum, Trap and gocann_trap
+// (a trap with a message of its own), which this
 // package defines in C; the C ABI library exports them, and a Go program
 // using this package exports them from its executable (the package links
 // with -rdynamic) so kernel binaries resolve them when loaded.

@@ -28,6 +28,27 @@ void Trap(void) {
 	longjmp(*state.trap, 1);
 }
 
+// A message of the kernel's own is copied: the kernel's buffer may be on
+// the stack the trap leaves.
+static __thread char trap_text[256] __attribute__((tls_model("initial-exec")));
+
+void gocann_trap(const char *message) {
+	if (state.trap == NULL) {
+		abort(); // called outside a kernel
+	}
+	if (message == NULL || message[0] == 0) {
+		message = "gocann_trap() called";
+	}
+	size_t n = strlen(message);
+	if (n >= sizeof trap_text) {
+		n = sizeof trap_text - 1;
+	}
+	memcpy(trap_text, message, n);
+	trap_text[n] = 0;
+	trap_message = trap_text;
+	longjmp(*state.trap, 1);
+}
+
 const char *gocann_trap_message(void) { return trap_message ? trap_message : ""; }
 
 typedef uint64_t u;

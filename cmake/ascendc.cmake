@@ -1,7 +1,8 @@
 # ascendc.cmake for gocann: what CANN projects include as
 # ${ASCENDC_CMAKE_DIR}/ascendc.cmake, building kernel sources written
-# against gocann/kernel.h with the host compiler into binaries the
-# simulated NPU runs.
+# against gocann/kernel.h, or against the part of Ascend C that
+# gocann/ascendc/kernel_operator.h offers, with the host compiler into
+# binaries the simulated NPU runs.
 #
 #   ascendc_library(name SHARED sources...)   lib<name>.so
 #   ascendc_fatbin_library(name sources...)   fatbin/<name>/<name>.o in the
@@ -31,7 +32,8 @@ message(STATUS "gocann ascendc.cmake: kernels for the simulated NPU (SOC_VERSION
 
 # _gocann_kernel_target gives a kernel binary target what every kernel needs.
 function(_gocann_kernel_target target)
-    target_include_directories(${target} PRIVATE "${GOCANN_KERNEL_INCLUDE_DIR}")
+    # Kernels include "kernel_operator.h" as Ascend C sources do.
+    target_include_directories(${target} PRIVATE "${GOCANN_KERNEL_INCLUDE_DIR}" "${GOCANN_KERNEL_INCLUDE_DIR}/gocann/ascendc")
     target_compile_options(${target} PRIVATE -g)
     set_target_properties(${target} PROPERTIES
         POSITION_INDEPENDENT_CODE ON

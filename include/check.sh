@@ -5,7 +5,8 @@
 #  1. every header compiles on its own, as C11 and as C++17, with warnings
 #     as errors; acl/acl.h and gocann/kernel.h compile together; acl/acl.h
 #     also compiles with only include/acl on the include path; kernel.h
-#     accepts a kernel definition and a user's own GM_ADDR;
+#     accepts a kernel definition and a user's own GM_ADDR; the Ascend C
+#     subset (gocann/ascendc/) compiles as C++17 with -Wextra;
 #  2. the functions declared are exactly those in FUNCS, and the deprecated
 #     names are exactly those in DEPRECATED;
 #  3. every numeric macro, enumerator and static constant has the value,
@@ -373,8 +374,9 @@ if [ "${1:-}" = "--table" ]; then
     exit 0
 fi
 
-# 1. Each header alone, as C and as C++; all together; other include paths.
-headers=$(cd "$inc" && find . -name '*.h' | sed 's|^\./||' | sort)
+# 1. Each header alone, as C and as C++ (the Ascend C subset as C++ only,
+# below); all together; other include paths.
+headers=$(cd "$inc" && find . -name '*.h' ! -path './gocann/ascendc/*' | sed 's|^\./||' | sort)
 [ -n "$headers" ] || fail "no headers found"
 for h in $headers; do
     printf '#include <%s>\n' "$h" > "$tmp/one.c"
@@ -403,6 +405,15 @@ C
 cp "$tmp/both.c" "$tmp/both.cc"
 compile "acl/acl.h with gocann/kernel.h (C)" $CC $CFLAGS -I"$inc" -c "$tmp/both.c" -o "$tmp/both.o"
 compile "acl/acl.h with gocann/kernel.h (C++)" $CXX $CXXFLAGS -I"$inc" -c "$tmp/both.cc" -o "$tmp/both.o"
+
+# The Ascend C subset: its parts on their own and all of it with acl.h,
+# with every warning (kernels are C++ only).
+for h in kernel_operator.h gocann_tensor.h gocann_pipe.h gocann_vector.h; do
+    printf '#include "%s"\n' "$h" > "$tmp/asc.cc"
+    compile "gocann/ascendc/$h does not compile as C++" $CXX $CXXFLAGS -Wextra -I"$inc/gocann/ascendc" -c "$tmp/asc.cc" -o "$tmp/asc.o"
+done
+printf '#include <acl/acl.h>\n#include "kernel_operator.h"\nextern "C" __global__ __aicore__ void k(GM_ADDR x) { AscendC::GlobalTensor<half> g; g.SetGlobalBuffer((__gm__ half *)x, 16); g.SetValue(0, g.GetValue(1)); }\n' > "$tmp/asc.cc"
+compile "acl/acl.h with kernel_operator.h" $CXX $CXXFLAGS -Wextra -I"$inc" -I"$inc/gocann/ascendc" -c "$tmp/asc.cc" -o "$tmp/asc.o"
 
 printf '#include "acl.h"\nint main(void) { return ACL_SUCCESS + ACL_ERROR_RT_PARAM_INVALID * 0; }\n' > "$tmp/short.c"
 compile "acl.h with only include/acl on the path" $CC $CFLAGS -I"$inc/acl" -c "$tmp/short.c" -o "$tmp/short.o"

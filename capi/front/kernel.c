@@ -11,11 +11,13 @@
 static int64_t (*core_block_idx)(void);
 static int64_t (*core_block_num)(void);
 static void (*core_trap)(void);
+static void (*core_trap_message)(const char *);
 
 const gocann_core_sym gocann_kernel_syms[] = {
 	{"GetBlockIdx", &core_block_idx},
 	{"GetBlockNum", &core_block_num},
 	{"Trap", &core_trap},
+	{"gocann_trap", &core_trap_message},
 	{0, 0},
 };
 
@@ -29,4 +31,12 @@ EXPORT void Trap(void) {
 		abort(); // called outside a kernel, before any runtime call
 	}
 	core_trap();
+}
+
+EXPORT void gocann_trap(const char *message) {
+	if (core_trap_message == NULL) {
+		abort(); // called outside a kernel, before any runtime call
+	}
+	core_trap_message(message);
+	abort(); // not reached: the core's trap leaves the block
 }

@@ -101,6 +101,13 @@ int64_t GetBlockNum(void);
  * exception. */
 void Trap(void);
 
+/* Trap with a message of the kernel's own (at most 255 bytes are kept),
+ * which the launch's exception report carries instead of "Trap() called". */
+#if defined(__GNUC__)
+__attribute__((noreturn))
+#endif
+void gocann_trap(const char *message);
+
 #ifdef __cplusplus
 }
 

@@ -11,7 +11,7 @@ int main(void)
 {
     aclrtStream s = NULL;
     aclrtBinHandle fat = NULL, lib = NULL;
-    aclrtFuncHandle vscale = NULL, vfill = NULL;
+    aclrtFuncHandle vscale = NULL, vclamp = NULL, vfill = NULL;
     void *x = NULL, *y = NULL;
     static int32_t hx[N], hy[N];
 
@@ -40,6 +40,19 @@ int main(void)
         right += hy[i] == (i - 500) * -3;
     }
     EXPECT(right == N, "ascendc_fatbin_library: vscale from %s, %d of %d right", FATBIN_PATH, right, N);
+
+    /* The fatbin's kernel written with kernel_operator.h. */
+    CHECK(aclrtBinaryGetFunction(fat, "vclamp", &vclamp));
+    int32_t lo = -7;
+    void *cargs[4] = {&x, &y, &lo, &n};
+    CHECK(aclrtLaunchKernelWithArgsArray(vclamp, 1, s, NULL, cargs));
+    CHECK(aclrtSynchronizeStream(s));
+    CHECK(aclrtMemcpy(hy, sizeof hy, y, sizeof hy, ACL_MEMCPY_DEVICE_TO_HOST));
+    right = 0;
+    for (int i = 0; i < N; i++) {
+        right += hy[i] == (i - 500 > lo ? i - 500 : lo);
+    }
+    EXPECT(right == N, "kernel_operator.h: vclamp (TPipe, TQue, DataCopy, Maxs), %d of %d right", right, N);
 
     /* The shared library, built with a definition of its own. */
     CHECK(aclrtBinaryLoadFromFile(SHARED_PATH, NULL, &lib));

@@ -15,6 +15,9 @@ import (
 // cflags are the warnings every C file of the suite builds with.
 var cflags = []string{"-std=c11", "-Wall", "-Wextra", "-Werror", "-O2", "-g"}
 
+// cxxflags build the C++ kernels.
+var cxxflags = []string{"-std=c++17", "-Wall", "-Wextra", "-Werror", "-O2", "-g"}
+
 // kernelFlags are a kernel's flags beyond cflags: params.c is built without
 // debug information, so that only its declarations tell its parameters.
 var kernelFlags = map[string][]string{"params": {"-g0"}}
@@ -124,17 +127,23 @@ func run(dir, name string, args ...string) (string, error) {
 	return string(out), nil
 }
 
-// kernel builds the kernel source kernels/<name>.c into a shared object,
-// with debug information so parameter sizes are known.
+// kernel builds the kernel source kernels/<name>.c, or kernels/<name>.cpp
+// written with the Ascend C subset, into a shared object, with debug
+// information so parameter sizes are known.
 func (tl *tools) kernel(t *testing.T, name string) string {
 	t.Helper()
 	so := filepath.Join(tl.out, "lib"+name+".so")
 	if fileExists(so) {
 		return so
 	}
-	args := append(append(append(append([]string{}, cflags...), tl.flags...), kernelFlags[name]...), "-shared", "-fPIC", "-I"+tl.include,
-		"-o", so, filepath.Join(tl.src, "kernels", name+".c"))
-	if _, err := run(tl.src, "gcc", args...); err != nil {
+	cc, flags, src := "gcc", cflags, filepath.Join(tl.src, "kernels", name+".c")
+	if cpp := filepath.Join(tl.src, "kernels", name+".cpp"); fileExists(cpp) {
+		cc, flags, src = "g++", cxxflags, cpp
+		flags = append(flags[:len(flags):len(flags)], "-I"+filepath.Join(tl.include, "gocann", "ascendc"))
+	}
+	args := append(append(append(append([]string{}, flags...), tl.flags...), kernelFlags[name]...), "-shared", "-fPIC", "-I"+tl.include,
+		"-o", so, src)
+	if _, err := run(tl.src, cc, args...); err != nil {
 		t.Fatal(err)
 	}
 	return so

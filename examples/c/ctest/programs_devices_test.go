@@ -3,7 +3,7 @@ package ctest_test
 // deviceExamples are the programs of many devices and the rest of device
 // memory (28 on): peer access, identity, virtual, managed and registered
 // memory, more copies, pools, allocators, symbols, kernel parameters and
-// chip profiles.
+// chip profiles; kernels written with the Ascend C subset.
 var deviceExamples = []example{
 	{"28_multidevice", "vadd", []string{
 		"ok: aclrtSetDevice(3) again: the same default context and stream",
@@ -104,5 +104,13 @@ var deviceExamples = []example{
 		"ok: LAST_PREFETCH_LOCATION while the prefetch is queued: -2",
 		"ok: after the prefetch to device 0: 0",
 		"ok: aclrtFree gives the managed memory back",
+	}},
+	{"43_ascendc", "ascendc", []string{
+		"ok: add_half over 8 blocks, tiles of 128 in double-buffered queues: 16384 of 16384 sums bit for bit",
+		"ok: pipeline_float: Muls, Adds, Relu, Duplicate and Max through a TBuf, 256 of 256 right",
+		"ok: misuse 0 traps with \"DataCopy: 17 elements of 2 bytes are not a whole number of 32-byte blocks\" (507016: ",
+		"ok: misuse 5 traps with \"TPipe::InitBuffer(buf): 131072 more bytes, but 131072 of the 196608-byte unified buffer are already taken\"",
+		"ok: misuse 7 traps with \"DataCopy from GlobalTensor: 32 elements past the end of the GlobalTensor's 16\"",
+		"ok: add_half runs again on the stream after the traps",
 	}},
 }

@@ -1,0 +1,46 @@
+/*
+ * gocann: CANN-compatible runtime on a simulated NPU.
+ *
+ * kernel_operator.h: the part of the Ascend C API that vector kernels of
+ * the CANN samples are written with, for building them with the host
+ * compiler into binaries the simulated NPU runs (ascendc.cmake puts this
+ * directory on the kernels' include path).
+ *
+ * What is here:
+ *   half                      IEEE binary16 (the compiler's _Float16)
+ *   TPosition / QuePosition   the buffer positions (GM, VECIN, VECOUT, ...)
+ *   GlobalTensor<T>           a view of global (device) memory
+ *   LocalTensor<T>            a view of the block's unified buffer
+ *   TPipe, TQue, TBuf         the unified buffer, its queues and buffers
+ *   DataCopy                  global <-> local and local -> local copies
+ *   Add Sub Mul Div Max Min, Adds Muls Maxs Mins, Abs Exp Ln Sqrt Rsqrt
+ *   Relu Reciprocal, Duplicate  the vector operations on the first count
+ *                             elements
+ *   PipeBarrier, SetFlag, WaitFlag, GetBlockIdx, GetBlockNum, printf
+ *
+ * A block runs from start to end on one thread, so a copy or a vector
+ * operation is done when its call returns: queues hand tensors over in
+ * order and the synchronization calls have nothing to wait for. What the
+ * hardware would get wrong silently or hang on stops the block with an AI
+ * core trap whose message says what was wrong: a copy that is not a
+ * multiple of 32 bytes, an operation past the end of a tensor, a queue
+ * with no free buffer, buffers larger than the unified buffer (192 KiB per
+ * block, GOCANN_ASCENDC_UB_SIZE to change it), a tensor freed twice or to
+ * the wrong queue. Matrix (cube) operations, DataCopyPad and the other
+ * Ascend C APIs are not here yet.
+ *
+ * A kernel keeps one TPipe, as Ascend C requires: two would share the
+ * unified buffer.
+ */
+#ifndef GOCANN_ASCENDC_KERNEL_OPERATOR_H_
+#define GOCANN_ASCENDC_KERNEL_OPERATOR_H_
+
+#ifndef __cplusplus
+#error "kernel_operator.h is C++: build Ascend C kernels as .cpp sources"
+#endif
+
+#include "gocann_tensor.h"
+#include "gocann_pipe.h"
+#include "gocann_vector.h"
+
+#endif /* GOCANN_ASCENDC_KERNEL_OPERATOR_H_ */
