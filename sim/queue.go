@@ -33,6 +33,7 @@ type queue struct {
 
 	stop     atomic.Pointer[hal.Fault] // set while stopped by STOP_ON_FAILURE (mirrored in sq.Stopped)
 	abortGen atomic.Uint64             // bumped by each Abort
+	long     atomic.Uint64             // the last task submitted that outlasts a waiter's spin (outlasts)
 	nfaults  atomic.Int32              // len(faults), for readers without the lock
 
 	// sq holds the submission state submitters share, in C too: its lock

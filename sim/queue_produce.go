@@ -21,6 +21,7 @@ func (q *queue) Submit(t hal.Task) (uint64, error) {
 	q.lockSubmit()
 	defer q.unlockSubmit()
 	if seq, ok := q.publish(&t); ok {
+		q.noteLong(&t, seq)
 		return seq, nil
 	}
 	s := q.s
@@ -65,6 +66,7 @@ func (q *queue) Submit(t hal.Task) (uint64, error) {
 		return 0, err
 	}
 	q.tail = seq
+	q.noteLong(&t, seq)
 	q.sq.Submitted.Store(seq)
 	q.sq.Absorbed.Store(seq)
 	if q.state == qIdle && q.done+1 == seq {
@@ -74,6 +76,32 @@ func (q *queue) Submit(t hal.Task) (uint64, error) {
 	s.mu.Unlock()
 	s.report(faults)
 	return seq, nil
+}
+
+// parkBytes is the size of a copy or memset a waiting host parks behind at
+// once instead of spinning: it runs for tens of microseconds at memory
+// speed, longer than a spin pays for, and split into parts it wants every
+// core, the spinner's too.
+const parkBytes = 1 << 20
+
+// noteLong records seq as q.long if t moves at least parkBytes. A task
+// that finished before the store is no different from one that finishes
+// just after: waiters compare it with the completed count.
+func (q *queue) noteLong(t *hal.Task, seq uint64) {
+	n := t.Size
+	switch t.Kind {
+	case hal.TaskCopy, hal.TaskMemset:
+	case hal.TaskCopyBatch:
+		n = 0
+		for i := range t.Batch.Len() {
+			n += t.Batch.Copies[i].Size
+		}
+	default:
+		return
+	}
+	if n >= parkBytes {
+		q.long.Store(seq)
+	}
 }
 
 // publish is Submit's fast path; it reports false when t must take the

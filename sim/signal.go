@@ -91,6 +91,9 @@ func (g *signal) wait(ctx context.Context, target uint64, timeout time.Duration,
 	if timeout > 0 && timeout < spin {
 		spin = timeout
 	}
+	if l := q.long.Load(); l > g.v.Load() && l <= target {
+		spin = 0 // behind a long copy: park at once (noteLong)
+	}
 	// Hosts spin without yielding: a goroutine serving a C thread is locked
 	// to it, and yielding would put the thread to sleep for microseconds.
 	if spinHot(spin, func() bool { return g.v.Load() >= target || q.abortGen.Load() != gen || q.stop.Load() != nil }) {

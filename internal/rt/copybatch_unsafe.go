@@ -2,16 +2,18 @@ package rt
 
 import (
 	"context"
+	"unsafe"
 
 	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/rterr"
 )
 
 // BatchCopy is one copy of aclrtMemcpyBatch: Size bytes from Src to Dst,
-// which has room for DestMax.
+// which has room for DestMax. The ends are addresses as C passes them,
+// host or device; the batch's check tells which.
 type BatchCopy struct {
-	Dst, Src      hal.Loc
-	DestMax, Size uint64
+	Dst, Src      unsafe.Pointer
+	DestMax, Size uintptr
 }
 
 // Memory location types of aclrtMemLocation, with the CANN values.
@@ -121,13 +123,16 @@ func (d *Device) batchTask(copies []BatchCopy, attrs []BatchAttr, attrIdx []uint
 		for a+1 < len(attrs) && uint64(i) >= attrIdx[a+1] {
 			a++
 		}
-		pg, err := d.checkBatchCopy(i, &copies[i], &attrs[a], async, &memo)
+		in := &copies[i]
+		n := max(uint64(in.Size), 1)
+		c := hal.Copy{Dst: d.batchLoc(&memo[0], in.Dst, n), Src: d.batchLoc(&memo[1], in.Src, n), Size: uint64(in.Size)}
+		pg, err := d.checkBatchCopy(i, &c, uint64(in.DestMax), &attrs[a], async, &memo)
 		if err != nil {
 			return hal.Task{}, false, i, err
 		}
 		pageable = pageable || pg
-		if copies[i].Size > 0 {
-			b.Copies = append(b.Copies, hal.Copy{Dst: copies[i].Dst, Src: copies[i].Src, Size: copies[i].Size})
+		if c.Size > 0 {
+			b.Copies = append(b.Copies, c)
 		}
 	}
 	return t, pageable, fail, nil
@@ -153,13 +158,26 @@ func checkAttrIdx(n int, attrs []BatchAttr, attrIdx []uint64, async bool) error 
 	return nil
 }
 
-// checkBatchCopy checks copy i against its attribute: each end where the
-// attribute says, one end on the host and one on this device, both live.
-func (d *Device) checkBatchCopy(i int, c *BatchCopy, a *BatchAttr, async bool, memo *[2]memoRange) (pageable bool, err error) {
+// batchLoc is where the n bytes at p are: inside the allocation an end's
+// last copy was found in, as found then; else as the runtime finds it.
+func (d *Device) batchLoc(m *memoRange, p unsafe.Pointer, n uint64) hal.Loc {
+	if addr := uint64(uintptr(p)); m.hi != 0 && addr >= m.lo && addr < m.hi && n <= m.hi-addr {
+		if m.host {
+			return hal.HostLoc(p)
+		}
+		return hal.DevLoc(addr)
+	}
+	return d.r.Loc(p)
+}
+
+// checkBatchCopy checks copy i, of room destMax, against its attribute:
+// each end where the attribute says, one end on the host and one on this
+// device, both live.
+func (d *Device) checkBatchCopy(i int, c *hal.Copy, destMax uint64, a *BatchAttr, async bool, memo *[2]memoRange) (pageable bool, err error) {
 	if async {
 		switch {
-		case c.Size == 0 || c.Size > c.DestMax:
-			return false, rterr.Errorf(rterr.KindInvalidParam, "sizes[%d] %d is invalid, expected > 0 and <= destMaxs[%d] %d", i, c.Size, i, c.DestMax)
+		case c.Size == 0 || c.Size > destMax:
+			return false, rterr.Errorf(rterr.KindInvalidParam, "sizes[%d] %d is invalid, expected > 0 and <= destMaxs[%d] %d", i, c.Size, i, destMax)
 		case c.Src.Addr() == 0:
 			return false, rterr.Errorf(rterr.KindInvalidParam, "srcs[%d] is NULL, expected memory", i)
 		case c.Dst.Addr() == 0:
@@ -199,7 +217,7 @@ func (d *Device) checkBatchCopy(i int, c *BatchCopy, a *BatchAttr, async bool, m
 }
 
 // checkBatchAttr checks that each end of copy i is where its attribute says.
-func (d *Device) checkBatchAttr(i int, c *BatchCopy, a *BatchAttr) error {
+func (d *Device) checkBatchAttr(i int, c *hal.Copy, a *BatchAttr) error {
 	for _, end := range [2]struct {
 		param string
 		l     hal.Loc

@@ -1,18 +1,14 @@
 package gocann
 
 import (
-	"unsafe"
-
 	"github.com/gocann/gocann/internal/callsite"
 	"github.com/gocann/gocann/internal/rt"
 )
 
-// BatchCopy is one copy of a batch: Size bytes from Src to Dst, which has
-// room for DestMax bytes. One end is host memory, the other device memory.
-type BatchCopy struct {
-	Dst, Src      unsafe.Pointer
-	DestMax, Size uintptr
-}
+// BatchCopy is one copy of a batch: Size bytes from Src to Dst (fields
+// Dst, Src unsafe.Pointer; DestMax, Size uintptr), which has room for
+// DestMax bytes. One end is host memory, the other device memory.
+type BatchCopy = rt.BatchCopy
 
 // Memory location types of MemLoc, with the values of aclrtMemLocationType.
 const (
@@ -35,14 +31,6 @@ type BatchAttr = rt.BatchAttr
 // (SIZE_MAX in C).
 const NoFailIndex = rt.NoFailIndex
 
-func (r *Runtime) batch(copies []BatchCopy) []rt.BatchCopy {
-	out := make([]rt.BatchCopy, len(copies))
-	for i, c := range copies {
-		out[i] = rt.BatchCopy{Dst: r.rt.Loc(c.Dst), Src: r.rt.Loc(c.Src), DestMax: uint64(c.DestMax), Size: uint64(c.Size)}
-	}
-	return out
-}
-
 // MemcpyBatch runs copies synchronously. attrs[k] describes the copies from
 // attrIndexes[k] up to the next index; every copy is checked before any
 // runs, and a copy whose ends do not match its attribute or that is not
@@ -55,7 +43,7 @@ func (x RawContext) MemcpyBatch(t CaptureThread, copies []BatchCopy, attrs []Bat
 		return rt.NoFailIndex, err
 	}
 	c := x.c
-	fail, err = c.c.MemcpyBatch(t.rt(), c.r.batch(copies), attrs, attrIndexes)
+	fail, err = c.c.MemcpyBatch(t.rt(), copies, attrs, attrIndexes)
 	return fail, wrap("RawContext.MemcpyBatch (aclrtMemcpyBatch)", err)
 }
 
@@ -70,6 +58,6 @@ func (x RawStream) MemcpyBatchAsync(t CaptureThread, copies []BatchCopy, attrs [
 		return rt.NoFailIndex, err
 	}
 	s := x.s
-	fail, err = s.s.MemcpyBatchAsync(t.rt(), s.r.batch(copies), attrs, attrIndexes, callsite.Caller())
+	fail, err = s.s.MemcpyBatchAsync(t.rt(), copies, attrs, attrIndexes, callsite.Caller())
 	return fail, wrap("RawStream.MemcpyBatchAsync (aclrtMemcpyBatchAsync)", err)
 }
