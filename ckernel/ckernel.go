@@ -13,6 +13,10 @@ static int call_kernel(uintptr_t fn, int64_t idx, int64_t num, uintptr_t args, i
 	return gocann_call_kernel((void *)fn, idx, num, (const uint64_t *)args, n);
 }
 
+static int call_kernel_fp(uintptr_t fn, int64_t idx, int64_t num, uintptr_t args, int n, uint32_t fpmask) {
+	return gocann_call_kernel_fp((void *)fn, idx, num, (const uint64_t *)args, n, fpmask);
+}
+
 static int call_kernels(uintptr_t calls, int n) {
 	return gocann_call_kernels((const gocann_native_call *)calls, n);
 }
@@ -149,11 +153,43 @@ func (b *Binary) Kernel(name string) (*hal.Kernel, error) {
 	if fn == nil {
 		return nil, rterr.Errorf(rterr.KindSymbolNotFound, "kernel %q is not exported by %s", name, b.name)
 	}
+	fp, err := b.fpMask(name)
+	if err != nil {
+		return nil, err
+	}
+	if fp != 0 {
+		// The batch and direct paths pass integer slots only.
+		return &hal.Kernel{Name: name, Fn: func(blk *hal.Block) { b.runFP(fn, name, blk, fp) }}, nil
+	}
 	return &hal.Kernel{Name: name, Fn: func(blk *hal.Block) { b.run(fn, name, blk) }, Batch: b, Entry: uintptr(fn)}, nil
 }
 
+// fpMask marks kernel name's float and double parameters (bit i for
+// parameter i), which travel in floating-point registers. A kernel whose
+// parameters are unknown is taken to have none.
+func (b *Binary) fpMask(name string) (uint32, error) {
+	ps, err := b.Parameters(name)
+	if err != nil {
+		return 0, nil
+	}
+	var mask uint32
+	for i, p := range ps {
+		if p.Kind == ParamFloat || p.Kind == ParamDouble {
+			mask |= 1 << i
+		}
+	}
+	if mask != 0 && C.gocann_fp_supported() == 0 {
+		return 0, rterr.Errorf(rterr.KindNotSupported, "kernel %q of %s takes float or double parameters, which gocann cannot pass on %s yet", name, b.name, runtime.GOARCH)
+	}
+	return mask, nil
+}
+
 // run runs one block; a trap or an unloaded binary is a kernel fault.
-func (b *Binary) run(fn unsafe.Pointer, name string, blk *hal.Block) {
+func (b *Binary) run(fn unsafe.Pointer, name string, blk *hal.Block) { b.runFP(fn, name, blk, 0) }
+
+// runFP runs one block of a kernel whose parameters fp marks as floating
+// point (fpMask).
+func (b *Binary) runFP(fn unsafe.Pointer, name string, blk *hal.Block, fp uint32) {
 	b.mu.RLock()
 	if b.handle == nil {
 		b.mu.RUnlock()
@@ -164,7 +200,12 @@ func (b *Binary) run(fn unsafe.Pointer, name string, blk *hal.Block) {
 	if len(args) > 0 {
 		p = uintptr(unsafe.Pointer(&args[0]))
 	}
-	trapped := C.call_kernel(C.uintptr_t(uintptr(fn)), C.int64_t(blk.Idx()), C.int64_t(blk.Num()), C.uintptr_t(p), C.int(len(args))) != 0
+	var trapped bool
+	if fp == 0 {
+		trapped = C.call_kernel(C.uintptr_t(uintptr(fn)), C.int64_t(blk.Idx()), C.int64_t(blk.Num()), C.uintptr_t(p), C.int(len(args))) != 0
+	} else {
+		trapped = C.call_kernel_fp(C.uintptr_t(uintptr(fn)), C.int64_t(blk.Idx()), C.int64_t(blk.Num()), C.uintptr_t(p), C.int(len(args)), C.uint32_t(fp)) != 0
+	}
 	runtime.KeepAlive(args)
 	b.mu.RUnlock()
 	if trapped {

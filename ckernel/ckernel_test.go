@@ -2,8 +2,10 @@ package ckernel_test
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -49,6 +51,14 @@ void trap_says(uint64_t which) {
 }
 
 void put(uint64_t *out, uint64_t i, uint64_t v) { out[i] = v; }
+
+/* Seven integer and eleven floating-point parameters, interleaved: more of
+ * each than either convention has registers for. */
+void mix(double *out, int32_t a, float b, double c, uint64_t d, float e, double f, int8_t g, double h,
+         double i, double j, double k, double l, float m, int64_t n, int16_t o, double p, uint64_t q) {
+	double v[] = {a, b, c, (double)d, e, f, g, h, i, j, k, l, m, (double)n, o, p, (double)q};
+	for (int x = 0; x < 17; x++) out[x] = v[x];
+}
 void trap_if(uint64_t x) { if (x) Trap(); }
 
 void many(uint64_t *out, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6,
@@ -178,6 +188,44 @@ func TestManyArgsAndTrap(t *testing.T) {
 	}
 	if err := bin.Unload(); rterr.KindOf(err) != rterr.KindInvalidHandle {
 		t.Fatalf("second unload: %v", err)
+	}
+}
+
+// TestFloatParams: float and double parameters arrive in the registers
+// and stack slots the C convention gives them, their kinds read from the
+// debug information of a -g build.
+func TestFloatParams(t *testing.T) {
+	so := build(t, "-g")
+	_, c, s := setup(t)
+	bin, err := ckernel.LoadFile(so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bin.Unload()
+	hk, err := bin.Kernel("mix")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hk.Batch != nil || hk.Entry != 0 {
+		t.Errorf("a kernel with float parameters offers the integer-only batch path (Batch %v, Entry %#x)", hk.Batch, hk.Entry)
+	}
+	out, _ := c.Malloc(8*17, gocann.NormalOnly)
+	want := []float64{-7, 1.5, 2.25, 1 << 40, -3.5, 4.125, -8, 5.5, 6.5, 7.5, 8.5, 9.5, 10.25, -(1 << 33), -300, 11.75, 12}
+	args := []gocann.Arg{gocann.Ptr(out), gocann.I64(-7), gocann.F32(1.5), gocann.F64(2.25), gocann.U64(1 << 40), gocann.F32(-3.5),
+		gocann.F64(4.125), gocann.I64(-8), gocann.F64(5.5), gocann.F64(6.5), gocann.F64(7.5), gocann.F64(8.5), gocann.F64(9.5),
+		gocann.F32(10.25), gocann.I64(-(1 << 33)), gocann.I64(-300), gocann.F64(11.75), gocann.U64(12)}
+	if err := s.Launch(gocann.NewKernel(hk), 2, args...); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Synchronize(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 8*17)
+	c.CopyFromDevice(buf, out)
+	for i, w := range want {
+		if got := math.Float64frombits(binary.LittleEndian.Uint64(buf[8*i:])); got != w {
+			t.Errorf("parameter %d arrived as %v, want %v", i+1, got, w)
+		}
 	}
 }
 

@@ -68,6 +68,86 @@ static inline void invoke(void *fn, const uint64_t *args, int n) {
 #undef A
 }
 
+// Kernels with float or double parameters take those in the vector
+// registers and the rest in the integer registers, each kind in order,
+// and what does not fit goes on the stack in parameter order, one 8-byte
+// slot each: the System V x86-64 and AAPCS64 conventions agree on that
+// much. One prototype with the integer registers, then eight doubles, then
+// stack slots, reaches every such layout. A float travels in the low half
+// of its register or slot, as its 8-byte argument slot holds it.
+#if defined(__x86_64__)
+#define FP_SUPPORTED 1
+#define INT_REGS 6
+typedef void (*kernel_fp)(u, u, u, u, u, u, double, double, double, double, double, double, double, double,
+			  u, u, u, u, u, u, u, u, u, u, u, u, u, u, u, u, u, u, u, u, u, u, u, u, u, u, u, u, u, u, u, u);
+#elif defined(__aarch64__)
+#define FP_SUPPORTED 1
+#define INT_REGS 8
+typedef void (*kernel_fp)(u, u, u, u, u, u, u, u, double, double, double, double, double, double, double, double,
+			  u, u, u, u, u, u, u, u, u, u, u, u, u, u, u, u, u, u, u, u, u, u, u, u, u, u, u, u, u, u, u, u);
+#else
+#define FP_SUPPORTED 0
+#endif
+
+int gocann_fp_supported(void) { return FP_SUPPORTED; }
+
+#if FP_SUPPORTED
+static inline double bits(uint64_t v) {
+	double d;
+	memcpy(&d, &v, sizeof d);
+	return d;
+}
+
+static void invoke_fp(void *fn, const uint64_t *args, int n, uint32_t fpmask) {
+	u ir[INT_REGS] = {0}, st[GOCANN_MAX_ARGS] = {0};
+	double fr[8] = {0};
+	int ni = 0, nf = 0, ns = 0;
+	for (int i = 0; i < n; i++) {
+		if (fpmask >> i & 1) {
+			if (nf < 8) {
+				fr[nf++] = bits(args[i]);
+				continue;
+			}
+		} else if (ni < INT_REGS) {
+			ir[ni++] = args[i];
+			continue;
+		}
+		st[ns++] = args[i];
+	}
+#define S(i) st[i]
+#if INT_REGS == 6
+	((kernel_fp)fn)(ir[0], ir[1], ir[2], ir[3], ir[4], ir[5],
+#else
+	((kernel_fp)fn)(ir[0], ir[1], ir[2], ir[3], ir[4], ir[5], ir[6], ir[7],
+#endif
+			fr[0], fr[1], fr[2], fr[3], fr[4], fr[5], fr[6], fr[7],
+			S(0), S(1), S(2), S(3), S(4), S(5), S(6), S(7), S(8), S(9), S(10), S(11), S(12), S(13), S(14),
+			S(15), S(16), S(17), S(18), S(19), S(20), S(21), S(22), S(23), S(24), S(25), S(26), S(27), S(28),
+			S(29), S(30), S(31));
+#undef S
+}
+#endif
+
+int gocann_call_kernel_fp(void *fn, int64_t idx, int64_t num, const uint64_t *args, int n, uint32_t fpmask) {
+#if FP_SUPPORTED
+	jmp_buf jb;
+	struct block_state saved = state;
+	state.idx = idx;
+	state.num = num;
+	state.trap = &jb;
+	if (setjmp(jb) != 0) {
+		state = saved;
+		return 1;
+	}
+	invoke_fp(fn, args, n, fpmask);
+	state = saved;
+	return 0;
+#else
+	(void)fn, (void)idx, (void)num, (void)args, (void)n, (void)fpmask;
+	abort(); // refused when the kernel is looked up
+#endif
+}
+
 int gocann_call_kernel(void *fn, int64_t idx, int64_t num, const uint64_t *args, int n) {
 	jmp_buf jb;
 	struct block_state saved = state;

@@ -11,6 +11,15 @@
 // slots. It returns 0, or 1 if the kernel called Trap.
 int gocann_call_kernel(void *fn, int64_t idx, int64_t num, const uint64_t *args, int n);
 
+// gocann_call_kernel_fp is gocann_call_kernel for a kernel whose
+// parameters fpmask marks as floating point (bit i: parameter i is a float
+// or a double). Only where gocann_fp_supported says so.
+int gocann_call_kernel_fp(void *fn, int64_t idx, int64_t num, const uint64_t *args, int n, uint32_t fpmask);
+
+// gocann_fp_supported reports whether this host's calling convention is
+// one gocann_call_kernel_fp knows.
+int gocann_fp_supported(void);
+
 // gocann_native_call is one launch of gocann_call_kernels.
 typedef struct gocann_native_call {
 	uintptr_t fn, args;

@@ -87,6 +87,55 @@ int main(int argc, char **argv)
                strstr(msg, "build it with -g, or declare them with GOCANN_KERNEL_PARAMS(undeclared, GOCANN_PARAM_...)") != NULL,
            "aclrtLaunchKernelWithArgsArray of an undeclared kernel -> %d, naming the macro: %s", rc, msg ? msg : "(none)");
 
+    /* Declared float and double parameters reach the kernel in the
+     * floating-point registers and, past eight, on the stack. */
+    aclrtFuncHandle fmix = NULL;
+    void *fout = NULL;
+    double fhost[11] = {0};
+    CHECK(aclrtBinaryGetFunction(bin, "fmix", &fmix));
+    CHECK(aclrtMalloc(&fout, sizeof fhost, ACL_MEM_MALLOC_NORMAL_ONLY));
+    float fa = 1.5f, fc = -2.25f, fi = 1e-3f;
+    int32_t fn = -42;
+    double fb = 3.125, fd = 4.5, fe = -5.75, ff = 6e10, fg = 7.0625, fh = -8.5, fj = 9.25;
+    void *fargs[12] = {&fout, &fa, &fn, &fb, &fc, &fd, &fe, &ff, &fg, &fh, &fi, &fj};
+    CHECK(aclrtLaunchKernelWithArgsArray(fmix, 1, s, NULL, fargs));
+    CHECK(aclrtSynchronizeStream(s));
+    CHECK(aclrtMemcpy(fhost, sizeof fhost, fout, sizeof fhost, ACL_MEMCPY_DEVICE_TO_HOST));
+    double fwant[11] = {fa, fb, fc, fd, fe, ff, fg, fh, fi, fj, fn};
+    int fright = 0;
+    for (int k = 0; k < 11; k++) {
+        fright += fhost[k] == fwant[k];
+    }
+    EXPECT(fright == 11, "aclrtLaunchKernelWithArgsArray passes 3 floats and 7 doubles among pointer and int32 parameters (%d of 11 right)",
+           fright);
+    /* The same through an argument block of 8-byte slots, a float in the
+     * low half of its slot. */
+    union slot {
+        uint64_t u;
+        float f;
+        double d;
+        int32_t i;
+        void *p;
+    } block2[12];
+    memset(block2, 0, sizeof block2);
+    block2[0].p = fout;
+    block2[1].f = 0.5f;
+    block2[2].i = 7;
+    block2[3].d = -1.0;
+    block2[4].f = 2.5f;
+    for (int k = 5; k < 10; k++) {
+        block2[k].d = k * 10.0;
+    }
+    block2[10].f = 0.25f;
+    block2[11].d = 1e-9;
+    CHECK(aclrtLaunchKernelWithHostArgs(fmix, 2, s, NULL, block2, sizeof block2, NULL, 0));
+    CHECK(aclrtSynchronizeStream(s));
+    CHECK(aclrtMemcpy(fhost, sizeof fhost, fout, sizeof fhost, ACL_MEMCPY_DEVICE_TO_HOST));
+    EXPECT(fhost[0] == 0.5 && fhost[1] == -1.0 && fhost[2] == 2.5 && fhost[3] == 50.0 && fhost[7] == 90.0 &&
+               fhost[8] == 0.25 && fhost[9] == 1e-9 && fhost[10] == 7,
+           "aclrtLaunchKernelWithHostArgs: the floats and doubles of a block of 8-byte slots, %g .. %g", fhost[0], fhost[9]);
+    CHECK(aclrtFree(fout));
+
     CHECK(aclrtBinaryUnLoad(bin));
     CHECK(aclrtFree(out));
     CHECK(aclrtDestroyStream(s));

@@ -10,8 +10,10 @@
  * name, so kernels must have C linkage (extern "C" in C++) and default
  * visibility. A kernel function returns void and takes one parameter per
  * 8-byte slot of the launch's argument block, in order, each a pointer
- * (GM_ADDR or any other pointer type) or an integer of at most 8 bytes;
- * at most 32 parameters. It is called once per block, possibly from
+ * (GM_ADDR or any other pointer type), an integer of at most 8 bytes, a
+ * float (in the low half of its slot) or a double; at most 32 parameters.
+ * Float and double parameters are passed as the C calling convention
+ * passes them once the runtime knows the kernel's parameters (below). It is called once per block, possibly from
  * several threads at once; GetBlockIdx and GetBlockNum tell it which
  * block it is.
  *

@@ -77,6 +77,8 @@ var deviceExamples = []example{
 		"ok: a 32-byte block for pack's 40 bytes of declared parameters (",
 		"ok: a kernel declared with no parameters runs with an empty argument list and block (7 blocks counted)",
 		"ok: aclrtLaunchKernelWithArgsArray of an undeclared kernel -> 107000, naming the macro",
+		"ok: aclrtLaunchKernelWithArgsArray passes 3 floats and 7 doubles among pointer and int32 parameters (11 of 11 right)",
+		"ok: aclrtLaunchKernelWithHostArgs: the floats and doubles of a block of 8-byte slots, 0.5 .. 1e-09",
 	}},
 	{"40_profiles", "", []string{
 		"ok: aclrtGetSocName before aclInit follows GOCANN_SOC_NAME: Ascend910_9391",

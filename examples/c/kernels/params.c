@@ -42,3 +42,22 @@ __global__ __aicore__ void undeclared(GM_ADDR out)
 {
     *(int64_t *)out = 7;
 }
+
+/* fmix stores its float and double parameters, widened to double, in
+ * out[0..9], and n in out[10]: ten floating-point parameters are more than
+ * the eight registers either convention passes them in, so the last two
+ * travel on the stack, after the integers that fit in registers. */
+__global__ __aicore__ void fmix(GM_ADDR out, float a, int32_t n, double b, float c, double d, double e, double f,
+                                double g, double h, float i, double j)
+{
+    double *o = (double *)out;
+    if (GetBlockIdx() == 0) {
+        double v[11] = {a, b, c, d, e, f, g, h, i, j, n};
+        for (int k = 0; k < 11; k++) {
+            o[k] = v[k];
+        }
+    }
+}
+GOCANN_KERNEL_PARAMS(fmix, GOCANN_PARAM_PTR, GOCANN_PARAM_FLOAT, GOCANN_PARAM_INT32, GOCANN_PARAM_DOUBLE,
+                     GOCANN_PARAM_FLOAT, GOCANN_PARAM_DOUBLE, GOCANN_PARAM_DOUBLE, GOCANN_PARAM_DOUBLE, GOCANN_PARAM_DOUBLE,
+                     GOCANN_PARAM_DOUBLE, GOCANN_PARAM_FLOAT, GOCANN_PARAM_DOUBLE);
