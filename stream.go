@@ -77,8 +77,9 @@ func (s *Stream) Query() (done bool, err error) {
 // CANN: aclrtDestroyStream.
 func (s *Stream) Close() error { return wrap("Stream.Close (aclrtDestroyStream)", s.s.Destroy()) }
 
-// CloseForce drops tasks not yet started, waits for the running one, then
-// destroys the stream.
+// CloseForce destroys the stream without waiting for its tasks. Tasks
+// already submitted still run, as on hardware, where they are in the
+// device's queue; only Abort drops tasks.
 //
 // CANN: aclrtDestroyStreamForce.
 func (s *Stream) CloseForce() error {

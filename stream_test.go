@@ -44,7 +44,8 @@ func TestStreamCloseWaitsForTasks(t *testing.T) {
 }
 
 func TestStreamCloseForce(t *testing.T) {
-	// CloseForce drops tasks not yet started and waits for the running one.
+	// CloseForce returns at once, with a task still running; the task
+	// queued behind it still runs, and the queue goes when both are done.
 	e := setup(t)
 	s := e.newStream(t)
 	g := block(t, s)
@@ -53,27 +54,39 @@ func TestStreamCloseForce(t *testing.T) {
 	g.waitStarted(t)
 	closed := make(chan error, 1)
 	go func() { closed <- s.CloseForce() }()
-	// The stream reads as destroyed as soon as CloseForce marks it, just
-	// before it drops the queued task.
-	eventually(t, "stream destroyed", func() bool { _, err := s.Query(); return err != nil })
-	time.Sleep(20 * time.Millisecond)
-	select {
-	case err := <-closed:
-		t.Fatalf("CloseForce returned (%v) while a task was still running", err)
-	default:
-	}
-	g.Open()
 	select {
 	case err := <-closed:
 		check(t, err)
 	case <-time.After(long):
-		t.Fatal("CloseForce did not return after the running task ended")
+		t.Fatal("CloseForce waited for the running task")
 	}
-	// The dropped task never runs, even later.
-	check(t, e.d.SynchronizeTimeout(long))
+	if _, err := s.Query(); gocann.CodeOf(err) != gocann.CodeRTInvalidHandle {
+		t.Fatalf("Query of a force-closed stream: %v, want code %d", err, gocann.CodeRTInvalidHandle)
+	}
 	if queuedRan.Load() {
-		t.Fatal("a task queued behind the running one ran despite CloseForce")
+		t.Fatal("the queued task ran before the running one ended")
 	}
+	g.Open()
+	check(t, e.d.SynchronizeTimeout(long))
+	if !queuedRan.Load() {
+		t.Fatal("a task submitted before CloseForce never ran")
+	}
+}
+
+// TestStreamCloseForceIdle: a force close of an idle stream, and of one
+// whose tasks were aborted, closes its queue at once; a device reset
+// behind a force-closed stream's tasks ends them.
+func TestStreamCloseForceIdle(t *testing.T) {
+	e := setup(t)
+	s := e.newStream(t)
+	check(t, s.CloseForce())
+	s2 := e.newStream(t)
+	g := block(t, s2)
+	check(t, s2.LaunchHostFunc(func() {}))
+	g.waitStarted(t)
+	check(t, s2.CloseForce())
+	g.Open()
+	check(t, e.d.SynchronizeTimeout(long))
 }
 
 func TestStreamQuery(t *testing.T) {

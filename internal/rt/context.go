@@ -29,7 +29,8 @@ type Context struct {
 	streams   map[*Stream]struct{} // explicit streams
 	events    map[*Event]struct{}
 	notifies  map[*Notify]struct{}
-	models    map[*Model]struct{} // captured and built models, not branches
+	models    map[*Model]struct{}  // captured and built models, not branches
+	draining  map[*Stream]struct{} // force-destroyed streams whose tasks still run
 	stopMode  bool
 }
 
@@ -37,7 +38,7 @@ type Context struct {
 func (d *Device) newContext(isDefault bool) (*Context, error) {
 	c := &Context{d: d, hd: d.hd, id: d.r.nextCtxID.Add(1), isDefault: isDefault,
 		streams: make(map[*Stream]struct{}), events: make(map[*Event]struct{}), notifies: make(map[*Notify]struct{}),
-		models: make(map[*Model]struct{})}
+		models: make(map[*Model]struct{}), draining: make(map[*Stream]struct{})}
 	s, err := c.newStream(StreamConfig{Priority: d.props.GreatestPriority}, true)
 	if err != nil {
 		return nil, err
@@ -143,7 +144,7 @@ func (c *Context) syncStreams(ctx context.Context, timeout time.Duration, deadli
 		}
 	}
 	var first error
-	for _, s := range streams {
+	for _, s := range append(streams, c.drainingStreams()...) {
 		t := timeout
 		if !deadline.IsZero() {
 			t = time.Until(deadline)
@@ -151,7 +152,7 @@ func (c *Context) syncStreams(ctx context.Context, timeout time.Duration, deadli
 				t = -1
 			}
 		}
-		if err := s.Synchronize(ctx, t); err != nil && first == nil {
+		if err := s.syncOrDrain(ctx, t); err != nil && first == nil {
 			first = err
 		}
 	}

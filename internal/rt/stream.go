@@ -230,8 +230,10 @@ func (s *Stream) Query() (bool, error) {
 // Destroy waits for the stream's tasks, then destroys it (aclrtDestroyStream).
 func (s *Stream) Destroy() error { return s.destroy(true) }
 
-// DestroyForce drops tasks not started, waits for the running one, then
-// destroys the stream (aclrtDestroyStreamForce).
+// DestroyForce destroys the stream without waiting for its tasks
+// (aclrtDestroyStreamForce). Tasks already submitted still run, as on
+// hardware, where they are in the device's queue; the queue closes once
+// they are done. Only an abort drops tasks.
 func (s *Stream) DestroyForce() error { return s.destroy(false) }
 
 func (s *Stream) destroy(wait bool) error {
@@ -249,12 +251,14 @@ func (s *Stream) destroy(wait bool) error {
 	return s.release(wait)
 }
 
-// release ends the stream: with wait its tasks finish first, otherwise tasks
-// not started are dropped. A stream stopped by a fault is always dropped.
+// release ends the stream: with wait its tasks finish first; without, it
+// returns at once and the queue closes behind its tasks (drain), or at
+// once if they are done. A stream stopped by a fault is always dropped.
 func (s *Stream) release(wait bool) error {
 	if s.dead.Swap(true) {
 		return nil
 	}
+
 	s.withDirect(s.eager)
 	if d := s.divert.Load(); d != nil {
 		switch {
@@ -266,8 +270,20 @@ func (s *Stream) release(wait bool) error {
 			s.unbind(d.ms)
 		}
 	}
-	// A submit that checked dead before it was set may still land; each
-	// lands once, so the close is tried again until none is left behind.
+	if !wait {
+		if _, stopped := s.q.Stopped(); !stopped && s.q.Completed() < s.q.Submitted() {
+			s.c.drainLater(s)
+			return nil
+		}
+	}
+	return s.end(wait)
+}
+
+// end closes the queue of a dead stream: with wait after its tasks,
+// otherwise dropping those not started. A submit that checked dead before
+// it was set may still land; each lands once, so the close is tried again
+// until none is left behind.
+func (s *Stream) end(wait bool) error {
 	for {
 		if wait {
 			if _, stopped := s.q.Stopped(); !stopped {
