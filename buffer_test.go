@@ -214,6 +214,14 @@ func TestBufAfterDeviceReset(t *testing.T) {
 	c, err := d.Context()
 	check(t, err)
 	b := allocBuf(t, c, 16)
+	ref, err := b.CopyRef()
+	check(t, err)
 	check(t, d.Reset())
+	_, _, err = b.Data()
+	wantErr(t, err, gocann.CodeRTParamInvalid, "went with device 0 when it was reset")
+	if n, err := ref.DataLen(); err != nil || n != 0 {
+		t.Fatalf("the header after the reset: DataLen = %d, %v, want 0", n, err)
+	}
 	check(t, b.Free())
+	check(t, ref.Free())
 }

@@ -79,13 +79,16 @@ func (m *Mbuf) checkLocked() error {
 }
 
 // Data returns the address and size of the buffer's data area
-// (aclrtGetBufData).
+// (aclrtGetBufData). A data area whose device was reset since is gone.
 func (m *Mbuf) Data() (addr, size uint64, err error) {
 	t := &m.r.mbufs
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if err := m.checkLocked(); err != nil {
 		return 0, 0, err
+	}
+	if !m.data.live() {
+		return 0, 0, rterr.Errorf(rterr.KindInvalidParam, "buf's data area at %#x went with device %d when it was reset", m.data.addr, m.data.d.id)
 	}
 	return m.data.addr, m.data.size, nil
 }
@@ -282,9 +285,16 @@ func (m *Mbuf) Free() ([]*Mbuf, error) {
 	return freed, nil
 }
 
+// live reports whether the data area's device is still the one it was
+// allocated on.
+func (d *mbufData) live() bool {
+	hd, err := d.d.halDevice()
+	return err == nil && hd == d.hd
+}
+
 // release frees the data area unless its device went first, taking it.
 func (d *mbufData) release() {
-	if hd, err := d.d.halDevice(); err == nil && hd == d.hd {
-		_ = hd.Free(d.addr, uint8(useLent)) // fails only if a reset took it meanwhile
+	if d.live() {
+		_ = d.hd.Free(d.addr, uint8(useLent)) // fails only if a reset took it meanwhile
 	}
 }
