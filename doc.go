@@ -60,8 +60,14 @@
 //
 //	GetBlockIdx (Ascend C)                                                     Block.Idx
 //	GetBlockNum (Ascend C)                                                     Block.Num
+//	aclCreateDataBuffer                                                        NewDataBuffer
 //	aclFinalize                                                                Runtime.Finalize
 //	aclFinalize (idempotent)                                                   Runtime.Close
+//	aclGetCannAttribute                                                        CannAttribute
+//	aclGetCannAttributeList                                                    CannAttributes
+//	aclGetDataBufferAddr                                                       DataBuffer.Addr
+//	aclGetDataBufferSize                                                       DataBuffer.Size32
+//	aclGetDataBufferSizeV2                                                     DataBuffer.Size
 //	aclInit                                                                    Runtime.Init
 //	aclInit (NULL configuration)                                               DefaultConfig
 //	aclInit (New, then Init)                                                   Open
@@ -69,6 +75,7 @@
 //	aclInit (configuration file)                                               LoadConfig
 //	aclInit (configuration parsing)                                            ParseConfig
 //	aclInit (parsed configuration)                                             Runtime.InitConfig
+//	aclUpdateDataBuffer                                                        DataBuffer.Update
 //	aclmdlRIAddCondTask                                                        Stream.AddCond
 //	aclmdlRIBindStream                                                         ModelRI.Bind
 //	aclmdlRIBuildBegin                                                         Context.BuildModel
@@ -113,9 +120,11 @@
 //	aclmdlRIUnbindStream                                                       ModelRI.Unbind
 //	aclmdlRIUpdate                                                             ModelRI.Update
 //	aclrtActiveStream                                                          Stream.ActivateStream
+//	aclrtAllocBuf                                                              Context.AllocBuf
 //	aclrtAllocatorGetByStream                                                  Stream.Allocator
 //	aclrtAllocatorRegister                                                     Stream.RegisterAllocator
 //	aclrtAllocatorUnregister                                                   Stream.UnregisterAllocator
+//	aclrtAppendBufChain                                                        Buf.Append
 //	aclrtBinaryGetFunction                                                     Runtime.Kernel
 //	aclrtBinaryGetFunction (kernel from a loaded binary)                       NewKernel
 //	aclrtBinaryGetGlobal (Go kernels' globals)                                 Runtime.Global
@@ -126,6 +135,7 @@
 //	aclrtCmoAsyncWithDesc                                                      Stream.CmoWithDesc
 //	aclrtCmoSetDesc                                                            Context.SetCmoDesc
 //	aclrtCmoWaitBarrier                                                        Stream.CmoWaitBarrier
+//	aclrtCopyBufRef                                                            Buf.CopyRef
 //	aclrtCreateContext                                                         Device.NewContext
 //	aclrtCreateEvent                                                           Context.NewDefaultEvent
 //	aclrtCreateEventExWithFlag                                                 Context.NewEvent
@@ -163,6 +173,8 @@
 //	aclrtFree                                                                  Context.Free
 //	aclrtFree (any device)                                                     Runtime.FreeDevice
 //	aclrtFree (by pointer)                                                     RawRuntime.Free
+//	aclrtFreeBuf                                                               Buf.Free
+//	aclrtFreeBuf (with the buffers freed)                                      Buf.FreeChain
 //	aclrtFreeHost                                                              HostBuffer.Close
 //	aclrtFreeHost (by pointer)                                                 RawRuntime.FreeHost
 //	aclrtFreeHostWithDevSync                                                   HostBuffer.CloseWithDeviceSync
@@ -170,6 +182,13 @@
 //	aclrtFreePhysical                                                          Runtime.FreePhysical
 //	aclrtFreeWithDevSync                                                       Context.FreeWithDevSync
 //	aclrtFreeWithDevSync (by pointer)                                          RawRuntime.FreeWithDevSync
+//	aclrtGetBufChainNum                                                        Buf.ChainNum
+//	aclrtGetBufData                                                            Buf.Data
+//	aclrtGetBufData (by pointer)                                               RawBuf.Data
+//	aclrtGetBufDataLen                                                         Buf.DataLen
+//	aclrtGetBufFromChain                                                       Buf.ChainAt
+//	aclrtGetBufUserData                                                        Buf.UserData
+//	aclrtGetBufUserData (by pointer)                                           RawBuf.UserData
 //	aclrtGetCurrentContext (after aclrtSetDevice)                              Device.Context
 //	aclrtGetDevice                                                             Device.ID
 //	aclrtGetDeviceCapability                                                   Device.HasFeature
@@ -197,6 +216,7 @@
 //	aclrtGetSymbolSize                                                         Symbol.Size
 //	aclrtGetUserDevIdByLogicDevId                                              Runtime.UserIDOfLogical
 //	aclrtGetUserDevIdByPhyDevId                                                Runtime.UserIDOfPhysical
+//	aclrtGetVersion                                                            APIVersion
 //	aclrtHostGetDevicePointer                                                  HostRegistration.DevicePointer
 //	aclrtHostGetDevicePointer (by pointer)                                     RawRuntime.HostDevicePointer
 //	aclrtHostMemMapCapabilities                                                Device.HostMemMapCapable
@@ -290,6 +310,9 @@
 //	aclrtResetDevice                                                           Device.Reset
 //	aclrtResetDeviceForce                                                      Device.ResetForce
 //	aclrtResetEvent                                                            Stream.ResetEvent
+//	aclrtSetBufDataLen                                                         Buf.SetDataLen
+//	aclrtSetBufUserData                                                        Buf.SetUserData
+//	aclrtSetBufUserData (by pointer)                                           RawBuf.SetUserData
 //	aclrtSetDevice                                                             Runtime.SetDevice
 //	aclrtSetExceptionInfoCallback                                              Runtime.SetExceptionCallback
 //	aclrtSetLabel                                                              Stream.SetLabel
@@ -319,6 +342,10 @@
 //	aclrtValueWait                                                             Stream.WaitValue
 //	aclrtValueWrite                                                            Stream.WriteValue
 //	aclrtWaitAndResetNotify                                                    Stream.WaitNotify
+//	aclsysGetCANNVersion                                                       CANNPackageVersion
+//	aclsysGetVersionNum                                                        PackageVersionNum
+//	aclsysGetVersionNum (the computation)                                      VersionNum
+//	aclsysGetVersionStr                                                        PackageVersion
 //	none (a binary's globals, registered when it loads)                        RawRuntime.RegisterSymbol
 //	none (a device variable the kernel compiler registers)                     Context.NewGlobal
 //	none (the API reference's product support)                                 CheckSupport

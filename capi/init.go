@@ -174,15 +174,6 @@ func gocann_aclrtGetSocName(t *C.gocann_thread) *C.char {
 	return (*C.char)(unsafe.Pointer(C.soc_name_keep((*C.char)(unsafe.Pointer(unsafe.StringData(name))), C.size_t(len(name)))))
 }
 
-//export gocann_aclrtGetVersion
-func gocann_aclrtGetVersion(t *C.gocann_thread, major, minor, patch *C.int32_t) C.aclError {
-	if major == nil || minor == nil || patch == nil {
-		return nullArg(t, "aclrtGetVersion", "majorVersion, minorVersion or patchVersion")
-	}
-	*major, *minor, *patch = C.ACL_MAJOR_VERSION, C.ACL_MINOR_VERSION, C.ACL_PATCH_VERSION
-	return 0
-}
-
 //export gocann_aclGetDeviceCapability
 func gocann_aclGetDeviceCapability(t *C.gocann_thread, deviceID C.uint32_t, info C.aclDeviceInfo, value *C.int64_t) C.aclError {
 	const fn = "aclGetDeviceCapability"

@@ -43,7 +43,10 @@ type cStream struct {
 type process struct {
 	handles table
 	direct  directState
-	fronts  sync.Map // Go API object (*gocann.Event, *gocann.Kernel, *gocann.TaskGroup) -> its handle
+	fronts  sync.Map // Go API object (*gocann.Event, *gocann.Kernel, *gocann.TaskGroup, *gocann.Buf) -> its handle
+
+	// dataBufs holds the data buffers, which outlive aclFinalize.
+	dataBufs dataBufTable
 
 	// globals counts kernel binaries' device symbols (symbol.go).
 	globals globalRefs

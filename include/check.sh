@@ -115,6 +115,11 @@ aclrtMemSetAccess aclrtMemGetAccess aclrtMemRetainAllocationHandle aclrtMemGetAl
 aclrtMemMapSelectedLink aclrtMemMapSetLink
 aclrtMemAllocManaged aclrtMemManagedAdvise aclrtMemManagedGetAttr aclrtMemManagedGetAttrs
 aclrtMemManagedPrefetchAsync aclrtMemManagedPrefetchBatchAsync
+aclrtAllocBuf aclrtFreeBuf aclrtGetBufData aclrtGetBufDataLen aclrtSetBufDataLen aclrtGetBufUserData
+aclrtSetBufUserData aclrtAppendBufChain aclrtGetBufChainNum aclrtGetBufFromChain aclrtCopyBufRef
+aclCreateDataBuffer aclDestroyDataBuffer aclGetDataBufferAddr aclGetDataBufferSize aclGetDataBufferSizeV2
+aclUpdateDataBuffer
+aclsysGetVersionStr aclsysGetVersionNum aclsysGetCANNVersion aclGetCannAttribute aclGetCannAttributeList
 "
 
 # Names that carry a deprecation attribute (functions, enumerators,
@@ -124,6 +129,7 @@ aclrtGetVersion aclrtSetExceptionInfoCallback aclrtQueryEvent aclmdlRIDebugPrint
 ACL_OPT_STRONG_CONSISTENCY ACL_DEV_ATTR_LOCAL_MEM_PER_VECTOR_CORE
 ACL_RT_LAUNCH_KERNEL_ATTR_LOCAL_MEMORY_SIZE localMemorySize
 aclrtMemcpyAsyncWithCondition
+aclGetDataBufferSize aclsysGetCANNVersion
 "
 
 # Macros the API reference documents (and CANN's own examples use) but

@@ -11,13 +11,24 @@
 // implements: gocann_<name>, taking the calling thread's state first.
 typedef struct gocann_core_api {
 	// acl/acl_base_rt.h
+	aclDataBuffer* (*aclCreateDataBuffer)(gocann_thread *t, void* data, size_t size);
+	aclError (*aclDestroyDataBuffer)(gocann_thread *t, const aclDataBuffer* dataBuffer);
+	aclError (*aclUpdateDataBuffer)(gocann_thread *t, aclDataBuffer* dataBuffer, void* data, size_t size);
+	void* (*aclGetDataBufferAddr)(gocann_thread *t, const aclDataBuffer* dataBuffer);
+	uint32_t (*aclGetDataBufferSize)(gocann_thread *t, const aclDataBuffer* dataBuffer);
+	size_t (*aclGetDataBufferSizeV2)(gocann_thread *t, const aclDataBuffer* dataBuffer);
 	const char* (*aclrtGetSocName)(gocann_thread *t);
+	aclError (*aclGetCannAttributeList)(gocann_thread *t, const aclCannAttr** cannAttrList, size_t* num);
+	aclError (*aclGetCannAttribute)(gocann_thread *t, aclCannAttr cannAttr, int32_t* value);
 	aclError (*aclGetDeviceCapability)(gocann_thread *t, uint32_t deviceId, aclDeviceInfo deviceInfo, int64_t* value);
 	// acl/acl_rt.h
 	aclError (*aclInit)(gocann_thread *t, const char* configPath);
 	aclError (*aclFinalize)(gocann_thread *t);
 	aclError (*aclFinalizeReference)(gocann_thread *t, uint64_t* refCount);
 	const char* (*aclGetRecentErrMsg)(gocann_thread *t);
+	aclError (*aclsysGetCANNVersion)(gocann_thread *t, aclCANNPackageName name, aclCANNPackageVersion* version);
+	aclError (*aclsysGetVersionStr)(gocann_thread *t, char* pkgName, char* versionStr);
+	aclError (*aclsysGetVersionNum)(gocann_thread *t, char* pkgName, int32_t* versionNum);
 	aclError (*aclrtGetVersion)(gocann_thread *t, int32_t* majorVersion, int32_t* minorVersion, int32_t* patchVersion);
 	aclError (*aclrtPeekAtLastError)(gocann_thread *t, aclrtLastErrLevel level);
 	aclError (*aclrtGetLastError)(gocann_thread *t, aclrtLastErrLevel level);
@@ -273,6 +284,18 @@ typedef struct gocann_core_api {
 	aclError (*aclrtMemPoolMallocAsync)(gocann_thread *t, void** ptr, size_t size, aclrtMemPool memPool, aclrtStream stream);
 	aclError (*aclrtMemPoolFreeAsync)(gocann_thread *t, void* ptr, aclrtStream stream);
 	aclError (*aclrtMemPoolTrimTo)(gocann_thread *t, aclrtMemPool memPool, size_t minBytesToKeep);
+	// acl/acl_rt_mbuf.h
+	aclError (*aclrtGetBufFromChain)(gocann_thread *t, aclrtMbuf headBuf, uint32_t index, aclrtMbuf* buf);
+	aclError (*aclrtGetBufChainNum)(gocann_thread *t, aclrtMbuf headBuf, uint32_t* num);
+	aclError (*aclrtAppendBufChain)(gocann_thread *t, aclrtMbuf headBuf, aclrtMbuf buf);
+	aclError (*aclrtCopyBufRef)(gocann_thread *t, const aclrtMbuf buf, aclrtMbuf* newBuf);
+	aclError (*aclrtGetBufUserData)(gocann_thread *t, const aclrtMbuf buf, void* dataPtr, size_t size, size_t offset);
+	aclError (*aclrtSetBufUserData)(gocann_thread *t, aclrtMbuf buf, const void* dataPtr, size_t size, size_t offset);
+	aclError (*aclrtGetBufData)(gocann_thread *t, const aclrtMbuf buf, void** dataPtr, size_t* size);
+	aclError (*aclrtGetBufDataLen)(gocann_thread *t, aclrtMbuf buf, size_t* len);
+	aclError (*aclrtSetBufDataLen)(gocann_thread *t, aclrtMbuf buf, size_t len);
+	aclError (*aclrtFreeBuf)(gocann_thread *t, aclrtMbuf buf);
+	aclError (*aclrtAllocBuf)(gocann_thread *t, aclrtMbuf* buf, size_t size);
 } gocann_core_api;
 
 extern gocann_core_api gocann_core;

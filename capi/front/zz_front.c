@@ -5,12 +5,23 @@
 gocann_core_api gocann_core;
 
 const gocann_core_sym gocann_core_syms[] = {
+	{"gocann_aclCreateDataBuffer", &gocann_core.aclCreateDataBuffer},
+	{"gocann_aclDestroyDataBuffer", &gocann_core.aclDestroyDataBuffer},
+	{"gocann_aclUpdateDataBuffer", &gocann_core.aclUpdateDataBuffer},
+	{"gocann_aclGetDataBufferAddr", &gocann_core.aclGetDataBufferAddr},
+	{"gocann_aclGetDataBufferSize", &gocann_core.aclGetDataBufferSize},
+	{"gocann_aclGetDataBufferSizeV2", &gocann_core.aclGetDataBufferSizeV2},
 	{"gocann_aclrtGetSocName", &gocann_core.aclrtGetSocName},
+	{"gocann_aclGetCannAttributeList", &gocann_core.aclGetCannAttributeList},
+	{"gocann_aclGetCannAttribute", &gocann_core.aclGetCannAttribute},
 	{"gocann_aclGetDeviceCapability", &gocann_core.aclGetDeviceCapability},
 	{"gocann_aclInit", &gocann_core.aclInit},
 	{"gocann_aclFinalize", &gocann_core.aclFinalize},
 	{"gocann_aclFinalizeReference", &gocann_core.aclFinalizeReference},
 	{"gocann_aclGetRecentErrMsg", &gocann_core.aclGetRecentErrMsg},
+	{"gocann_aclsysGetCANNVersion", &gocann_core.aclsysGetCANNVersion},
+	{"gocann_aclsysGetVersionStr", &gocann_core.aclsysGetVersionStr},
+	{"gocann_aclsysGetVersionNum", &gocann_core.aclsysGetVersionNum},
 	{"gocann_aclrtGetVersion", &gocann_core.aclrtGetVersion},
 	{"gocann_aclrtPeekAtLastError", &gocann_core.aclrtPeekAtLastError},
 	{"gocann_aclrtGetLastError", &gocann_core.aclrtGetLastError},
@@ -257,14 +268,75 @@ const gocann_core_sym gocann_core_syms[] = {
 	{"gocann_aclrtMemPoolMallocAsync", &gocann_core.aclrtMemPoolMallocAsync},
 	{"gocann_aclrtMemPoolFreeAsync", &gocann_core.aclrtMemPoolFreeAsync},
 	{"gocann_aclrtMemPoolTrimTo", &gocann_core.aclrtMemPoolTrimTo},
+	{"gocann_aclrtGetBufFromChain", &gocann_core.aclrtGetBufFromChain},
+	{"gocann_aclrtGetBufChainNum", &gocann_core.aclrtGetBufChainNum},
+	{"gocann_aclrtAppendBufChain", &gocann_core.aclrtAppendBufChain},
+	{"gocann_aclrtCopyBufRef", &gocann_core.aclrtCopyBufRef},
+	{"gocann_aclrtGetBufUserData", &gocann_core.aclrtGetBufUserData},
+	{"gocann_aclrtSetBufUserData", &gocann_core.aclrtSetBufUserData},
+	{"gocann_aclrtGetBufData", &gocann_core.aclrtGetBufData},
+	{"gocann_aclrtGetBufDataLen", &gocann_core.aclrtGetBufDataLen},
+	{"gocann_aclrtSetBufDataLen", &gocann_core.aclrtSetBufDataLen},
+	{"gocann_aclrtFreeBuf", &gocann_core.aclrtFreeBuf},
+	{"gocann_aclrtAllocBuf", &gocann_core.aclrtAllocBuf},
 	{0, 0},
 };
 
 // acl/acl_base_rt.h
+aclDataBuffer* aclCreateDataBuffer(void* data, size_t size) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclCreateDataBuffer", (aclDataBuffer*)0);
+	GOCANN_CHECK_PTR(t, "aclCreateDataBuffer", "data", data, 0, (aclDataBuffer*)0);
+	return gocann_core.aclCreateDataBuffer(t, data, size);
+}
+aclError aclDestroyDataBuffer(const aclDataBuffer* dataBuffer) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclDestroyDataBuffer", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclDestroyDataBuffer", "dataBuffer", dataBuffer, 0, (aclError)e_);
+	return gocann_core.aclDestroyDataBuffer(t, dataBuffer);
+}
+aclError aclUpdateDataBuffer(aclDataBuffer* dataBuffer, void* data, size_t size) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclUpdateDataBuffer", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclUpdateDataBuffer", "dataBuffer", dataBuffer, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclUpdateDataBuffer", "data", data, 0, (aclError)e_);
+	return gocann_core.aclUpdateDataBuffer(t, dataBuffer, data, size);
+}
+void* aclGetDataBufferAddr(const aclDataBuffer* dataBuffer) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclGetDataBufferAddr", (void*)0);
+	GOCANN_CHECK_PTR(t, "aclGetDataBufferAddr", "dataBuffer", dataBuffer, 0, (void*)0);
+	return gocann_core.aclGetDataBufferAddr(t, dataBuffer);
+}
+uint32_t aclGetDataBufferSize(const aclDataBuffer* dataBuffer) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclGetDataBufferSize", (uint32_t)0);
+	GOCANN_CHECK_PTR(t, "aclGetDataBufferSize", "dataBuffer", dataBuffer, 0, (uint32_t)0);
+	return gocann_core.aclGetDataBufferSize(t, dataBuffer);
+}
+size_t aclGetDataBufferSizeV2(const aclDataBuffer* dataBuffer) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclGetDataBufferSizeV2", (size_t)0);
+	GOCANN_CHECK_PTR(t, "aclGetDataBufferSizeV2", "dataBuffer", dataBuffer, 0, (size_t)0);
+	return gocann_core.aclGetDataBufferSizeV2(t, dataBuffer);
+}
 const char* aclrtGetSocName(void) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetSocName", (const char*)0);
 	return gocann_core.aclrtGetSocName(t);
+}
+aclError aclGetCannAttributeList(const aclCannAttr** cannAttrList, size_t* num) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclGetCannAttributeList", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclGetCannAttributeList", "cannAttrList", cannAttrList, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclGetCannAttributeList", "num", num, 0, (aclError)e_);
+	return gocann_core.aclGetCannAttributeList(t, cannAttrList, num);
+}
+aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t* value) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclGetCannAttribute", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclGetCannAttribute", "value", value, 0, (aclError)e_);
+	return gocann_core.aclGetCannAttribute(t, cannAttr, value);
 }
 aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int64_t* value) {
 	gocann_thread *t = gocann_self();
@@ -290,6 +362,26 @@ aclError aclFinalizeReference(uint64_t* refCount) {
 	GOCANN_ENTER(t, "aclFinalizeReference", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclFinalizeReference", "refCount", refCount, 0, (aclError)e_);
 	return gocann_core.aclFinalizeReference(t, refCount);
+}
+aclError aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackageVersion* version) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclsysGetCANNVersion", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclsysGetCANNVersion", "version", version, 0, (aclError)e_);
+	return gocann_core.aclsysGetCANNVersion(t, name, version);
+}
+aclError aclsysGetVersionStr(char* pkgName, char* versionStr) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclsysGetVersionStr", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclsysGetVersionStr", "pkgName", pkgName, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclsysGetVersionStr", "versionStr", versionStr, 0, (aclError)e_);
+	return gocann_core.aclsysGetVersionStr(t, pkgName, versionStr);
+}
+aclError aclsysGetVersionNum(char* pkgName, int32_t* versionNum) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclsysGetVersionNum", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclsysGetVersionNum", "pkgName", pkgName, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclsysGetVersionNum", "versionNum", versionNum, 0, (aclError)e_);
+	return gocann_core.aclsysGetVersionNum(t, pkgName, versionNum);
 }
 aclError aclrtGetVersion(int32_t* majorVersion, int32_t* minorVersion, int32_t* patchVersion) {
 	gocann_thread *t = gocann_self();
@@ -1968,5 +2060,82 @@ aclError aclrtMemPoolTrimTo(aclrtMemPool memPool, size_t minBytesToKeep) {
 	GOCANN_ENTER(t, "aclrtMemPoolTrimTo", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemPoolTrimTo", "memPool", memPool, 1, (aclError)e_);
 	return gocann_core.aclrtMemPoolTrimTo(t, memPool, minBytesToKeep);
+}
+
+// acl/acl_rt_mbuf.h
+aclError aclrtGetBufFromChain(aclrtMbuf headBuf, uint32_t index, aclrtMbuf* buf) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetBufFromChain", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetBufFromChain", "headBuf", headBuf, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetBufFromChain", "buf", buf, 0, (aclError)e_);
+	return gocann_core.aclrtGetBufFromChain(t, headBuf, index, buf);
+}
+aclError aclrtGetBufChainNum(aclrtMbuf headBuf, uint32_t* num) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetBufChainNum", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetBufChainNum", "headBuf", headBuf, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetBufChainNum", "num", num, 0, (aclError)e_);
+	return gocann_core.aclrtGetBufChainNum(t, headBuf, num);
+}
+aclError aclrtAppendBufChain(aclrtMbuf headBuf, aclrtMbuf buf) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtAppendBufChain", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAppendBufChain", "headBuf", headBuf, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAppendBufChain", "buf", buf, 1, (aclError)e_);
+	return gocann_core.aclrtAppendBufChain(t, headBuf, buf);
+}
+aclError aclrtCopyBufRef(const aclrtMbuf buf, aclrtMbuf* newBuf) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtCopyBufRef", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCopyBufRef", "buf", buf, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCopyBufRef", "newBuf", newBuf, 0, (aclError)e_);
+	return gocann_core.aclrtCopyBufRef(t, buf, newBuf);
+}
+aclError aclrtGetBufUserData(const aclrtMbuf buf, void* dataPtr, size_t size, size_t offset) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetBufUserData", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetBufUserData", "buf", buf, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetBufUserData", "dataPtr", dataPtr, 0, (aclError)e_);
+	return gocann_core.aclrtGetBufUserData(t, buf, dataPtr, size, offset);
+}
+aclError aclrtSetBufUserData(aclrtMbuf buf, const void* dataPtr, size_t size, size_t offset) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtSetBufUserData", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtSetBufUserData", "buf", buf, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtSetBufUserData", "dataPtr", dataPtr, 0, (aclError)e_);
+	return gocann_core.aclrtSetBufUserData(t, buf, dataPtr, size, offset);
+}
+aclError aclrtGetBufData(const aclrtMbuf buf, void** dataPtr, size_t* size) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetBufData", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetBufData", "buf", buf, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetBufData", "dataPtr", dataPtr, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetBufData", "size", size, 0, (aclError)e_);
+	return gocann_core.aclrtGetBufData(t, buf, dataPtr, size);
+}
+aclError aclrtGetBufDataLen(aclrtMbuf buf, size_t* len) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetBufDataLen", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetBufDataLen", "buf", buf, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetBufDataLen", "len", len, 0, (aclError)e_);
+	return gocann_core.aclrtGetBufDataLen(t, buf, len);
+}
+aclError aclrtSetBufDataLen(aclrtMbuf buf, size_t len) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtSetBufDataLen", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtSetBufDataLen", "buf", buf, 1, (aclError)e_);
+	return gocann_core.aclrtSetBufDataLen(t, buf, len);
+}
+aclError aclrtFreeBuf(aclrtMbuf buf) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtFreeBuf", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtFreeBuf", "buf", buf, 1, (aclError)e_);
+	return gocann_core.aclrtFreeBuf(t, buf);
+}
+aclError aclrtAllocBuf(aclrtMbuf* buf, size_t size) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtAllocBuf", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtAllocBuf", "buf", buf, 0, (aclError)e_);
+	return gocann_core.aclrtAllocBuf(t, buf, size);
 }
 

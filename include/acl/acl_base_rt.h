@@ -259,6 +259,33 @@ ACL_FUNC_VISIBILITY float aclFloat16ToFloat(aclFloat16 value);
  * (0x7BFF), -Inf gives -65504.0 (0xFBFF). */
 ACL_FUNC_VISIBILITY aclFloat16 aclFloatToFloat16(float value);
 
+/* Data buffers: host-side descriptors of memory (host or device) by
+ * address and size, as model and operator calls take their inputs and
+ * outputs. A descriptor owns nothing; the memory stays the caller's. */
+
+/* Create a descriptor of size bytes at data; NULL data (an empty buffer)
+ * needs size 0. Returns NULL on failure. */
+ACL_FUNC_VISIBILITY aclDataBuffer* aclCreateDataBuffer(void* data, size_t size);
+
+/* Destroy a descriptor from aclCreateDataBuffer, not the memory it
+ * describes. */
+ACL_FUNC_VISIBILITY aclError aclDestroyDataBuffer(const aclDataBuffer* dataBuffer);
+
+/* Make dataBuffer describe size bytes at data instead; the memory it
+ * described before is still the caller's to free. */
+ACL_FUNC_VISIBILITY aclError aclUpdateDataBuffer(aclDataBuffer* dataBuffer, void* data, size_t size);
+
+/* The address dataBuffer describes; NULL for a NULL dataBuffer. */
+ACL_FUNC_VISIBILITY void* aclGetDataBufferAddr(const aclDataBuffer* dataBuffer);
+
+/* The size dataBuffer describes, cut to 32 bits; 0 for a NULL
+ * dataBuffer. */
+ACL_DEPRECATED_MESSAGE("aclGetDataBufferSize is deprecated, use aclGetDataBufferSizeV2 instead")
+ACL_FUNC_VISIBILITY uint32_t aclGetDataBufferSize(const aclDataBuffer* dataBuffer);
+
+/* The size dataBuffer describes, in bytes; 0 for a NULL dataBuffer. */
+ACL_FUNC_VISIBILITY size_t aclGetDataBufferSizeV2(const aclDataBuffer* dataBuffer);
+
 /* Size in bytes of one element of dataType. */
 ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType);
 
@@ -275,6 +302,13 @@ ACL_FUNC_VISIBILITY const char* aclrtGetSocName(void);
 
 /* aclAppLog with the caller's function, file and line. */
 #define ACL_APP_LOG(level, fmt, ...) aclAppLog(level, __FUNCTION__, __FILE__, __LINE__, fmt, ##__VA_ARGS__)
+
+/* Store in *cannAttrList the features available (an array the library
+ * keeps) and in *num their count. */
+ACL_FUNC_VISIBILITY aclError aclGetCannAttributeList(const aclCannAttr** cannAttrList, size_t* num);
+
+/* Store in *value 1 if feature cannAttr is available, else 0. */
+ACL_FUNC_VISIBILITY aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t* value);
 
 /* Store in *value the capability deviceInfo of device deviceId (a count,
  * or a size in bytes for ACL_DEVICE_INFO_L2_SIZE). */

@@ -503,6 +503,19 @@ ACL_FUNC_VISIBILITY aclError aclFinalizeReference(uint64_t* refCount);
  * (newest first), or NULL if none; valid until the next call. */
 ACL_FUNC_VISIBILITY const char* aclGetRecentErrMsg(void);
 
+/* Store in *version the version of package name, which must be
+ * installed (ACL_ERROR_INVALID_FILE otherwise). */
+ACL_DEPRECATED_MESSAGE("aclsysGetCANNVersion is deprecated, use aclsysGetVersionStr and aclsysGetVersionNum instead")
+ACL_FUNC_VISIBILITY aclError aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackageVersion* version);
+
+/* Store in versionStr (ACL_PKG_VERSION_MAX_SIZE bytes) the version string
+ * of the installed package pkgName. */
+ACL_FUNC_VISIBILITY aclError aclsysGetVersionStr(char* pkgName, char* versionStr);
+
+/* Store in *versionNum the version of the installed package pkgName as a
+ * number that orders releases. */
+ACL_FUNC_VISIBILITY aclError aclsysGetVersionNum(char* pkgName, int32_t* versionNum);
+
 /* Store the major, minor and patch numbers of the API this library
  * implements. */
 ACL_DEPRECATED_MESSAGE("aclrtGetVersion is deprecated, use aclSysGetVersion instead")
@@ -754,5 +767,6 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithTimeout(
 #include "acl_rt_kernel.h"
 #include "acl_rt_graph.h"
 #include "acl_rt_allocator.h"
+#include "acl_rt_mbuf.h"
 
 #endif /* INC_EXTERNAL_ACL_ACL_RT_H_ */

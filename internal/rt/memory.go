@@ -220,7 +220,7 @@ func (r *Runtime) Free(addr uint64) error {
 	}
 	if devUse(a.Tag) == useLent {
 		return rterr.Errorf(rterr.KindInvalidAddress,
-			"devPtr %#x is memory the runtime owns (a condition word or a task's argument block), not from aclrtMalloc; it goes with its model", addr)
+			"devPtr %#x is memory the runtime owns (a condition word, a task's argument block or a shared buffer's data), not from aclrtMalloc; it goes with what holds it", addr)
 	}
 	d, err := r.Device(a.Device)
 	if err != nil {
