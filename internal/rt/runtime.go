@@ -33,6 +33,7 @@ type Runtime struct {
 	limits      limits       // aclrtDeviceSetLimit's values
 	pools       poolRegistry // stream-ordered memory pools and their chunks
 	symbols     symbolTable  // device globals (symbol.go)
+	hostFns     hostThreads  // host-function threads (hostfunc.go)
 
 	// capMu guards captures.
 	capMu    sync.Mutex
