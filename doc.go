@@ -126,6 +126,12 @@
 //	aclrtCmoAsyncWithDesc                                                      Stream.CmoWithDesc
 //	aclrtCmoSetDesc                                                            Context.SetCmoDesc
 //	aclrtCmoWaitBarrier                                                        Stream.CmoWaitBarrier
+//	aclrtCntNotifyCreate                                                       Context.NewCntNotify
+//	aclrtCntNotifyDestroy                                                      CntNotify.Close
+//	aclrtCntNotifyGetId                                                        CntNotify.ID
+//	aclrtCntNotifyRecord                                                       Stream.RecordCntNotify
+//	aclrtCntNotifyReset                                                        Stream.ResetCntNotify
+//	aclrtCntNotifyWaitWithTimeout                                              Stream.WaitCntNotify
 //	aclrtCreateContext                                                         Device.NewContext
 //	aclrtCreateEvent                                                           Context.NewDefaultEvent
 //	aclrtCreateEventExWithFlag                                                 Context.NewEvent
@@ -178,6 +184,8 @@
 //	aclrtGetDeviceInfo                                                         Device.Info
 //	aclrtGetDeviceUtilizationRate                                              Device.Utilization
 //	aclrtGetDevicesTopo                                                        Runtime.DevicesTopology
+//	aclrtGetEventAvailNum                                                      Context.EventsAvailable
+//	aclrtGetEventId                                                            Event.ID
 //	aclrtGetFunctionName                                                       Kernel.Name
 //	aclrtGetLogicDevIdByPhyDevId                                               Runtime.LogicalIDOfPhysical
 //	aclrtGetLogicDevIdByUserDevId                                              Runtime.LogicalIDOfUser
@@ -277,12 +285,15 @@
 //	aclrtMemsetAsync (by pointer)                                              RawStream.MemsetAsync
 //	aclrtMemsetD32                                                             RawContext.MemsetD32
 //	aclrtMemsetD32Async                                                        RawStream.MemsetD32Async
+//	aclrtNotifyBatchReset                                                      Runtime.ResetNotifies
 //	aclrtPersistentTaskClean                                                   Stream.CleanTasks
 //	aclrtPointerGetAttributes                                                  Runtime.PointerAttributes
+//	aclrtProcessHostFunc                                                       Runtime.ProcessHostFunc
 //	aclrtQueryEvent                                                            Event.QueryLegacy
 //	aclrtQueryEventStatus                                                      Event.Query
 //	aclrtQueryEventWaitStatus                                                  Event.QueryWait
 //	aclrtRecordEvent                                                           Stream.Record
+//	aclrtRecordEventWithFlag                                                   Stream.RecordWithFlag
 //	aclrtRecordNotify                                                          Stream.RecordNotify
 //	aclrtReleaseMemAddress                                                     Runtime.ReleaseMemAddress
 //	aclrtReserveMemAddress                                                     Runtime.ReserveMemAddress
@@ -304,7 +315,9 @@
 //	aclrtStreamGetPriority                                                     Stream.Priority
 //	aclrtStreamQuery                                                           Stream.Query
 //	aclrtStreamWaitEvent                                                       Stream.WaitEvent
+//	aclrtStreamWaitEventWithFlag                                               Stream.WaitEventWithFlag
 //	aclrtStreamWaitEventWithTimeout                                            Stream.WaitEventTimeout
+//	aclrtSubscribeHostFunc                                                     Runtime.SubscribeHostFunc
 //	aclrtSwitchLabelByIndex                                                    Stream.SwitchLabel
 //	aclrtSwitchStream                                                          Stream.SwitchStream
 //	aclrtSynchronizeDevice                                                     Device.Synchronize
@@ -315,6 +328,7 @@
 //	aclrtSynchronizeEventWithTimeout                                           Event.SynchronizeTimeout
 //	aclrtSynchronizeStream                                                     Stream.Synchronize
 //	aclrtSynchronizeStreamWithTimeout                                          Stream.SynchronizeTimeout
+//	aclrtUnSubscribeHostFunc                                                   Runtime.UnsubscribeHostFunc
 //	aclrtUnmapMem                                                              Runtime.UnmapMem
 //	aclrtValueWait                                                             Stream.WaitValue
 //	aclrtValueWrite                                                            Stream.WriteValue
