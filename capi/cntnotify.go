@@ -93,10 +93,10 @@ func cntOnStream(t *C.gocann_thread, fn string, p C.aclrtCntNotify, sp C.aclrtSt
 //export gocann_aclrtCntNotifyRecord
 func gocann_aclrtCntNotifyRecord(t *C.gocann_thread, p C.aclrtCntNotify, sp C.aclrtStream, info *C.aclrtCntNotifyRecordInfo) C.aclError {
 	const fn = "aclrtCntNotifyRecord"
+	if code := unsupported(t, fn); code != 0 {
+		return code
+	}
 	if info == nil {
-		if code := unsupported(t, fn); code != 0 {
-			return code
-		}
 		return nullArg(t, fn, "info")
 	}
 	n, s, code := cntOnStream(t, fn, p, sp)
@@ -109,10 +109,10 @@ func gocann_aclrtCntNotifyRecord(t *C.gocann_thread, p C.aclrtCntNotify, sp C.ac
 //export gocann_aclrtCntNotifyWaitWithTimeout
 func gocann_aclrtCntNotifyWaitWithTimeout(t *C.gocann_thread, p C.aclrtCntNotify, sp C.aclrtStream, info *C.aclrtCntNotifyWaitInfo) C.aclError {
 	const fn = "aclrtCntNotifyWaitWithTimeout"
+	if code := unsupported(t, fn); code != 0 {
+		return code
+	}
 	if info == nil {
-		if code := unsupported(t, fn); code != 0 {
-			return code
-		}
 		return nullArg(t, fn, "info")
 	}
 	if info.isClear > 1 {
