@@ -158,3 +158,33 @@ func TestEventIDAndAvailable(t *testing.T) {
 	_, err = a.ID()
 	wantErr(t, err, gocann.CodeRTInvalidHandle, "destroyed")
 }
+
+func TestEventExternalRecordDropped(t *testing.T) {
+	// A run dropped before it starts (aclrtStreamAbort) never records: a
+	// wait queued for its record goes on, as a wait for a dropped record
+	// does, instead of holding its stream for ever.
+	e := setup(t)
+	out, err := e.c.NewEvent(gocann.EventSync)
+	check(t, err)
+	var ran atomic.Int32
+	cs := e.newStream(t)
+	m, err := cs.Capture(gocann.CaptureGlobal, func(s *gocann.Stream) error {
+		check(t, s.LaunchHostFunc(func() { ran.Add(1) }))
+		check(t, s.RecordWithFlag(out, gocann.RecordExternal))
+		return nil
+	})
+	check(t, err)
+	defer m.Close()
+	gate := make(chan struct{})
+	runner, waiter := e.newStream(t), e.newStream(t)
+	check(t, runner.LaunchHostFunc(func() { <-gate }))
+	check(t, m.Run(runner))
+	check(t, waiter.WaitEvent(out))
+	stays(t, 20*time.Millisecond, "the waiter waits for the run's record", func() bool { d, _ := waiter.Query(); return !d })
+	go func() { time.Sleep(20 * time.Millisecond); close(gate) }()
+	check(t, runner.Abort())
+	syncOK(t, waiter)
+	if ran.Load() != 0 {
+		t.Fatal("the aborted run ran")
+	}
+}
