@@ -135,6 +135,12 @@
 //	aclrtCmoAsyncWithDesc                                                      Stream.CmoWithDesc
 //	aclrtCmoSetDesc                                                            Context.SetCmoDesc
 //	aclrtCmoWaitBarrier                                                        Stream.CmoWaitBarrier
+//	aclrtCntNotifyCreate                                                       Context.NewCntNotify
+//	aclrtCntNotifyDestroy                                                      CntNotify.Close
+//	aclrtCntNotifyGetId                                                        CntNotify.ID
+//	aclrtCntNotifyRecord                                                       Stream.RecordCntNotify
+//	aclrtCntNotifyReset                                                        Stream.ResetCntNotify
+//	aclrtCntNotifyWaitWithTimeout                                              Stream.WaitCntNotify
 //	aclrtCopyBufRef                                                            Buf.CopyRef
 //	aclrtCreateContext                                                         Device.NewContext
 //	aclrtCreateEvent                                                           Context.NewDefaultEvent
@@ -197,6 +203,8 @@
 //	aclrtGetDeviceInfo                                                         Device.Info
 //	aclrtGetDeviceUtilizationRate                                              Device.Utilization
 //	aclrtGetDevicesTopo                                                        Runtime.DevicesTopology
+//	aclrtGetEventAvailNum                                                      Context.EventsAvailable
+//	aclrtGetEventId                                                            Event.ID
 //	aclrtGetFunctionName                                                       Kernel.Name
 //	aclrtGetLogicDevIdByPhyDevId                                               Runtime.LogicalIDOfPhysical
 //	aclrtGetLogicDevIdByUserDevId                                              Runtime.LogicalIDOfUser
@@ -297,12 +305,15 @@
 //	aclrtMemsetAsync (by pointer)                                              RawStream.MemsetAsync
 //	aclrtMemsetD32                                                             RawContext.MemsetD32
 //	aclrtMemsetD32Async                                                        RawStream.MemsetD32Async
+//	aclrtNotifyBatchReset                                                      Runtime.ResetNotifies
 //	aclrtPersistentTaskClean                                                   Stream.CleanTasks
 //	aclrtPointerGetAttributes                                                  Runtime.PointerAttributes
+//	aclrtProcessHostFunc                                                       Runtime.ProcessHostFunc
 //	aclrtQueryEvent                                                            Event.QueryLegacy
 //	aclrtQueryEventStatus                                                      Event.Query
 //	aclrtQueryEventWaitStatus                                                  Event.QueryWait
 //	aclrtRecordEvent                                                           Stream.Record
+//	aclrtRecordEventWithFlag                                                   Stream.RecordWithFlag
 //	aclrtRecordNotify                                                          Stream.RecordNotify
 //	aclrtReleaseMemAddress                                                     Runtime.ReleaseMemAddress
 //	aclrtReserveMemAddress                                                     Runtime.ReserveMemAddress
@@ -327,7 +338,9 @@
 //	aclrtStreamGetPriority                                                     Stream.Priority
 //	aclrtStreamQuery                                                           Stream.Query
 //	aclrtStreamWaitEvent                                                       Stream.WaitEvent
+//	aclrtStreamWaitEventWithFlag                                               Stream.WaitEventWithFlag
 //	aclrtStreamWaitEventWithTimeout                                            Stream.WaitEventTimeout
+//	aclrtSubscribeHostFunc                                                     Runtime.SubscribeHostFunc
 //	aclrtSwitchLabelByIndex                                                    Stream.SwitchLabel
 //	aclrtSwitchStream                                                          Stream.SwitchStream
 //	aclrtSynchronizeDevice                                                     Device.Synchronize
@@ -338,6 +351,7 @@
 //	aclrtSynchronizeEventWithTimeout                                           Event.SynchronizeTimeout
 //	aclrtSynchronizeStream                                                     Stream.Synchronize
 //	aclrtSynchronizeStreamWithTimeout                                          Stream.SynchronizeTimeout
+//	aclrtUnSubscribeHostFunc                                                   Runtime.UnsubscribeHostFunc
 //	aclrtUnmapMem                                                              Runtime.UnmapMem
 //	aclrtValueWait                                                             Stream.WaitValue
 //	aclrtValueWrite                                                            Stream.WriteValue

@@ -109,6 +109,13 @@ func (q *fakeQueue) exec(t *hal.Task, seq uint64) (f hal.Fault, failed bool) {
 	case hal.TaskEventRecord:
 		d.b.noteRun("event record")
 		t.Event.(*fakeEvent).record(d.Now())
+	case hal.TaskHostFunc:
+		d.b.noteRun("host func")
+		if t.Host != nil {
+			t.Host()
+		} else {
+			t.HostFn(t.HostArgs[0], t.HostArgs[1])
+		}
 	default:
 		d.b.noteRun("unsupported " + t.Kind.String())
 		return hal.Fault{Kind: hal.KindNotSupported, Queue: q.id, Seq: seq, Task: t.Kind,

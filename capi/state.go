@@ -29,6 +29,7 @@ type cContext struct {
 	streams  map[*cStream]struct{} // explicit streams
 	events   map[*cEvent]struct{}
 	notifies map[*cNotify]struct{}
+	cnts     map[*cCntNotify]struct{}
 }
 
 // cStream is a stream as C code sees it.
@@ -150,7 +151,7 @@ func defaultContext(dev *gocann.Device) (*cContext, error) {
 // newCContext registers a context and its default stream.
 func newCContext(gc *gocann.Context, dev int, isDefault bool) (*cContext, error) {
 	c := &cContext{c: gc, dev: dev, isDefault: isDefault, streams: make(map[*cStream]struct{}),
-		events: make(map[*cEvent]struct{}), notifies: make(map[*cNotify]struct{})}
+		events: make(map[*cEvent]struct{}), notifies: make(map[*cNotify]struct{}), cnts: make(map[*cCntNotify]struct{})}
 	ds, err := gc.DefaultStream()
 	if err != nil {
 		return nil, err
@@ -185,7 +186,10 @@ func (c *cContext) release() {
 	for n := range c.notifies {
 		proc.handles.remove(n.h, kindNotify)
 	}
-	c.streams, c.events, c.notifies = nil, nil, nil
+	for n := range c.cnts {
+		proc.handles.remove(n.h, kindCntNotify)
+	}
+	c.streams, c.events, c.notifies, c.cnts = nil, nil, nil, nil
 	c.mu.Unlock()
 	proc.handles.remove(c.def.h, kindStream)
 	proc.handles.remove(c.h, kindContext)

@@ -17,6 +17,12 @@ type Graph struct {
 	Streams []*GraphStream
 	Events  int // graph events used by OpRecord/OpWait/OpReset, numbered from 0
 	Conds   []GraphCond
+	// Records are device events that OpTask records of the graph record
+	// (ACL_EVENT_RECORD_EXTERNAL), each at most once: a backend numbers
+	// their records when the graph task is submitted, so a wait queued
+	// after the graph task waits for the graph's record, as after any
+	// record queued before it.
+	Records []Event
 }
 
 // GraphStream is one stream of a graph. Head streams start when the graph

@@ -9,30 +9,33 @@ const MaxArgs = 32
 type TaskKind uint8
 
 const (
-	TaskNone         TaskKind = iota
-	TaskKernel                // run Kernel over Blocks blocks
-	TaskCopy                  // copy Size bytes from Src to Dst
-	TaskCopy2D                // copy Height rows of Width bytes between pitched buffers
-	TaskMemset                // set Size bytes at Dst to byte(Value)
-	TaskHostFunc              // call Host on a runtime-owned goroutine
-	TaskEventRecord           // mark Event recorded once earlier tasks are done
-	TaskEventWait             // hold the queue until Event's record Seq is done
-	TaskEventReset            // return Event to its never-recorded state
-	TaskNotifyRecord          // signal Notify once earlier tasks are done
-	TaskNotifyWait            // hold the queue until Notify is signalled, then reset it
-	TaskValueWrite            // store the 64-bit Value at Dst
-	TaskValueWait             // hold the queue until the 64-bit word at Dst matches Value under Flag
-	TaskGraph                 // run Graph once, as one task
-	TaskCopyBatch             // run every copy of Copies, as one task
-	TaskCmo                   // cache maintenance Value over [Dst, Dst+Size): orders, changes no bytes
-	TaskCopyIndirect          // copy between addresses read from device memory when the task starts
+	TaskNone            TaskKind = iota
+	TaskKernel                   // run Kernel over Blocks blocks
+	TaskCopy                     // copy Size bytes from Src to Dst
+	TaskCopy2D                   // copy Height rows of Width bytes between pitched buffers
+	TaskMemset                   // set Size bytes at Dst to byte(Value)
+	TaskHostFunc                 // call Host on a runtime-owned goroutine
+	TaskEventRecord              // mark Event recorded once earlier tasks are done
+	TaskEventWait                // hold the queue until Event's record Seq is done
+	TaskEventReset               // return Event to its never-recorded state
+	TaskNotifyRecord             // signal Notify once earlier tasks are done
+	TaskNotifyWait               // hold the queue until Notify is signalled, then reset it
+	TaskValueWrite               // store the 64-bit Value at Dst
+	TaskValueWait                // hold the queue until the 64-bit word at Dst matches Value under Flag
+	TaskGraph                    // run Graph once, as one task
+	TaskCopyBatch                // run every copy of Copies, as one task
+	TaskCmo                      // cache maintenance Value over [Dst, Dst+Size): orders, changes no bytes
+	TaskCopyIndirect             // copy between addresses read from device memory when the task starts
+	TaskCntNotifyRecord          // update counting notify Notify's count with Value under mode Flag (CntRecord*)
+	TaskCntNotifyWait            // hold the queue until Notify's count meets Value under mode Flag (CntWait*)
+	TaskCntNotifyReset           // set counting notify Notify's count to 0
 	numTaskKinds
 )
 
 var taskKindNames = [numTaskKinds]string{
 	"none", "kernel", "copy", "copy2d", "memset", "host func", "event record",
 	"event wait", "event reset", "notify record", "notify wait", "value write", "value wait", "graph",
-	"copy batch", "cmo", "copy indirect",
+	"copy batch", "cmo", "copy indirect", "count notify record", "count notify wait", "count notify reset",
 }
 
 func (k TaskKind) String() string {

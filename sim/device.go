@@ -87,6 +87,12 @@ func (d *device) NewEvent(cfg hal.EventConfig) (hal.Event, error) { return d.s.n
 
 func (d *device) NewNotify() (hal.Notify, error) { return d.s.newNotify() }
 
+func (d *device) EventsInUse() int {
+	d.s.mu.Lock()
+	defer d.s.mu.Unlock()
+	return d.s.events
+}
+
 func (d *device) SetFaultHandler(fn func(hal.Fault)) {
 	if fn == nil {
 		d.faultHandler.Store(nil)

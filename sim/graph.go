@@ -25,6 +25,7 @@ type graphRun struct {
 	events  []atomic.Bool
 	started []atomic.Bool // stream started in this run
 	active  atomic.Int32  // streams running
+	recs    []uint64      // numbers of g.Records' records not yet run; s.mu guards them
 }
 
 func (s *scheduler) newGraphRun(g *hal.Graph, top *item) *graphRun {
@@ -73,6 +74,7 @@ func (w *worker) runGraph(top *item, g *hal.Graph) {
 		return
 	}
 	r := s.newGraphRun(g, top)
+	r.takeRecords(top, g)
 	r.active.Store(int32(heads))
 	for i, st := range g.Streams {
 		if st.Head {
@@ -84,6 +86,7 @@ func (w *worker) runGraph(top *item, g *hal.Graph) {
 	}
 	w.runStream(r, first, 0)
 	if r.wait(func() bool { return r.active.Load() == 0 }) {
+		r.dropRecords()
 		r.g, r.top = nil, nil
 		s.runs.Put(r)
 	}
@@ -347,6 +350,20 @@ func (w *worker) runOp(r *graphRun, si, pc int, t *hal.Task) {
 		})
 	case hal.TaskEventRecord, hal.TaskEventWait, hal.TaskEventReset:
 		w.runEventOp(r, si, pc, t)
+	case hal.TaskCntNotifyRecord, hal.TaskCntNotifyReset:
+		n := t.Notify.(*cntNotify)
+		v, mode := uint32(t.Value), t.Flag
+		if t.Kind == hal.TaskCntNotifyReset {
+			v, mode = 0, hal.CntRecordSet
+		}
+		s.mu.Lock()
+		n.update(s, func(c uint32) uint32 { return hal.CntApply(c, v, mode) })
+		s.mu.Unlock()
+	case hal.TaskCntNotifyWait:
+		n := t.Notify.(*cntNotify)
+		r.waitTimed(si, pc, t, "count notify wait", t.Timeout, func() bool {
+			return n.take(nil, uint32(t.Value), t.Flag)
+		})
 	case hal.TaskCmo:
 		// Coherent memory: a cache operation keeps its place and changes
 		// nothing.
@@ -365,8 +382,10 @@ func (w *worker) runEventOp(r *graphRun, si, pc int, t *hal.Task) {
 	case hal.TaskEventRecord:
 		var rec uint64
 		if !e.flagMode {
-			e.submitted++
-			rec = e.submitted
+			if rec = r.recordNumber(e); rec == 0 {
+				e.submitted++
+				rec = e.submitted
+			}
 		}
 		e.record(rec, s.clock())
 		s.mu.Unlock()

@@ -84,3 +84,14 @@ func (n *notify) consume(s *scheduler) bool {
 	n.waiting = append(n.waiting, s)
 	return false
 }
+
+// Reset clears a record not yet consumed (aclrtNotifyBatchReset).
+func (n *notify) Reset() error {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.closed {
+		return hal.Errorf(hal.KindInvalidHandle, "notify %d is closed", n.id)
+	}
+	n.set = false
+	return nil
+}

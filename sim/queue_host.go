@@ -111,10 +111,14 @@ func (q *queue) drop() {
 	from, to := q.done+1, q.tail
 	q.done = q.tail
 	for seq := from; seq <= to; seq++ {
-		if sl := q.slot(seq); sl.t.Kind == hal.TaskEventRecord && sl.rec != 0 {
+		sl := q.slot(seq)
+		if sl.t.Kind == hal.TaskEventRecord && sl.rec != 0 {
 			if e, ok := sl.t.Event.(*event); ok {
 				e.discard(sl.rec)
 			}
+		}
+		if sl.t.Kind == hal.TaskGraph {
+			discardGraphRecords(sl.t.Graph, sl.recs)
 		}
 	}
 }

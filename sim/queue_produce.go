@@ -114,7 +114,7 @@ func (q *queue) publish(t *hal.Task) (uint64, bool) {
 	default:
 		return 0, false // admission numbers events and registers waits
 	}
-	if q.sq.Busy.Load() == 0 || staticCheck(t) != nil {
+	if q.sq.Busy.Load() == 0 || staticCheck(t) != nil || (t.Kind == hal.TaskGraph && len(t.Graph.Records) > 0) {
 		return 0, false // an idle queue is started under the scheduler's lock
 	}
 	// Direct entries pile up behind a queue that is not moving; past half
@@ -127,7 +127,7 @@ func (q *queue) publish(t *hal.Task) (uint64, bool) {
 		sl := q.slot(seq)
 		sl.t = *t
 		sl.submit = q.s.clock()
-		sl.rec, sl.deadline = 0, 0
+		sl.rec, sl.deadline, sl.recs = 0, 0, sl.recs[:0]
 	}, q.Doorbell)
 	return seq, seq != 0
 }

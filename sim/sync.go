@@ -13,7 +13,12 @@ import (
 func (s *scheduler) admit(q *queue, sl *slot) error {
 	t := &sl.t
 	switch t.Kind {
-	case hal.TaskKernel, hal.TaskGraph, hal.TaskCopy, hal.TaskMemset, hal.TaskCopy2D, hal.TaskHostFunc, hal.TaskCopyBatch, hal.TaskCopyIndirect:
+	case hal.TaskGraph:
+		if err := staticCheck(t); err != nil {
+			return err
+		}
+		return s.numberGraphRecords(sl)
+	case hal.TaskKernel, hal.TaskCopy, hal.TaskMemset, hal.TaskCopy2D, hal.TaskHostFunc, hal.TaskCopyBatch, hal.TaskCopyIndirect:
 		return staticCheck(t)
 	case hal.TaskCmo:
 		// Simulated memory is coherent: the operation only keeps its place
@@ -42,6 +47,14 @@ func (s *scheduler) admit(q *queue, sl *slot) error {
 		n, ok := t.Notify.(*notify)
 		if !ok || n == nil {
 			return hal.Errorf(hal.KindInvalidHandle, "notify %v does not belong to this backend", t.Notify)
+		}
+		sl.deadline = 0
+	case hal.TaskCntNotifyRecord, hal.TaskCntNotifyWait, hal.TaskCntNotifyReset:
+		if n, ok := t.Notify.(*cntNotify); !ok || n == nil {
+			return hal.Errorf(hal.KindInvalidHandle, "count notify %v does not belong to this backend", t.Notify)
+		}
+		if t.Kind == hal.TaskCntNotifyRecord && !hal.CntRecordValid(t.Flag) {
+			return hal.Errorf(hal.KindInvalidParam, "count notify record mode %d is invalid, expected 0, 1, 2 or 4", t.Flag)
 		}
 		sl.deadline = 0
 	case hal.TaskValueWrite, hal.TaskValueWait:
@@ -117,6 +130,8 @@ func (s *scheduler) runSync(q *queue, sl *slot, now int64) (ok bool, f *hal.Faul
 			s.poll(q, sl)
 			return false, nil
 		}
+	case hal.TaskCntNotifyRecord, hal.TaskCntNotifyWait, hal.TaskCntNotifyReset:
+		return s.runCnt(q, sl, now)
 	case hal.TaskValueWrite, hal.TaskValueWait:
 		p, err := s.dev.mem.Pointer(t.Dst.Dev, 8)
 		if err != nil {

@@ -100,6 +100,9 @@ typedef struct gocann_core_api {
 	aclError (*aclrtProcessReport)(gocann_thread *t, int32_t timeout);
 	aclError (*aclrtUnSubscribeReport)(gocann_thread *t, uint64_t threadId, aclrtStream stream);
 	aclError (*aclrtLaunchHostFunc)(gocann_thread *t, aclrtStream stream, aclrtHostFunc fn, uintptr_t args);
+	aclError (*aclrtSubscribeHostFunc)(gocann_thread *t, uint64_t hostFuncThreadId, aclrtStream exeStream);
+	aclError (*aclrtProcessHostFunc)(gocann_thread *t, int32_t timeout);
+	aclError (*aclrtUnSubscribeHostFunc)(gocann_thread *t, uint64_t hostFuncThreadId, aclrtStream exeStream);
 	// acl/acl_rt_event.h
 	aclError (*aclrtCreateEvent)(gocann_thread *t, aclrtEvent* event);
 	aclError (*aclrtCreateEventWithFlag)(gocann_thread *t, aclrtEvent* event, uint32_t flag);
@@ -121,6 +124,17 @@ typedef struct gocann_core_api {
 	aclError (*aclrtGetNotifyId)(gocann_thread *t, aclrtNotify notify, uint32_t* notifyId);
 	aclError (*aclrtValueWrite)(gocann_thread *t, void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream);
 	aclError (*aclrtValueWait)(gocann_thread *t, void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream);
+	aclError (*aclrtRecordEventWithFlag)(gocann_thread *t, aclrtEvent event, aclrtStream stream, uint32_t flag);
+	aclError (*aclrtStreamWaitEventWithFlag)(gocann_thread *t, aclrtStream stream, aclrtEvent event, uint32_t timeout, uint32_t flag);
+	aclError (*aclrtGetEventId)(gocann_thread *t, aclrtEvent event, uint32_t* eventId);
+	aclError (*aclrtGetEventAvailNum)(gocann_thread *t, uint32_t* eventCount);
+	aclError (*aclrtNotifyBatchReset)(gocann_thread *t, aclrtNotify* notifies, size_t num);
+	aclError (*aclrtCntNotifyCreate)(gocann_thread *t, aclrtCntNotify* cntNotify, uint64_t flag);
+	aclError (*aclrtCntNotifyDestroy)(gocann_thread *t, aclrtCntNotify cntNotify);
+	aclError (*aclrtCntNotifyRecord)(gocann_thread *t, aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyRecordInfo* info);
+	aclError (*aclrtCntNotifyWaitWithTimeout)(gocann_thread *t, aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyWaitInfo* info);
+	aclError (*aclrtCntNotifyReset)(gocann_thread *t, aclrtCntNotify cntNotify, aclrtStream stream);
+	aclError (*aclrtCntNotifyGetId)(gocann_thread *t, aclrtCntNotify cntNotify, uint32_t* notifyId);
 	// acl/acl_rt_memory.h
 	aclError (*aclrtMalloc)(gocann_thread *t, void** devPtr, size_t size, aclrtMemMallocPolicy policy);
 	aclError (*aclrtMallocAlign32)(gocann_thread *t, void** devPtr, size_t size, aclrtMemMallocPolicy policy);

@@ -92,6 +92,9 @@ const gocann_core_sym gocann_core_syms[] = {
 	{"gocann_aclrtProcessReport", &gocann_core.aclrtProcessReport},
 	{"gocann_aclrtUnSubscribeReport", &gocann_core.aclrtUnSubscribeReport},
 	{"gocann_aclrtLaunchHostFunc", &gocann_core.aclrtLaunchHostFunc},
+	{"gocann_aclrtSubscribeHostFunc", &gocann_core.aclrtSubscribeHostFunc},
+	{"gocann_aclrtProcessHostFunc", &gocann_core.aclrtProcessHostFunc},
+	{"gocann_aclrtUnSubscribeHostFunc", &gocann_core.aclrtUnSubscribeHostFunc},
 	{"gocann_aclrtCreateEvent", &gocann_core.aclrtCreateEvent},
 	{"gocann_aclrtCreateEventWithFlag", &gocann_core.aclrtCreateEventWithFlag},
 	{"gocann_aclrtCreateEventExWithFlag", &gocann_core.aclrtCreateEventExWithFlag},
@@ -112,6 +115,17 @@ const gocann_core_sym gocann_core_syms[] = {
 	{"gocann_aclrtGetNotifyId", &gocann_core.aclrtGetNotifyId},
 	{"gocann_aclrtValueWrite", &gocann_core.aclrtValueWrite},
 	{"gocann_aclrtValueWait", &gocann_core.aclrtValueWait},
+	{"gocann_aclrtRecordEventWithFlag", &gocann_core.aclrtRecordEventWithFlag},
+	{"gocann_aclrtStreamWaitEventWithFlag", &gocann_core.aclrtStreamWaitEventWithFlag},
+	{"gocann_aclrtGetEventId", &gocann_core.aclrtGetEventId},
+	{"gocann_aclrtGetEventAvailNum", &gocann_core.aclrtGetEventAvailNum},
+	{"gocann_aclrtNotifyBatchReset", &gocann_core.aclrtNotifyBatchReset},
+	{"gocann_aclrtCntNotifyCreate", &gocann_core.aclrtCntNotifyCreate},
+	{"gocann_aclrtCntNotifyDestroy", &gocann_core.aclrtCntNotifyDestroy},
+	{"gocann_aclrtCntNotifyRecord", &gocann_core.aclrtCntNotifyRecord},
+	{"gocann_aclrtCntNotifyWaitWithTimeout", &gocann_core.aclrtCntNotifyWaitWithTimeout},
+	{"gocann_aclrtCntNotifyReset", &gocann_core.aclrtCntNotifyReset},
+	{"gocann_aclrtCntNotifyGetId", &gocann_core.aclrtCntNotifyGetId},
 	{"gocann_aclrtMalloc", &gocann_core.aclrtMalloc},
 	{"gocann_aclrtMallocAlign32", &gocann_core.aclrtMallocAlign32},
 	{"gocann_aclrtMallocCached", &gocann_core.aclrtMallocCached},
@@ -801,6 +815,23 @@ aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
 	GOCANN_CHECK_PTR(t, "aclrtLaunchHostFunc", "fn", fn, 0, (aclError)e_);
 	return gocann_core.aclrtLaunchHostFunc(t, stream, fn, (uintptr_t)args);
 }
+aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtSubscribeHostFunc", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtSubscribeHostFunc", "exeStream", exeStream, 1, (aclError)e_);
+	return gocann_core.aclrtSubscribeHostFunc(t, hostFuncThreadId, exeStream);
+}
+aclError aclrtProcessHostFunc(int32_t timeout) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtProcessHostFunc", (aclError)e_);
+	return gocann_core.aclrtProcessHostFunc(t, timeout);
+}
+aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtUnSubscribeHostFunc", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtUnSubscribeHostFunc", "exeStream", exeStream, 1, (aclError)e_);
+	return gocann_core.aclrtUnSubscribeHostFunc(t, hostFuncThreadId, exeStream);
+}
 
 // acl/acl_rt_event.h
 aclError aclrtCreateEvent(aclrtEvent* event) {
@@ -935,6 +966,81 @@ aclError aclrtValueWait(void* devAddr, uint64_t value, uint32_t flag, aclrtStrea
 	GOCANN_CHECK_PTR(t, "aclrtValueWait", "devAddr", devAddr, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtValueWait", "stream", stream, 1, (aclError)e_);
 	return gocann_core.aclrtValueWait(t, devAddr, value, flag, stream);
+}
+aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtRecordEventWithFlag", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtRecordEventWithFlag", "event", event, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtRecordEventWithFlag", "stream", stream, 1, (aclError)e_);
+	return gocann_core.aclrtRecordEventWithFlag(t, event, stream, flag);
+}
+aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout, uint32_t flag) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtStreamWaitEventWithFlag", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtStreamWaitEventWithFlag", "stream", stream, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtStreamWaitEventWithFlag", "event", event, 1, (aclError)e_);
+	return gocann_core.aclrtStreamWaitEventWithFlag(t, stream, event, timeout, flag);
+}
+aclError aclrtGetEventId(aclrtEvent event, uint32_t* eventId) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetEventId", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetEventId", "event", event, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetEventId", "eventId", eventId, 0, (aclError)e_);
+	return gocann_core.aclrtGetEventId(t, event, eventId);
+}
+aclError aclrtGetEventAvailNum(uint32_t* eventCount) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetEventAvailNum", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetEventAvailNum", "eventCount", eventCount, 0, (aclError)e_);
+	return gocann_core.aclrtGetEventAvailNum(t, eventCount);
+}
+aclError aclrtNotifyBatchReset(aclrtNotify* notifies, size_t num) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtNotifyBatchReset", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtNotifyBatchReset", "notifies", notifies, 0, (aclError)e_);
+	return gocann_core.aclrtNotifyBatchReset(t, notifies, num);
+}
+aclError aclrtCntNotifyCreate(aclrtCntNotify* cntNotify, uint64_t flag) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtCntNotifyCreate", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCntNotifyCreate", "cntNotify", cntNotify, 0, (aclError)e_);
+	return gocann_core.aclrtCntNotifyCreate(t, cntNotify, flag);
+}
+aclError aclrtCntNotifyDestroy(aclrtCntNotify cntNotify) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtCntNotifyDestroy", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCntNotifyDestroy", "cntNotify", cntNotify, 1, (aclError)e_);
+	return gocann_core.aclrtCntNotifyDestroy(t, cntNotify);
+}
+aclError aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyRecordInfo* info) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtCntNotifyRecord", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCntNotifyRecord", "cntNotify", cntNotify, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCntNotifyRecord", "stream", stream, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCntNotifyRecord", "info", info, 0, (aclError)e_);
+	return gocann_core.aclrtCntNotifyRecord(t, cntNotify, stream, info);
+}
+aclError aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyWaitInfo* info) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtCntNotifyWaitWithTimeout", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCntNotifyWaitWithTimeout", "cntNotify", cntNotify, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCntNotifyWaitWithTimeout", "stream", stream, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCntNotifyWaitWithTimeout", "info", info, 0, (aclError)e_);
+	return gocann_core.aclrtCntNotifyWaitWithTimeout(t, cntNotify, stream, info);
+}
+aclError aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream stream) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtCntNotifyReset", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCntNotifyReset", "cntNotify", cntNotify, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCntNotifyReset", "stream", stream, 1, (aclError)e_);
+	return gocann_core.aclrtCntNotifyReset(t, cntNotify, stream);
+}
+aclError aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t* notifyId) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtCntNotifyGetId", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCntNotifyGetId", "cntNotify", cntNotify, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCntNotifyGetId", "notifyId", notifyId, 0, (aclError)e_);
+	return gocann_core.aclrtCntNotifyGetId(t, cntNotify, notifyId);
 }
 
 // acl/acl_rt_memory.h

@@ -169,6 +169,47 @@ ACL_FUNC_VISIBILITY aclError aclrtValueWrite(
 ACL_FUNC_VISIBILITY aclError aclrtValueWait(
     void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream);
 
+/* Enqueue a record of event on stream; flag is ACL_EVENT_RECORD_DEFAULT
+ * (as aclrtRecordEvent) or ACL_EVENT_RECORD_EXTERNAL (a record inside a
+ * capture that streams outside the model see). */
+ACL_FUNC_VISIBILITY aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag);
+
+/* Enqueue a wait of stream for event, timeout in seconds (0: forever);
+ * flag is ACL_EVENT_WAIT_DEFAULT or ACL_EVENT_WAIT_EXTERNAL (a captured
+ * wait for a record outside the model, timeout 0 only). */
+ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithFlag(
+    aclrtStream stream, aclrtEvent event, uint32_t timeout, uint32_t flag);
+
+/* The id of event on its device. */
+ACL_FUNC_VISIBILITY aclError aclrtGetEventId(aclrtEvent event, uint32_t* eventId);
+
+/* How many more counted events the current device can create. */
+ACL_FUNC_VISIBILITY aclError aclrtGetEventAvailNum(uint32_t* eventCount);
+
+/* Clear, from the host and at once, the unconsumed records of num
+ * notifies. */
+ACL_FUNC_VISIBILITY aclError aclrtNotifyBatchReset(aclrtNotify* notifies, size_t num);
+
+/* Counting notifies: a 32-bit count that records change and waits test,
+ * in stream order. flag is reserved (0). */
+ACL_FUNC_VISIBILITY aclError aclrtCntNotifyCreate(aclrtCntNotify* cntNotify, uint64_t flag);
+
+ACL_FUNC_VISIBILITY aclError aclrtCntNotifyDestroy(aclrtCntNotify cntNotify);
+
+/* Enqueue a change of the count by info->mode and info->value. */
+ACL_FUNC_VISIBILITY aclError aclrtCntNotifyRecord(
+    aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyRecordInfo* info);
+
+/* Enqueue a wait until the count passes info's test (timeout in seconds,
+ * 0: forever; isClear 1 zeroes the count when the wait ends). */
+ACL_FUNC_VISIBILITY aclError aclrtCntNotifyWaitWithTimeout(
+    aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyWaitInfo* info);
+
+/* Enqueue a reset of the count to 0. */
+ACL_FUNC_VISIBILITY aclError aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream stream);
+
+ACL_FUNC_VISIBILITY aclError aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t* notifyId);
+
 #ifdef __cplusplus
 }
 #endif

@@ -53,6 +53,7 @@ type Capture struct {
 	members map[*Stream]*mstream
 	events  map[*Event]*capEvent
 	group   *TaskGroup // open task group, if any
+	extOps  []extOp    // EXTERNAL records and waits, one per event
 }
 
 // capEvent is an event recorded in a capture.

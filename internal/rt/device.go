@@ -21,6 +21,8 @@ type Device struct {
 	id    int
 	props hal.Props
 	stack uint64 // AI core stack bytes per core
+	// eventID numbers the device's events (aclrtGetEventId).
+	eventID atomic.Uint32
 
 	// mu guards the fields below.
 	mu       sync.Mutex

@@ -40,6 +40,7 @@ type Event struct {
 	h     hal.Event
 	flags uint32
 	api   EventAPI
+	id    uint32
 	dead  atomic.Bool
 
 	// mu guards the fields below.
@@ -49,6 +50,7 @@ type Event struct {
 	waited  *Stream // stream of the latest wait
 	waitSeq uint64
 	capture *Capture // active capture that recorded it
+	opFlags opFlags  // the operation flags its records and waits took first
 }
 
 // NewEvent creates an event in c.
@@ -81,7 +83,7 @@ func (c *Context) NewEvent(flags uint32, api EventAPI) (*Event, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Event{c: c, h: h, flags: flags, api: api}
+	e := &Event{c: c, h: h, flags: flags, api: api, id: c.d.eventID.Add(1) - 1}
 	c.mu.Lock()
 	if c.events == nil {
 		c.mu.Unlock()
@@ -139,6 +141,9 @@ func (s *Stream) RecordEvent(e *Event, site uintptr) error {
 	if err := e.check(); err != nil {
 		return err
 	}
+	if err := e.takeFlag(false, RecordDefault); err != nil {
+		return err
+	}
 	if err := s.sameDevice(e); err != nil {
 		return err
 	}
@@ -164,6 +169,9 @@ func (s *Stream) WaitEvent(e *Event, site uintptr) error { return s.WaitEventTim
 // synchronizing call (aclrtStreamWaitEventWithTimeout).
 func (s *Stream) WaitEventTimeout(e *Event, timeout time.Duration, site uintptr) error {
 	if err := e.check(); err != nil {
+		return err
+	}
+	if err := e.takeFlag(true, WaitDefault); err != nil {
 		return err
 	}
 	if err := s.sameDevice(e); err != nil {
@@ -205,8 +213,11 @@ func (s *Stream) ResetEvent(e *Event, site uintptr) error {
 	if err := s.sameDevice(e); err != nil {
 		return err
 	}
-	if e.api != EventWithFlag || e.flags&(EventSync|EventExternal) == 0 {
-		return rterr.Errorf(rterr.KindInvalidParam, "aclrtResetEvent needs an event from aclrtCreateEventWithFlag with ACL_EVENT_SYNC or ACL_EVENT_EXTERNAL; this one has flags %#x from %s", e.flags, e.api)
+	if err := s.resettable(e); err != nil {
+		return err
+	}
+	if s.resetIsNoop(e) {
+		return nil
 	}
 	if d := s.divert.Load(); d != nil {
 		return s.divertEvent(d, e, &hal.Task{Kind: hal.TaskEventReset, Event: e.h, Site: site})

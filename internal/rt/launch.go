@@ -51,6 +51,9 @@ func (s *Stream) LaunchHostFunc(fn func(), site uintptr) error {
 	if fn == nil {
 		return rterr.Errorf(rterr.KindBadArgument, "fn is nil, expected a function")
 	}
+	if th := s.c.d.r.hostThreadOf(s); th != nil {
+		fn = th.viaThread(fn)
+	}
 	_, err := s.submit(&hal.Task{Kind: hal.TaskHostFunc, Host: fn, Site: site})
 	return err
 }
@@ -61,6 +64,9 @@ func (s *Stream) LaunchHostFunc(fn func(), site uintptr) error {
 func (s *Stream) LaunchHostFuncArgs(fn func(a, b uintptr), a, b uintptr, site uintptr) error {
 	if fn == nil {
 		return rterr.Errorf(rterr.KindBadArgument, "fn is nil, expected a function")
+	}
+	if th := s.c.d.r.hostThreadOf(s); th != nil {
+		return s.LaunchHostFunc(func() { fn(a, b) }, site)
 	}
 	_, err := s.submit(&hal.Task{Kind: hal.TaskHostFunc, HostFn: fn, HostArgs: [2]uintptr{a, b}, Site: site})
 	return err

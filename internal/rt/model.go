@@ -60,6 +60,9 @@ type Model struct {
 	labelRefs []labelRef        // built models: label switches to resolve
 	argBufs   map[[2]int]uint64 // device copies of kernel tasks' arguments handed out by ArgsDevice
 	blocks    []uint64          // device copies of argument blocks with placeholders that tasks read
+	// extRecords are the events recorded with ACL_EVENT_RECORD_EXTERNAL:
+	// each run is their latest record.
+	extRecords []*Event
 }
 
 // mstream is one stream of a model.
@@ -198,6 +201,7 @@ func (m *Model) executeAsync(s *Stream, site uintptr) (uint64, error) {
 		return 0, err
 	}
 	m.noteRun(s, seq)
+	m.noteExternalRecords(s, seq)
 	return seq, nil
 }
 
@@ -372,6 +376,10 @@ func (m *Model) finish(hold bool) error {
 	}
 	g.Events = m.nEvents
 	g.Conds = m.conds
+	g.Records = g.Records[:0]
+	for _, e := range m.extRecords {
+		g.Records = append(g.Records, e.h)
+	}
 	m.state = modelReady
 	return nil
 }

@@ -13,9 +13,10 @@ type Notify struct {
 	// Front holds the API layer's object for this one, set once.
 	Front atomic.Value
 
-	c    *Context
-	h    hal.Notify
-	dead atomic.Bool
+	c        *Context
+	h        hal.Notify
+	counting bool // a counting notify (aclrtCntNotify*)
+	dead     atomic.Bool
 }
 
 // NewNotify creates a notify in c (aclrtCreateNotify).
@@ -27,7 +28,12 @@ func (c *Context) NewNotify() (*Notify, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := &Notify{c: c, h: h}
+	return c.adoptNotify(&Notify{c: c, h: h})
+}
+
+// adoptNotify makes n one of c's notifies, destroyed with c.
+func (c *Context) adoptNotify(n *Notify) (*Notify, error) {
+	h := n.h
 	c.mu.Lock()
 	if c.notifies == nil {
 		c.mu.Unlock()

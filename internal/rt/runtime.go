@@ -34,6 +34,7 @@ type Runtime struct {
 	pools       poolRegistry // stream-ordered memory pools and their chunks
 	symbols     symbolTable  // device globals (symbol.go)
 	mbufs       mbufTable    // shared buffers (mbuf.go)
+	hostFns     hostThreads  // host-function threads (hostfunc.go)
 
 	// capMu guards captures.
 	capMu    sync.Mutex

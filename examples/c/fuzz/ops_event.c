@@ -108,9 +108,16 @@ static void op_record_event(void)
 {
     harg e = pick_handle(K_EVENT, 0), s = pick_stream();
     enum validity v = queue_on(&s);
-    int reset = one_in(5);
-    callf("%s(%s, %s)", reset ? "aclrtResetEvent" : "aclrtRecordEvent", hdesc(&e), hdesc(&s));
-    aclError rc = ret(reset ? aclrtResetEvent(e.h, s.h) : aclrtRecordEvent(e.h, s.h));
+    int reset = one_in(5), flagged = !reset && one_in(4);
+    aclError rc;
+    if (flagged) {
+        /* ACL_EVENT_RECORD_DEFAULT is aclrtRecordEvent. */
+        callf("aclrtRecordEventWithFlag(%s, %s, DEFAULT)", hdesc(&e), hdesc(&s));
+        rc = ret(aclrtRecordEventWithFlag(e.h, s.h, ACL_EVENT_RECORD_DEFAULT));
+    } else {
+        callf("%s(%s, %s)", reset ? "aclrtResetEvent" : "aclrtRecordEvent", hdesc(&e), hdesc(&s));
+        rc = ret(reset ? aclrtResetEvent(e.h, s.h) : aclrtRecordEvent(e.h, s.h));
+    }
     if (e.v != VALID || v == INVALID) {
         must_fail(rc, e.v != VALID ? "an invalid event handle"
                       : s.v == VALID ? "a stream of another context" : "an invalid stream handle");
@@ -148,14 +155,21 @@ static void op_wait_event(void)
         s.what = "live";
     }
     enum validity v = queue_on(&s);
-    int timed = one_in(3);
+    int timed = one_in(3), flagged = one_in(4);
     int32_t t = (int32_t)below(2) + 1;
-    if (timed) {
+    aclError rc;
+    if (flagged) {
+        /* ACL_EVENT_WAIT_DEFAULT is aclrtStreamWaitEventWithTimeout. */
+        uint32_t ft = timed ? (uint32_t)t : 0;
+        callf("aclrtStreamWaitEventWithFlag(%s, %s, %u, DEFAULT)", hdesc(&s), hdesc(&e), ft);
+        rc = ret(aclrtStreamWaitEventWithFlag(s.h, e.h, ft, ACL_EVENT_WAIT_DEFAULT));
+    } else if (timed) {
         callf("aclrtStreamWaitEventWithTimeout(%s, %s, %d)", hdesc(&s), hdesc(&e), t);
+        rc = ret(aclrtStreamWaitEventWithTimeout(s.h, e.h, t));
     } else {
         callf("aclrtStreamWaitEvent(%s, %s)", hdesc(&s), hdesc(&e));
+        rc = ret(aclrtStreamWaitEvent(s.h, e.h));
     }
-    aclError rc = ret(timed ? aclrtStreamWaitEventWithTimeout(s.h, e.h, t) : aclrtStreamWaitEvent(s.h, e.h));
     if (e.v != VALID || v == INVALID) {
         must_fail(rc, e.v != VALID ? "an invalid event handle"
                       : s.v == VALID ? "a stream of another context" : "an invalid stream handle");
@@ -282,7 +296,66 @@ static void op_churn(void)
     }
 }
 
+/* Operation flags the call refuses before it binds them to the event:
+ * a flag of neither value, WAIT_EXTERNAL with a timeout, an EXTERNAL flag
+ * on an event not from aclrtCreateEventExWithFlag. */
+static void op_event_flags(void)
+{
+    harg e = pick_handle(K_EVENT, 0), s = pick_stream();
+    (void)queue_on(&s);
+    int which = (int)below(3), wait = one_in(2);
+    if (which == 2 && (e.v != VALID || fz.objs[e.idx].api == 2)) {
+        which = 0;
+    }
+    if (which == 1 && !wait) {
+        which = 0; /* records have no timeout */
+    }
+    uint32_t flag = which == 0 ? (uint32_t)below(1000) + 2 : 1, timeout = which == 1 ? (uint32_t)below(5) + 1 : 0;
+    aclError rc;
+    if (wait) {
+        callf("aclrtStreamWaitEventWithFlag(%s, %s, %u, %u)", hdesc(&s), hdesc(&e), timeout, flag);
+        rc = ret(aclrtStreamWaitEventWithFlag(s.h, e.h, timeout, flag));
+    } else {
+        callf("aclrtRecordEventWithFlag(%s, %s, %u)", hdesc(&e), hdesc(&s), flag);
+        rc = ret(aclrtRecordEventWithFlag(e.h, s.h, flag));
+    }
+    must_fail(rc, which == 0 ? "an invalid flag" : which == 1 ? "ACL_EVENT_WAIT_EXTERNAL with a timeout"
+                  : "an EXTERNAL flag on an event not from aclrtCreateEventExWithFlag");
+}
+
+static void op_event_id(void)
+{
+    if (one_in(3)) {
+        uint32_t n = 0;
+        int null = one_in(8);
+        callf("aclrtGetEventAvailNum(%s)", null ? "NULL" : "&n");
+        aclError rc = ret(aclrtGetEventAvailNum(null ? NULL : &n));
+        if (null) {
+            must_fail(rc, "a NULL eventCount");
+        } else if (fz.cur_ctx >= 0) {
+            must_pass(rc, allow_for_ctx(fz.cur_ctx));
+        }
+        if (rc == 0 && !null && n > 65536) {
+            finding("WRONG VALUE", "aclrtGetEventAvailNum", "%u events available, more than the device's 65536", n);
+        }
+        return;
+    }
+    harg e = pick_handle(K_EVENT, 0);
+    uint32_t id = 0;
+    int null = one_in(8);
+    callf("aclrtGetEventId(%s, %s)", hdesc(&e), null ? "NULL" : "&id");
+    aclError rc = ret(aclrtGetEventId(e.h, null ? NULL : &id));
+    if (e.v != VALID || null) {
+        must_fail(rc, null ? "a NULL eventId" : "an invalid event handle");
+        return;
+    }
+    obj *o = &fz.objs[e.idx];
+    must_pass(rc, allow_for_event(o) | (o->weird ? AL_ANY : 0));
+}
+
 const struct op ops_event[] = {
+    {"event_flags", 2, op_event_flags},
+    {"event_id", 2, op_event_id},
     {"churn", 1, op_churn},
     {"create_event", 10, op_create_event},
     {"destroy_event", 7, op_destroy_event},
