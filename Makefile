@@ -2,7 +2,8 @@
 #
 #   make lib [BUILD=dir]        dir/libascendcl.so (the front library, C),
 #                               dir/libgocann_core.so (the runtime, Go) and
-#                               the alias dir/libacl_rt.so
+#                               the aliases dir/libacl_rt.so, libacl_rt_impl.so
+#                               and libascend_dump.so
 #   make install PREFIX=dir     dir/include/acl, dir/include/gocann,
 #                               dir/lib64/ (the libraries above),
 #                               dir/<arch>-linux/tikcpp/ascendc_kernel_cmake/ascendc.cmake,
@@ -36,8 +37,10 @@ ASCENDC_CMAKE := $(ARCH_DIR)/tikcpp/ascendc_kernel_cmake
 BUILD  ?= $(CURDIR)/build
 FRONT  := $(BUILD)/libascendcl.so
 CORE   := $(BUILD)/libgocann_core.so
-# Other names CANN programs link the runtime by.
-ALIASES := libacl_rt.so
+# Other names CANN programs link the runtime by: the documented one, the
+# implementation library some link by path, and the dump library that
+# acl_dump.h's functions are documented in.
+ALIASES := libacl_rt.so libacl_rt_impl.so libascend_dump.so
 
 GO     ?= go
 ifeq ($(origin CC),default)

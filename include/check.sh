@@ -13,12 +13,16 @@
 #     size and signedness in TABLE, every type the size and alignment, and
 #     every struct/union member the offset and size (LP64), checked with
 #     static assertions in C and C++; TABLE must cover every such name the
-#     headers declare;
+#     headers declare; every C++ overload of acl/acl_rt_api.h exists at its
+#     exact type;
 #  4. if ACL_REF_INCLUDE names a directory holding CANN's acl/ headers, the
 #     same names, C prototypes (gcc -aux-info), C++ type identities
 #     (typeid of every type, member and function) and deprecation warnings
 #     (names and texts) are produced from both header sets and must be
-#     identical.
+#     identical, the acl/acl_rt_api.h overloads of step 3 have the same
+#     types in the reference, which has only one more, and
+#     internal/cannmap/runtime.txt lists the functions of the reference's
+#     runtime headers.
 #
 # "check.sh --table" prints TABLE computed from the headers in
 # ACL_REF_INCLUDE, for updating this file.
@@ -486,8 +490,60 @@ cmp -s "$tmp/dep.want" "$tmp/ours.dep" || {
     fail "deprecated names differ from DEPRECATED (< DEPRECATED only, > headers only)"
 }
 
+# The C++ overloads of acl/acl_rt_api.h, each taken at its exact type: the
+# same file must compile against the reference headers (below).
+cat > "$tmp/rtapi.cc" <<'CC'
+#include <acl/acl_rt_api.h>
+typedef int T;
+typedef char U;
+aclError (*const rtapi_overloads[])() = {
+    (aclError (*)())static_cast<aclError (*)(int32_t)>(&aclrtSynchronizeDevice),
+    (aclError (*)())static_cast<aclError (*)(aclrtStream, int32_t)>(&aclrtSynchronizeStream),
+    (aclError (*)())static_cast<aclError (*)(aclrtEvent, int32_t)>(&aclrtSynchronizeEvent),
+    (aclError (*)())static_cast<aclError (*)(aclrtStream, aclrtEvent, int32_t)>(&aclrtStreamWaitEvent),
+    (aclError (*)())static_cast<aclError (*)(aclrtStream *, uint32_t, uint32_t)>(&aclrtCreateStream),
+    (aclError (*)())static_cast<aclError (*)(aclrtEvent *, uint32_t)>(&aclrtCreateEvent),
+    (aclError (*)())static_cast<aclError (*)(T **, size_t, aclrtMallocConfig *)>(&aclrtMalloc<T>),
+    (aclError (*)())static_cast<aclError (*)(T **, size_t, aclrtMemMallocPolicy, aclrtMallocConfig *)>(&aclrtMalloc<T>),
+    (aclError (*)())static_cast<aclError (*)(T **, size_t, aclrtMallocConfig *)>(&aclrtMallocHost<T>),
+    (aclError (*)())static_cast<aclError (*)(T *, size_t, const U *, size_t, aclrtMemcpyKind)>(&aclrtMemcpy<T, U>),
+    (aclError (*)())static_cast<aclError (*)(T *, size_t, const U *, size_t, aclrtMemcpyKind, aclrtStream)>(&aclrtMemcpyAsync<T, U>),
+    (aclError (*)())static_cast<aclError (*)(T *, size_t, const U *, size_t, size_t, size_t, aclrtMemcpyKind)>(&aclrtMemcpy2d<T, U>),
+    (aclError (*)())static_cast<aclError (*)(T *, size_t, const U *, size_t, size_t, size_t, aclrtMemcpyKind, aclrtStream)>(&aclrtMemcpy2dAsync<T, U>),
+    (aclError (*)())static_cast<aclError (*)(T **, size_t *, U **, size_t *, size_t, aclrtMemcpyBatchAttr, size_t *)>(&aclrtMemcpyBatch<T, U>),
+    (aclError (*)())static_cast<aclError (*)(T **, size_t *, U **, size_t *, size_t, aclrtMemcpyBatchAttr *, size_t *, size_t, size_t *)>(&aclrtMemcpyBatch<T, U>),
+    (aclError (*)())static_cast<aclError (*)(T **, size_t *, U **, size_t *, size_t, aclrtMemcpyBatchAttr, aclrtStream)>(&aclrtMemcpyBatchAsync<T, U>),
+    (aclError (*)())static_cast<aclError (*)(T **, size_t *, U **, size_t *, size_t, aclrtMemcpyBatchAttr *, size_t *, size_t, aclrtStream)>(&aclrtMemcpyBatchAsync<T, U>),
+    (aclError (*)())static_cast<aclError (*)(T **, size_t *, U **, size_t *, size_t, aclrtMemcpyBatchAttr, size_t *, aclrtStream)>(&aclrtMemcpyBatchAsync<T, U>),
+    (aclError (*)())static_cast<aclError (*)(T **, size_t *, U **, size_t *, size_t, aclrtMemcpyBatchAttr *, size_t *, size_t, size_t *, aclrtStream)>(&aclrtMemcpyBatchAsync<T, U>),
+    (aclError (*)())static_cast<aclError (*)(const T *, aclrtPtrAttributes *)>(&aclrtPointerGetAttributes<T>),
+    (aclError (*)())static_cast<aclError (*)(T *, uint64_t, aclrtHostRegisterType, T **)>(&aclrtHostRegister<T>),
+    (aclError (*)())static_cast<aclError (*)(T *, uint64_t, uint32_t)>(&aclrtHostRegister<T>),
+    (aclError (*)())static_cast<aclError (*)(T *, T **, uint32_t)>(&aclrtHostGetDevicePointer<T>),
+    (aclError (*)())static_cast<aclError (*)(T *)>(&aclrtHostUnregister<T>),
+    (aclError (*)())static_cast<aclError (*)(T **, size_t, uint32_t)>(&aclrtMemAllocManaged<T>),
+    (aclError (*)())static_cast<aclError (*)(const T *, size_t, aclrtMemManagedLocation, uint32_t, aclrtStream)>(&aclrtMemManagedPrefetchAsync<T>),
+    (aclError (*)())static_cast<aclError (*)(const T **, size_t *, size_t, aclrtMemManagedLocation, uint64_t, aclrtStream)>(&aclrtMemManagedPrefetchBatchAsync<T>),
+    (aclError (*)())static_cast<aclError (*)(const T **, size_t *, size_t, aclrtMemManagedLocation *, size_t *, size_t, uint64_t, aclrtStream)>(&aclrtMemManagedPrefetchBatchAsync<T>),
+    (aclError (*)())static_cast<aclError (*)(const T &, void **)>(&aclrtGetSymbolAddress<T>),
+    (aclError (*)())static_cast<aclError (*)(const T &, size_t *)>(&aclrtGetSymbolSize<T>),
+    (aclError (*)())static_cast<aclError (*)(void *, size_t, const T &, size_t, size_t, aclrtMemcpyKind)>(&aclrtMemcpyFromSymbol<T>),
+    (aclError (*)())static_cast<aclError (*)(void *, size_t, const T &, size_t, size_t, aclrtMemcpyKind, aclrtStream)>(&aclrtMemcpyFromSymbolAsync<T>),
+    (aclError (*)())static_cast<aclError (*)(const T &, const void *, size_t, size_t, aclrtMemcpyKind)>(&aclrtMemcpyToSymbol<T>),
+    (aclError (*)())static_cast<aclError (*)(const T &, const void *, size_t, size_t, aclrtMemcpyKind, aclrtStream)>(&aclrtMemcpyToSymbolAsync<T>),
+};
+CC
+compile "acl/acl_rt_api.h: an overload is missing or has another type" $CXX $CXXFLAGS -Wno-cast-function-type -I"$inc" -c "$tmp/rtapi.cc" -o "$tmp/rtapi.o"
+
 # 4. Against the reference headers, when present.
 if [ -n "${ACL_REF_INCLUDE:-}" ] && [ -d "$ACL_REF_INCLUDE/acl" ]; then
+    # aclrtSetOpExecuteTimeOut(uint64_t, uint64_t *) is the reference's one
+    # overload more, left out until aclrtSetOpExecuteTimeOutV2 is exported.
+    compile "acl/acl_rt_api.h overloads against the reference" $CXX $CXXFLAGS -Wno-cast-function-type -I"$ACL_REF_INCLUDE" -c "$tmp/rtapi.cc" -o "$tmp/rtapi.o"
+    grep -c 'static inline' "$ACL_REF_INCLUDE/acl/acl_rt_api.h" > "$tmp/rtapi.ref"
+    grep -c 'static inline' "$inc/acl/acl_rt_api.h" > "$tmp/rtapi.ours"
+    [ "$(cat "$tmp/rtapi.ref")" -eq "$(($(cat "$tmp/rtapi.ours") + 1))" ] ||
+        fail "acl/acl_rt_api.h has $(cat "$tmp/rtapi.ours") overloads, the reference $(cat "$tmp/rtapi.ref") (one, aclrtSetOpExecuteTimeOut, is left out)"
     printf '%s\n' $DOC_ONLY > "$tmp/doconly"
     awk 'NR == FNR { skip[$1] = 1; next } !skip[$2]' "$tmp/doconly" "$tmp/names" > "$tmp/names.ref"
     run_printer "$tmp/names.ref" "$inc" "$tmp/ours"
@@ -498,6 +554,16 @@ if [ -n "${ACL_REF_INCLUDE:-}" ] && [ -d "$ACL_REF_INCLUDE/acl" ]; then
             fail "headers differ from the reference ($x; < reference, > ours)"
         fi
     done
+    # The runtime functions the coverage table counts are those the
+    # reference's runtime headers declare.
+    for h in acl_rt.h acl_base_rt.h acl_rt_allocator.h acl_rt_memory_soma.h; do
+        tr -d '\r' < "$ACL_REF_INCLUDE/acl/$h"
+    done | grep -E '^ACL_FUNC_VISIBILITY' | sed -E 's/\(.*//' | awk '{ print $NF }' | tr -d '*' | sort -u > "$tmp/rtfuncs.ref"
+    grep -v '^#' "$here/../internal/cannmap/runtime.txt" | cut -f1 | sort > "$tmp/rtfuncs.ours"
+    if ! cmp -s "$tmp/rtfuncs.ref" "$tmp/rtfuncs.ours"; then
+        diff "$tmp/rtfuncs.ref" "$tmp/rtfuncs.ours" >&2 || true
+        fail "internal/cannmap/runtime.txt differs from the functions of the reference's runtime headers (< reference, > ours)"
+    fi
     echo "check.sh: compared $(wc -l < "$tmp/ours.cc.out") values, layouts and types and $(wc -l < "$tmp/ours.proto") prototypes with $ACL_REF_INCLUDE"
 else
     echo "check.sh: ACL_REF_INCLUDE not set; skipped the comparison with the reference headers"

@@ -15,7 +15,7 @@ import (
 // cflags are the warnings every C file of the suite builds with.
 var cflags = []string{"-std=c11", "-Wall", "-Wextra", "-Werror", "-O2", "-g"}
 
-// cxxflags build the C++ kernels.
+// cxxflags build the C++ kernels and programs.
 var cxxflags = []string{"-std=c++17", "-Wall", "-Wextra", "-Werror", "-O2", "-g"}
 
 // kernelFlags are a kernel's flags beyond cflags: params.c is built without
@@ -149,13 +149,18 @@ func (tl *tools) kernel(t *testing.T, name string) string {
 	return so
 }
 
-// program builds examples/c/<name>.c against the library.
+// program builds examples/c/<name>.c, or <name>.cpp as C++, against the
+// library.
 func (tl *tools) program(t *testing.T, name string) string {
 	t.Helper()
 	exe := filepath.Join(tl.out, name)
-	args := append(append(append([]string{}, cflags...), tl.flags...), "-I"+tl.include, "-o", exe, filepath.Join(tl.src, name+".c"),
+	cc, flags, src := "gcc", cflags, filepath.Join(tl.src, name+".c")
+	if cpp := filepath.Join(tl.src, name+".cpp"); fileExists(cpp) {
+		cc, flags, src = "g++", cxxflags, cpp
+	}
+	args := append(append(append([]string{}, flags...), tl.flags...), "-I"+tl.include, "-o", exe, src,
 		"-L"+tl.lib, "-lascendcl", "-pthread", "-Wl,-rpath,"+tl.lib)
-	if _, err := run(tl.src, "gcc", args...); err != nil {
+	if _, err := run(tl.src, cc, args...); err != nil {
 		t.Fatal(err)
 	}
 	return exe

@@ -103,7 +103,7 @@ func TestHeaders(t *testing.T) {
 var declRE = regexp.MustCompile(`^ACL_FUNC_VISIBILITY\b.*?([A-Za-z_][A-Za-z0-9_]*)\s*\(`)
 
 // kernelDeclRE finds the functions gocann/kernel.h declares for kernels.
-var kernelDeclRE = regexp.MustCompile(`^(?:int64_t|void)\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(void\);`)
+var kernelDeclRE = regexp.MustCompile(`^(?:int64_t|void)\s+([A-Za-z_][A-Za-z0-9_]*)\s*\((?:void|const char \*message)\);`)
 
 // declared returns every function the public headers declare.
 func declared(t *testing.T, include string) []string {
@@ -145,7 +145,7 @@ func TestExports(t *testing.T) {
 	if len(names) < 100 {
 		t.Fatalf("found only %d declared functions: %v", len(names), names)
 	}
-	for _, must := range []string{"aclInit", "aclrtLaunchKernelWithArgsArray", "aclGetRecentErrMsg", "GetBlockIdx", "Trap"} {
+	for _, must := range []string{"aclInit", "aclrtLaunchKernelWithArgsArray", "aclGetRecentErrMsg", "GetBlockIdx", "Trap", "gocann_trap"} {
 		if sort.SearchStrings(names, must) == len(names) || names[sort.SearchStrings(names, must)] != must {
 			t.Fatalf("the header scan missed %s", must)
 		}

@@ -23,7 +23,7 @@ func TestInstall(t *testing.T) {
 	if _, err := run(tl.root, "make", "install", "PREFIX="+prefix, "BUILD="+filepath.Join(dir, "build")); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"set_env.sh", "bin/setenv.bash", "include/acl/acl.h", "include/gocann/kernel.h", "lib64/libascendcl.so", "lib64/libacl_rt.so", "lib64/libgocann_core.so"} {
+	for _, f := range []string{"set_env.sh", "bin/setenv.bash", "include/acl/acl.h", "include/gocann/kernel.h", "lib64/libascendcl.so", "lib64/libacl_rt.so", "lib64/libacl_rt_impl.so", "lib64/libascend_dump.so", "lib64/libgocann_core.so"} {
 		if !fileExists(filepath.Join(prefix, f)) {
 			t.Errorf("make install did not create %s", f)
 		}
@@ -48,7 +48,7 @@ func TestInstall(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, lib := range []string{"ascendcl", "acl_rt"} {
+	for _, lib := range []string{"ascendcl", "acl_rt", "acl_rt_impl"} {
 		t.Run(lib, func(t *testing.T) {
 			script := source + ` "$1/set_env.sh" && cd "$2" && ` +
 				`gcc app.c -I"$ASCEND_HOME_PATH/include" -L"$ASCEND_HOME_PATH/lib64" -l` + lib + ` -o app && ./app`

@@ -75,4 +75,12 @@ var runtimeExamples = []example{
 		"ok: aclrtStreamWaitEventWithFlag on an Atlas 200I/500 A2 -> 207000: ",
 		"ok: aclrtNotifyBatchReset on an Atlas 200I/500 A2 -> 207000: ",
 	}},
+	{"47_rt_api", "symbols", []string{
+		"ok: aclrtCreateStream(stream, priority, flag) and aclrtCreateEvent(event, flag)",
+		"ok: typed aclrtMemcpy and aclrtMemcpyAsync; the four timeout overloads of synchronization and waits",
+		"ok: the six typed batch forms (one attribute or runs of them, with and without failIndex): 6 of 6 copied",
+		"ok: typed aclrtHostRegister and aclrtHostGetDevicePointer: one device address",
+		"ok: typed aclrtMemAllocManaged and the three prefetch forms: the last prefetch of the first half went to device 0",
+		"ok: the symbol templates by reference: address, size, synchronous and queued copies both ways",
+	}},
 }
