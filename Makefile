@@ -88,7 +88,7 @@ install: lib
 	cp $(FRONT) $(CORE) $(PREFIX)/lib64/
 	cd $(PREFIX)/lib64 && for a in $(ALIASES); do ln -sf libascendcl.so $$a; done
 	mkdir -p $(PREFIX)/$(ASCENDC_CMAKE)
-	cp cmake/ascendc.cmake $(PREFIX)/$(ASCENDC_CMAKE)/
+	cp cmake/ascendc.cmake cmake/ascendc_launch.cmake $(PREFIX)/$(ASCENDC_CMAKE)/
 	prefix=$$(cd $(PREFIX) && pwd); \
 	printf '%s\n' \
 	  '# Environment for programs built against this gocann install.' \

@@ -89,6 +89,35 @@ func TestStreamCloseForceIdle(t *testing.T) {
 	check(t, e.d.SynchronizeTimeout(long))
 }
 
+// TestStreamCloseForceReset: a device reset waits for the tasks of a
+// force-closed stream of its default context, as for its other streams.
+func TestStreamCloseForceReset(t *testing.T) {
+	e := setup(t)
+	s := e.newStream(t)
+	g := block(t, s)
+	var ran atomic.Bool
+	check(t, s.LaunchHostFunc(func() { ran.Store(true) }))
+	g.waitStarted(t)
+	check(t, s.CloseForce())
+	reset := make(chan error, 1)
+	go func() { reset <- e.d.ResetForce() }()
+	select {
+	case err := <-reset:
+		t.Fatalf("ResetForce returned (%v) with a force-closed stream's task still running", err)
+	case <-time.After(20 * time.Millisecond):
+	}
+	g.Open()
+	select {
+	case err := <-reset:
+		check(t, err)
+	case <-time.After(long):
+		t.Fatal("ResetForce did not return after the tasks ended")
+	}
+	if !ran.Load() {
+		t.Fatal("the task queued before CloseForce did not run before the reset ended")
+	}
+}
+
 func TestStreamQuery(t *testing.T) {
 	// aclrtStreamQuery: COMPLETE when every task is done, NOT_READY while one
 	// is pending.

@@ -52,6 +52,10 @@ type process struct {
 	// globals counts kernel binaries' device symbols (symbol.go).
 	globals globalRefs
 
+	// linked holds the function handles of kernels linked into the
+	// program (linked.go).
+	linked linkedTable
+
 	// mu guards the fields below.
 	mu       sync.Mutex
 	r        *gocann.Runtime // nil until the first aclInit

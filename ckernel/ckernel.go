@@ -172,6 +172,12 @@ func (b *Binary) fpMask(name string) (uint32, error) {
 	if err != nil {
 		return 0, nil
 	}
+	return floatMask(ps, name, b.name)
+}
+
+// floatMask marks the float and double parameters of ps (bit i for
+// parameter i) for kernel name of where.
+func floatMask(ps []Param, name, where string) (uint32, error) {
 	var mask uint32
 	for i, p := range ps {
 		if p.Kind == ParamFloat || p.Kind == ParamDouble {
@@ -179,7 +185,7 @@ func (b *Binary) fpMask(name string) (uint32, error) {
 		}
 	}
 	if mask != 0 && C.gocann_fp_supported() == 0 {
-		return 0, rterr.Errorf(rterr.KindNotSupported, "kernel %q of %s takes float or double parameters, which gocann cannot pass on %s yet", name, b.name, runtime.GOARCH)
+		return 0, rterr.Errorf(rterr.KindNotSupported, "kernel %q of %s takes float or double parameters, which gocann cannot pass on %s yet", name, where, runtime.GOARCH)
 	}
 	return mask, nil
 }
@@ -195,7 +201,20 @@ func (b *Binary) runFP(fn unsafe.Pointer, name string, blk *hal.Block, fp uint32
 		b.mu.RUnlock()
 		panic(fmt.Sprintf("kernel %q: its binary %s was unloaded", name, b.name))
 	}
-	args := blk.Args()
+	trapped := callBlock(fn, blk, blk.Args(), fp)
+	b.mu.RUnlock()
+	if trapped {
+		panic(&hal.TrapError{Msg: trapMessage()})
+	}
+}
+
+// trapMessage is the message of the calling thread's last trap.
+func trapMessage() string { return C.GoString(C.gocann_trap_message()) }
+
+// callBlock calls fn for block blk with args, its parameters fp marks as
+// floating point routed to their registers; it reports whether the
+// kernel trapped.
+func callBlock(fn unsafe.Pointer, blk *hal.Block, args []uint64, fp uint32) bool {
 	var p uintptr
 	if len(args) > 0 {
 		p = uintptr(unsafe.Pointer(&args[0]))
@@ -207,10 +226,7 @@ func (b *Binary) runFP(fn unsafe.Pointer, name string, blk *hal.Block, fp uint32
 		trapped = C.call_kernel_fp(C.uintptr_t(uintptr(fn)), C.int64_t(blk.Idx()), C.int64_t(blk.Num()), C.uintptr_t(p), C.int(len(args)), C.uint32_t(fp)) != 0
 	}
 	runtime.KeepAlive(args)
-	b.mu.RUnlock()
-	if trapped {
-		panic(&hal.TrapError{Msg: C.GoString(C.gocann_trap_message())})
-	}
+	return trapped
 }
 
 var _ hal.Batcher = (*Binary)(nil)
@@ -240,7 +256,7 @@ func (b *Binary) RunBatch(calls []hal.BatchCall) (int, any) {
 		runtime.KeepAlive(calls)
 		done += ran
 		if ran < n {
-			return done, &hal.TrapError{Msg: C.GoString(C.gocann_trap_message())}
+			return done, &hal.TrapError{Msg: trapMessage()}
 		}
 	}
 	return done, nil

@@ -11,11 +11,16 @@
 #   ascendc_include_directories(name ...), ascendc_compile_definitions(name ...),
 #   ascendc_compile_options(name ...)         as target_include_directories etc.
 #
-# Both are host shared objects, loaded with aclrtBinaryLoadFromFile. Kernels
-# are built with -g, so the runtime reads their parameters from the debug
-# information. ascendc_library(name STATIC ...) is refused: a static kernel
-# library serves launches written with <<<>>> in host code, which needs the
-# Ascend C compiler.
+#   ascendc_library(name STATIC sources...)   lib<name>.a, for host code that
+#                                             launches its kernels with <<<>>>
+#
+# SHARED and fatbin objects are host shared objects, loaded with
+# aclrtBinaryLoadFromFile. Kernels are built with -g, so the runtime reads
+# their parameters from the debug information. A STATIC library's sources
+# are rewritten first: each Kernel<<<blockDim, l2ctrl, stream>>>(args)
+# becomes a launch through gocann/ascendc/gocann_launch.h, which registers
+# the kernel linked into the program at its first launch; linking the
+# library brings libascendcl.so with it.
 include_guard(GLOBAL)
 
 find_path(GOCANN_KERNEL_INCLUDE_DIR gocann/kernel.h
@@ -25,6 +30,13 @@ if(NOT GOCANN_KERNEL_INCLUDE_DIR)
     message(FATAL_ERROR "gocann ascendc.cmake: gocann/kernel.h not found beside ${CMAKE_CURRENT_LIST_DIR} "
         "or under ASCEND_HOME_PATH; source the set_env.sh of a gocann install tree")
 endif()
+find_library(GOCANN_LIBRARY ascendcl
+    HINTS "${GOCANN_KERNEL_INCLUDE_DIR}/../lib64" "${ASCEND_CANN_PACKAGE_PATH}/lib64" "$ENV{ASCEND_HOME_PATH}/lib64"
+    NO_DEFAULT_PATH)
+if(NOT GOCANN_LIBRARY)
+    message(FATAL_ERROR "gocann ascendc.cmake: libascendcl.so not found beside ${GOCANN_KERNEL_INCLUDE_DIR}")
+endif()
+set(GOCANN_ASCENDC_LAUNCH "${CMAKE_CURRENT_LIST_DIR}/ascendc_launch.cmake")
 if(NOT SOC_VERSION)
     set(SOC_VERSION "$ENV{SOC_VERSION}")
 endif()
@@ -41,6 +53,37 @@ function(_gocann_kernel_target target)
         CXX_VISIBILITY_PRESET default)
 endfunction()
 
+# _gocann_static_library builds a static kernel library: its sources, with
+# their <<<>>> launches rewritten (ascendc_launch.cmake), in an archive
+# that brings the runtime library with it, as CANN's does. Each rewritten
+# source keeps its own directory on the include path for its "..."
+# includes.
+function(_gocann_static_library target)
+    set(rewritten)
+    set(dirs)
+    set(i 0)
+    foreach(src ${ARGN})
+        get_filename_component(abs "${src}" ABSOLUTE)
+        get_filename_component(dir "${abs}" DIRECTORY)
+        get_filename_component(name "${abs}" NAME)
+        set(out "${CMAKE_CURRENT_BINARY_DIR}/gocann_ascendc/${target}/${i}_${name}")
+        add_custom_command(OUTPUT "${out}"
+            COMMAND "${CMAKE_COMMAND}" "-DIN=${abs}" "-DOUT=${out}" -P "${GOCANN_ASCENDC_LAUNCH}"
+            DEPENDS "${abs}" "${GOCANN_ASCENDC_LAUNCH}"
+            COMMENT "Rewriting the <<<>>> launches of ${name}"
+            VERBATIM)
+        list(APPEND rewritten "${out}")
+        list(APPEND dirs "${dir}")
+        math(EXPR i "${i} + 1")
+    endforeach()
+    list(REMOVE_DUPLICATES dirs)
+    add_library(${target} STATIC ${rewritten})
+    _gocann_kernel_target(${target})
+    target_include_directories(${target} PRIVATE ${dirs})
+    target_include_directories(${target} INTERFACE "${GOCANN_KERNEL_INCLUDE_DIR}")
+    target_link_libraries(${target} INTERFACE "${GOCANN_LIBRARY}")
+endfunction()
+
 function(ascendc_library target kind)
     if(NOT ARGN)
         message(FATAL_ERROR "ascendc_library(${target} ${kind}): no kernel sources given")
@@ -49,10 +92,7 @@ function(ascendc_library target kind)
         add_library(${target} SHARED ${ARGN})
         _gocann_kernel_target(${target})
     elseif(kind STREQUAL "STATIC")
-        message(FATAL_ERROR "ascendc_library(${target} STATIC ...): gocann does not build static kernel libraries yet. "
-            "They serve kernel launches written with <<<>>> in host code, which needs the Ascend C compiler. "
-            "Build the kernels with ascendc_library(${target} SHARED ...) or ascendc_fatbin_library(${target} ...) "
-            "and load the binary with aclrtBinaryLoadFromFile.")
+        _gocann_static_library(${target} ${ARGN})
     else()
         message(FATAL_ERROR "ascendc_library(${target} ${kind} ...): the library kind ${kind} is invalid, expected SHARED (or STATIC)")
     endif()

@@ -421,7 +421,7 @@ compile "acl/acl.h with gocann/kernel.h (C++)" $CXX $CXXFLAGS -I"$inc" -c "$tmp/
 
 # The Ascend C subset: its parts on their own and all of it with acl.h,
 # with every warning (kernels are C++ only).
-for h in kernel_operator.h gocann_tensor.h gocann_pipe.h gocann_vector.h; do
+for h in kernel_operator.h gocann_tensor.h gocann_pipe.h gocann_vector.h gocann_launch.h; do
     printf '#include "%s"\n' "$h" > "$tmp/asc.cc"
     compile "gocann/ascendc/$h does not compile as C++" $CXX $CXXFLAGS -Wextra -I"$inc/gocann/ascendc" -c "$tmp/asc.cc" -o "$tmp/asc.o"
 done

@@ -12,12 +12,14 @@ static int64_t (*core_block_idx)(void);
 static int64_t (*core_block_num)(void);
 static void (*core_trap)(void);
 static void (*core_trap_message)(const char *);
+static void *(*core_linked_kernel)(gocann_thread *, const void *, const char *, const unsigned char *, size_t);
 
 const gocann_core_sym gocann_kernel_syms[] = {
 	{"GetBlockIdx", &core_block_idx},
 	{"GetBlockNum", &core_block_num},
 	{"Trap", &core_trap},
 	{"gocann_trap", &core_trap_message},
+	{"gocann_linked_kernel", &core_linked_kernel},
 	{0, 0},
 };
 
@@ -39,4 +41,13 @@ EXPORT void gocann_trap(const char *message) {
 	}
 	core_trap_message(message);
 	abort(); // not reached: the core's trap leaves the block
+}
+
+// gocann_linked_kernel is the function handle of a kernel linked into the
+// program, for the <<<>>> launches gocann/ascendc/gocann_launch.h writes;
+// NULL with the thread's error set if it cannot be made.
+EXPORT void *gocann_linked_kernel(const void *fn, const char *name, const unsigned char *decl, size_t n) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "<<<>>> launch", NULL);
+	return core_linked_kernel(t, fn, name, decl, n);
 }

@@ -32,6 +32,8 @@ type Context struct {
 	models    map[*Model]struct{}  // captured and built models, not branches
 	draining  map[*Stream]struct{} // force-destroyed streams whose tasks still run
 	stopMode  bool
+
+	drains sync.WaitGroup // the goroutines closing draining streams' queues
 }
 
 // newContext creates a context with its default stream. d.mu held, d open.
@@ -106,6 +108,11 @@ func (c *Context) teardown(wait bool) error {
 		if err := s.release(wait); err != nil && first == nil {
 			first = err
 		}
+	}
+	if wait {
+		// A force-destroyed stream's tasks are the context's too: a reset
+		// waits for them, as for the others.
+		c.drains.Wait()
 	}
 	for m := range models {
 		if err := m.release(); err != nil && first == nil {

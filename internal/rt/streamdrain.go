@@ -9,17 +9,19 @@ import (
 
 // A force-destroyed stream's tasks still run, as they would in a device's
 // queue; its queue closes behind them. Meanwhile the stream is gone from
-// the API, but device and context synchronization still wait for its
-// tasks, which are the device's work.
+// the API, but device and context synchronization and device resets still
+// wait for its tasks, which are the device's work.
 
 // drainLater closes s's queue once its tasks are done, on a goroutine of
-// its own. A device reset or aclFinalize meanwhile ends the wait, and the
-// queue with it.
+// its own. A device reset waits for it (teardown); aclFinalize ends the
+// wait, and the queue with it.
 func (c *Context) drainLater(s *Stream) {
 	c.mu.Lock()
 	c.draining[s] = struct{}{}
 	c.mu.Unlock()
+	c.drains.Add(1)
 	go func() {
+		defer c.drains.Done()
 		if err := s.end(true); err != nil {
 			c.d.r.log.Debug("closing a force-destroyed stream", "stream", s.id, "err", err)
 		}

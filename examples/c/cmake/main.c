@@ -7,6 +7,11 @@
 
 #define N 1000
 
+/* The static kernel library's launchers (vinc.cpp). */
+void vinc_do(uint32_t blockDim, void *stream, uint32_t *x, uint32_t by);
+void vaxpy_do(void *stream, float a, float *x, float *y, uint32_t n);
+void vtrap_do(uint32_t blockDim, void *stream);
+
 int main(void)
 {
     aclrtStream s = NULL;
@@ -69,6 +74,34 @@ int main(void)
         right += hy[i] == i + 100;
     }
     EXPECT(right == N, "ascendc_library SHARED: vfill with FILL_BIAS=100, %d of %d right", right, N);
+
+    /* The static library: kernels linked into this program, launched by
+     * its host functions with <<<>>>. */
+    uint32_t counts[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    CHECK(aclrtMemcpy(x, sizeof counts, counts, sizeof counts, ACL_MEMCPY_HOST_TO_DEVICE));
+    vinc_do(8, s, (uint32_t *)x, 10);
+    vinc_do(4, s, (uint32_t *)x, 100);
+    CHECK(aclrtSynchronizeStream(s));
+    CHECK(aclrtMemcpy(counts, sizeof counts, x, sizeof counts, ACL_MEMCPY_DEVICE_TO_HOST));
+    EXPECT(counts[0] == 111 && counts[3] == 114 && counts[4] == 15 && counts[7] == 18,
+           "ascendc_library STATIC: vinc<<<8>>> and vinc<<<4>>> from the library's host code (%u %u %u %u)", counts[0],
+           counts[3], counts[4], counts[7]);
+    float fx[4] = {1, 2, 3, 4}, fy[4] = {10, 20, 30, 40};
+    CHECK(aclrtMemcpy(x, sizeof fx, fx, sizeof fx, ACL_MEMCPY_HOST_TO_DEVICE));
+    CHECK(aclrtMemcpy(y, sizeof fy, fy, sizeof fy, ACL_MEMCPY_HOST_TO_DEVICE));
+    vaxpy_do(s, 0.5f, (float *)x, (float *)y, 4);
+    CHECK(aclrtSynchronizeStream(s));
+    CHECK(aclrtMemcpy(fy, sizeof fy, y, sizeof fy, ACL_MEMCPY_DEVICE_TO_HOST));
+    EXPECT(fy[0] == 10.5f && fy[3] == 42.0f, "vaxpy<<<1>>> with a float parameter: %g %g", fy[0], fy[3]);
+    vtrap_do(2, s);
+    clear_errors();
+    aclError rc = aclrtSynchronizeStream(s);
+    EXPECT(rc == ACL_ERROR_RT_AICORE_TRAP_EXCEPTION, "vtrap<<<2>>>: asm(\"trap\") fails the launch with an AI core trap (%d)", rc);
+    vinc_do(1, s, (uint32_t *)x, 1);
+    CHECK(aclrtSynchronizeStream(s));
+    vinc_do(2, (void *)(uintptr_t)0x12345678, (uint32_t *)x, 1);
+    rc = aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+    EXPECT(rc == ACL_ERROR_RT_INVALID_HANDLE, "a <<<>>> launch on a bad stream leaves its error for aclrtGetLastError (%d)", rc);
 
     CHECK(aclrtBinaryUnLoad(fat));
     CHECK(aclrtBinaryUnLoad(lib));

@@ -17,6 +17,9 @@
  *   Relu Reciprocal, Duplicate  the vector operations on the first count
  *                             elements
  *   PipeBarrier, SetFlag, WaitFlag, GetBlockIdx, GetBlockNum, printf
+ *   block_idx, block_num      the block's index and the launch's blocks
+ *   <<<>>> launches           in a static kernel library's sources, which
+ *                             ascendc.cmake rewrites (gocann_launch.h)
  *
  * A block runs from start to end on one thread, so a copy or a vector
  * operation is done when its call returns: queues hand tensors over in
@@ -42,5 +45,14 @@
 #include "gocann_tensor.h"
 #include "gocann_pipe.h"
 #include "gocann_vector.h"
+#include "gocann_launch.h"
+
+/* Ascend C's built-in block variables, read-only here. */
+#ifndef block_idx
+#define block_idx (::GetBlockIdx())
+#endif
+#ifndef block_num
+#define block_num (::GetBlockNum())
+#endif
 
 #endif /* GOCANN_ASCENDC_KERNEL_OPERATOR_H_ */

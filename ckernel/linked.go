@@ -1,0 +1,33 @@
+package ckernel
+
+import (
+	"unsafe"
+
+	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/internal/rterr"
+)
+
+// Linked returns a kernel linked into the program itself, as a static
+// kernel library's are (ascendc_library STATIC), launched with <<<>>>:
+// fn is its entry, decl its GOCANN_KERNEL_PARAMS-style declaration, which
+// the launch site builds from the kernel's parameter types. Such code is
+// never unloaded.
+func Linked(name string, fn unsafe.Pointer, decl []byte) (*hal.Kernel, []Param, error) {
+	if fn == nil {
+		return nil, nil, rterr.Errorf(rterr.KindBadArgument, "kernel %q has no entry address", name)
+	}
+	const where = "the program"
+	ps, err := declared(decl, name, where)
+	if err != nil {
+		return nil, nil, err
+	}
+	fp, err := floatMask(ps, name, where)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &hal.Kernel{Name: name, Fn: func(blk *hal.Block) {
+		if callBlock(fn, blk, blk.Args(), fp) {
+			panic(&hal.TrapError{Msg: trapMessage()})
+		}
+	}}, ps, nil
+}

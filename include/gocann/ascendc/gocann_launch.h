@@ -1,0 +1,114 @@
+/*
+ * gocann: CANN-compatible runtime on a simulated NPU.
+ *
+ * Part of kernel_operator.h: kernel launches written with <<<>>> in a
+ * static kernel library's sources. ascendc.cmake rewrites
+ *
+ *     Kernel<<<blockDim, l2ctrl, stream>>>(args...)
+ *
+ * into AscendC::gocann::Launch(Kernel, "Kernel", blockDim, l2ctrl,
+ * stream)(args...): the kernel's parameter kinds come from its type, each
+ * argument goes into an 8-byte slot, and the launch is an
+ * aclrtLaunchKernelWithHostArgs of the kernel's function handle (made at
+ * its first launch). Like <<<>>>, the launch returns nothing: a refused one
+ * leaves its error for aclrtGetLastError and aclGetRecentErrMsg, and a
+ * fault is reported when the stream is synchronized. l2ctrl is not used.
+ * Include kernel_operator.h, not this.
+ */
+#ifndef GOCANN_ASCENDC_LAUNCH_H_
+#define GOCANN_ASCENDC_LAUNCH_H_
+
+#include <cstring>
+#include <type_traits>
+
+#include "../../acl/acl.h"
+#include "gocann_tensor.h"
+
+extern "C" void *gocann_linked_kernel(const void *fn, const char *name, const unsigned char *decl, size_t n);
+
+namespace AscendC {
+namespace gocann {
+
+template <typename T>
+struct Unsupported : std::false_type {
+};
+
+/* Kind is T's GOCANN_PARAM_* kind (gocann/kernel.h). */
+template <typename T>
+constexpr unsigned char Kind()
+{
+    using U = std::remove_cv_t<T>;
+    if constexpr (std::is_pointer_v<U>) {
+        return GOCANN_PARAM_PTR;
+    } else if constexpr (std::is_same_v<U, float>) {
+        return GOCANN_PARAM_FLOAT;
+    } else if constexpr (std::is_same_v<U, double>) {
+        return GOCANN_PARAM_DOUBLE;
+    } else if constexpr ((std::is_integral_v<U> || std::is_enum_v<U>) && sizeof(U) <= 8) {
+        return static_cast<unsigned char>(0x20 | sizeof(U));
+    } else {
+        static_assert(Unsupported<T>::value,
+                      "a <<<>>> launch passes pointers, integers of at most 8 bytes, float and double parameters");
+        return 0;
+    }
+}
+
+/* Slot is v as its 8-byte argument slot holds it: an integer widened as
+ * its type says, a float in the low four bytes. */
+template <typename T>
+inline uint64_t Slot(T v)
+{
+    using U = std::remove_cv_t<T>;
+    if constexpr (std::is_pointer_v<U>) {
+        return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(v));
+    } else if constexpr (std::is_floating_point_v<U>) {
+        uint64_t s = 0;
+        memcpy(&s, &v, sizeof v);
+        return s;
+    } else if constexpr (std::is_enum_v<U>) {
+        return Slot(static_cast<std::underlying_type_t<U>>(v));
+    } else if constexpr (std::is_signed_v<U>) {
+        return static_cast<uint64_t>(static_cast<int64_t>(v));
+    } else {
+        return static_cast<uint64_t>(v);
+    }
+}
+
+/* Launcher is one <<<>>> launch, waiting for its arguments. */
+template <typename... P>
+class Launcher {
+public:
+    Launcher(void (*fn)(P...), const char *name, uint32_t blockDim, void *stream)
+        : fn_(fn), name_(name), blockDim_(blockDim), stream_(stream)
+    {
+    }
+
+    void operator()(P... args) const
+    {
+        static const unsigned char decl[] = {'G', Kind<P>()...};
+        uint64_t slots[sizeof...(P) + 1] = {Slot<P>(args)..., 0};
+        void *f = gocann_linked_kernel(reinterpret_cast<const void *>(fn_), name_, decl, sizeof decl);
+        if (f != nullptr) {
+            (void)aclrtLaunchKernelWithHostArgs(f, blockDim_, stream_, nullptr, slots, sizeof...(P) * sizeof(uint64_t),
+                                                nullptr, 0);
+        }
+    }
+
+private:
+    void (*fn_)(P...);
+    const char *name_;
+    uint32_t blockDim_;
+    void *stream_;
+};
+
+template <typename... P>
+inline Launcher<P...> Launch(void (*fn)(P...), const char *name, uint32_t blockDim, void *l2ctrl, void *stream)
+{
+    (void)l2ctrl;
+    return Launcher<P...>(fn, name, blockDim, stream);
+}
+
+} // namespace gocann
+} // namespace AscendC
+
+#endif /* GOCANN_ASCENDC_LAUNCH_H_ */
