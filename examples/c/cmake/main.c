@@ -9,6 +9,7 @@
 
 /* The static kernel library's launchers (vinc.cpp). */
 void vinc_do(uint32_t blockDim, void *stream, uint32_t *x, uint32_t by);
+int32_t vinc_code(uint32_t blockDim, void *stream, uint32_t *x, uint32_t by);
 void vaxpy_do(void *stream, float a, float *x, float *y, uint32_t n);
 void vtrap_do(uint32_t blockDim, void *stream);
 
@@ -102,6 +103,10 @@ int main(void)
     vinc_do(2, (void *)(uintptr_t)0x12345678, (uint32_t *)x, 1);
     rc = aclrtGetLastError(ACL_RT_THREAD_LEVEL);
     EXPECT(rc == ACL_ERROR_RT_INVALID_HANDLE, "a <<<>>> launch on a bad stream leaves its error for aclrtGetLastError (%d)", rc);
+    int32_t code = vinc_code(2, (void *)(uintptr_t)0x12345678, (uint32_t *)x, 1);
+    int32_t ok = vinc_code(2, s, (uint32_t *)x, 1);
+    CHECK(aclrtSynchronizeStream(s));
+    EXPECT(code == ACL_ERROR_RT_INVALID_HANDLE && ok == 0, "the value of a <<<>>> launch is its code: %d, then %d", code, ok);
 
     CHECK(aclrtBinaryUnLoad(fat));
     CHECK(aclrtBinaryUnLoad(lib));

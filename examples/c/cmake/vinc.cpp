@@ -27,6 +27,12 @@ extern "C" void vinc_do(uint32_t blockDim, void *stream, uint32_t *x, uint32_t b
     vinc<<<blockDim, nullptr, stream>>>(x, by);
 }
 
+// The launch's value is its code.
+extern "C" int32_t vinc_code(uint32_t blockDim, void *stream, uint32_t *x, uint32_t by)
+{
+    return static_cast<int32_t>(vinc<<<blockDim, nullptr, stream>>>(x, by));
+}
+
 extern "C" void vaxpy_do(void *stream, float a, float *x, float *y, uint32_t n) { vaxpy<<<1, nullptr, stream>>>(a, x, y, n); }
 
 extern "C" void vtrap_do(uint32_t blockDim, void *stream) { vtrap<<<blockDim, nullptr, stream>>>(); }

@@ -74,6 +74,7 @@ func testCMake(t *testing.T, tl *tools, shell, source, prefix string) {
 		"ok: vaxpy<<<1>>> with a float parameter: 10.5 42",
 		"ok: vtrap<<<2>>>: asm(\"trap\") fails the launch with an AI core trap (507016)",
 		"ok: a <<<>>> launch on a bad stream leaves its error for aclrtGetLastError (107017)",
+		"ok: the value of a <<<>>> launch is its code: 107017, then 0",
 		"ok: ascendc_library SHARED: vfill with FILL_BIAS=100, 1000 of 1000 right"} {
 		if !strings.Contains(string(out), w) {
 			t.Errorf("the CMake project's output lacks %q:\n%s", w, out)

@@ -10,9 +10,10 @@
  * stream)(args...): the kernel's parameter kinds come from its type, each
  * argument goes into an 8-byte slot, and the launch is an
  * aclrtLaunchKernelWithHostArgs of the kernel's function handle (made at
- * its first launch). Like <<<>>>, the launch returns nothing: a refused one
- * leaves its error for aclrtGetLastError and aclGetRecentErrMsg, and a
- * fault is reported when the stream is synchronized. l2ctrl is not used.
+ * its first launch). As with CANN's compiler, the launch's value is its
+ * code: 0, or why it was refused, which aclrtGetLastError and
+ * aclGetRecentErrMsg also tell; a fault is reported when the stream is
+ * synchronized. l2ctrl is not used.
  * Include kernel_operator.h, not this.
  */
 #ifndef GOCANN_ASCENDC_LAUNCH_H_
@@ -83,15 +84,17 @@ public:
     {
     }
 
-    void operator()(P... args) const
+    /* The launch; its value is the launch's code. */
+    aclError operator()(P... args) const
     {
         static const unsigned char decl[] = {'G', Kind<P>()...};
         uint64_t slots[sizeof...(P) + 1] = {Slot<P>(args)..., 0};
         void *f = gocann_linked_kernel(reinterpret_cast<const void *>(fn_), name_, decl, sizeof decl);
-        if (f != nullptr) {
-            (void)aclrtLaunchKernelWithHostArgs(f, blockDim_, stream_, nullptr, slots, sizeof...(P) * sizeof(uint64_t),
-                                                nullptr, 0);
+        if (f == nullptr) {
+            return aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL);
         }
+        return aclrtLaunchKernelWithHostArgs(f, blockDim_, stream_, nullptr, slots, sizeof...(P) * sizeof(uint64_t),
+                                             nullptr, 0);
     }
 
 private:
