@@ -61,14 +61,24 @@
 //	GetBlockIdx (Ascend C)                                                     Block.Idx
 //	GetBlockNum (Ascend C)                                                     Block.Num
 //	aclFinalize                                                                Runtime.Finalize
+//	aclFinalize (finalize callbacks)                                           RawRuntime.NotifyFinalize
 //	aclFinalize (idempotent)                                                   Runtime.Close
+//	aclFinalize (without callbacks)                                            RawRuntime.FinalizeCore
+//	aclFinalizeCallbackRegister                                                Runtime.RegisterFinalizeCallback
+//	aclFinalizeCallbackUnRegister                                              Runtime.UnregisterFinalizeCallback
 //	aclInit                                                                    Runtime.Init
 //	aclInit (NULL configuration)                                               DefaultConfig
 //	aclInit (New, then Init)                                                   Open
 //	aclInit (configPath)                                                       WithConfigFile
 //	aclInit (configuration file)                                               LoadConfig
 //	aclInit (configuration parsing)                                            ParseConfig
+//	aclInit (init callbacks)                                                   RawRuntime.NotifyInit
 //	aclInit (parsed configuration)                                             Runtime.InitConfig
+//	aclInit (without callbacks)                                                RawRuntime.InitCore
+//	aclInitCallbackRegister                                                    Runtime.RegisterInitCallback
+//	aclInitCallbackUnRegister                                                  Runtime.UnregisterInitCallback
+//	aclmdlFinalizeDump                                                         Runtime.FinalizeDump
+//	aclmdlInitDump                                                             Runtime.InitDump
 //	aclmdlRIAddCondTask                                                        Stream.AddCond
 //	aclmdlRIBindStream                                                         ModelRI.Bind
 //	aclmdlRIBuildBegin                                                         Context.BuildModel
@@ -112,6 +122,7 @@
 //	aclmdlRITaskSetParams                                                      ModelTask.SetParams
 //	aclmdlRIUnbindStream                                                       ModelRI.Unbind
 //	aclmdlRIUpdate                                                             ModelRI.Update
+//	aclmdlSetDump                                                              Runtime.SetDump
 //	aclrtActiveStream                                                          Stream.ActivateStream
 //	aclrtAllocatorGetByStream                                                  Stream.Allocator
 //	aclrtAllocatorRegister                                                     Stream.RegisterAllocator
@@ -136,6 +147,8 @@
 //	aclrtCreateStreamWithConfig (flag)                                         WithStreamFlags
 //	aclrtCreateStreamWithConfig (priority)                                     WithPriority
 //	aclrtCtxGetCurrentDefaultStream                                            Context.DefaultStream
+//	aclrtCtxGetSysParamOpt                                                     Context.SysParam
+//	aclrtCtxSetSysParamOpt                                                     Context.SetSysParam
 //	aclrtDestroyContext                                                        Context.Close
 //	aclrtDestroyEvent                                                          Event.Close
 //	aclrtDestroyLabel                                                          Label.Close
@@ -195,6 +208,7 @@
 //	aclrtGetSymbolAddress                                                      Symbol.Ptr
 //	aclrtGetSymbolAddress (by pointer)                                         RawRuntime.SymbolAt
 //	aclrtGetSymbolSize                                                         Symbol.Size
+//	aclrtGetSysParamOpt                                                        Runtime.SysParam
 //	aclrtGetUserDevIdByLogicDevId                                              Runtime.UserIDOfLogical
 //	aclrtGetUserDevIdByPhyDevId                                                Runtime.UserIDOfPhysical
 //	aclrtHostGetDevicePointer                                                  HostRegistration.DevicePointer
@@ -297,6 +311,7 @@
 //	aclrtSetStreamAttribute                                                    Stream.SetAttr
 //	aclrtSetStreamAttribute (ACL_STREAM_ATTR_PRIORITY)                         Stream.SetPriority
 //	aclrtSetStreamFailureMode                                                  Stream.SetFailureMode
+//	aclrtSetSysParamOpt                                                        Runtime.SetSysParam
 //	aclrtSetTsDevice                                                           RawRuntime.SetTsDevice
 //	aclrtStreamAbort                                                           Stream.Abort
 //	aclrtStreamGetFlags                                                        Stream.Flags

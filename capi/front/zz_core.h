@@ -273,6 +273,18 @@ typedef struct gocann_core_api {
 	aclError (*aclrtMemPoolMallocAsync)(gocann_thread *t, void** ptr, size_t size, aclrtMemPool memPool, aclrtStream stream);
 	aclError (*aclrtMemPoolFreeAsync)(gocann_thread *t, void* ptr, aclrtStream stream);
 	aclError (*aclrtMemPoolTrimTo)(gocann_thread *t, aclrtMemPool memPool, size_t minBytesToKeep);
+	// acl/acl_rt_process.h
+	aclError (*aclInitCallbackRegister)(gocann_thread *t, aclRegisterCallbackType type, aclInitCallbackFunc cbFunc, uintptr_t userData);
+	aclError (*aclInitCallbackUnRegister)(gocann_thread *t, aclRegisterCallbackType type, aclInitCallbackFunc cbFunc);
+	aclError (*aclFinalizeCallbackRegister)(gocann_thread *t, aclRegisterCallbackType type, aclFinalizeCallbackFunc cbFunc, uintptr_t userData);
+	aclError (*aclFinalizeCallbackUnRegister)(gocann_thread *t, aclRegisterCallbackType type, aclFinalizeCallbackFunc cbFunc);
+	aclError (*aclrtCtxGetSysParamOpt)(gocann_thread *t, aclSysParamOpt opt, int64_t* value);
+	aclError (*aclrtCtxSetSysParamOpt)(gocann_thread *t, aclSysParamOpt opt, int64_t value);
+	aclError (*aclrtGetSysParamOpt)(gocann_thread *t, aclSysParamOpt opt, int64_t* value);
+	aclError (*aclrtSetSysParamOpt)(gocann_thread *t, aclSysParamOpt opt, int64_t value);
+	aclError (*aclmdlInitDump)(gocann_thread *t);
+	aclError (*aclmdlSetDump)(gocann_thread *t, const char* dumpCfgPath);
+	aclError (*aclmdlFinalizeDump)(gocann_thread *t);
 } gocann_core_api;
 
 extern gocann_core_api gocann_core;

@@ -33,6 +33,8 @@ type Runtime struct {
 	limits      limits       // aclrtDeviceSetLimit's values
 	pools       poolRegistry // stream-ordered memory pools and their chunks
 	symbols     symbolTable  // device globals (symbol.go)
+	sys         sysParams    // aclrtSetSysParamOpt's values, kept across Finalize
+	dump        dumpState    // aclmdlInitDump / aclmdlSetDump and aclInit's dump section
 
 	// capMu guards captures.
 	capMu    sync.Mutex
@@ -104,6 +106,7 @@ func (r *Runtime) Init(cfg config.Config) error {
 	r.current.Store(&b)
 	// The backend may know device ranges from before, all closed now.
 	r.closed.refresh(b)
+	r.resetDump(cfg.Dump)
 	r.log.Debug("runtime initialized", "config", cfg.String(), "devices", n)
 	return nil
 }
@@ -131,6 +134,7 @@ func (r *Runtime) Finalize() error {
 	r.vmmMeta.reset(nil)
 	r.managed.reset()
 	r.closed.set(nil)
+	r.resetDump(nil)
 	return err
 }
 
