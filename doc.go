@@ -149,6 +149,7 @@
 //	aclrtCtxGetCurrentDefaultStream                                            Context.DefaultStream
 //	aclrtCtxGetSysParamOpt                                                     Context.SysParam
 //	aclrtCtxSetSysParamOpt                                                     Context.SetSysParam
+//	aclrtCtxSetSysParamOpt / aclrtCtxGetSysParamOpt (option check)             CheckContextSysParam
 //	aclrtDestroyContext                                                        Context.Close
 //	aclrtDestroyEvent                                                          Event.Close
 //	aclrtDestroyLabel                                                          Label.Close

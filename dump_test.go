@@ -198,3 +198,21 @@ func mustUint(t *testing.T, s string) uint64 {
 	}
 	return n
 }
+
+// TestDumpWriteFailure: a dump file that cannot be written fails the
+// FinalizeDump of its session with ACL_ERROR_INTERNAL_ERROR; the kernel
+// and its stream are not affected.
+func TestDumpWriteFailure(t *testing.T) {
+	e := setup(t)
+	dir, cfgDir := t.TempDir(), t.TempDir()
+	k := fillKernel(t, e.r, "k")
+	in, out := malloc(t, e.c, 4), malloc(t, e.c, 4)
+	check(t, e.r.InitDump())
+	check(t, e.r.SetDump(writeFile(t, cfgDir, "d.json", `{"dump": {"dump_path": "`+dir+`", "dump_op_switch": "on"}}`)))
+	check(t, os.Remove(dir))
+	check(t, e.s.Launch(k, 1, gocann.Ptr(in), gocann.Ptr(out), gocann.U64(4)))
+	syncOK(t, e.s)
+	wantErr(t, e.r.FinalizeDump(), gocann.CodeInternalError, "dump file could not be written", dir)
+	check(t, e.r.InitDump())
+	check(t, e.r.FinalizeDump())
+}

@@ -60,3 +60,12 @@ func (c *Context) SysParam(opt SysParamOpt) (int64, error) {
 	v, err := c.c.SysParam(rt.SysParam(opt))
 	return v, wrap("Context.SysParam (aclrtCtxGetSysParamOpt)", err)
 }
+
+// CheckContextSysParam checks that opt is an option a context takes, as
+// CANN does before it looks for the current context: another fails with
+// ACL_ERROR_INVALID_PARAM.
+//
+// CANN: aclrtCtxSetSysParamOpt / aclrtCtxGetSysParamOpt (option check).
+func CheckContextSysParam(op string, opt SysParamOpt) error {
+	return wrap(op, rt.CheckSysParam(rt.SysParam(opt), true))
+}

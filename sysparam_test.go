@@ -68,6 +68,8 @@ func TestSysParamContext(t *testing.T) {
 	_, err = e.c.SysParam(gocann.SysEnableKernelEarlyStart)
 	wantErr(t, err, gocann.CodeInvalidParam, "opt 3")
 	wantErr(t, e.c.SetSysParam(gocann.SysDeterministic, 9), gocann.CodeRTParamInvalid, "value 9")
+	wantErr(t, gocann.CheckContextSysParam("aclrtCtxGetSysParamOpt", gocann.SysEnableKernelEarlyStart), gocann.CodeInvalidParam, "opt 3")
+	check(t, gocann.CheckContextSysParam("aclrtCtxGetSysParamOpt", gocann.SysStrongConsistency))
 	check(t, c2.Close())
 	wantErr(t, c2.SetSysParam(gocann.SysDeterministic, 1), gocann.CodeRTInvalidHandle, "destroyed")
 }

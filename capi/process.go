@@ -111,6 +111,9 @@ func gocann_aclrtGetSysParamOpt(t *C.gocann_thread, opt C.aclSysParamOpt, value 
 //export gocann_aclrtCtxSetSysParamOpt
 func gocann_aclrtCtxSetSysParamOpt(t *C.gocann_thread, opt C.aclSysParamOpt, value C.int64_t) C.aclError {
 	const name = "aclrtCtxSetSysParamOpt"
+	if err := gocann.CheckContextSysParam(name, gocann.SysParamOpt(opt)); err != nil {
+		return fail(t, name, err)
+	}
 	c, code := currentContext(t, name)
 	if code != 0 {
 		return code
@@ -123,6 +126,9 @@ func gocann_aclrtCtxGetSysParamOpt(t *C.gocann_thread, opt C.aclSysParamOpt, val
 	const name = "aclrtCtxGetSysParamOpt"
 	if value == nil {
 		return nullArg(t, name, "value")
+	}
+	if err := gocann.CheckContextSysParam(name, gocann.SysParamOpt(opt)); err != nil {
+		return fail(t, name, err)
 	}
 	c, code := currentContext(t, name)
 	if code != 0 {

@@ -212,6 +212,8 @@ static void sysparams(void)
     CHECK(aclInit(NULL));
     EXPECT_CODE(aclrtCtxSetSysParamOpt(ACL_OPT_DETERMINISTIC, 1), ACL_ERROR_RT_CONTEXT_NULL,
                 "aclrtCtxSetSysParamOpt without a current context");
+    EXPECT_CODE(aclrtCtxSetSysParamOpt(ACL_OPT_ENABLE_KERNEL_EARLY_START, 1), ACL_ERROR_INVALID_PARAM,
+                "a process-only option, refused before the context is looked for");
     CHECK(aclrtSetDevice(0));
     EXPECT_CODE(aclrtCtxGetSysParamOpt(ACL_OPT_ENABLE_DEBUG_KERNEL, &v), ACL_ERROR_RT_SYSPARAMOPT_NOT_SET,
                 "a context option never set");

@@ -52,10 +52,10 @@ func (p *sysParams) load(o SysParam) (int64, bool) {
 	return p.v[o], p.set[o]
 }
 
-// checkSysParam checks an option for a scope: the process takes every
+// CheckSysParam checks an option for a scope: the process takes every
 // option, a context all but ACL_OPT_ENABLE_KERNEL_EARLY_START. CANN refuses
 // another option before it looks at the value, with ACL_ERROR_INVALID_PARAM.
-func checkSysParam(o SysParam, ctx bool) error {
+func CheckSysParam(o SysParam, ctx bool) error {
 	if o >= 0 && o < numSysParams && !(ctx && o == SysEnableKernelEarlyStart) {
 		return nil
 	}
@@ -81,7 +81,7 @@ func checkSysValue(o SysParam, v int64) error {
 // SetSysParam sets o for the process (aclrtSetSysParamOpt). The value
 // outlives aclFinalize, as CANN's does.
 func (r *Runtime) SetSysParam(o SysParam, v int64) error {
-	if err := checkSysParam(o, false); err != nil {
+	if err := CheckSysParam(o, false); err != nil {
 		return err
 	}
 	if err := checkSysValue(o, v); err != nil {
@@ -94,7 +94,7 @@ func (r *Runtime) SetSysParam(o SysParam, v int64) error {
 // SysParam returns o's value for the process, 0 if never set
 // (aclrtGetSysParamOpt).
 func (r *Runtime) SysParam(o SysParam) (int64, error) {
-	if err := checkSysParam(o, false); err != nil {
+	if err := CheckSysParam(o, false); err != nil {
 		return 0, err
 	}
 	v, _ := r.sys.load(o)
@@ -104,7 +104,7 @@ func (r *Runtime) SysParam(o SysParam) (int64, error) {
 // SetSysParam sets o for c (aclrtCtxSetSysParamOpt). As in CANN's runtime,
 // the value also becomes the process's.
 func (c *Context) SetSysParam(o SysParam, v int64) error {
-	if err := checkSysParam(o, true); err != nil {
+	if err := CheckSysParam(o, true); err != nil {
 		return err
 	}
 	if err := c.check(); err != nil {
@@ -121,7 +121,7 @@ func (c *Context) SetSysParam(o SysParam, v int64) error {
 // SysParam returns o's value for c (aclrtCtxGetSysParamOpt); an option
 // never set on c has no value.
 func (c *Context) SysParam(o SysParam) (int64, error) {
-	if err := checkSysParam(o, true); err != nil {
+	if err := CheckSysParam(o, true); err != nil {
 		return 0, err
 	}
 	if err := c.check(); err != nil {

@@ -8,6 +8,7 @@ var runtimeExamples = []example{
 		"ok: ACL_OPT_DETERMINISTIC 4 (aclrtSetSysParamOpt(ACL_OPT_DETERMINISTIC, 4) -> 107000)",
 		"ok: option 4 (aclrtSetSysParamOpt((aclSysParamOpt)4, 0) -> 100000)",
 		"ok: aclrtCtxSetSysParamOpt without a current context (aclrtCtxSetSysParamOpt(ACL_OPT_DETERMINISTIC, 1) -> 107002)",
+		"ok: a process-only option, refused before the context is looked for (aclrtCtxSetSysParamOpt(ACL_OPT_ENABLE_KERNEL_EARLY_START, 1) -> 100000)",
 		"ok: a context option never set (aclrtCtxGetSysParamOpt(ACL_OPT_ENABLE_DEBUG_KERNEL, &v) -> 107021)",
 		"ok: a context set also sets the process's value, as CANN's runtime does: 1",
 		"ok: ACL_OPT_ENABLE_KERNEL_EARLY_START on a context (aclrtCtxSetSysParamOpt(ACL_OPT_ENABLE_KERNEL_EARLY_START, 1) -> 100000)",
