@@ -124,3 +124,15 @@ func mustParse(t *testing.T, cfg string) gocann.Config {
 	check(t, err)
 	return c
 }
+
+// TestCloseWithFailingFinalizeCallback: Close reports the callback's
+// error and ends the runtime all the same.
+func TestCloseWithFailingFinalizeCallback(t *testing.T) {
+	r := gocann.New()
+	check(t, r.RegisterFinalizeCallback(gocann.RegOther, 1, func() error { return gocann.CodeFailure }))
+	check(t, r.Init(""))
+	if err := r.Close(); gocann.CodeOf(err) != gocann.CodeFailure {
+		t.Fatalf("Close = %v, want the callback's %v", err, gocann.CodeFailure)
+	}
+	wantErr(t, r.Init(""), gocann.CodeRTInvalidHandle, "closed for good")
+}

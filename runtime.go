@@ -291,13 +291,18 @@ func (x RawRuntime) FinalizeCore() error {
 // the address ranges its simulated devices' memory took are given back to
 // the process, so no later Init is taken (it fails with
 // ACL_ERROR_RT_INVALID_HANDLE). Finalize keeps them, for the next Init.
-// Close is idempotent.
+// Close is idempotent. It runs the finalize callbacks as Finalize does, but
+// one failing does not keep the runtime up: Close finalizes all the same
+// and returns that error.
 //
 // CANN: aclFinalize (idempotent).
 func (r *Runtime) Close() error {
 	var err error
 	if r.rt.Initialized() {
-		err = r.Finalize()
+		err = r.Raw().NotifyFinalize()
+		if ferr := r.Raw().FinalizeCore(); err == nil {
+			err = ferr
+		}
 	}
 	if !r.closed.Swap(true) {
 		if serr := r.space.Close(); err == nil && serr != nil {
