@@ -27,13 +27,16 @@ const (
 	initOrderCount              = 4
 )
 
-// The types Init calls, in order (RegOpExecutor only when a configuration
-// was given), and those Finalize calls, in order. Callbacks of the other
-// types are kept but never called, as in CANN.
-var (
-	initOrder     = [initOrderCount]RegisterType{RegModel, RegOpExecutor, RegDVPP, RegOther}
-	finalizeOrder = [initOrderCount]RegisterType{RegOpCompiler, RegModel, RegDVPP, RegOther}
-)
+// initOrder is the types Init calls, in order (RegOpExecutor only when a
+// configuration was given); finalizeOrder those Finalize calls. Callbacks
+// of the other types are kept but never called, as in CANN.
+func initOrder() [initOrderCount]RegisterType {
+	return [...]RegisterType{RegModel, RegOpExecutor, RegDVPP, RegOther}
+}
+
+func finalizeOrder() [initOrderCount]RegisterType {
+	return [...]RegisterType{RegOpCompiler, RegModel, RegDVPP, RegOther}
+}
 
 // InitCallback is called by Init with the configuration text as given
 // (empty for none); an error fails Init with the error's code.
@@ -157,7 +160,7 @@ func (r *Runtime) UnregisterFinalizeCallback(typ RegisterType, key uintptr) erro
 func (x RawRuntime) NotifyInit() error {
 	r := x.r
 	cfg := r.rt.Config()
-	for _, typ := range initOrder {
+	for _, typ := range initOrder() {
 		if typ == RegOpExecutor && !cfg.Given {
 			continue
 		}
@@ -179,7 +182,7 @@ func (x RawRuntime) NotifyInit() error {
 // CANN: aclFinalize (finalize callbacks).
 func (x RawRuntime) NotifyFinalize() error {
 	r := x.r
-	for _, typ := range finalizeOrder {
+	for _, typ := range finalizeOrder() {
 		r.mu.Lock()
 		fns := r.finHooks.of(typ)
 		r.mu.Unlock()
