@@ -139,6 +139,18 @@ func TestDumpLayersAndModes(t *testing.T) {
 	if got := dumpFiles(t, dir); len(got) != 2 {
 		t.Errorf("files after a SetDump turning nothing on: %q, want the same 2", got)
 	}
+	// Kernels captured into a model are not dumped, nor is its run.
+	check(t, e.r.SetDump(writeFile(t, cfgDir, "c.json", `{"dump": {"dump_path": "`+dir+`", "dump_op_switch": "on"}}`)))
+	m, err := e.s.Capture(gocann.CaptureGlobal, func(s *gocann.Stream) error {
+		return s.Launch(kb, 1, gocann.Ptr(in), gocann.Ptr(out), gocann.U64(16))
+	})
+	check(t, err)
+	defer m.Close()
+	check(t, m.Run(e.s))
+	syncOK(t, e.s)
+	if got := dumpFiles(t, dir); len(got) != 2 {
+		t.Errorf("files after a captured launch and a model run: %q, want the same 2", got)
+	}
 	check(t, e.r.FinalizeDump())
 }
 
