@@ -62,7 +62,11 @@
 //	GetBlockNum (Ascend C)                                                     Block.Num
 //	aclCreateDataBuffer                                                        NewDataBuffer
 //	aclFinalize                                                                Runtime.Finalize
+//	aclFinalize (finalize callbacks)                                           RawRuntime.NotifyFinalize
 //	aclFinalize (idempotent)                                                   Runtime.Close
+//	aclFinalize (without callbacks)                                            RawRuntime.FinalizeCore
+//	aclFinalizeCallbackRegister                                                Runtime.RegisterFinalizeCallback
+//	aclFinalizeCallbackUnRegister                                              Runtime.UnregisterFinalizeCallback
 //	aclGetCannAttribute                                                        CannAttribute
 //	aclGetCannAttributeList                                                    CannAttributes
 //	aclGetDataBufferAddr                                                       DataBuffer.Addr
@@ -74,8 +78,14 @@
 //	aclInit (configPath)                                                       WithConfigFile
 //	aclInit (configuration file)                                               LoadConfig
 //	aclInit (configuration parsing)                                            ParseConfig
+//	aclInit (init callbacks)                                                   RawRuntime.NotifyInit
 //	aclInit (parsed configuration)                                             Runtime.InitConfig
+//	aclInit (without callbacks)                                                RawRuntime.InitCore
+//	aclInitCallbackRegister                                                    Runtime.RegisterInitCallback
+//	aclInitCallbackUnRegister                                                  Runtime.UnregisterInitCallback
 //	aclUpdateDataBuffer                                                        DataBuffer.Update
+//	aclmdlFinalizeDump                                                         Runtime.FinalizeDump
+//	aclmdlInitDump                                                             Runtime.InitDump
 //	aclmdlRIAddCondTask                                                        Stream.AddCond
 //	aclmdlRIBindStream                                                         ModelRI.Bind
 //	aclmdlRIBuildBegin                                                         Context.BuildModel
@@ -119,6 +129,7 @@
 //	aclmdlRITaskSetParams                                                      ModelTask.SetParams
 //	aclmdlRIUnbindStream                                                       ModelRI.Unbind
 //	aclmdlRIUpdate                                                             ModelRI.Update
+//	aclmdlSetDump                                                              Runtime.SetDump
 //	aclrtActiveStream                                                          Stream.ActivateStream
 //	aclrtAllocBuf                                                              Context.AllocBuf
 //	aclrtAllocatorGetByStream                                                  Stream.Allocator
@@ -152,6 +163,9 @@
 //	aclrtCreateStreamWithConfig (flag)                                         WithStreamFlags
 //	aclrtCreateStreamWithConfig (priority)                                     WithPriority
 //	aclrtCtxGetCurrentDefaultStream                                            Context.DefaultStream
+//	aclrtCtxGetSysParamOpt                                                     Context.SysParam
+//	aclrtCtxSetSysParamOpt                                                     Context.SetSysParam
+//	aclrtCtxSetSysParamOpt / aclrtCtxGetSysParamOpt (option check)             CheckContextSysParam
 //	aclrtDestroyContext                                                        Context.Close
 //	aclrtDestroyEvent                                                          Event.Close
 //	aclrtDestroyLabel                                                          Label.Close
@@ -222,6 +236,7 @@
 //	aclrtGetSymbolAddress                                                      Symbol.Ptr
 //	aclrtGetSymbolAddress (by pointer)                                         RawRuntime.SymbolAt
 //	aclrtGetSymbolSize                                                         Symbol.Size
+//	aclrtGetSysParamOpt                                                        Runtime.SysParam
 //	aclrtGetUserDevIdByLogicDevId                                              Runtime.UserIDOfLogical
 //	aclrtGetUserDevIdByPhyDevId                                                Runtime.UserIDOfPhysical
 //	aclrtGetVersion                                                            APIVersion
@@ -331,6 +346,7 @@
 //	aclrtSetStreamAttribute                                                    Stream.SetAttr
 //	aclrtSetStreamAttribute (ACL_STREAM_ATTR_PRIORITY)                         Stream.SetPriority
 //	aclrtSetStreamFailureMode                                                  Stream.SetFailureMode
+//	aclrtSetSysParamOpt                                                        Runtime.SetSysParam
 //	aclrtSetTsDevice                                                           RawRuntime.SetTsDevice
 //	aclrtStreamAbort                                                           Stream.Abort
 //	aclrtStreamGetFlags                                                        Stream.Flags

@@ -222,6 +222,16 @@ func codeFor(k rterr.Kind) Code {
 		return CodeHostMemoryNotRegistered
 	case rterr.KindLinkTypeNotSupported:
 		return CodeRTLinkTypeNotSupported
+	case rterr.KindACLInternal:
+		return CodeInternalError
+	case rterr.KindSysParamNotSet:
+		return CodeRTSysParamOptNotSet
+	case rterr.KindInvalidDumpConfig:
+		return CodeInvalidDumpConfig
+	case rterr.KindDumpNotRun:
+		return CodeDumpNotRun
+	case rterr.KindDumpAlreadyRun:
+		return CodeDumpAlreadyRun
 	}
 	return CodeRTInternalError
 }

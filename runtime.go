@@ -68,6 +68,9 @@ type Runtime struct {
 	excSet   func(ExceptionInfo)
 	excHooks map[int]func(ExceptionInfo)
 	excNext  int
+	// The init and finalize callbacks, kept across Finalize.
+	initHooks hooks[InitCallback]
+	finHooks  hooks[FinalizeCallback]
 }
 
 // Option configures a Runtime.
@@ -227,10 +230,30 @@ func withEnv(c Config) Config {
 
 // InitConfig initializes the runtime from a parsed configuration; it reads
 // no environment (Config.VisibleDevices stands for ASCEND_RT_VISIBLE_DEVICES).
+// Once the runtime is up it calls the init callbacks
+// (RegisterInitCallback): one failing fails Init with its code, the
+// runtime finalized again (its finalize callbacks not called).
 //
 // CANN: aclInit (parsed configuration).
 func (r *Runtime) InitConfig(c Config) error {
+	x := r.Raw()
+	if err := x.InitCore(c); err != nil {
+		return err
+	}
+	if err := x.NotifyInit(); err != nil {
+		_ = x.FinalizeCore()
+		return err
+	}
+	return nil
+}
+
+// InitCore is InitConfig without the init callbacks (NotifyInit calls
+// them).
+//
+// CANN: aclInit (without callbacks).
+func (x RawRuntime) InitCore(c Config) error {
 	const op = "Runtime.Init (aclInit)"
+	r := x.r
 	if r.closed.Load() {
 		return wrap(op, rterr.Errorf(rterr.KindInvalidHandle, "the runtime was closed for good; make another with New or Open"))
 	}
@@ -240,25 +263,46 @@ func (r *Runtime) InitConfig(c Config) error {
 
 // Finalize releases every device, context, stream and allocation. Queued
 // work that has not started is dropped. Finalizing a runtime that is not
-// initialized fails with ACL_ERROR_REPEAT_FINALIZE.
+// initialized fails with ACL_ERROR_REPEAT_FINALIZE. The finalize callbacks
+// (RegisterFinalizeCallback) run first: one failing fails Finalize with
+// its code, and the runtime stays initialized.
 //
 // CANN: aclFinalize.
 func (r *Runtime) Finalize() error {
-	r.chip.Store(0)
-	return wrap("Runtime.Finalize (aclFinalize)", r.rt.Finalize())
+	x := r.Raw()
+	if r.rt.Initialized() {
+		if err := x.NotifyFinalize(); err != nil {
+			return err
+		}
+	}
+	return x.FinalizeCore()
+}
+
+// FinalizeCore is Finalize without the finalize callbacks (NotifyFinalize
+// calls them).
+//
+// CANN: aclFinalize (without callbacks).
+func (x RawRuntime) FinalizeCore() error {
+	x.r.chip.Store(0)
+	return wrap("Runtime.Finalize (aclFinalize)", x.r.rt.Finalize())
 }
 
 // Close finalizes the runtime if it is initialized and ends it for good:
 // the address ranges its simulated devices' memory took are given back to
 // the process, so no later Init is taken (it fails with
 // ACL_ERROR_RT_INVALID_HANDLE). Finalize keeps them, for the next Init.
-// Close is idempotent.
+// Close is idempotent. It runs the finalize callbacks as Finalize does, but
+// one failing does not keep the runtime up: Close finalizes all the same
+// and returns that error.
 //
 // CANN: aclFinalize (idempotent).
 func (r *Runtime) Close() error {
 	var err error
 	if r.rt.Initialized() {
-		err = r.Finalize()
+		err = r.Raw().NotifyFinalize()
+		if ferr := r.Raw().FinalizeCore(); err == nil {
+			err = ferr
+		}
 	}
 	if !r.closed.Swap(true) {
 		if serr := r.space.Close(); err == nil && serr != nil {

@@ -64,6 +64,12 @@ func gocann_aclInit(t *C.gocann_thread, configPath *C.char) C.aclError {
 	if err := initRuntime(path); err != nil {
 		return fail(t, fn, err)
 	}
+	// The init callbacks run without proc.mu, so they may call the API;
+	// one failing undoes the initialization, finalize callbacks not run.
+	if err := proc.r.Raw().NotifyInit(); err != nil {
+		teardown(t)
+		return fail(t, fn, err)
+	}
 	return 0
 }
 
@@ -87,7 +93,7 @@ func initRuntime(path string) error {
 	if c.Simulator.SoCName == "" {
 		c.Simulator.SoCName = os.Getenv(socEnv)
 	}
-	if err := proc.r.InitConfig(c); err != nil {
+	if err := proc.r.Raw().InitCore(c); err != nil {
 		return err
 	}
 	proc.inits = 1
@@ -114,17 +120,46 @@ func finalize(t *C.gocann_thread, fn string, all bool, refCount *C.uint64_t) C.a
 		proc.mu.Unlock()
 		return failf(t, fn, gocann.KindRepeatFinalize, "the runtime is not initialized; %s without a matching aclInit", fn)
 	}
-	proc.inits--
+	left := proc.inits - 1
 	if all {
-		proc.inits = 0
+		left = 0
 	}
-	if refCount != nil {
-		*refCount = C.uint64_t(proc.inits)
-	}
-	if proc.inits > 0 {
+	if left > 0 {
+		proc.inits = left
+		if refCount != nil {
+			*refCount = C.uint64_t(left)
+		}
 		proc.mu.Unlock()
 		return 0
 	}
+	r := proc.r
+	proc.mu.Unlock()
+	// The finalize callbacks run first, without proc.mu; one failing fails
+	// the call and leaves the runtime initialized, its count unchanged.
+	if err := r.Raw().NotifyFinalize(); err != nil {
+		if refCount != nil {
+			*refCount = C.uint64_t(proc.runtimeInits())
+		}
+		return fail(t, fn, err)
+	}
+	if refCount != nil {
+		*refCount = 0
+	}
+	return fail(t, fn, teardown(t))
+}
+
+// runtimeInits is the number of aclInit calls not yet finalized.
+func (p *process) runtimeInits() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.inits
+}
+
+// teardown ends the initialization: every handle, then the runtime,
+// without the finalize callbacks.
+func teardown(t *C.gocann_thread) error {
+	proc.mu.Lock()
+	proc.inits = 0
 	defaults := proc.defaults
 	proc.defaults = nil
 	proc.msgs = nil // process-wide messages belong to this initialization
@@ -139,9 +174,9 @@ func finalize(t *C.gocann_thread, fn string, all bool, refCount *C.uint64_t) C.a
 	proc.fronts.Clear()
 	userLists.Clear()
 	t.device, t.context = -1, 0
-	err := r.Finalize()
+	err := r.Raw().FinalizeCore()
 	stopProfile()
-	return fail(t, fn, err)
+	return err
 }
 
 // socName is the simulated chip's SoC name; before aclInit, that of the

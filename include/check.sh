@@ -127,6 +127,9 @@ aclrtSetBufUserData aclrtAppendBufChain aclrtGetBufChainNum aclrtGetBufFromChain
 aclCreateDataBuffer aclDestroyDataBuffer aclGetDataBufferAddr aclGetDataBufferSize aclGetDataBufferSizeV2
 aclUpdateDataBuffer
 aclsysGetVersionStr aclsysGetVersionNum aclsysGetCANNVersion aclGetCannAttribute aclGetCannAttributeList
+aclInitCallbackRegister aclInitCallbackUnRegister aclFinalizeCallbackRegister aclFinalizeCallbackUnRegister
+aclrtSetSysParamOpt aclrtGetSysParamOpt aclrtCtxSetSysParamOpt aclrtCtxGetSysParamOpt
+aclmdlInitDump aclmdlSetDump aclmdlFinalizeDump
 "
 
 # Names that carry a deprecation attribute (functions, enumerators,
@@ -145,7 +148,7 @@ aclGetDataBufferSize aclsysGetCANNVersion
 DOC_ONLY="ACL_MODEL_STREAM_FLAG_HEAD ACL_MODEL_STREAM_FLAG_DEFAULT"
 
 # Headers whose names TABLE covers.
-TABLE_HEADERS="acl/acl_base_rt.h acl/acl_rt.h acl/acl_rt_callback.h acl/acl_rt_event.h acl/acl_rt_memory.h acl/acl_rt_kernel.h acl/acl_rt_graph.h acl/acl_rt_allocator.h acl/acl_rt_memory_soma.h acl/error_codes/rt_error_codes.h acl/error_codes/ge_error_codes.h"
+TABLE_HEADERS="acl/acl_base_rt.h acl/acl_rt.h acl/acl_rt_callback.h acl/acl_rt_event.h acl/acl_rt_memory.h acl/acl_rt_kernel.h acl/acl_rt_graph.h acl/acl_rt_allocator.h acl/acl_rt_memory_soma.h acl/acl_rt_process.h acl/error_codes/rt_error_codes.h acl/error_codes/ge_error_codes.h"
 
 # ---------------------------------------------------------------------------
 # Name extraction. Prints one line per declaration in the given headers:

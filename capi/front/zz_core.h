@@ -310,6 +310,18 @@ typedef struct gocann_core_api {
 	aclError (*aclrtSetBufDataLen)(gocann_thread *t, aclrtMbuf buf, size_t len);
 	aclError (*aclrtFreeBuf)(gocann_thread *t, aclrtMbuf buf);
 	aclError (*aclrtAllocBuf)(gocann_thread *t, aclrtMbuf* buf, size_t size);
+	// acl/acl_rt_process.h
+	aclError (*aclInitCallbackRegister)(gocann_thread *t, aclRegisterCallbackType type, aclInitCallbackFunc cbFunc, uintptr_t userData);
+	aclError (*aclInitCallbackUnRegister)(gocann_thread *t, aclRegisterCallbackType type, aclInitCallbackFunc cbFunc);
+	aclError (*aclFinalizeCallbackRegister)(gocann_thread *t, aclRegisterCallbackType type, aclFinalizeCallbackFunc cbFunc, uintptr_t userData);
+	aclError (*aclFinalizeCallbackUnRegister)(gocann_thread *t, aclRegisterCallbackType type, aclFinalizeCallbackFunc cbFunc);
+	aclError (*aclrtCtxGetSysParamOpt)(gocann_thread *t, aclSysParamOpt opt, int64_t* value);
+	aclError (*aclrtCtxSetSysParamOpt)(gocann_thread *t, aclSysParamOpt opt, int64_t value);
+	aclError (*aclrtGetSysParamOpt)(gocann_thread *t, aclSysParamOpt opt, int64_t* value);
+	aclError (*aclrtSetSysParamOpt)(gocann_thread *t, aclSysParamOpt opt, int64_t value);
+	aclError (*aclmdlInitDump)(gocann_thread *t);
+	aclError (*aclmdlSetDump)(gocann_thread *t, const char* dumpCfgPath);
+	aclError (*aclmdlFinalizeDump)(gocann_thread *t);
 } gocann_core_api;
 
 extern gocann_core_api gocann_core;

@@ -293,6 +293,17 @@ const gocann_core_sym gocann_core_syms[] = {
 	{"gocann_aclrtSetBufDataLen", &gocann_core.aclrtSetBufDataLen},
 	{"gocann_aclrtFreeBuf", &gocann_core.aclrtFreeBuf},
 	{"gocann_aclrtAllocBuf", &gocann_core.aclrtAllocBuf},
+	{"gocann_aclInitCallbackRegister", &gocann_core.aclInitCallbackRegister},
+	{"gocann_aclInitCallbackUnRegister", &gocann_core.aclInitCallbackUnRegister},
+	{"gocann_aclFinalizeCallbackRegister", &gocann_core.aclFinalizeCallbackRegister},
+	{"gocann_aclFinalizeCallbackUnRegister", &gocann_core.aclFinalizeCallbackUnRegister},
+	{"gocann_aclrtCtxGetSysParamOpt", &gocann_core.aclrtCtxGetSysParamOpt},
+	{"gocann_aclrtCtxSetSysParamOpt", &gocann_core.aclrtCtxSetSysParamOpt},
+	{"gocann_aclrtGetSysParamOpt", &gocann_core.aclrtGetSysParamOpt},
+	{"gocann_aclrtSetSysParamOpt", &gocann_core.aclrtSetSysParamOpt},
+	{"gocann_aclmdlInitDump", &gocann_core.aclmdlInitDump},
+	{"gocann_aclmdlSetDump", &gocann_core.aclmdlSetDump},
+	{"gocann_aclmdlFinalizeDump", &gocann_core.aclmdlFinalizeDump},
 	{0, 0},
 };
 
@@ -2243,5 +2254,69 @@ aclError aclrtAllocBuf(aclrtMbuf* buf, size_t size) {
 	GOCANN_ENTER(t, "aclrtAllocBuf", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtAllocBuf", "buf", buf, 0, (aclError)e_);
 	return gocann_core.aclrtAllocBuf(t, buf, size);
+}
+
+// acl/acl_rt_process.h
+aclError aclInitCallbackRegister(aclRegisterCallbackType type, aclInitCallbackFunc cbFunc, void* userData) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclInitCallbackRegister", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclInitCallbackRegister", "cbFunc", cbFunc, 0, (aclError)e_);
+	return gocann_core.aclInitCallbackRegister(t, type, cbFunc, (uintptr_t)userData);
+}
+aclError aclInitCallbackUnRegister(aclRegisterCallbackType type, aclInitCallbackFunc cbFunc) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclInitCallbackUnRegister", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclInitCallbackUnRegister", "cbFunc", cbFunc, 0, (aclError)e_);
+	return gocann_core.aclInitCallbackUnRegister(t, type, cbFunc);
+}
+aclError aclFinalizeCallbackRegister(aclRegisterCallbackType type, aclFinalizeCallbackFunc cbFunc, void* userData) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclFinalizeCallbackRegister", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclFinalizeCallbackRegister", "cbFunc", cbFunc, 0, (aclError)e_);
+	return gocann_core.aclFinalizeCallbackRegister(t, type, cbFunc, (uintptr_t)userData);
+}
+aclError aclFinalizeCallbackUnRegister(aclRegisterCallbackType type, aclFinalizeCallbackFunc cbFunc) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclFinalizeCallbackUnRegister", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclFinalizeCallbackUnRegister", "cbFunc", cbFunc, 0, (aclError)e_);
+	return gocann_core.aclFinalizeCallbackUnRegister(t, type, cbFunc);
+}
+aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtCtxGetSysParamOpt", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCtxGetSysParamOpt", "value", value, 0, (aclError)e_);
+	return gocann_core.aclrtCtxGetSysParamOpt(t, opt, value);
+}
+aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtCtxSetSysParamOpt", (aclError)e_);
+	return gocann_core.aclrtCtxSetSysParamOpt(t, opt, value);
+}
+aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetSysParamOpt", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetSysParamOpt", "value", value, 0, (aclError)e_);
+	return gocann_core.aclrtGetSysParamOpt(t, opt, value);
+}
+aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtSetSysParamOpt", (aclError)e_);
+	return gocann_core.aclrtSetSysParamOpt(t, opt, value);
+}
+aclError aclmdlInitDump(void) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclmdlInitDump", (aclError)e_);
+	return gocann_core.aclmdlInitDump(t);
+}
+aclError aclmdlSetDump(const char* dumpCfgPath) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclmdlSetDump", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlSetDump", "dumpCfgPath", dumpCfgPath, 0, (aclError)e_);
+	return gocann_core.aclmdlSetDump(t, dumpCfgPath);
+}
+aclError aclmdlFinalizeDump(void) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclmdlFinalizeDump", (aclError)e_);
+	return gocann_core.aclmdlFinalizeDump(t);
 }
 

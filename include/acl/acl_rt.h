@@ -768,5 +768,6 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithTimeout(
 #include "acl_rt_graph.h"
 #include "acl_rt_allocator.h"
 #include "acl_rt_mbuf.h"
+#include "acl_rt_process.h"
 
 #endif /* INC_EXTERNAL_ACL_ACL_RT_H_ */

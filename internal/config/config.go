@@ -2,7 +2,8 @@
 // gocann honours and a "simulator" section of its own describing the
 // simulated devices.
 //
-// Other CANN sections (dump, profiler, err_msg_mode, ...) are accepted and
+// The "dump" section is checked as CANN's dump component checks it
+// (ParseDump). Other CANN sections (profiler, ...) are accepted and
 // ignored, so an existing configuration file keeps working; unknown keys
 // inside the sections gocann reads are errors.
 //
@@ -52,6 +53,13 @@ type Config struct {
 	// (VisibleDevices reads it); nil when it is not set. aclInit takes it
 	// from the environment, not from the file.
 	VisibleDevices *string `json:"-"`
+	// Dump is the "dump" section when it turns dumping on, else nil.
+	Dump *Dump `json:"-"`
+	// Text is the configuration as given, what aclInit passes its init
+	// callbacks; Given reports that one was given (a file or JSON text),
+	// not aclInit(NULL).
+	Text  string `json:"-"`
+	Given bool   `json:"-"`
 }
 
 // Simulator is the "simulator" section. SoCName picks the simulated chip
@@ -135,6 +143,7 @@ func Load(path string) (Config, error) {
 // Parse parses configuration JSON. Empty input and {} give Default.
 func Parse(data []byte) (Config, error) {
 	c := Default()
+	c.Text, c.Given = string(data), true
 	if len(bytes.TrimSpace(data)) == 0 {
 		return c, nil
 	}
@@ -147,9 +156,9 @@ func Parse(data []byte) (Config, error) {
 	}
 	// The sections in the order CANN's aclInit handles them, so that of
 	// several bad ones the same is always reported: the error manager's
-	// (err_msg_mode), the stack size, the default device; the simulator's
-	// last.
-	for _, key := range [...]string{"err_msg_mode", "StackSize", "defaultDevice", "simulator"} {
+	// (err_msg_mode), the dump's, the stack size, the default device; the
+	// simulator's last.
+	for _, key := range [...]string{"err_msg_mode", "dump", "StackSize", "defaultDevice", "simulator"} {
 		raw, ok := top[key]
 		if !ok {
 			continue
@@ -164,6 +173,8 @@ func Parse(data []byte) (Config, error) {
 			c.ErrMsgMode, err = intValue(raw, "err_msg_mode", 0, 1)
 		case "simulator":
 			err = strict(raw, "simulator", &c.Simulator)
+		case "dump":
+			c.Dump, err = ParseDump(data)
 		}
 		if err != nil {
 			return c, err

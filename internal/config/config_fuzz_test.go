@@ -10,8 +10,9 @@ import (
 	"github.com/gocann/gocann/internal/rterr"
 )
 
-// encode writes c as a configuration Parse reads back as c.
-func encode(t *testing.T, c Config) []byte {
+// encode writes c, parsed from data, as a configuration Parse reads back
+// as c but for Text: the dump section is data's own.
+func encode(t *testing.T, c Config, data []byte) []byte {
 	top := map[string]any{
 		"StackSize":    map[string]any{"aicore_stack_size": c.StackSize},
 		"err_msg_mode": c.ErrMsgMode,
@@ -19,6 +20,10 @@ func encode(t *testing.T, c Config) []byte {
 	}
 	if c.DefaultDevice != -1 {
 		top["defaultDevice"] = map[string]any{"default_device": c.DefaultDevice}
+	}
+	var orig map[string]json.RawMessage
+	if json.Unmarshal(data, &orig) == nil && orig["dump"] != nil {
+		top["dump"] = orig["dump"]
 	}
 	b, err := json.Marshal(top)
 	if err != nil {
@@ -28,7 +33,7 @@ func encode(t *testing.T, c Config) []byte {
 }
 
 // FuzzParse: any bytes give a configuration or an error with a CANN file
-// code, never a panic; the same bytes always give the same answer; a
+// (or dump configuration) code, never a panic; the same bytes always give the same answer; a
 // configuration has its fields in range and reads back as itself.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{
@@ -53,7 +58,7 @@ func FuzzParse(f *testing.F) {
 		}
 		if err != nil {
 			var he *rterr.Error
-			if !errors.As(err, &he) || he.Kind != rterr.KindParseFile && he.Kind != rterr.KindFileAttrInvalid {
+			if !errors.As(err, &he) || he.Kind != rterr.KindParseFile && he.Kind != rterr.KindFileAttrInvalid && he.Kind != rterr.KindInvalidDumpConfig {
 				t.Fatalf("Parse(%q): error %v (%T) carries no CANN file code", data, err, err)
 			}
 			return
@@ -62,7 +67,8 @@ func FuzzParse(f *testing.F) {
 			c.StackSize < DefaultStackSize || c.StackSize > MaxStackSize || c.StackSize%stackGranule != 0 {
 			t.Fatalf("Parse(%q) = %v: a field is out of range", data, c)
 		}
-		again, err := Parse(encode(t, c))
+		again, err := Parse(encode(t, c, data))
+		again.Text, c.Text = "", ""
 		if err != nil || !reflect.DeepEqual(again, c) {
 			t.Fatalf("Parse(%q) = %v, which reads back as (%v, %v)", data, c, again, err)
 		}

@@ -22,6 +22,7 @@ type Context struct {
 	id        uint64 // also the hal queue group, so a fault stops the whole context
 	isDefault bool
 	dead      atomic.Bool
+	sys       sysParams // aclrtCtxSetSysParamOpt's values
 
 	// mu guards the fields below.
 	mu        sync.Mutex

@@ -144,8 +144,12 @@ func (s *Stream) clearDivert() {
 	})
 }
 
-// eager reports whether s's tasks go straight to its queue.
-func (s *Stream) eager() bool { return !s.persistent && !s.dead.Load() && s.divert.Load() == nil }
+// eager reports whether s's tasks go straight to its queue, so that it may
+// take direct launches: not while a data dump is on, whose tasks follow
+// each kernel.
+func (s *Stream) eager() bool {
+	return !s.persistent && !s.dead.Load() && s.divert.Load() == nil && s.c.d.r.dump.on.Load() == nil
+}
 
 // withDirect calls f with the queue's submitters' lock held and opens the
 // queue to direct launches if f reports true.

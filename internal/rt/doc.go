@@ -2,7 +2,7 @@
 // backend. It owns initialization, device reference counts, contexts and
 // their default streams, stream lifetimes, fault reporting at synchronizing
 // calls, failure modes, pointer validation, pageable-memory staging, events,
-// notifies and the kernel registry.
+// notifies, the kernel registry, the system parameters and the data dump.
 //
 // Every task the runtime queues reaches a device through Stream.submit,
 // the one point where later features (capture) divert work. A queue has a
@@ -11,7 +11,9 @@
 // (hal.SQ), through the protocol hal.Produce states, without entering rt.
 // It may do so only while the stream runs eagerly: the area is open to it
 // (hal.Direct.Update) exactly then, and a divert closes it under the
-// queue's submitters' lock, so a capture never misses a launch.
+// queue's submitters' lock, so a capture never misses a launch. A data dump
+// (dump.go) closes every stream's area while it is on, since its host tasks
+// bracket each kernel the runtime queues.
 //
 // The backend's allocators hold the caller's memory and the runtime's own
 // alike (staging buffers, AI core stacks, condition words, task argument

@@ -131,7 +131,11 @@ func (s *Stream) LaunchDeviceArgs(k *hal.Kernel, blocks uint32, argsDev uint64, 
 			return err
 		}
 	}
-	_, err := s.submit(&hal.Task{Kind: hal.TaskKernel, Kernel: k, Blocks: blocks, NArgs: uint32(nargs), ArgsDev: argsDev, Thread: thread, Site: site})
+	t := hal.Task{Kind: hal.TaskKernel, Kernel: k, Blocks: blocks, NArgs: uint32(nargs), ArgsDev: argsDev, Thread: thread, Site: site}
+	if d := s.dumpTarget(k); d != nil {
+		return s.submitDumped(d, &t)
+	}
+	_, err := s.submit(&t)
 	return err
 }
 
@@ -150,6 +154,9 @@ func (s *Stream) LaunchSlots(k *hal.Kernel, blocks uint32, args []uint64, thread
 	}
 	t := hal.Task{Kind: hal.TaskKernel, Kernel: k, Blocks: blocks, NArgs: uint32(len(args)), Thread: thread, Site: site}
 	copy(t.Args[:], args)
+	if d := s.dumpTarget(k); d != nil {
+		return s.submitDumped(d, &t)
+	}
 	_, err := s.submit(&t)
 	return err
 }

@@ -35,6 +35,8 @@ type Runtime struct {
 	symbols     symbolTable  // device globals (symbol.go)
 	mbufs       mbufTable    // shared buffers (mbuf.go)
 	hostFns     hostThreads  // host-function threads (hostfunc.go)
+	sys         sysParams    // aclrtSetSysParamOpt's values, kept across Finalize
+	dump        dumpState    // aclmdlInitDump / aclmdlSetDump and aclInit's dump section
 
 	// capMu guards captures.
 	capMu    sync.Mutex
@@ -106,6 +108,7 @@ func (r *Runtime) Init(cfg config.Config) error {
 	r.current.Store(&b)
 	// The backend may know device ranges from before, all closed now.
 	r.closed.refresh(b)
+	r.resetDump(cfg.Dump)
 	r.log.Debug("runtime initialized", "config", cfg.String(), "devices", n)
 	return nil
 }
@@ -133,6 +136,7 @@ func (r *Runtime) Finalize() error {
 	r.vmmMeta.reset(nil)
 	r.managed.reset()
 	r.closed.set(nil)
+	r.resetDump(nil)
 	return err
 }
 

@@ -101,6 +101,12 @@ const (
 	KindHostNotRegistered    // a host address is not the start of a registration
 	KindInvalidSymbol        // an address that is no device symbol
 	KindLinkTypeNotSupported // a memory link type the device topology does not have
+	// Process-level configuration.
+	KindACLInternal       // ACL's own bookkeeping refused: a duplicate or unknown init callback, a dump file not written
+	KindSysParamNotSet    // a context's system parameter was never set
+	KindInvalidDumpConfig // a dump configuration CANN refuses
+	KindDumpNotRun        // a dump call before aclmdlInitDump
+	KindDumpAlreadyRun    // aclmdlInitDump while aclInit's configuration dumps
 	numKinds
 )
 
@@ -127,6 +133,8 @@ var kindNames = [numKinds - Kind(hal.NumKinds)]string{
 	"host memory already registered", "host memory not registered",
 	"invalid symbol",
 	"link type not supported",
+	"refused by ACL", "system parameter not set",
+	"invalid dump configuration", "dump not initialized", "dump already running",
 }
 
 func (k Kind) String() string {
