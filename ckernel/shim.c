@@ -128,8 +128,9 @@ static void invoke_fp(void *fn, const uint64_t *args, int n, uint32_t fpmask) {
 }
 #endif
 
-int gocann_call_kernel_fp(void *fn, int64_t idx, int64_t num, const uint64_t *args, int n, uint32_t fpmask) {
-#if FP_SUPPORTED
+// call_block runs one block with its trap point; fpmask 0 takes every
+// parameter in an integer slot.
+static int call_block(void *fn, int64_t idx, int64_t num, const uint64_t *args, int n, uint32_t fpmask) {
 	jmp_buf jb;
 	struct block_state saved = state;
 	state.idx = idx;
@@ -139,28 +140,25 @@ int gocann_call_kernel_fp(void *fn, int64_t idx, int64_t num, const uint64_t *ar
 		state = saved;
 		return 1;
 	}
-	invoke_fp(fn, args, n, fpmask);
+	if (fpmask == 0) {
+		invoke(fn, args, n);
+	} else {
+#if FP_SUPPORTED
+		invoke_fp(fn, args, n, fpmask);
+#else
+		abort(); // refused when the kernel is looked up
+#endif
+	}
 	state = saved;
 	return 0;
-#else
-	(void)fn, (void)idx, (void)num, (void)args, (void)n, (void)fpmask;
-	abort(); // refused when the kernel is looked up
-#endif
+}
+
+int gocann_call_kernel_fp(void *fn, int64_t idx, int64_t num, const uint64_t *args, int n, uint32_t fpmask) {
+	return call_block(fn, idx, num, args, n, fpmask);
 }
 
 int gocann_call_kernel(void *fn, int64_t idx, int64_t num, const uint64_t *args, int n) {
-	jmp_buf jb;
-	struct block_state saved = state;
-	state.idx = idx;
-	state.num = num;
-	state.trap = &jb;
-	if (setjmp(jb) != 0) {
-		state = saved;
-		return 1;
-	}
-	invoke(fn, args, n);
-	state = saved;
-	return 0;
+	return call_block(fn, idx, num, args, n, 0);
 }
 
 // One trap point serves the whole batch: a trap returns the index of the

@@ -23,34 +23,16 @@ type cntNotify struct {
 func (d *device) NewCntNotify() (hal.Notify, error) { return d.s.newCntNotify() }
 
 func (s *scheduler) newCntNotify() (*cntNotify, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return nil, hal.Errorf(hal.KindInvalidDevice, "device %d is closed", s.dev.id)
+	id, err := s.takeNotify()
+	if err != nil {
+		return nil, err
 	}
-	if s.notifies >= s.dev.props.NotifyLimit {
-		return nil, hal.Errorf(hal.KindNoNotify, "device %d has all %d notifies in use", s.dev.id, s.dev.props.NotifyLimit)
-	}
-	s.notifies++
-	s.notifyID++
-	return &cntNotify{id: s.notifyID, owner: s}, nil
+	return &cntNotify{id: id, owner: s}, nil
 }
 
 func (n *cntNotify) ID() uint32 { return n.id }
 
-func (n *cntNotify) Close() error {
-	n.mu.Lock()
-	if n.closed {
-		n.mu.Unlock()
-		return hal.Errorf(hal.KindInvalidHandle, "count notify %d is already closed", n.id)
-	}
-	n.closed = true
-	n.mu.Unlock()
-	n.owner.mu.Lock()
-	n.owner.notifies--
-	n.owner.mu.Unlock()
-	return nil
-}
+func (n *cntNotify) Close() error { return n.owner.dropNotify(&n.mu, &n.closed, "count notify", n.id) }
 
 // update applies a record or a reset and tells the schedulers of its
 // waiters to look. from.mu must be held.

@@ -21,34 +21,48 @@ type notify struct {
 }
 
 func (s *scheduler) newNotify() (*notify, error) {
+	id, err := s.takeNotify()
+	if err != nil {
+		return nil, err
+	}
+	return &notify{id: id, owner: s}, nil
+}
+
+// takeNotify counts one more of the device's notifies, plain or counting,
+// and returns its id.
+func (s *scheduler) takeNotify() (uint32, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return nil, hal.Errorf(hal.KindInvalidDevice, "device %d is closed", s.dev.id)
+		return 0, hal.Errorf(hal.KindInvalidDevice, "device %d is closed", s.dev.id)
 	}
 	if s.notifies >= s.dev.props.NotifyLimit {
-		return nil, hal.Errorf(hal.KindNoNotify, "device %d has all %d notifies in use", s.dev.id, s.dev.props.NotifyLimit)
+		return 0, hal.Errorf(hal.KindNoNotify, "device %d has all %d notifies in use", s.dev.id, s.dev.props.NotifyLimit)
 	}
 	s.notifies++
 	s.notifyID++
-	return &notify{id: s.notifyID, owner: s}, nil
+	return s.notifyID, nil
+}
+
+// dropNotify closes a notify once (what names its kind) and gives its
+// count back; mu guards closed.
+func (s *scheduler) dropNotify(mu *sync.Mutex, closed *bool, what string, id uint32) error {
+	mu.Lock()
+	if *closed {
+		mu.Unlock()
+		return hal.Errorf(hal.KindInvalidHandle, "%s %d is already closed", what, id)
+	}
+	*closed = true
+	mu.Unlock()
+	s.mu.Lock()
+	s.notifies--
+	s.mu.Unlock()
+	return nil
 }
 
 func (n *notify) ID() uint32 { return n.id }
 
-func (n *notify) Close() error {
-	n.mu.Lock()
-	if n.closed {
-		n.mu.Unlock()
-		return hal.Errorf(hal.KindInvalidHandle, "notify %d is already closed", n.id)
-	}
-	n.closed = true
-	n.mu.Unlock()
-	n.owner.mu.Lock()
-	n.owner.notifies--
-	n.owner.mu.Unlock()
-	return nil
-}
+func (n *notify) Close() error { return n.owner.dropNotify(&n.mu, &n.closed, "notify", n.id) }
 
 // signal sets the notify and tells the schedulers of its waiters to look.
 // from.mu must be held.

@@ -132,23 +132,19 @@ func CheckMbufUserRange(n, off uint64) error {
 // UserData copies len(dst) bytes of the user data area from offset off
 // into dst (aclrtGetBufUserData).
 func (m *Mbuf) UserData(dst []byte, off uint64) error {
-	if err := CheckMbufUserRange(uint64(len(dst)), off); err != nil {
-		return err
-	}
-	t := &m.r.mbufs
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if err := m.checkLocked(); err != nil {
-		return err
-	}
-	copy(dst, m.user[off:])
-	return nil
+	return m.withUser(uint64(len(dst)), off, func(user []byte) { copy(dst, user) })
 }
 
 // SetUserData copies src into the user data area at offset off
 // (aclrtSetBufUserData).
 func (m *Mbuf) SetUserData(src []byte, off uint64) error {
-	if err := CheckMbufUserRange(uint64(len(src)), off); err != nil {
+	return m.withUser(uint64(len(src)), off, func(user []byte) { copy(user, src) })
+}
+
+// withUser checks the user data range [off, off+n) and calls f with it,
+// the table locked.
+func (m *Mbuf) withUser(n, off uint64, f func(user []byte)) error {
+	if err := CheckMbufUserRange(n, off); err != nil {
 		return err
 	}
 	t := &m.r.mbufs
@@ -157,7 +153,7 @@ func (m *Mbuf) SetUserData(src []byte, off uint64) error {
 	if err := m.checkLocked(); err != nil {
 		return err
 	}
-	copy(m.user[off:], src)
+	f(m.user[off : off+n])
 	return nil
 }
 
