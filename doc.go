@@ -206,6 +206,7 @@
 //	aclrtGetEventAvailNum                                                      Context.EventsAvailable
 //	aclrtGetEventId                                                            Event.ID
 //	aclrtGetFunctionName                                                       Kernel.Name
+//	aclrtGetHardwareSyncAddr                                                   Context.HardwareSyncAddr
 //	aclrtGetLogicDevIdByPhyDevId                                               Runtime.LogicalIDOfPhysical
 //	aclrtGetLogicDevIdByUserDevId                                              Runtime.LogicalIDOfUser
 //	aclrtGetMemInfo                                                            Device.MemInfo
@@ -239,6 +240,7 @@
 //	aclrtLaunchKernelWithHostArgs (placeholders)                               RawStream.LaunchPlaceholders
 //	aclrtMalloc                                                                Context.Malloc
 //	aclrtMalloc (by pointer)                                                   RawContext.Malloc
+//	aclrtMallocForTaskScheduler                                                Context.MallocForTaskScheduler
 //	aclrtMallocHost                                                            Runtime.MallocHost
 //	aclrtMallocHost (by pointer)                                               RawRuntime.MallocHost
 //	aclrtMallocHostWithCfg                                                     Context.MallocHostConfig

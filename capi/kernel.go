@@ -27,6 +27,11 @@ type cBinary struct {
 	funcs map[string]*cFunc // one function handle per kernel name
 
 	syms map[string]*gocann.Symbol // its globals by name (symbol.go), set at load
+
+	// exc is aclrtBinarySetExceptionCallback's callback and its userData,
+	// under mu.
+	exc     C.aclrtOpExceptionCallback
+	excData unsafe.Pointer
 }
 
 // cFunc is a kernel of a binary. It owns the argument lists built for it,
@@ -197,30 +202,9 @@ func gocann_aclrtBinaryGetFunction(t *C.gocann_thread, p C.aclrtBinHandle, name 
 	if code != 0 {
 		return code
 	}
-	kname := C.GoString(name)
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if f := b.funcs[kname]; f != nil {
-		*out = C.aclrtFuncHandle(C.gocann_handle(C.uintptr_t(f.h)))
-		return 0
-	}
-	if b.funcs == nil {
-		return failf(t, fn, gocann.KindInvalidHandle, "binHandle was unloaded")
-	}
-	hk, err := b.b.Kernel(kname)
-	if err != nil {
-		return fail(t, fn, gocann.Wrap(fn, err))
-	}
-	f := &cFunc{k: gocann.NewKernel(hk), name: kname, bin: b}
-	h, ok := proc.handles.add(kindFunc, f)
-	if !ok {
-		return failf(t, fn, gocann.KindInternal, "too many live handles")
-	}
-	f.h = h
-	b.funcs[kname] = f
-	proc.fronts.Store(f.k, h)
-	*out = C.aclrtFuncHandle(C.gocann_handle(C.uintptr_t(h)))
-	return 0
+	return b.funcLocked(t, fn, C.GoString(name), out)
 }
 
 //export gocann_aclrtBinaryUnLoad

@@ -52,6 +52,11 @@ type process struct {
 	// globals counts kernel binaries' device symbols (symbol.go).
 	globals globalRefs
 
+	// symMu guards symBins: the binary aclrtGetFuncBySymbol opened for
+	// each shared object, by path (binary.go).
+	symMu   sync.Mutex
+	symBins map[string]*cBinary
+
 	// mu guards the fields below.
 	mu       sync.Mutex
 	r        *gocann.Runtime // nil until the first aclInit

@@ -163,7 +163,7 @@ func (r *graphRun) fail(si, pc int, t *hal.Task, k hal.Kind, msg string, err err
 	top := r.top
 	f := r.s.newFault(top.q, top.seq, top.t, k, fmt.Sprintf("graph %q stream %d operation %d (%s): %s", r.g.Name, si, pc, t.Kind, msg), err)
 	if t.Kind == hal.TaskKernel && t.Kernel != nil {
-		f.Kernel = t.Kernel.Name
+		f.Kernel, f.Func = t.Kernel.Name, t.Kernel
 		f.Site = t.Site
 	}
 	top.fault.CompareAndSwap(nil, f)
