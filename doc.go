@@ -76,6 +76,7 @@
 //	aclInit (configuration parsing)                                            ParseConfig
 //	aclInit (parsed configuration)                                             Runtime.InitConfig
 //	aclUpdateDataBuffer                                                        DataBuffer.Update
+//	aclmdlRIAbort                                                              ModelRI.Abort
 //	aclmdlRIAddCondTask                                                        Stream.AddCond
 //	aclmdlRIBindStream                                                         ModelRI.Bind
 //	aclmdlRIBuildBegin                                                         Context.BuildModel
@@ -110,6 +111,7 @@
 //	aclmdlRIGetName                                                            ModelRI.Name
 //	aclmdlRIGetStreams                                                         ModelRI.Streams
 //	aclmdlRIGetTasksByStream                                                   ModelStream.Tasks
+//	aclmdlRIKernelTaskGetAttribute                                             ModelTask.LaunchConfig
 //	aclmdlRISetName                                                            ModelRI.SetName
 //	aclmdlRITaskDisable                                                        ModelTask.Disable
 //	aclmdlRITaskGetParams                                                      ModelTask.Params
@@ -237,6 +239,7 @@
 //	aclrtLaunchHostFunc (function of two words)                                RawStream.LaunchHostFunc
 //	aclrtLaunchKernel                                                          Stream.Launch
 //	aclrtLaunchKernel (argument block by pointer)                              RawStream.LaunchArgs
+//	aclrtLaunchKernelV2 / aclrtLaunchKernelWithConfig (cfg)                    RawStream.WithLaunchConfig
 //	aclrtLaunchKernelWithHostArgs (placeholders)                               RawStream.LaunchPlaceholders
 //	aclrtMalloc                                                                Context.Malloc
 //	aclrtMalloc (by pointer)                                                   RawContext.Malloc
@@ -353,6 +356,7 @@
 //	aclrtSynchronizeEventWithTimeout                                           Event.SynchronizeTimeout
 //	aclrtSynchronizeStream                                                     Stream.Synchronize
 //	aclrtSynchronizeStreamWithTimeout                                          Stream.SynchronizeTimeout
+//	aclrtTaskUpdateAsync (ACL_RT_UPDATE_AIC_AIV_TASK)                          Stream.UpdateKernelTask
 //	aclrtUnSubscribeHostFunc                                                   Runtime.UnsubscribeHostFunc
 //	aclrtUnmapMem                                                              Runtime.UnmapMem
 //	aclrtValueWait                                                             Stream.WaitValue

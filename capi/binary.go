@@ -71,30 +71,54 @@ func gocann_aclrtBinaryLoad(t *C.gocann_thread, b C.aclrtBinary, out *C.aclrtBin
 	return addBinary(t, fn, kb, out)
 }
 
-// funcHandle stores f's handle in out, making f first if b has none for
-// its kernel name. b.mu held.
+// funcLocked stores in out the handle of b's function kname, made the
+// first time it is asked for. b.mu held.
 func (b *cBinary) funcLocked(t *C.gocann_thread, fn, kname string, out *C.aclrtFuncHandle) C.aclError {
+	f, err := b.functionLocked(kname)
+	if err != nil {
+		return fail(t, fn, gocann.Wrap(fn, err))
+	}
+	*out = C.aclrtFuncHandle(C.gocann_handle(C.uintptr_t(f.h)))
+	return 0
+}
+
+// functionLocked returns b's function kname, making it if b has none for
+// that name yet. b.mu held.
+func (b *cBinary) functionLocked(kname string) (*cFunc, error) {
 	if f := b.funcs[kname]; f != nil {
-		*out = C.aclrtFuncHandle(C.gocann_handle(C.uintptr_t(f.h)))
-		return 0
+		return f, nil
 	}
 	if b.funcs == nil {
-		return failf(t, fn, gocann.KindInvalidHandle, "binHandle was unloaded")
+		return nil, gocann.Errorf("", gocann.KindInvalidHandle, "binHandle was unloaded")
 	}
 	hk, err := b.b.Kernel(kname)
 	if err != nil {
-		return fail(t, fn, gocann.Wrap(fn, err))
+		return nil, err
 	}
 	f := &cFunc{k: gocann.NewKernel(hk), name: kname, bin: b}
 	h, ok := proc.handles.add(kindFunc, f)
 	if !ok {
-		return failf(t, fn, gocann.KindInternal, "too many live handles")
+		return nil, gocann.Errorf("", gocann.KindInternal, "too many live handles")
 	}
 	f.h = h
 	b.funcs[kname] = f
 	proc.fronts.Store(f.k, h)
-	*out = C.aclrtFuncHandle(C.gocann_handle(C.uintptr_t(h)))
-	return 0
+	return f, nil
+}
+
+// kernelAt returns the kernel of b whose code starts at entry.
+func (b *cBinary) kernelAt(entry uint64) (*gocann.Kernel, error) {
+	kname, err := b.b.NameAt(uintptr(entry))
+	if err != nil {
+		return nil, err
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	f, err := b.functionLocked(kname)
+	if err != nil {
+		return nil, err
+	}
+	return f.k, nil
 }
 
 //export gocann_aclrtBinaryGetFunctionByEntry

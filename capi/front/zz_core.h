@@ -281,6 +281,9 @@ typedef struct gocann_core_api {
 	aclError (*aclmdlRITaskSetParams)(gocann_thread *t, aclmdlRITask task, aclmdlRITaskParams* params);
 	aclError (*aclmdlRITaskDisable)(gocann_thread *t, aclmdlRITask task);
 	aclError (*aclmdlRIUpdate)(gocann_thread *t, aclmdlRI modelRI);
+	aclError (*aclmdlRIKernelTaskGetAttribute)(gocann_thread *t, aclmdlRITask task, aclrtLaunchKernelAttrId attrId, aclrtLaunchKernelAttrValue* attrValue);
+	aclError (*aclmdlRIAbort)(gocann_thread *t, aclmdlRI modelRI);
+	aclError (*aclrtTaskUpdateAsync)(gocann_thread *t, aclrtStream taskStream, uint32_t taskId, aclrtTaskUpdateInfo* info, aclrtStream execStream);
 	aclError (*aclmdlRICondHandleCreate)(gocann_thread *t, aclmdlRI modelRI, uint32_t defaultLaunchValue, aclmdlRICondHandleFlag flag, aclmdlRICondHandle* handle);
 	aclError (*aclmdlRICondHandleGetCondPtr)(gocann_thread *t, aclmdlRICondHandle handle, uint64_t** ptr);
 	aclError (*aclmdlRIAddCondTask)(gocann_thread *t, aclmdlRICondTaskParams params, aclrtStream stream, uint32_t flags);

@@ -267,6 +267,9 @@ const gocann_core_sym gocann_core_syms[] = {
 	{"gocann_aclmdlRITaskSetParams", &gocann_core.aclmdlRITaskSetParams},
 	{"gocann_aclmdlRITaskDisable", &gocann_core.aclmdlRITaskDisable},
 	{"gocann_aclmdlRIUpdate", &gocann_core.aclmdlRIUpdate},
+	{"gocann_aclmdlRIKernelTaskGetAttribute", &gocann_core.aclmdlRIKernelTaskGetAttribute},
+	{"gocann_aclmdlRIAbort", &gocann_core.aclmdlRIAbort},
+	{"gocann_aclrtTaskUpdateAsync", &gocann_core.aclrtTaskUpdateAsync},
 	{"gocann_aclmdlRICondHandleCreate", &gocann_core.aclmdlRICondHandleCreate},
 	{"gocann_aclmdlRICondHandleGetCondPtr", &gocann_core.aclmdlRICondHandleGetCondPtr},
 	{"gocann_aclmdlRIAddCondTask", &gocann_core.aclmdlRIAddCondTask},
@@ -2074,6 +2077,27 @@ aclError aclmdlRIUpdate(aclmdlRI modelRI) {
 	GOCANN_ENTER(t, "aclmdlRIUpdate", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRIUpdate", "modelRI", modelRI, 1, (aclError)e_);
 	return gocann_core.aclmdlRIUpdate(t, modelRI);
+}
+aclError aclmdlRIKernelTaskGetAttribute(aclmdlRITask task, aclrtLaunchKernelAttrId attrId, aclrtLaunchKernelAttrValue* attrValue) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclmdlRIKernelTaskGetAttribute", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRIKernelTaskGetAttribute", "task", task, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRIKernelTaskGetAttribute", "attrValue", attrValue, 0, (aclError)e_);
+	return gocann_core.aclmdlRIKernelTaskGetAttribute(t, task, attrId, attrValue);
+}
+aclError aclmdlRIAbort(aclmdlRI modelRI) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclmdlRIAbort", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRIAbort", "modelRI", modelRI, 1, (aclError)e_);
+	return gocann_core.aclmdlRIAbort(t, modelRI);
+}
+aclError aclrtTaskUpdateAsync(aclrtStream taskStream, uint32_t taskId, aclrtTaskUpdateInfo* info, aclrtStream execStream) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtTaskUpdateAsync", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtTaskUpdateAsync", "taskStream", taskStream, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtTaskUpdateAsync", "info", info, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtTaskUpdateAsync", "execStream", execStream, 1, (aclError)e_);
+	return gocann_core.aclrtTaskUpdateAsync(t, taskStream, taskId, info, execStream);
 }
 aclError aclmdlRICondHandleCreate(aclmdlRI modelRI, uint32_t defaultLaunchValue, aclmdlRICondHandleFlag flag, aclmdlRICondHandle* handle) {
 	gocann_thread *t = gocann_self();

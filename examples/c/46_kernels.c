@@ -50,6 +50,122 @@ static char *read_all(const char *path, size_t *n)
     return buf;
 }
 
+/* models: a kernel task keeps its launch configuration, an update task
+ * rewrites it in place, and an abort ends a run that waits forever. */
+static void models(aclrtStream s, aclrtBinHandle bin, aclrtFuncHandle fill, void *out)
+{
+    aclrtStream ps = NULL, ps2 = NULL;
+    aclmdlRI m = NULL, m2 = NULL;
+    void *word = NULL;
+    int64_t host[4] = {0};
+    CHECK(aclrtMalloc(&word, 64, ACL_MEM_MALLOC_NORMAL_ONLY));
+    CHECK(aclrtMemset(word, 64, 0, 64));
+    CHECK(aclrtCreateStreamWithConfig(&ps, 0, ACL_STREAM_PERSISTENT));
+    CHECK(aclmdlRIBuildBegin(&m, 0));
+    CHECK(aclmdlRIBindStream(m, ps, ACL_MODEL_STREAM_FLAG_HEAD));
+    aclrtLaunchKernelAttr attrs[3];
+    memset(attrs, 0, sizeof attrs);
+    attrs[0].id = ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE;
+    attrs[0].value.schemMode = 1;
+    attrs[1].id = ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE;
+    attrs[1].value.dynUBufSize = 4096;
+    attrs[2].id = ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US;
+    attrs[2].value.timeoutUs.timeoutLow = 2500000;
+    aclrtLaunchKernelCfg cfg = {attrs, 3};
+    int32_t v = 40;
+    int64_t w = 2;
+    void *args[3] = {&out, &v, &w};
+    CHECK(aclrtLaunchKernelWithArgsArray(fill, 4, ps, &cfg, args));
+    CHECK(aclrtValueWrite((char *)word + 8, 5, 0, ps));
+    CHECK(aclmdlRIEndTask(m, ps));
+    CHECK(aclmdlRIBuildEnd(m, NULL));
+
+    aclmdlRITask tasks[4];
+    uint32_t n = 4;
+    CHECK(aclmdlRIGetTasksByStream(ps, tasks, &n));
+    aclrtLaunchKernelAttrValue val;
+    memset(&val, 0, sizeof val);
+    CHECK(aclmdlRIKernelTaskGetAttribute(tasks[0], ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE, &val));
+    int schem = val.schemMode;
+    CHECK(aclmdlRIKernelTaskGetAttribute(tasks[0], ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE, &val));
+    uint32_t ubuf = val.dynUBufSize;
+    CHECK(aclmdlRIKernelTaskGetAttribute(tasks[0], ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US, &val));
+    uint32_t us = val.timeoutUs.timeoutLow;
+    CHECK(aclmdlRIKernelTaskGetAttribute(tasks[0], ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT, &val));
+    int sec = val.timeout;
+    CHECK(aclmdlRIKernelTaskGetAttribute(tasks[0], ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP, &val));
+    EXPECT(schem == 1 && ubuf == 4096 && us == 2500000 && sec == 2 && val.isDataDump == 0,
+           "aclmdlRIKernelTaskGetAttribute: the launch's SCHEM_MODE 1, DYN_UBUF_SIZE 4096, TIMEOUT_US 2500000 (TIMEOUT 2 s), no DATA_DUMP");
+    REFUSE(aclmdlRIKernelTaskGetAttribute(tasks[0], ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE, &val), ACL_ERROR_RT_PARAM_INVALID,
+           "cannot be queried", "aclmdlRIKernelTaskGetAttribute of ENGINE_TYPE");
+    REFUSE(aclmdlRIKernelTaskGetAttribute(tasks[1], ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE, &val), ACL_ERROR_RT_PARAM_INVALID,
+           "not a kernel task", "aclmdlRIKernelTaskGetAttribute of a value write task");
+
+    /* The update reads fill_neg's entry and 3 blocks from device words. */
+    aclrtFuncHandle neg = NULL;
+    void *aic = NULL, *aiv = NULL;
+    CHECK(aclrtBinaryGetFunction(bin, "fill_neg", &neg));
+    CHECK(aclrtGetFunctionAddr(neg, &aic, &aiv));
+    uint64_t words[2] = {(uint64_t)(uintptr_t)aic, 3};
+    CHECK(aclrtMemcpy((char *)word + 16, 16, words, 16, ACL_MEMCPY_HOST_TO_DEVICE));
+    aclrtTaskUpdateInfo info;
+    memset(&info, 0, sizeof info);
+    info.id = ACL_RT_UPDATE_AIC_AIV_TASK;
+    info.val.aicAivTaskAttr.binHandle = bin;
+    info.val.aicAivTaskAttr.funcEntryAddr = (char *)word + 16;
+    info.val.aicAivTaskAttr.blockDimAddr = (char *)word + 24;
+    CHECK(aclrtTaskUpdateAsync(ps, 0, &info, s));
+    CHECK(aclrtSynchronizeStream(s));
+    memset(host, 0, sizeof host);
+    CHECK(aclrtMemcpy(out, sizeof host, host, sizeof host, ACL_MEMCPY_HOST_TO_DEVICE));
+    CHECK(aclmdlRIExecuteAsync(m, s));
+    CHECK(aclrtSynchronizeStream(s));
+    CHECK(aclrtMemcpy(host, sizeof host, out, sizeof host, ACL_MEMCPY_DEVICE_TO_HOST));
+    EXPECT(host[0] == -42 && host[2] == -42 && host[3] == 0,
+           "aclrtTaskUpdateAsync: the next run runs fill_neg over 3 blocks with the task's arguments (%lld %lld %lld %lld)",
+           (long long)host[0], (long long)host[1], (long long)host[2], (long long)host[3]);
+    REFUSE(aclrtTaskUpdateAsync(ps, 9, &info, s), ACL_ERROR_RT_PARAM_INVALID, "taskId 9 is invalid", "aclrtTaskUpdateAsync of taskId 9");
+    REFUSE(aclrtTaskUpdateAsync(ps, 1, &info, s), ACL_ERROR_RT_PARAM_INVALID, "expected a kernel task", "aclrtTaskUpdateAsync of a value write task");
+    REFUSE(aclrtTaskUpdateAsync(ps, 0, NULL, s), ACL_ERROR_INVALID_PARAM, "info", "aclrtTaskUpdateAsync with info NULL");
+    info.id = ACL_RT_UPDATE_RANDOM_TASK;
+    REFUSE(aclrtTaskUpdateAsync(ps, 0, &info, s), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "random-number tasks",
+           "aclrtTaskUpdateAsync of ACL_RT_UPDATE_RANDOM_TASK");
+    /* An entry that starts no kernel of the binary faults the update task. */
+    info.id = ACL_RT_UPDATE_AIC_AIV_TASK;
+    words[0] += 1;
+    CHECK(aclrtMemcpy((char *)word + 16, 8, words, 8, ACL_MEMCPY_HOST_TO_DEVICE));
+    CHECK(aclrtTaskUpdateAsync(ps, 0, &info, s));
+    aclError rc = aclrtSynchronizeStream(s);
+    EXPECT(rc != ACL_SUCCESS, "an update whose entry word names no kernel faults its stream (%d)", rc);
+    clear_errors();
+
+    /* A run waiting for a word nobody writes ends with aclmdlRIAbort. */
+    CHECK(aclrtCreateStreamWithConfig(&ps2, 0, ACL_STREAM_PERSISTENT));
+    CHECK(aclmdlRIBuildBegin(&m2, 0));
+    CHECK(aclmdlRIBindStream(m2, ps2, ACL_MODEL_STREAM_FLAG_HEAD));
+    CHECK(aclrtValueWait((char *)word + 32, 1, ACL_STREAM_WAIT_VALUE_EQ, ps2));
+    CHECK(aclmdlRIEndTask(m2, ps2));
+    CHECK(aclmdlRIBuildEnd(m2, NULL));
+    CHECK(aclmdlRIExecuteAsync(m2, s));
+    sleep_ms(50);
+    CHECK(aclmdlRIAbort(m2));
+    rc = aclrtSynchronizeStream(s);
+    EXPECT(rc == ACL_ERROR_RT_MODEL_ABORT_NORMAL, "aclmdlRIAbort ends the waiting run: its stream reports %d", rc);
+    clear_errors();
+    uint64_t one = 1;
+    CHECK(aclrtMemcpy((char *)word + 32, 8, &one, 8, ACL_MEMCPY_HOST_TO_DEVICE));
+    CHECK(aclmdlRIExecuteAsync(m2, s));
+    CHECK(aclrtSynchronizeStream(s));
+    EXPECT(1, "the model runs again after the abort");
+    REFUSE(aclmdlRIAbort(NULL), ACL_ERROR_INVALID_PARAM, "modelRI", "aclmdlRIAbort(NULL)");
+
+    CHECK(aclmdlRIDestroy(m2));
+    CHECK(aclmdlRIDestroy(m));
+    CHECK(aclrtDestroyStream(ps2));
+    CHECK(aclrtDestroyStream(ps));
+    CHECK(aclrtFree(word));
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -188,6 +304,8 @@ int main(int argc, char **argv)
     }
     REFUSE(aclrtGetHardwareSyncAddr(NULL), ACL_ERROR_INVALID_PARAM, "addr", "aclrtGetHardwareSyncAddr(NULL)");
     REFUSE(aclrtFree(hw), ACL_ERROR_RT_PARAM_INVALID, "the runtime owns", "aclrtFree of the word");
+
+    models(s, bin, fill, out);
 
     CHECK(aclrtFree(out));
     CHECK(aclrtBinaryUnLoad(bin));

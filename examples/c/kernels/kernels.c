@@ -13,6 +13,13 @@ __global__ __aicore__ void fill(GM_ADDR out, int32_t v, int64_t w)
 }
 GOCANN_KERNEL_PARAMS(fill, GOCANN_PARAM_PTR, GOCANN_PARAM_INT32, GOCANN_PARAM_INT64);
 
+/* fill_neg stores -(v + w) at out[block]: what an update turns fill into. */
+__global__ __aicore__ void fill_neg(GM_ADDR out, int32_t v, int64_t w)
+{
+    ((int64_t *)out)[GetBlockIdx()] = -(v + w);
+}
+GOCANN_KERNEL_PARAMS(fill_neg, GOCANN_PARAM_PTR, GOCANN_PARAM_INT32, GOCANN_PARAM_INT64);
+
 /* boom traps in every block. */
 __global__ __aicore__ void boom(GM_ADDR out)
 {
