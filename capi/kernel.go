@@ -10,8 +10,8 @@ import "C"
 
 import (
 	"sync"
-	"time"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"github.com/gocann/gocann"
