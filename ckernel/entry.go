@@ -30,6 +30,9 @@ static int is_loaded(const char *path) {
 	dlclose(h);
 	return 1;
 }
+// gocann_ckernel_probe is a function of the program itself, for the tests
+// of Containing.
+int gocann_ckernel_probe(void) { return 0; }
 */
 import "C"
 
@@ -112,3 +115,7 @@ func Containing(addr uintptr) (path, name string, err error) {
 	}
 	return path, C.GoString(sym), nil
 }
+
+// programFunction is the address of a function of this package's C code,
+// which is linked into the program itself: Containing refuses it.
+func programFunction() uintptr { return uintptr(unsafe.Pointer(C.gocann_ckernel_probe)) }
