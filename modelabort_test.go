@@ -82,7 +82,9 @@ func TestKernelTaskLaunchConfig(t *testing.T) {
 
 	p310 := setup(t, profileConfig("Ascend310B1"))
 	k310 := registerKernels(t, p310)
-	_, ps := buildOne(t, p310, func(ps *gocann.Stream) { check(t, ps.Launch(k310.store, 1, gocann.Ptr(word(t, p310, 0)), gocann.U64(1))) })
+	_, ps := buildOne(t, p310, func(ps *gocann.Stream) {
+		check(t, ps.Launch(k310.store, 1, gocann.Ptr(word(t, p310, 0)), gocann.U64(1)))
+	})
 	ms, err := ps.BoundModelStream()
 	check(t, err)
 	_, err = ms.Tasks()[0].LaunchConfig()
