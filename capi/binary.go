@@ -146,7 +146,7 @@ func gocann_aclrtGetFuncBySymbol(t *C.gocann_thread, sym unsafe.Pointer, out *C.
 	if sym == nil || out == nil {
 		return nullArg(t, fn, "symbol or funcHandle")
 	}
-	if code := unsupported(t, fn); code != 0 {
+	if code := unsupported(t, "aclrtGetFuncBySymbol"); code != 0 {
 		return code
 	}
 	if _, code := rt(t, fn); code != 0 {
@@ -230,7 +230,7 @@ func gocann_aclrtGetFunctionSize(t *C.gocann_thread, p C.aclrtFuncHandle, aic, a
 	if aic == nil || aiv == nil {
 		return nullArg(t, fn, "aicSize or aivSize")
 	}
-	if code := unsupported(t, fn); code != 0 {
+	if code := unsupported(t, "aclrtGetFunctionSize"); code != 0 {
 		return code
 	}
 	f, code := funcOf(t, fn, unsafe.Pointer(p))

@@ -59,7 +59,7 @@ func gocann_aclrtTaskUpdateAsync(t *C.gocann_thread, taskStream C.aclrtStream, t
 	if info == nil {
 		return nullArg(t, fn, "info")
 	}
-	if code := unsupported(t, fn); code != 0 {
+	if code := unsupported(t, "aclrtTaskUpdateAsync"); code != 0 {
 		return code
 	}
 	if taskStream == nil {
