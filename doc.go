@@ -86,6 +86,7 @@
 //	aclUpdateDataBuffer                                                        DataBuffer.Update
 //	aclmdlFinalizeDump                                                         Runtime.FinalizeDump
 //	aclmdlInitDump                                                             Runtime.InitDump
+//	aclmdlRIAbort                                                              ModelRI.Abort
 //	aclmdlRIAddCondTask                                                        Stream.AddCond
 //	aclmdlRIBindStream                                                         ModelRI.Bind
 //	aclmdlRIBuildBegin                                                         Context.BuildModel
@@ -120,6 +121,7 @@
 //	aclmdlRIGetName                                                            ModelRI.Name
 //	aclmdlRIGetStreams                                                         ModelRI.Streams
 //	aclmdlRIGetTasksByStream                                                   ModelStream.Tasks
+//	aclmdlRIKernelTaskGetAttribute                                             ModelTask.LaunchConfig
 //	aclmdlRISetName                                                            ModelRI.SetName
 //	aclmdlRITaskDisable                                                        ModelTask.Disable
 //	aclmdlRITaskGetParams                                                      ModelTask.Params
@@ -220,6 +222,7 @@
 //	aclrtGetEventAvailNum                                                      Context.EventsAvailable
 //	aclrtGetEventId                                                            Event.ID
 //	aclrtGetFunctionName                                                       Kernel.Name
+//	aclrtGetHardwareSyncAddr                                                   Context.HardwareSyncAddr
 //	aclrtGetLogicDevIdByPhyDevId                                               Runtime.LogicalIDOfPhysical
 //	aclrtGetLogicDevIdByUserDevId                                              Runtime.LogicalIDOfUser
 //	aclrtGetMemInfo                                                            Device.MemInfo
@@ -251,9 +254,11 @@
 //	aclrtLaunchHostFunc (function of two words)                                RawStream.LaunchHostFunc
 //	aclrtLaunchKernel                                                          Stream.Launch
 //	aclrtLaunchKernel (argument block by pointer)                              RawStream.LaunchArgs
+//	aclrtLaunchKernelV2 / aclrtLaunchKernelWithConfig (cfg)                    RawStream.WithLaunchConfig
 //	aclrtLaunchKernelWithHostArgs (placeholders)                               RawStream.LaunchPlaceholders
 //	aclrtMalloc                                                                Context.Malloc
 //	aclrtMalloc (by pointer)                                                   RawContext.Malloc
+//	aclrtMallocForTaskScheduler                                                Context.MallocForTaskScheduler
 //	aclrtMallocHost                                                            Runtime.MallocHost
 //	aclrtMallocHost (by pointer)                                               RawRuntime.MallocHost
 //	aclrtMallocHostWithCfg                                                     Context.MallocHostConfig
@@ -367,6 +372,7 @@
 //	aclrtSynchronizeEventWithTimeout                                           Event.SynchronizeTimeout
 //	aclrtSynchronizeStream                                                     Stream.Synchronize
 //	aclrtSynchronizeStreamWithTimeout                                          Stream.SynchronizeTimeout
+//	aclrtTaskUpdateAsync (ACL_RT_UPDATE_AIC_AIV_TASK)                          Stream.UpdateKernelTask
 //	aclrtUnSubscribeHostFunc                                                   Runtime.UnsubscribeHostFunc
 //	aclrtUnmapMem                                                              Runtime.UnmapMem
 //	aclrtValueWait                                                             Stream.WaitValue

@@ -150,6 +150,8 @@ func codeFor(k rterr.Kind) Code {
 		return CodeRTInternalError
 	case rterr.KindStreamAborted:
 		return CodeRTStreamAbort
+	case rterr.KindModelAborted:
+		return CodeRTModelAbortNormal
 	case rterr.KindNotSubscribed:
 		return CodeRTStreamNoCbReg
 	case rterr.KindThreadNotSubscribed:

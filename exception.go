@@ -9,20 +9,21 @@ import (
 // ExceptionInfo describes an asynchronous task fault, as the exception
 // callbacks receive it.
 type ExceptionInfo struct {
-	Code     Code   // the CANN code the fault is reported with
-	DeviceID int    // device of the failing task
-	StreamID int32  // stream of the failing task
-	TaskID   uint64 // the task's sequence number on its stream
-	ThreadID uint32 // submitting OS thread, when known
-	Kernel   string // kernel name, for kernel faults
-	Site     string // "file:line (function)" of the launching call, when known
+	Code     Code    // the CANN code the fault is reported with
+	DeviceID int     // device of the failing task
+	StreamID int32   // stream of the failing task
+	TaskID   uint64  // the task's sequence number on its stream
+	ThreadID uint32  // submitting OS thread, when known
+	Kernel   string  // kernel name, for kernel faults
+	Func     *Kernel // the kernel, for kernel faults
+	Site     string  // "file:line (function)" of the launching call, when known
 	Msg      string
 	Err      error // the panic value or cause
 }
 
 func exceptionInfo(f hal.Fault) ExceptionInfo {
 	return ExceptionInfo{Code: codeFor(rterr.Kind(f.Kind)), DeviceID: f.Device, StreamID: f.Queue, TaskID: f.Seq,
-		ThreadID: f.Thread, Kernel: f.Kernel, Site: callsite.Format(f.Site), Msg: f.Msg, Err: f.Err}
+		ThreadID: f.Thread, Kernel: f.Kernel, Func: kernelOf(f.Func), Site: callsite.Format(f.Site), Msg: f.Msg, Err: f.Err}
 }
 
 // SetExceptionCallback installs the process-level exception callback,
@@ -86,4 +87,13 @@ func (r *Runtime) callException(fn func(ExceptionInfo), info ExceptionInfo) {
 		}
 	}()
 	fn(info)
+}
+
+// kernelOf is the API's view of a faulting task's kernel, nil for other
+// tasks.
+func kernelOf(k *hal.Kernel) *Kernel {
+	if k == nil {
+		return nil
+	}
+	return NewKernel(k)
 }

@@ -153,6 +153,15 @@ func (m *ModelRI) WriteJSON(w io.Writer, verbose bool) error {
 	return nil
 }
 
+// Abort stops the model's runs in progress: each ends before its next
+// task, or in the wait it is in, and the stream that runs it reports
+// CodeRTModelAbortNormal at its next synchronization. Runs queued after
+// them start as usual, so the model can be run again at once. A
+// conditional branch is refused: abort the model that runs it.
+//
+// CANN: aclmdlRIAbort.
+func (m *ModelRI) Abort() error { return wrap("ModelRI.Abort (aclmdlRIAbort)", m.m.Abort()) }
+
 // Update makes the task edits made with ModelTask.SetParams and
 // ModelTask.Disable take effect; it is refused while the model runs.
 //

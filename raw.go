@@ -32,12 +32,15 @@ func (c *Context) Raw() RawContext { return RawContext{c} }
 // between bare pointers, launches with argument blocks in memory,
 // captures begun and ended by an OS thread, and the stream's submission
 // area.
-type RawStream struct{ s *Stream }
+type RawStream struct {
+	s     *Stream
+	attrs hal.LaunchAttrs // WithLaunchConfig's, for the kernels it launches
+}
 
 // Raw returns the stream's raw dialect.
 //
 // CANN: none.
-func (s *Stream) Raw() RawStream { return RawStream{s} }
+func (s *Stream) Raw() RawStream { return RawStream{s: s} }
 
 // CaptureThread is the OS thread a raw call comes from and that thread's
 // capture mode, for callers that keep CANN's per-thread capture state (the

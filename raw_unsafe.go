@@ -173,14 +173,14 @@ func (x RawStream) LaunchArgs(k *Kernel, blocks uint32, args unsafe.Pointer, siz
 	}
 	if n > 0 {
 		if l := s.r.rt.Loc(args); !l.IsHost() {
-			return wrap(op, s.s.LaunchDeviceArgs(k.Raw(), blocks, l.Dev, n, thread, 0))
+			return wrap(op, s.s.LaunchDeviceArgs(k.Raw(), blocks, l.Dev, n, x.attrs, thread, 0))
 		}
 	}
 	var slots []uint64
 	if n > 0 {
 		slots = unsafe.Slice((*uint64)(args), n)
 	}
-	return wrap(op, s.s.LaunchSlots(k.Raw(), blocks, slots, thread, 0))
+	return wrap(op, s.s.LaunchSlots(k.Raw(), blocks, slots, x.attrs, thread, 0))
 }
 
 // LaunchHostFunc queues fn(a, b) like Stream.LaunchHostFunc, for callers
@@ -218,5 +218,5 @@ func (x RawStream) LaunchPlaceholders(k *Kernel, blocks uint32, block []byte, pa
 	for i, ph := range phs {
 		rphs[i] = rt.Placeholder{Slot: ph.AddrOffset, Data: ph.DataOffset}
 	}
-	return wrap(op, s.s.LaunchPlaceholders(k.Raw(), blocks, block, params, rphs, thread, 0))
+	return wrap(op, s.s.LaunchPlaceholders(k.Raw(), blocks, block, params, rphs, x.attrs, thread, 0))
 }

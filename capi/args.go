@@ -408,7 +408,8 @@ func gocann_aclrtLaunchKernelWithConfig(t *C.gocann_thread, fp C.aclrtFuncHandle
 	if !final {
 		return failf(t, fn, gocann.KindInvalidParam, "argument list is not finalized; call aclrtKernelArgsFinalize after the last append or update")
 	}
-	if code := checkLaunchCfg(t, fn, cfg); code != 0 {
+	lc, code := checkLaunchCfg(t, fn, cfg)
+	if code != 0 {
 		return code
 	}
 	s, code := queueStream(t, fn, sp)
@@ -419,5 +420,5 @@ func gocann_aclrtLaunchKernelWithConfig(t *C.gocann_thread, fp C.aclrtFuncHandle
 	if slots > 8*gocann.MaxArgs {
 		return failf(t, fn, gocann.KindInvalidParam, "the parameters take %d bytes, expected at most %d (32 slots of 8 bytes)", slots, 8*gocann.MaxArgs)
 	}
-	return launchBlock(t, fn, s, f, uint32(blocks), block, slots, phs)
+	return launchBlock(t, fn, s, f, lc, uint32(blocks), block, slots, phs)
 }

@@ -46,6 +46,49 @@ func reportException(info gocann.ExceptionInfo) {
 		C.gocann_call_exception(cb, C.uint32_t(info.TaskID), C.uint32_t(info.StreamID),
 			C.uint32_t(info.ThreadID), C.uint32_t(info.DeviceID), C.uint32_t(info.Code))
 	}
+	reportBinaryException(info)
+}
+
+// reportBinaryException calls the exception callback of the binary whose
+// kernel faulted, if it has one.
+func reportBinaryException(info gocann.ExceptionInfo) {
+	if info.Func == nil {
+		return
+	}
+	h, ok := proc.fronts.Load(info.Func)
+	if !ok {
+		return
+	}
+	obj, ok := proc.handles.get(h.(handle), kindFunc)
+	if !ok {
+		return
+	}
+	b := obj.(*cFunc).bin
+	b.mu.Lock()
+	cb, user := b.exc, b.excData
+	b.mu.Unlock()
+	if cb != nil {
+		C.gocann_call_op_exception(cb, user, C.uint32_t(info.TaskID), C.uint32_t(info.StreamID),
+			C.uint32_t(info.ThreadID), C.uint32_t(info.DeviceID), C.uint32_t(info.Code))
+	}
+}
+
+//export gocann_aclrtBinarySetExceptionCallback
+func gocann_aclrtBinarySetExceptionCallback(t *C.gocann_thread, p C.aclrtBinHandle, cb C.aclrtOpExceptionCallback, user unsafe.Pointer) C.aclError {
+	const fn = "aclrtBinarySetExceptionCallback"
+	b, code := binaryOf(t, fn, p)
+	if code != 0 {
+		return code
+	}
+	r, code := rt(t, fn)
+	if code != 0 {
+		return code
+	}
+	hookExceptions(r)
+	b.mu.Lock()
+	b.exc, b.excData = cb, user
+	b.mu.Unlock()
+	return 0
 }
 
 //export gocann_aclrtSetExceptionInfoCallback

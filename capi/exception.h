@@ -21,4 +21,12 @@ static inline void gocann_call_exception(aclrtExceptionInfoCallback cb, uint32_t
 	cb(&info);
 }
 
+// gocann_call_op_exception calls a binary's exception callback with info
+// and the callback's user data.
+static inline void gocann_call_op_exception(aclrtOpExceptionCallback cb, void *user, uint32_t task, uint32_t stream,
+					     uint32_t thread, uint32_t device, uint32_t code) {
+	struct rtExceptionInfo info = {task, stream, thread, device, code};
+	cb(&info, user);
+}
+
 #endif

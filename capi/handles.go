@@ -30,12 +30,13 @@ const (
 	kindBuf
 	kindDataBuffer
 	kindCntNotify
+	kindBinaryDesc
 	numKinds
 )
 
 var kindNames = [numKinds]string{"", "context", "stream", "event", "notify", "binary", "function", "kernel args", "kernel parameter",
 	"model run instance", "model stream", "model task", "task group", "condition", "label", "label list",
-	"memory pool", "allocator descriptor", "shared buffer", "data buffer", "count notify"}
+	"memory pool", "allocator descriptor", "shared buffer", "data buffer", "count notify", "binary description"}
 
 // A handle is what C code holds: kind (the top 8 bits), generation (the
 // 32 bits below) and slot index + 1 (the low 24 bits) packed in one word.

@@ -11,6 +11,7 @@ import "C"
 import (
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"github.com/gocann/gocann"
@@ -27,6 +28,11 @@ type cBinary struct {
 	funcs map[string]*cFunc // one function handle per kernel name
 
 	syms map[string]*gocann.Symbol // its globals by name (symbol.go), set at load
+
+	// exc is aclrtBinarySetExceptionCallback's callback and its userData,
+	// under mu.
+	exc     C.aclrtOpExceptionCallback
+	excData unsafe.Pointer
 }
 
 // cFunc is a kernel of a binary. It owns the argument lists built for it,
@@ -197,30 +203,9 @@ func gocann_aclrtBinaryGetFunction(t *C.gocann_thread, p C.aclrtBinHandle, name 
 	if code != 0 {
 		return code
 	}
-	kname := C.GoString(name)
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if f := b.funcs[kname]; f != nil {
-		*out = C.aclrtFuncHandle(C.gocann_handle(C.uintptr_t(f.h)))
-		return 0
-	}
-	if b.funcs == nil {
-		return failf(t, fn, gocann.KindInvalidHandle, "binHandle was unloaded")
-	}
-	hk, err := b.b.Kernel(kname)
-	if err != nil {
-		return fail(t, fn, gocann.Wrap(fn, err))
-	}
-	f := &cFunc{k: gocann.NewKernel(hk), name: kname, bin: b}
-	h, ok := proc.handles.add(kindFunc, f)
-	if !ok {
-		return failf(t, fn, gocann.KindInternal, "too many live handles")
-	}
-	f.h = h
-	b.funcs[kname] = f
-	proc.fronts.Store(f.k, h)
-	*out = C.aclrtFuncHandle(C.gocann_handle(C.uintptr_t(h)))
-	return 0
+	return b.funcLocked(t, fn, C.GoString(name), out)
 }
 
 //export gocann_aclrtBinaryUnLoad
@@ -257,54 +242,65 @@ func gocann_aclrtGetFunctionName(t *C.gocann_thread, p C.aclrtFuncHandle, maxLen
 	return 0
 }
 
-// checkLaunchCfg accepts the documented launch attributes. They tune
-// hardware scheduling the simulator does not model, so they change nothing
-// once valid.
-func checkLaunchCfg(t *C.gocann_thread, fn string, cfg *C.aclrtLaunchKernelCfg) C.aclError {
+// checkLaunchCfg accepts the documented launch attributes and returns what
+// a task keeps of them. They tune hardware scheduling the simulator does
+// not model, so they change nothing of how the kernel runs.
+func checkLaunchCfg(t *C.gocann_thread, fn string, cfg *C.aclrtLaunchKernelCfg) (gocann.LaunchConfig, C.aclError) {
+	var lc gocann.LaunchConfig
 	if cfg == nil || cfg.numAttrs == 0 {
-		return 0
+		return lc, 0
 	}
 	if cfg.attrs == nil {
-		return nullArg(t, fn, "cfg->attrs")
+		return lc, nullArg(t, fn, "cfg->attrs")
 	}
 	if code := checkArray(t, fn, "cfg->numAttrs", unsafe.Pointer(cfg.attrs), cfg.numAttrs, unsafe.Sizeof(*cfg.attrs)); code != 0 {
-		return code
+		return lc, code
 	}
 	var timeout, timeoutUS bool
 	for _, a := range unsafe.Slice(cfg.attrs, cfg.numAttrs) {
+		v := unsafe.Pointer(&a.value)
 		switch a.id {
 		case C.ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT:
 			timeout = true
+			lc.Timeout = time.Duration(*(*C.uint16_t)(v)) * time.Second
 		case C.ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US:
 			timeoutUS = true
-		case C.ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE, C.ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE,
-			C.ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE, C.ACL_RT_LAUNCH_KERNEL_ATTR_BLOCKDIM_OFFSET,
-			C.ACL_RT_LAUNCH_KERNEL_ATTR_BLOCK_TASK_PREFETCH, C.ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP,
-			C.ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING:
+			us := (*C.aclrtTimeoutUs)(v)
+			lc.Timeout = time.Duration(uint64(us.timeoutHigh)<<32|uint64(us.timeoutLow)) * time.Microsecond
+		case C.ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE:
+			lc.SchedMode = uint8(*(*C.uint8_t)(v))
+		case C.ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE:
+			lc.DynUBufSize = uint32(*(*C.uint32_t)(v))
+		case C.ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP:
+			lc.DataDump = *(*C.uint8_t)(v) != 0
+		case C.ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE, C.ACL_RT_LAUNCH_KERNEL_ATTR_BLOCKDIM_OFFSET,
+			C.ACL_RT_LAUNCH_KERNEL_ATTR_BLOCK_TASK_PREFETCH, C.ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING:
 		default:
-			return failf(t, fn, gocann.KindInvalidParam, "launch attribute id %d is invalid, expected 1..9", a.id)
+			return lc, failf(t, fn, gocann.KindInvalidParam, "launch attribute id %d is invalid, expected 1..9", a.id)
 		}
 	}
 	if timeout && timeoutUS {
-		return failf(t, fn, gocann.KindInvalidParam, "ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT and ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US cannot be given together")
+		return lc, failf(t, fn, gocann.KindInvalidParam, "ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT and ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US cannot be given together")
 	}
-	return 0
+	return lc, 0
 }
 
 // launchTarget looks up a launch's function, configuration and stream.
-func launchTarget(t *C.gocann_thread, fn string, fp unsafe.Pointer, cfg *C.aclrtLaunchKernelCfg, sp C.aclrtStream) (*cFunc, *cStream, C.aclError) {
+func launchTarget(t *C.gocann_thread, fn string, fp unsafe.Pointer, cfg *C.aclrtLaunchKernelCfg, sp C.aclrtStream) (*cFunc, *cStream, gocann.LaunchConfig, C.aclError) {
+	var lc gocann.LaunchConfig
 	f, code := funcOf(t, fn, fp)
 	if code != 0 {
-		return nil, nil, code
+		return nil, nil, lc, code
 	}
-	if code := checkLaunchCfg(t, fn, cfg); code != 0 {
-		return nil, nil, code
+	lc, code = checkLaunchCfg(t, fn, cfg)
+	if code != 0 {
+		return nil, nil, lc, code
 	}
 	s, code := queueStream(t, fn, sp)
 	if code != 0 {
-		return nil, nil, code
+		return nil, nil, lc, code
 	}
-	return f, s, 0
+	return f, s, lc, 0
 }
 
 // launchArgs queues f with an argument block in device or host memory.
@@ -312,7 +308,7 @@ func launchTarget(t *C.gocann_thread, fn string, fp unsafe.Pointer, cfg *C.aclrt
 // count; here is what only the C ABI knows: the name of a NULL block's
 // parameter, and the parameter bytes the binary declares.
 func launchArgs(t *C.gocann_thread, fn string, fp unsafe.Pointer, blocks C.uint32_t, args unsafe.Pointer, size C.size_t, cfg *C.aclrtLaunchKernelCfg, sp C.aclrtStream) C.aclError {
-	f, s, code := launchTarget(t, fn, fp, cfg, sp)
+	f, s, lc, code := launchTarget(t, fn, fp, cfg, sp)
 	if code != 0 {
 		return code
 	}
@@ -322,7 +318,7 @@ func launchArgs(t *C.gocann_thread, fn string, fp unsafe.Pointer, blocks C.uint3
 	if code := checkCovers(t, fn, f, "argsSize", uint64(size)); code != 0 {
 		return code
 	}
-	if code := fail(t, fn, s.s.Raw().LaunchArgs(f.k, uint32(blocks), args, uintptr(size), uint32(t.tid))); code != 0 {
+	if code := fail(t, fn, s.s.Raw().WithLaunchConfig(lc).LaunchArgs(f.k, uint32(blocks), args, uintptr(size), uint32(t.tid))); code != 0 {
 		return code
 	}
 	proc.direct.noteKernel(f, s)
@@ -348,7 +344,7 @@ type placeholder = gocann.Placeholder
 // placeholders the runtime copies the whole block to device memory of its
 // own first, the placeholder slots pointing into that copy, and frees it
 // after the kernel.
-func launchBlock(t *C.gocann_thread, fn string, s *cStream, f *cFunc, blocks uint32, block []byte, slots int, phs []placeholder) C.aclError {
+func launchBlock(t *C.gocann_thread, fn string, s *cStream, f *cFunc, lc gocann.LaunchConfig, blocks uint32, block []byte, slots int, phs []placeholder) C.aclError {
 	if code := checkCovers(t, fn, f, "the parameter bytes of the argument block", uint64(slots)); code != 0 {
 		return code
 	}
@@ -358,16 +354,16 @@ func launchBlock(t *C.gocann_thread, fn string, s *cStream, f *cFunc, blocks uin
 		if slots > 0 {
 			p = unsafe.Pointer(&block[0])
 		}
-		return fail(t, fn, s.s.Raw().LaunchArgs(f.k, blocks, p, uintptr(slots), tid))
+		return fail(t, fn, s.s.Raw().WithLaunchConfig(lc).LaunchArgs(f.k, blocks, p, uintptr(slots), tid))
 	}
-	return fail(t, fn, s.s.Raw().LaunchPlaceholders(f.k, blocks, block, slots, phs, tid))
+	return fail(t, fn, s.s.Raw().WithLaunchConfig(lc).LaunchPlaceholders(f.k, blocks, block, slots, phs, tid))
 }
 
 //export gocann_go_aclrtLaunchKernelWithHostArgs
 func gocann_go_aclrtLaunchKernelWithHostArgs(t *C.gocann_thread, fp C.aclrtFuncHandle, blocks C.uint32_t, sp C.aclrtStream, cfg *C.aclrtLaunchKernelCfg,
 	hostArgs unsafe.Pointer, size C.size_t, phArray *C.aclrtPlaceHolderInfo, phNum C.size_t) C.aclError {
 	const fn = "aclrtLaunchKernelWithHostArgs"
-	f, s, code := launchTarget(t, fn, unsafe.Pointer(fp), cfg, sp)
+	f, s, lc, code := launchTarget(t, fn, unsafe.Pointer(fp), cfg, sp)
 	if code != 0 {
 		return code
 	}
@@ -383,7 +379,7 @@ func gocann_go_aclrtLaunchKernelWithHostArgs(t *C.gocann_thread, fp C.aclrtFuncH
 	if phNum == 0 && size <= 8*gocann.MaxArgs {
 		// No placeholders: the slots are read from the caller's block now,
 		// without a copy.
-		if code := fail(t, fn, s.s.Raw().LaunchArgs(f.k, uint32(blocks), hostArgs, uintptr(size), uint32(t.tid))); code != 0 {
+		if code := fail(t, fn, s.s.Raw().WithLaunchConfig(lc).LaunchArgs(f.k, uint32(blocks), hostArgs, uintptr(size), uint32(t.tid))); code != 0 {
 			return code
 		}
 		proc.direct.noteKernel(f, s)
@@ -405,7 +401,7 @@ func gocann_go_aclrtLaunchKernelWithHostArgs(t *C.gocann_thread, fp C.aclrtFuncH
 			slots = min(slots, int(d)) // the parameters end where placeholder data begins
 		}
 	}
-	return launchBlock(t, fn, s, f, uint32(blocks), block, min(slots, 8*gocann.MaxArgs), phs)
+	return launchBlock(t, fn, s, f, lc, uint32(blocks), block, min(slots, 8*gocann.MaxArgs), phs)
 }
 
 // params returns f's parameter sizes, read once from its binary.
@@ -417,7 +413,7 @@ func (f *cFunc) paramSizes() ([]int, error) {
 //export gocann_aclrtLaunchKernelWithArgsArray
 func gocann_aclrtLaunchKernelWithArgsArray(t *C.gocann_thread, fp unsafe.Pointer, blocks C.uint32_t, sp C.aclrtStream, cfg *C.aclrtLaunchKernelCfg, args *unsafe.Pointer) C.aclError {
 	const fn = "aclrtLaunchKernelWithArgsArray"
-	f, s, code := launchTarget(t, fn, fp, cfg, sp)
+	f, s, lc, code := launchTarget(t, fn, fp, cfg, sp)
 	if code != 0 {
 		return code
 	}
@@ -451,5 +447,5 @@ func gocann_aclrtLaunchKernelWithArgsArray(t *C.gocann_thread, fp unsafe.Pointer
 	if off > 0 {
 		p = unsafe.Pointer(&block[0])
 	}
-	return fail(t, fn, s.s.Raw().LaunchArgs(f.k, uint32(blocks), p, uintptr(off), uint32(t.tid)))
+	return fail(t, fn, s.s.Raw().WithLaunchConfig(lc).LaunchArgs(f.k, uint32(blocks), p, uintptr(off), uint32(t.tid)))
 }

@@ -43,33 +43,82 @@ func gocann_aclrtMallocCached(t *C.gocann_thread, out *unsafe.Pointer, size C.si
 	return malloc(t, "aclrtMallocCached", out, size, policy)
 }
 
+// checkMallocCfg accepts the documented allocation attributes of cfg,
+// which may be NULL.
+func checkMallocCfg(t *C.gocann_thread, fn string, cfg *C.aclrtMallocConfig) C.aclError {
+	if cfg == nil || cfg.numAttrs == 0 {
+		return 0
+	}
+	if cfg.attrs == nil {
+		return nullArg(t, fn, "cfg->attrs")
+	}
+	if code := checkArray(t, fn, "cfg->numAttrs", unsafe.Pointer(cfg.attrs), cfg.numAttrs, unsafe.Sizeof(*cfg.attrs)); code != 0 {
+		return code
+	}
+	c, code := currentContext(t, fn)
+	if code != 0 {
+		return code
+	}
+	for _, a := range unsafe.Slice(cfg.attrs, cfg.numAttrs) {
+		switch a.attr {
+		case C.ACL_RT_MEM_ATTR_RSV, C.ACL_RT_MEM_ATTR_MODULE_ID, C.ACL_RT_MEM_ATTR_VA_FLAG:
+		case C.ACL_RT_MEM_ATTR_DEVICE_ID:
+			if id := int(*(*C.uint32_t)(unsafe.Pointer(&a.value))); id != c.dev {
+				return failf(t, fn, gocann.KindInvalidParam, "ACL_RT_MEM_ATTR_DEVICE_ID %d is invalid, expected the current device %d", id, c.dev)
+			}
+		default:
+			return failf(t, fn, gocann.KindInvalidParam, "malloc attribute %d is invalid, expected 0..3", a.attr)
+		}
+	}
+	return 0
+}
+
 //export gocann_aclrtMallocWithCfg
 func gocann_aclrtMallocWithCfg(t *C.gocann_thread, out *unsafe.Pointer, size C.size_t, policy C.aclrtMemMallocPolicy, cfg *C.aclrtMallocConfig) C.aclError {
 	const fn = "aclrtMallocWithCfg"
-	if cfg != nil && cfg.numAttrs > 0 {
-		if cfg.attrs == nil {
-			return nullArg(t, fn, "cfg->attrs")
-		}
-		if code := checkArray(t, fn, "cfg->numAttrs", unsafe.Pointer(cfg.attrs), cfg.numAttrs, unsafe.Sizeof(*cfg.attrs)); code != 0 {
-			return code
-		}
-		c, code := currentContext(t, fn)
-		if code != 0 {
-			return code
-		}
-		for _, a := range unsafe.Slice(cfg.attrs, cfg.numAttrs) {
-			switch a.attr {
-			case C.ACL_RT_MEM_ATTR_RSV, C.ACL_RT_MEM_ATTR_MODULE_ID, C.ACL_RT_MEM_ATTR_VA_FLAG:
-			case C.ACL_RT_MEM_ATTR_DEVICE_ID:
-				if id := int(*(*C.uint32_t)(unsafe.Pointer(&a.value))); id != c.dev {
-					return failf(t, fn, gocann.KindInvalidParam, "ACL_RT_MEM_ATTR_DEVICE_ID %d is invalid, expected the current device %d", id, c.dev)
-				}
-			default:
-				return failf(t, fn, gocann.KindInvalidParam, "malloc attribute %d is invalid, expected 0..3", a.attr)
-			}
-		}
+	if code := checkMallocCfg(t, fn, cfg); code != 0 {
+		return code
 	}
 	return malloc(t, fn, out, size, policy)
+}
+
+//export gocann_aclrtMallocForTaskScheduler
+func gocann_aclrtMallocForTaskScheduler(t *C.gocann_thread, out *unsafe.Pointer, size C.size_t, policy C.aclrtMemMallocPolicy, cfg *C.aclrtMallocConfig) C.aclError {
+	const fn = "aclrtMallocForTaskScheduler"
+	if out == nil {
+		return nullArg(t, fn, "devPtr")
+	}
+	if code := checkMallocCfg(t, fn, cfg); code != 0 {
+		return code
+	}
+	c, code := currentContext(t, fn)
+	if code != 0 {
+		return code
+	}
+	p, err := c.c.MallocForTaskScheduler(int64(size), gocann.MallocPolicy(policy))
+	if err != nil {
+		return fail(t, fn, err)
+	}
+	*(*uintptr)(unsafe.Pointer(out)) = uintptr(p)
+	return 0
+}
+
+//export gocann_aclrtGetHardwareSyncAddr
+func gocann_aclrtGetHardwareSyncAddr(t *C.gocann_thread, out *unsafe.Pointer) C.aclError {
+	const fn = "aclrtGetHardwareSyncAddr"
+	if out == nil {
+		return nullArg(t, fn, "addr")
+	}
+	c, code := currentContext(t, fn)
+	if code != 0 {
+		return code
+	}
+	p, err := c.c.HardwareSyncAddr()
+	if err != nil {
+		return fail(t, fn, err)
+	}
+	*(*uintptr)(unsafe.Pointer(out)) = uintptr(p)
+	return 0
 }
 
 //export gocann_aclrtFree

@@ -328,3 +328,13 @@ func gocann_aclmdlRIUpdate(t *C.gocann_thread, p C.aclmdlRI) C.aclError {
 	}
 	return fail(t, fn, m.m.Update())
 }
+
+//export gocann_aclmdlRIAbort
+func gocann_aclmdlRIAbort(t *C.gocann_thread, p C.aclmdlRI) C.aclError {
+	const fn = "aclmdlRIAbort"
+	m, code := modelOf(t, fn, p)
+	if code != 0 {
+		return code
+	}
+	return fail(t, fn, m.m.Abort())
+}

@@ -55,6 +55,10 @@ type process struct {
 	// linked holds the function handles of kernels linked into the
 	// program (linked.go).
 	linked linkedTable
+	// symMu guards symBins: the binary aclrtGetFuncBySymbol opened for
+	// each shared object, by path (binary.go).
+	symMu   sync.Mutex
+	symBins map[string]*cBinary
 
 	// mu guards the fields below.
 	mu       sync.Mutex

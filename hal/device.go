@@ -150,7 +150,8 @@ type Fault struct {
 	Queue  int32
 	Seq    uint64
 	Task   TaskKind
-	Kernel string // kernel name for kernel tasks
+	Kernel string  // kernel name for kernel tasks
+	Func   *Kernel // the kernel itself, for kernel tasks
 	Site   uintptr
 	Thread uint32
 	Time   int64 // device clock

@@ -31,6 +31,7 @@ const (
 	KindDMAFault                      // a copy, memset or value operation faulted
 	KindHostFuncFault                 // a host function panicked
 	KindStreamAborted                 // the queue was aborted while waiting
+	KindModelAborted                  // a running graph was aborted (Graph.Abort)
 	numKinds
 )
 
@@ -39,7 +40,7 @@ var kindNames = [numKinds]string{
 	"invalid address", "unaligned address", "not supported", "out of memory",
 	"no stream resource", "no event resource", "no notify resource", "not ready",
 	"stream synchronize timeout", "wait timeout", "AI core exception", "AI core trap",
-	"DMA fault", "host function fault", "stream aborted",
+	"DMA fault", "host function fault", "stream aborted", "model aborted",
 }
 
 func (k Kind) String() string {

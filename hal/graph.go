@@ -23,7 +23,18 @@ type Graph struct {
 	// after the graph task waits for the graph's record, as after any
 	// record queued before it.
 	Records []Event
+
+	aborts atomic.Uint64 // Abort calls
 }
+
+// Abort ends the runs of g in progress: each stops before its next
+// operation, or in the wait it is in, and its task takes a
+// KindModelAborted fault. Runs that start later run whole.
+func (g *Graph) Abort() { g.aborts.Add(1) }
+
+// Aborts counts the Abort calls; a run reads it when it starts, and is
+// aborted once it changes.
+func (g *Graph) Aborts() uint64 { return g.aborts.Load() }
 
 // GraphStream is one stream of a graph. Head streams start when the graph
 // runs; the others when an OpActivate or a jump reaches them.

@@ -118,6 +118,9 @@ type Task struct {
 	HostFn   func(a, b uintptr)
 	HostArgs [2]uintptr
 
+	// TaskKernel: what its launch configuration set, kept to be read back.
+	Launch LaunchAttrs
+
 	// TaskKernel with ArgsDev != 0: the NArgs slots are read from device
 	// memory at ArgsDev when the kernel is about to start, as hardware reads
 	// an argument block that earlier tasks of the stream may have written.
@@ -129,6 +132,16 @@ type Task struct {
 	// Diagnosis.
 	Site   uintptr // program counter of the submitting call, 0 if unknown
 	Thread uint32  // submitting OS thread, 0 if unknown
+}
+
+// LaunchAttrs are the settings of a kernel launch's configuration
+// (aclrtLaunchKernelCfg) that its task keeps, for aclmdlRIKernelTaskGetAttribute.
+// A backend runs the kernel the same whatever they say.
+type LaunchAttrs struct {
+	TimeoutUS   uint64 // the launch's timeout in microseconds; 0: none set
+	DynUBufSize uint32 // dynamic unified buffer per block, bytes
+	SchemMode   uint8  // scheduling mode
+	DataDump    bool   // data dump requested
 }
 
 // span2D bounds the pitches and sizes of a 2-D copy whose range Accesses

@@ -26,7 +26,15 @@ type graphRun struct {
 	started []atomic.Bool // stream started in this run
 	active  atomic.Int32  // streams running
 	recs    []uint64      // numbers of g.Records' records not yet run; s.mu guards them
+	// root is the graph whose task runs (g, or the graph a conditional
+	// sub-graph belongs to) and aborts its Aborts count when the task
+	// started: the run stops once the count changes.
+	root   *hal.Graph
+	aborts uint64
 }
+
+// aborted reports whether the run's graph was aborted since it started.
+func (r *graphRun) aborted() bool { return r.root.Aborts() != r.aborts }
 
 func (s *scheduler) newGraphRun(g *hal.Graph, top *item) *graphRun {
 	r, _ := s.runs.Get().(*graphRun)
@@ -52,7 +60,10 @@ func resetFlags(fs []atomic.Bool, n int) []atomic.Bool {
 }
 
 // runGraph runs g to completion on worker w.
-func (w *worker) runGraph(top *item, g *hal.Graph) {
+func (w *worker) runGraph(top *item, g *hal.Graph) { w.runGraphIn(top, g, nil) }
+
+// runGraphIn runs g, a conditional sub-graph of parent's if parent is set.
+func (w *worker) runGraphIn(top *item, g *hal.Graph, parent *graphRun) {
 	s := w.e.s
 	for _, c := range g.Conds {
 		if c.Reset {
@@ -74,6 +85,11 @@ func (w *worker) runGraph(top *item, g *hal.Graph) {
 		return
 	}
 	r := s.newGraphRun(g, top)
+	if parent != nil {
+		r.root, r.aborts = parent.root, parent.aborts
+	} else {
+		r.root, r.aborts = g, g.Aborts()
+	}
 	r.takeRecords(top, g)
 	r.active.Store(int32(heads))
 	for i, st := range g.Streams {
@@ -85,9 +101,15 @@ func (w *worker) runGraph(top *item, g *hal.Graph) {
 		}
 	}
 	w.runStream(r, first, 0)
-	if r.wait(func() bool { return r.active.Load() == 0 }) {
+	done := r.wait(func() bool { return r.active.Load() == 0 })
+	if r.aborted() {
+		// Streams that were waiting when it came record nothing of their own.
+		r.top.fault.CompareAndSwap(nil, s.newFault(top.q, top.seq, top.t, hal.KindModelAborted,
+			fmt.Sprintf("graph %q: the model was aborted (aclmdlRIAbort)", g.Name), nil))
+	}
+	if done {
 		r.dropRecords()
-		r.g, r.top = nil, nil
+		r.g, r.top, r.root = nil, nil, nil
 		s.runs.Put(r)
 	}
 }
@@ -117,13 +139,19 @@ func (r *graphRun) streamDone() { r.active.Add(-1) }
 
 // wait blocks until cond holds, spinning briefly, then sleeping with a
 // growing pause; a closing device ends the wait.
-func (r *graphRun) wait(cond func() bool) bool {
-	if spinUntil(workerSpin, func() bool { return cond() || r.s.closing.Load() }) {
+func (r *graphRun) wait(cond func() bool) bool { return r.waitUnless(cond, false) }
+
+// waitOp is wait for an operation of the run: an abort ends it too.
+func (r *graphRun) waitOp(cond func() bool) bool { return r.waitUnless(cond, true) }
+
+func (r *graphRun) waitUnless(cond func() bool, abortable bool) bool {
+	ended := func() bool { return r.s.closing.Load() || (abortable && r.aborted()) }
+	if spinUntil(workerSpin, func() bool { return cond() || ended() }) {
 		return cond()
 	}
 	pause := pollMin
 	for !cond() {
-		if r.s.closing.Load() {
+		if ended() {
 			return false
 		}
 		time.Sleep(pause)
@@ -138,11 +166,11 @@ func (r *graphRun) wait(cond func() bool) bool {
 // closing.
 func (r *graphRun) waitTimed(si, pc int, t *hal.Task, what string, timeout time.Duration, cond func() bool) bool {
 	if timeout <= 0 {
-		return r.wait(cond)
+		return r.waitOp(cond)
 	}
 	var deadline waitDeadline
 	expired := false
-	ok := r.wait(func() bool {
+	ok := r.waitOp(func() bool {
 		// The last evaluation decides: cond may take what it waits for
 		// (a notify) on a later call than one that saw the deadline.
 		expired = false
@@ -163,7 +191,7 @@ func (r *graphRun) fail(si, pc int, t *hal.Task, k hal.Kind, msg string, err err
 	top := r.top
 	f := r.s.newFault(top.q, top.seq, top.t, k, fmt.Sprintf("graph %q stream %d operation %d (%s): %s", r.g.Name, si, pc, t.Kind, msg), err)
 	if t.Kind == hal.TaskKernel && t.Kernel != nil {
-		f.Kernel = t.Kernel.Name
+		f.Kernel, f.Func = t.Kernel.Name, t.Kernel
 		f.Site = t.Site
 	}
 	top.fault.CompareAndSwap(nil, f)
@@ -197,6 +225,10 @@ func (w *worker) streamOps(r *graphRun, si, pc int) {
 			return
 		}
 		op := &ops[pc]
+		if r.aborted() {
+			r.fail(si, pc, &hal.Task{}, hal.KindModelAborted, "the model was aborted (aclmdlRIAbort)", nil)
+			return
+		}
 		if op.Disabled {
 			pc++
 			continue
@@ -306,7 +338,7 @@ func (w *worker) runCond(r *graphRun, si, pc int, op *hal.Op) bool {
 // runSub runs a sub-graph to completion; its faults are the run's.
 func (w *worker) runSub(r *graphRun, g *hal.Graph) {
 	if g != nil {
-		w.runGraph(r.top, g)
+		w.runGraphIn(r.top, g, r)
 	}
 }
 
@@ -336,7 +368,7 @@ func (w *worker) runOp(r *graphRun, si, pc int, t *hal.Task) {
 			s.mu.Unlock()
 			return
 		}
-		r.wait(func() bool { return hal.ValueMatches(atomic.LoadUint64(word), t.Value, t.Flag) })
+		r.waitOp(func() bool { return hal.ValueMatches(atomic.LoadUint64(word), t.Value, t.Flag) })
 	case hal.TaskNotifyRecord:
 		s.mu.Lock()
 		t.Notify.(*notify).signal(s)

@@ -140,6 +140,7 @@ typedef struct gocann_core_api {
 	aclError (*aclrtMallocAlign32)(gocann_thread *t, void** devPtr, size_t size, aclrtMemMallocPolicy policy);
 	aclError (*aclrtMallocCached)(gocann_thread *t, void** devPtr, size_t size, aclrtMemMallocPolicy policy);
 	aclError (*aclrtMallocWithCfg)(gocann_thread *t, void** devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig* cfg);
+	aclError (*aclrtMallocForTaskScheduler)(gocann_thread *t, void** devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig* cfg);
 	aclError (*aclrtFree)(gocann_thread *t, void* devPtr);
 	aclError (*aclrtMallocHost)(gocann_thread *t, void** hostPtr, size_t size);
 	aclError (*aclrtFreeHost)(gocann_thread *t, void* hostPtr);
@@ -233,6 +234,20 @@ typedef struct gocann_core_api {
 	aclError (*aclrtKernelArgsFinalize)(gocann_thread *t, aclrtArgsHandle argsHandle);
 	aclError (*aclrtBinaryGetDevAddress)(gocann_thread *t, const aclrtBinHandle binHandle, void** binAddr, size_t* binSize);
 	aclError (*aclrtBinaryGetGlobal)(gocann_thread *t, aclrtBinHandle binHandle, const char* name, void** dptr, size_t* size);
+	aclrtBinary (*aclrtCreateBinary)(gocann_thread *t, const void* data, size_t dataLen);
+	aclError (*aclrtDestroyBinary)(gocann_thread *t, aclrtBinary binary);
+	aclError (*aclrtBinaryLoad)(gocann_thread *t, const aclrtBinary binary, aclrtBinHandle* binHandle);
+	aclError (*aclrtBinaryGetFunctionByEntry)(gocann_thread *t, aclrtBinHandle binHandle, uint64_t funcEntry, aclrtFuncHandle* funcHandle);
+	aclError (*aclrtGetFuncBySymbol)(gocann_thread *t, const void* symbol, aclrtFuncHandle* funcHandle);
+	aclError (*aclrtGetFunctionAddr)(gocann_thread *t, aclrtFuncHandle funcHandle, void** aicAddr, void** aivAddr);
+	aclError (*aclrtGetFunctionSize)(gocann_thread *t, aclrtFuncHandle funcHandle, size_t* aicSize, size_t* aivSize);
+	aclError (*aclrtGetFunctionAttribute)(gocann_thread *t, aclrtFuncHandle funcHandle, aclrtFuncAttribute attrType, int64_t* attrValue);
+	aclError (*aclrtFunctionGetBinary)(gocann_thread *t, const aclrtFuncHandle funcHandle, aclrtBinHandle* binHandle);
+	aclError (*aclrtFunctionGetParamCount)(gocann_thread *t, const void* func, size_t* paramCount);
+	aclError (*aclrtFunctionGetParamInfo)(gocann_thread *t, const void* func, size_t paramIndex, size_t* paramOffset, size_t* paramSize);
+	aclError (*aclrtFunctionGetAvailDynUbufPerBlock)(gocann_thread *t, void* func, uint32_t flags, size_t* dynamicUbufSize);
+	aclError (*aclrtBinarySetExceptionCallback)(gocann_thread *t, aclrtBinHandle binHandle, aclrtOpExceptionCallback callback, uintptr_t userData);
+	aclError (*aclrtGetHardwareSyncAddr)(gocann_thread *t, void** addr);
 	// acl/acl_rt_graph.h
 	aclError (*aclmdlRIBuildBegin)(gocann_thread *t, aclmdlRI* modelRI, uint32_t flag);
 	aclError (*aclmdlRIBindStream)(gocann_thread *t, aclmdlRI modelRI, aclrtStream stream, uint32_t flag);
@@ -266,6 +281,9 @@ typedef struct gocann_core_api {
 	aclError (*aclmdlRITaskSetParams)(gocann_thread *t, aclmdlRITask task, aclmdlRITaskParams* params);
 	aclError (*aclmdlRITaskDisable)(gocann_thread *t, aclmdlRITask task);
 	aclError (*aclmdlRIUpdate)(gocann_thread *t, aclmdlRI modelRI);
+	aclError (*aclmdlRIKernelTaskGetAttribute)(gocann_thread *t, aclmdlRITask task, aclrtLaunchKernelAttrId attrId, aclrtLaunchKernelAttrValue* attrValue);
+	aclError (*aclmdlRIAbort)(gocann_thread *t, aclmdlRI modelRI);
+	aclError (*aclrtTaskUpdateAsync)(gocann_thread *t, aclrtStream taskStream, uint32_t taskId, aclrtTaskUpdateInfo* info, aclrtStream execStream);
 	aclError (*aclmdlRICondHandleCreate)(gocann_thread *t, aclmdlRI modelRI, uint32_t defaultLaunchValue, aclmdlRICondHandleFlag flag, aclmdlRICondHandle* handle);
 	aclError (*aclmdlRICondHandleGetCondPtr)(gocann_thread *t, aclmdlRICondHandle handle, uint64_t** ptr);
 	aclError (*aclmdlRIAddCondTask)(gocann_thread *t, aclmdlRICondTaskParams params, aclrtStream stream, uint32_t flags);

@@ -130,6 +130,7 @@ const gocann_core_sym gocann_core_syms[] = {
 	{"gocann_aclrtMallocAlign32", &gocann_core.aclrtMallocAlign32},
 	{"gocann_aclrtMallocCached", &gocann_core.aclrtMallocCached},
 	{"gocann_aclrtMallocWithCfg", &gocann_core.aclrtMallocWithCfg},
+	{"gocann_aclrtMallocForTaskScheduler", &gocann_core.aclrtMallocForTaskScheduler},
 	{"gocann_aclrtFree", &gocann_core.aclrtFree},
 	{"gocann_aclrtMallocHost", &gocann_core.aclrtMallocHost},
 	{"gocann_aclrtFreeHost", &gocann_core.aclrtFreeHost},
@@ -220,6 +221,20 @@ const gocann_core_sym gocann_core_syms[] = {
 	{"gocann_aclrtKernelArgsFinalize", &gocann_core.aclrtKernelArgsFinalize},
 	{"gocann_aclrtBinaryGetDevAddress", &gocann_core.aclrtBinaryGetDevAddress},
 	{"gocann_aclrtBinaryGetGlobal", &gocann_core.aclrtBinaryGetGlobal},
+	{"gocann_aclrtCreateBinary", &gocann_core.aclrtCreateBinary},
+	{"gocann_aclrtDestroyBinary", &gocann_core.aclrtDestroyBinary},
+	{"gocann_aclrtBinaryLoad", &gocann_core.aclrtBinaryLoad},
+	{"gocann_aclrtBinaryGetFunctionByEntry", &gocann_core.aclrtBinaryGetFunctionByEntry},
+	{"gocann_aclrtGetFuncBySymbol", &gocann_core.aclrtGetFuncBySymbol},
+	{"gocann_aclrtGetFunctionAddr", &gocann_core.aclrtGetFunctionAddr},
+	{"gocann_aclrtGetFunctionSize", &gocann_core.aclrtGetFunctionSize},
+	{"gocann_aclrtGetFunctionAttribute", &gocann_core.aclrtGetFunctionAttribute},
+	{"gocann_aclrtFunctionGetBinary", &gocann_core.aclrtFunctionGetBinary},
+	{"gocann_aclrtFunctionGetParamCount", &gocann_core.aclrtFunctionGetParamCount},
+	{"gocann_aclrtFunctionGetParamInfo", &gocann_core.aclrtFunctionGetParamInfo},
+	{"gocann_aclrtFunctionGetAvailDynUbufPerBlock", &gocann_core.aclrtFunctionGetAvailDynUbufPerBlock},
+	{"gocann_aclrtBinarySetExceptionCallback", &gocann_core.aclrtBinarySetExceptionCallback},
+	{"gocann_aclrtGetHardwareSyncAddr", &gocann_core.aclrtGetHardwareSyncAddr},
 	{"gocann_aclmdlRIBuildBegin", &gocann_core.aclmdlRIBuildBegin},
 	{"gocann_aclmdlRIBindStream", &gocann_core.aclmdlRIBindStream},
 	{"gocann_aclmdlRIEndTask", &gocann_core.aclmdlRIEndTask},
@@ -252,6 +267,9 @@ const gocann_core_sym gocann_core_syms[] = {
 	{"gocann_aclmdlRITaskSetParams", &gocann_core.aclmdlRITaskSetParams},
 	{"gocann_aclmdlRITaskDisable", &gocann_core.aclmdlRITaskDisable},
 	{"gocann_aclmdlRIUpdate", &gocann_core.aclmdlRIUpdate},
+	{"gocann_aclmdlRIKernelTaskGetAttribute", &gocann_core.aclmdlRIKernelTaskGetAttribute},
+	{"gocann_aclmdlRIAbort", &gocann_core.aclmdlRIAbort},
+	{"gocann_aclrtTaskUpdateAsync", &gocann_core.aclrtTaskUpdateAsync},
 	{"gocann_aclmdlRICondHandleCreate", &gocann_core.aclmdlRICondHandleCreate},
 	{"gocann_aclmdlRICondHandleGetCondPtr", &gocann_core.aclmdlRICondHandleGetCondPtr},
 	{"gocann_aclmdlRIAddCondTask", &gocann_core.aclmdlRIAddCondTask},
@@ -1080,6 +1098,13 @@ aclError aclrtMallocWithCfg(void** devPtr, size_t size, aclrtMemMallocPolicy pol
 	GOCANN_CHECK_PTR(t, "aclrtMallocWithCfg", "cfg", cfg, 0, (aclError)e_);
 	return gocann_core.aclrtMallocWithCfg(t, devPtr, size, policy, cfg);
 }
+aclError aclrtMallocForTaskScheduler(void** devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig* cfg) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMallocForTaskScheduler", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMallocForTaskScheduler", "devPtr", devPtr, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMallocForTaskScheduler", "cfg", cfg, 0, (aclError)e_);
+	return gocann_core.aclrtMallocForTaskScheduler(t, devPtr, size, policy, cfg);
+}
 aclError aclrtFree(void* devPtr) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtFree", (aclError)e_);
@@ -1748,6 +1773,104 @@ aclError aclrtBinaryGetGlobal(aclrtBinHandle binHandle, const char* name, void**
 	GOCANN_CHECK_PTR(t, "aclrtBinaryGetGlobal", "size", size, 0, (aclError)e_);
 	return gocann_core.aclrtBinaryGetGlobal(t, binHandle, name, dptr, size);
 }
+aclrtBinary aclrtCreateBinary(const void* data, size_t dataLen) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtCreateBinary", (aclrtBinary)0);
+	GOCANN_CHECK_PTR(t, "aclrtCreateBinary", "data", data, 0, (aclrtBinary)0);
+	return gocann_core.aclrtCreateBinary(t, data, dataLen);
+}
+aclError aclrtDestroyBinary(aclrtBinary binary) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtDestroyBinary", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtDestroyBinary", "binary", binary, 1, (aclError)e_);
+	return gocann_core.aclrtDestroyBinary(t, binary);
+}
+aclError aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle* binHandle) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtBinaryLoad", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtBinaryLoad", "binary", binary, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtBinaryLoad", "binHandle", binHandle, 0, (aclError)e_);
+	return gocann_core.aclrtBinaryLoad(t, binary, binHandle);
+}
+aclError aclrtBinaryGetFunctionByEntry(aclrtBinHandle binHandle, uint64_t funcEntry, aclrtFuncHandle* funcHandle) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtBinaryGetFunctionByEntry", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtBinaryGetFunctionByEntry", "binHandle", binHandle, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtBinaryGetFunctionByEntry", "funcHandle", funcHandle, 0, (aclError)e_);
+	return gocann_core.aclrtBinaryGetFunctionByEntry(t, binHandle, funcEntry, funcHandle);
+}
+aclError aclrtGetFuncBySymbol(const void* symbol, aclrtFuncHandle* funcHandle) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetFuncBySymbol", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetFuncBySymbol", "symbol", symbol, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetFuncBySymbol", "funcHandle", funcHandle, 0, (aclError)e_);
+	return gocann_core.aclrtGetFuncBySymbol(t, symbol, funcHandle);
+}
+aclError aclrtGetFunctionAddr(aclrtFuncHandle funcHandle, void** aicAddr, void** aivAddr) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetFunctionAddr", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetFunctionAddr", "funcHandle", funcHandle, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetFunctionAddr", "aicAddr", aicAddr, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetFunctionAddr", "aivAddr", aivAddr, 0, (aclError)e_);
+	return gocann_core.aclrtGetFunctionAddr(t, funcHandle, aicAddr, aivAddr);
+}
+aclError aclrtGetFunctionSize(aclrtFuncHandle funcHandle, size_t* aicSize, size_t* aivSize) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetFunctionSize", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetFunctionSize", "funcHandle", funcHandle, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetFunctionSize", "aicSize", aicSize, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetFunctionSize", "aivSize", aivSize, 0, (aclError)e_);
+	return gocann_core.aclrtGetFunctionSize(t, funcHandle, aicSize, aivSize);
+}
+aclError aclrtGetFunctionAttribute(aclrtFuncHandle funcHandle, aclrtFuncAttribute attrType, int64_t* attrValue) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetFunctionAttribute", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetFunctionAttribute", "funcHandle", funcHandle, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetFunctionAttribute", "attrValue", attrValue, 0, (aclError)e_);
+	return gocann_core.aclrtGetFunctionAttribute(t, funcHandle, attrType, attrValue);
+}
+aclError aclrtFunctionGetBinary(const aclrtFuncHandle funcHandle, aclrtBinHandle* binHandle) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtFunctionGetBinary", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtFunctionGetBinary", "funcHandle", funcHandle, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtFunctionGetBinary", "binHandle", binHandle, 0, (aclError)e_);
+	return gocann_core.aclrtFunctionGetBinary(t, funcHandle, binHandle);
+}
+aclError aclrtFunctionGetParamCount(const void* func, size_t* paramCount) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtFunctionGetParamCount", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtFunctionGetParamCount", "func", func, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtFunctionGetParamCount", "paramCount", paramCount, 0, (aclError)e_);
+	return gocann_core.aclrtFunctionGetParamCount(t, func, paramCount);
+}
+aclError aclrtFunctionGetParamInfo(const void* func, size_t paramIndex, size_t* paramOffset, size_t* paramSize) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtFunctionGetParamInfo", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtFunctionGetParamInfo", "func", func, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtFunctionGetParamInfo", "paramOffset", paramOffset, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtFunctionGetParamInfo", "paramSize", paramSize, 0, (aclError)e_);
+	return gocann_core.aclrtFunctionGetParamInfo(t, func, paramIndex, paramOffset, paramSize);
+}
+aclError aclrtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flags, size_t* dynamicUbufSize) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtFunctionGetAvailDynUbufPerBlock", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtFunctionGetAvailDynUbufPerBlock", "func", func, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtFunctionGetAvailDynUbufPerBlock", "dynamicUbufSize", dynamicUbufSize, 0, (aclError)e_);
+	return gocann_core.aclrtFunctionGetAvailDynUbufPerBlock(t, func, flags, dynamicUbufSize);
+}
+aclError aclrtBinarySetExceptionCallback(aclrtBinHandle binHandle, aclrtOpExceptionCallback callback, void* userData) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtBinarySetExceptionCallback", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtBinarySetExceptionCallback", "binHandle", binHandle, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtBinarySetExceptionCallback", "callback", callback, 0, (aclError)e_);
+	return gocann_core.aclrtBinarySetExceptionCallback(t, binHandle, callback, (uintptr_t)userData);
+}
+aclError aclrtGetHardwareSyncAddr(void** addr) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetHardwareSyncAddr", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetHardwareSyncAddr", "addr", addr, 0, (aclError)e_);
+	return gocann_core.aclrtGetHardwareSyncAddr(t, addr);
+}
 
 // acl/acl_rt_graph.h
 aclError aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32_t flag) {
@@ -1965,6 +2088,27 @@ aclError aclmdlRIUpdate(aclmdlRI modelRI) {
 	GOCANN_ENTER(t, "aclmdlRIUpdate", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRIUpdate", "modelRI", modelRI, 1, (aclError)e_);
 	return gocann_core.aclmdlRIUpdate(t, modelRI);
+}
+aclError aclmdlRIKernelTaskGetAttribute(aclmdlRITask task, aclrtLaunchKernelAttrId attrId, aclrtLaunchKernelAttrValue* attrValue) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclmdlRIKernelTaskGetAttribute", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRIKernelTaskGetAttribute", "task", task, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRIKernelTaskGetAttribute", "attrValue", attrValue, 0, (aclError)e_);
+	return gocann_core.aclmdlRIKernelTaskGetAttribute(t, task, attrId, attrValue);
+}
+aclError aclmdlRIAbort(aclmdlRI modelRI) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclmdlRIAbort", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclmdlRIAbort", "modelRI", modelRI, 1, (aclError)e_);
+	return gocann_core.aclmdlRIAbort(t, modelRI);
+}
+aclError aclrtTaskUpdateAsync(aclrtStream taskStream, uint32_t taskId, aclrtTaskUpdateInfo* info, aclrtStream execStream) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtTaskUpdateAsync", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtTaskUpdateAsync", "taskStream", taskStream, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtTaskUpdateAsync", "info", info, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtTaskUpdateAsync", "execStream", execStream, 1, (aclError)e_);
+	return gocann_core.aclrtTaskUpdateAsync(t, taskStream, taskId, info, execStream);
 }
 aclError aclmdlRICondHandleCreate(aclmdlRI modelRI, uint32_t defaultLaunchValue, aclmdlRICondHandleFlag flag, aclmdlRICondHandle* handle) {
 	gocann_thread *t = gocann_self();

@@ -329,6 +329,22 @@ ACL_FUNC_VISIBILITY aclError aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITa
 ACL_FUNC_VISIBILITY aclError aclmdlRITaskDisable(aclmdlRITask task);
 ACL_FUNC_VISIBILITY aclError aclmdlRIUpdate(aclmdlRI modelRI);
 
+/* Store attribute attrId of the launch configuration a kernel task was
+ * queued with: SCHEM_MODE, DYN_UBUF_SIZE, DATA_DUMP, TIMEOUT or TIMEOUT_US. */
+ACL_FUNC_VISIBILITY aclError aclmdlRIKernelTaskGetAttribute(
+    aclmdlRITask task, aclrtLaunchKernelAttrId attrId, aclrtLaunchKernelAttrValue* attrValue);
+
+/* Stop the model's runs in progress; their stream reports
+ * ACL_ERROR_RT_MODEL_ABORT_NORMAL. Later runs start as usual. */
+ACL_FUNC_VISIBILITY aclError aclmdlRIAbort(aclmdlRI modelRI);
+
+/* Queue on execStream an update of task taskId (its position, as
+ * aclmdlRITaskGetSeqId gives it) of the model stream taskStream is bound
+ * to: when it runs it reads the kernel entry and block count from the
+ * device words info names and rewrites the kernel task in place. */
+ACL_FUNC_VISIBILITY aclError aclrtTaskUpdateAsync(
+    aclrtStream taskStream, uint32_t taskId, aclrtTaskUpdateInfo* info, aclrtStream execStream);
+
 /* A condition variable of a model being captured: 8 bytes of device memory,
  * reset to defaultLaunchValue at each run with
  * ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT. */

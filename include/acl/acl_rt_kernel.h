@@ -273,6 +273,65 @@ ACL_FUNC_VISIBILITY aclError aclrtBinaryGetDevAddress(const aclrtBinHandle binHa
 ACL_FUNC_VISIBILITY aclError aclrtBinaryGetGlobal(
     aclrtBinHandle binHandle, const char* name, void** dptr, size_t* size);
 
+/* ------------------------------------------------------------------------
+ * Binary descriptions, function lookups and function information
+ * ------------------------------------------------------------------------ */
+
+/* Describe dataLen bytes of a kernel binary at data, which the caller keeps
+ * until the description is destroyed; NULL on failure. */
+ACL_FUNC_VISIBILITY aclrtBinary aclrtCreateBinary(const void* data, size_t dataLen);
+
+/* Destroy a description from aclrtCreateBinary; its data stays the
+ * caller's. */
+ACL_FUNC_VISIBILITY aclError aclrtDestroyBinary(aclrtBinary binary);
+
+/* Load the binary a description names, as aclrtBinaryLoadFromData does. */
+ACL_FUNC_VISIBILITY aclError aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle* binHandle);
+
+/* Look up the kernel of a loaded binary whose entry point is funcEntry (the
+ * address aclrtGetFunctionAddr stores). */
+ACL_FUNC_VISIBILITY aclError aclrtBinaryGetFunctionByEntry(
+    aclrtBinHandle binHandle, uint64_t funcEntry, aclrtFuncHandle* funcHandle);
+
+/* Look up the kernel whose code symbol points at, in the program or a
+ * library it loaded. */
+ACL_FUNC_VISIBILITY aclError aclrtGetFuncBySymbol(const void* symbol, aclrtFuncHandle* funcHandle);
+
+/* Store the entry points of funcHandle's kernel: aicAddr for the core it
+ * runs on, aivAddr NULL (no separate vector code). */
+ACL_FUNC_VISIBILITY aclError aclrtGetFunctionAddr(aclrtFuncHandle funcHandle, void** aicAddr, void** aivAddr);
+
+/* Store the size of the kernel's code: aicSize, and aivSize 0. */
+ACL_FUNC_VISIBILITY aclError aclrtGetFunctionSize(aclrtFuncHandle funcHandle, size_t* aicSize, size_t* aivSize);
+
+/* Store attribute attrType of funcHandle's kernel in attrValue. */
+ACL_FUNC_VISIBILITY aclError aclrtGetFunctionAttribute(
+    aclrtFuncHandle funcHandle, aclrtFuncAttribute attrType, int64_t* attrValue);
+
+/* Store the loaded binary funcHandle belongs to. */
+ACL_FUNC_VISIBILITY aclError aclrtFunctionGetBinary(const aclrtFuncHandle funcHandle, aclrtBinHandle* binHandle);
+
+/* Store how many parameters the kernel takes. */
+ACL_FUNC_VISIBILITY aclError aclrtFunctionGetParamCount(const void* func, size_t* paramCount);
+
+/* Store where parameter paramIndex lies in an argument block and its size;
+ * one of paramOffset and paramSize may be NULL. */
+ACL_FUNC_VISIBILITY aclError aclrtFunctionGetParamInfo(
+    const void* func, size_t paramIndex, size_t* paramOffset, size_t* paramSize);
+
+/* Store the dynamic unified buffer a block of a SIMT kernel may be given;
+ * 0 for other kernels. flags must be 0. */
+ACL_FUNC_VISIBILITY aclError aclrtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flags, size_t* dynamicUbufSize);
+
+/* Have callback called with userData when a kernel of binHandle faults;
+ * the last call wins, a NULL callback removes it. */
+ACL_FUNC_VISIBILITY aclError aclrtBinarySetExceptionCallback(
+    aclrtBinHandle binHandle, aclrtOpExceptionCallback callback, void* userData);
+
+/* Store the address of the device's word that blocks on different cores
+ * synchronize through. */
+ACL_FUNC_VISIBILITY aclError aclrtGetHardwareSyncAddr(void** addr);
+
 #ifdef __cplusplus
 }
 #endif

@@ -317,6 +317,11 @@ ACL_FUNC_VISIBILITY aclError aclrtMallocCached(
 ACL_FUNC_VISIBILITY aclError aclrtMallocWithCfg(
     void** devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig* cfg);
 
+/* As aclrtMallocWithCfg, for memory the device's task scheduler uses
+ * (value writes and waits, model tasks); freed with aclrtFree. */
+ACL_FUNC_VISIBILITY aclError aclrtMallocForTaskScheduler(
+    void** devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig* cfg);
+
 /* Free device memory from the aclrtMalloc family. Does not wait for tasks
  * that may still use it. */
 ACL_FUNC_VISIBILITY aclError aclrtFree(void* devPtr);

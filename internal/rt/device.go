@@ -31,6 +31,7 @@ type Device struct {
 	defCtx   *Context
 	contexts map[*Context]struct{} // explicit contexts
 	dead     bool                  // the runtime was finalized
+	hwSync   hwSyncWord            // aclrtGetHardwareSyncAddr's word (hwsync.go)
 }
 
 func (d *Device) ID() int          { return d.id }

@@ -12,7 +12,7 @@ const MaxBlocks = 65535
 // most hal.MaxArgs (the caller checks), (aclrtLaunchKernel). It allocates
 // nothing.
 func (s *Stream) Launch(k *hal.Kernel, blocks uint32, args []uint64, site uintptr) error {
-	return s.LaunchSlots(k, blocks, args, 0, site)
+	return s.LaunchSlots(k, blocks, args, hal.LaunchAttrs{}, 0, site)
 }
 
 // A launch's kernel and block count are checked here, once on the way to
@@ -119,7 +119,7 @@ func (s *Stream) ValueWait(addr, value uint64, flag uint32, site uintptr) error 
 // hal.MaxArgs (the caller checks), are in device memory at argsDev; they
 // are read when the kernel is about to start, after every earlier task of
 // s (aclrtLaunchKernel's argsData).
-func (s *Stream) LaunchDeviceArgs(k *hal.Kernel, blocks uint32, argsDev uint64, nargs int, thread uint32, site uintptr) error {
+func (s *Stream) LaunchDeviceArgs(k *hal.Kernel, blocks uint32, argsDev uint64, nargs int, attrs hal.LaunchAttrs, thread uint32, site uintptr) error {
 	if err := s.check(); err != nil {
 		return err
 	}
@@ -131,7 +131,7 @@ func (s *Stream) LaunchDeviceArgs(k *hal.Kernel, blocks uint32, argsDev uint64, 
 			return err
 		}
 	}
-	t := hal.Task{Kind: hal.TaskKernel, Kernel: k, Blocks: blocks, NArgs: uint32(nargs), ArgsDev: argsDev, Thread: thread, Site: site}
+	t := hal.Task{Kind: hal.TaskKernel, Kernel: k, Blocks: blocks, NArgs: uint32(nargs), ArgsDev: argsDev, Launch: attrs, Thread: thread, Site: site}
 	if d := s.dumpTarget(k); d != nil {
 		return s.submitDumped(d, &t)
 	}
@@ -142,7 +142,7 @@ func (s *Stream) LaunchDeviceArgs(k *hal.Kernel, blocks uint32, argsDev uint64, 
 // LaunchSlots is Launch for callers that know their OS thread, recorded in
 // the task for exception reports. args holds at most hal.MaxArgs slots
 // (the caller checks).
-func (s *Stream) LaunchSlots(k *hal.Kernel, blocks uint32, args []uint64, thread uint32, site uintptr) error {
+func (s *Stream) LaunchSlots(k *hal.Kernel, blocks uint32, args []uint64, attrs hal.LaunchAttrs, thread uint32, site uintptr) error {
 	if err := s.check(); err != nil {
 		return err
 	}
@@ -152,7 +152,7 @@ func (s *Stream) LaunchSlots(k *hal.Kernel, blocks uint32, args []uint64, thread
 	if err := s.c.d.r.closed.checkSlots(args); err != nil {
 		return err
 	}
-	t := hal.Task{Kind: hal.TaskKernel, Kernel: k, Blocks: blocks, NArgs: uint32(len(args)), Thread: thread, Site: site}
+	t := hal.Task{Kind: hal.TaskKernel, Kernel: k, Blocks: blocks, NArgs: uint32(len(args)), Launch: attrs, Thread: thread, Site: site}
 	copy(t.Args[:], args)
 	if d := s.dumpTarget(k); d != nil {
 		return s.submitDumped(d, &t)

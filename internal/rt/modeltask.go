@@ -222,3 +222,21 @@ func (m *Model) Update() error {
 	m.pending = nil
 	return nil
 }
+
+// Abort stops m's runs in progress (aclmdlRIAbort): each ends before its
+// next operation, or in the wait it is in, and the stream running it
+// reports ACL_ERROR_RT_MODEL_ABORT_NORMAL. Runs queued behind them start
+// as usual. A conditional branch goes with its parent, which is the one to
+// abort.
+func (m *Model) Abort() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.readyLocked(); err != nil {
+		return err
+	}
+	if m.kind == modelSub {
+		return rterr.Errorf(rterr.KindNotSupported, "model %d is a conditional branch; abort model %d, which runs it", m.id, m.parent.id)
+	}
+	m.graph.Abort()
+	return nil
+}

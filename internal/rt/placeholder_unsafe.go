@@ -21,7 +21,7 @@ type Placeholder struct{ Slot, Data uint64 }
 // kernel has run, or with the model when the stream records into one. A
 // task-group update refuses it: the task it replaces may still be reading
 // its own copy.
-func (s *Stream) LaunchPlaceholders(k *hal.Kernel, blocks uint32, block []byte, params int, phs []Placeholder, thread uint32, site uintptr) error {
+func (s *Stream) LaunchPlaceholders(k *hal.Kernel, blocks uint32, block []byte, params int, phs []Placeholder, attrs hal.LaunchAttrs, thread uint32, site uintptr) error {
 	if err := s.usable(); err != nil {
 		return err
 	}
@@ -62,7 +62,7 @@ func (s *Stream) LaunchPlaceholders(k *hal.Kernel, blocks uint32, block []byte, 
 		for i := range slots {
 			slots[i] = binary.LittleEndian.Uint64(block[8*i:])
 		}
-		err = s.LaunchSlots(k, blocks, slots, thread, site)
+		err = s.LaunchSlots(k, blocks, slots, attrs, thread, site)
 	}
 	if err != nil {
 		_ = s.c.FreeInternal(a.Addr)

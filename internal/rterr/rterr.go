@@ -47,6 +47,7 @@ const (
 	KindDMAFault          = Kind(hal.KindDMAFault)
 	KindHostFuncFault     = Kind(hal.KindHostFuncFault)
 	KindStreamAborted     = Kind(hal.KindStreamAborted)
+	KindModelAborted      = Kind(hal.KindModelAborted)
 )
 
 // The runtime-level kinds, numbered after hal's.

@@ -1,0 +1,51 @@
+/*
+ * Kernels for 46_kernels: one with declared parameters to describe, one
+ * that traps (a binary's exception callback), and one whose blocks meet
+ * on the device's hardware synchronization word.
+ * Build: gcc -O2 -shared -fPIC -I<include> kernels.c -o libkernels.so
+ */
+#include <gocann/kernel.h>
+
+/* fill stores v + w at out[block]. */
+__global__ __aicore__ void fill(GM_ADDR out, int32_t v, int64_t w)
+{
+    ((int64_t *)out)[GetBlockIdx()] = v + w;
+}
+GOCANN_KERNEL_PARAMS(fill, GOCANN_PARAM_PTR, GOCANN_PARAM_INT32, GOCANN_PARAM_INT64);
+
+/* fill_neg stores -(v + w) at out[block]: what an update turns fill into. */
+__global__ __aicore__ void fill_neg(GM_ADDR out, int32_t v, int64_t w)
+{
+    ((int64_t *)out)[GetBlockIdx()] = -(v + w);
+}
+GOCANN_KERNEL_PARAMS(fill_neg, GOCANN_PARAM_PTR, GOCANN_PARAM_INT32, GOCANN_PARAM_INT64);
+
+/* boom traps in every block. */
+__global__ __aicore__ void boom(GM_ADDR out)
+{
+    (void)out;
+    gocann_trap("boom");
+}
+GOCANN_KERNEL_PARAMS(boom, GOCANN_PARAM_PTR);
+
+/* meet is a barrier over the 64-bit word at sync: each block adds one and
+ * waits (up to about 5 s of spinning) until every block of the launch has
+ * arrived, counting from the launch's first arrival; out[block] is 1 if it
+ * saw all of them. Any starting value works, so launches may follow each
+ * other on one word. */
+__global__ __aicore__ void meet(GM_ADDR sync, GM_ADDR out)
+{
+    uint64_t *word = (uint64_t *)sync;
+    uint64_t n = (uint64_t)GetBlockNum();
+    uint64_t mine = __atomic_fetch_add(word, 1, __ATOMIC_SEQ_CST);
+    uint64_t target = (mine / n + 1) * n;
+    int met = 0;
+    for (long i = 0; i < 500000000L; i++) {
+        if (__atomic_load_n(word, __ATOMIC_SEQ_CST) >= target) {
+            met = 1;
+            break;
+        }
+    }
+    ((int64_t *)out)[GetBlockIdx()] = met;
+}
+GOCANN_KERNEL_PARAMS(meet, GOCANN_PARAM_PTR, GOCANN_PARAM_PTR);
