@@ -68,6 +68,8 @@ type Runtime struct {
 	excSet   func(ExceptionInfo)
 	excHooks map[int]func(ExceptionInfo)
 	excNext  int
+
+	hooks stateHooks // device state and task abort callbacks (devstate.go)
 }
 
 // Option configures a Runtime.
@@ -127,6 +129,7 @@ func New(opts ...Option) *Runtime {
 	}
 	r.rt = rt.New(func(c config.Config) (hal.Backend, error) { return open(c) }, r.opts.logger)
 	r.rt.SetFaultHook(r.onFault)
+	r.installStateHooks()
 	return r
 }
 

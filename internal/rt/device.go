@@ -109,7 +109,9 @@ func (d *Device) set() error {
 
 // Reset is aclrtResetDevice: drops a reference; the last one destroys the
 // default context and its streams, after their tasks finish.
-func (d *Device) Reset() error {
+func (d *Device) Reset() error { return d.resetNotified(false, d.reset) }
+
+func (d *Device) reset() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.dead {
@@ -126,7 +128,9 @@ func (d *Device) Reset() error {
 }
 
 // ResetForce is aclrtResetDeviceForce: drops every reference at once.
-func (d *Device) ResetForce() error {
+func (d *Device) ResetForce() error { return d.resetNotified(true, d.resetForce) }
+
+func (d *Device) resetForce() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.dead {

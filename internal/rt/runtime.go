@@ -1,6 +1,8 @@
 package rt
 
 import (
+	"time"
+
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -20,6 +22,8 @@ type Runtime struct {
 	newBackend  BackendFactory
 	log         *slog.Logger
 	faultHook   atomic.Pointer[func(hal.Fault)]
+	devHook     atomic.Pointer[func(int, DeviceState)]                     // devstate.go
+	abortHook   atomic.Pointer[func(int, AbortStage, time.Duration) error] // devstate.go
 	nextCtxID   atomic.Uint64
 	staging     stagingPool
 	host        userHost                    // the caller's page-locked allocations
@@ -191,7 +195,14 @@ func (r *Runtime) SetDevice(id int) (*Device, error) {
 	if err != nil {
 		return nil, err
 	}
-	return d, d.set()
+	if !d.IsSet() {
+		r.deviceState(id, DeviceSetPre)
+	}
+	if err := d.set(); err != nil {
+		return d, err
+	}
+	r.deviceState(id, DeviceSetPost)
+	return d, nil
 }
 
 // RegisterKernel adds a Go kernel under name.
