@@ -173,6 +173,7 @@
 //	aclrtDeviceL2CacheFlush                                                    Context.L2CacheFlush
 //	aclrtDevicePeerAccessStatus                                                Runtime.PeerAccessStatus
 //	aclrtDeviceSetLimit                                                        Runtime.SetDeviceLimit
+//	aclrtDeviceTaskAbort                                                       Device.TaskAbort
 //	aclrtEventElapsedTime                                                      Elapsed
 //	aclrtEventGetTimestamp                                                     Event.Timestamp
 //	aclrtExceptionInfoCallbackRegister / aclrtExceptionInfoCallbackUnregister  Runtime.AddExceptionCallback
@@ -214,6 +215,7 @@
 //	aclrtGetNotifyId                                                           Notify.ID
 //	aclrtGetPhyDevIdByLogicDevId                                               Runtime.PhysicalIDOfLogical
 //	aclrtGetPhyDevIdByUserDevId                                                Runtime.PhysicalIDOfUser
+//	aclrtGetPrimaryCtxState                                                    Device.PrimaryContextActive
 //	aclrtGetSocName                                                            Device.SoCName
 //	aclrtGetSocName (before aclInit)                                           DefaultSoCName
 //	aclrtGetStreamAttribute                                                    Stream.Attr
@@ -315,6 +317,7 @@
 //	aclrtRecordEvent                                                           Stream.Record
 //	aclrtRecordEventWithFlag                                                   Stream.RecordWithFlag
 //	aclrtRecordNotify                                                          Stream.RecordNotify
+//	aclrtRegDeviceStateCallback                                                Runtime.RegisterDeviceStateCallback
 //	aclrtReleaseMemAddress                                                     Runtime.ReleaseMemAddress
 //	aclrtReserveMemAddress                                                     Runtime.ReserveMemAddress
 //	aclrtReserveMemAddressNoUCMemory                                           Runtime.ReserveMemAddressNoUC
@@ -325,6 +328,7 @@
 //	aclrtSetBufUserData                                                        Buf.SetUserData
 //	aclrtSetBufUserData (by pointer)                                           RawBuf.SetUserData
 //	aclrtSetDevice                                                             Runtime.SetDevice
+//	aclrtSetDeviceTaskAbortCallback                                            Runtime.RegisterTaskAbortCallback
 //	aclrtSetExceptionInfoCallback                                              Runtime.SetExceptionCallback
 //	aclrtSetLabel                                                              Stream.SetLabel
 //	aclrtSetMemcpyDesc                                                         RawContext.SetMemcpyDesc

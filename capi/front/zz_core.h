@@ -91,6 +91,10 @@ typedef struct gocann_core_api {
 	aclError (*aclrtStreamAbort)(gocann_thread *t, aclrtStream stream);
 	aclError (*aclrtStreamWaitEvent)(gocann_thread *t, aclrtStream stream, aclrtEvent event);
 	aclError (*aclrtStreamWaitEventWithTimeout)(gocann_thread *t, aclrtStream stream, aclrtEvent event, int32_t timeout);
+	aclError (*aclrtRegDeviceStateCallback)(gocann_thread *t, const char* regName, aclrtDeviceStateCallback callback, uintptr_t args);
+	aclError (*aclrtSetDeviceTaskAbortCallback)(gocann_thread *t, const char* regName, aclrtDeviceTaskAbortCallback callback, uintptr_t args);
+	aclError (*aclrtDeviceTaskAbort)(gocann_thread *t, int32_t deviceId, uint32_t timeout);
+	aclError (*aclrtGetPrimaryCtxState)(gocann_thread *t, int32_t deviceId, uint32_t* flags, int32_t* active);
 	// acl/acl_rt_callback.h
 	aclError (*aclrtSetExceptionInfoCallback)(gocann_thread *t, aclrtExceptionInfoCallback callback);
 	aclError (*aclrtExceptionInfoCallbackRegister)(gocann_thread *t, aclrtExceptionInfoCallback callback);

@@ -84,6 +84,10 @@ const gocann_core_sym gocann_core_syms[] = {
 	{"gocann_aclrtStreamAbort", &gocann_core.aclrtStreamAbort},
 	{"gocann_aclrtStreamWaitEvent", &gocann_core.aclrtStreamWaitEvent},
 	{"gocann_aclrtStreamWaitEventWithTimeout", &gocann_core.aclrtStreamWaitEventWithTimeout},
+	{"gocann_aclrtRegDeviceStateCallback", &gocann_core.aclrtRegDeviceStateCallback},
+	{"gocann_aclrtSetDeviceTaskAbortCallback", &gocann_core.aclrtSetDeviceTaskAbortCallback},
+	{"gocann_aclrtDeviceTaskAbort", &gocann_core.aclrtDeviceTaskAbort},
+	{"gocann_aclrtGetPrimaryCtxState", &gocann_core.aclrtGetPrimaryCtxState},
 	{"gocann_aclrtSetExceptionInfoCallback", &gocann_core.aclrtSetExceptionInfoCallback},
 	{"gocann_aclrtExceptionInfoCallbackRegister", &gocann_core.aclrtExceptionInfoCallbackRegister},
 	{"gocann_aclrtExceptionInfoCallbackUnregister", &gocann_core.aclrtExceptionInfoCallbackUnregister},
@@ -763,6 +767,32 @@ aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, i
 	GOCANN_CHECK_PTR(t, "aclrtStreamWaitEventWithTimeout", "stream", stream, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtStreamWaitEventWithTimeout", "event", event, 1, (aclError)e_);
 	return gocann_core.aclrtStreamWaitEventWithTimeout(t, stream, event, timeout);
+}
+aclError aclrtRegDeviceStateCallback(const char* regName, aclrtDeviceStateCallback callback, void* args) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtRegDeviceStateCallback", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtRegDeviceStateCallback", "regName", regName, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtRegDeviceStateCallback", "callback", callback, 0, (aclError)e_);
+	return gocann_core.aclrtRegDeviceStateCallback(t, regName, callback, (uintptr_t)args);
+}
+aclError aclrtSetDeviceTaskAbortCallback(const char* regName, aclrtDeviceTaskAbortCallback callback, void* args) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtSetDeviceTaskAbortCallback", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtSetDeviceTaskAbortCallback", "regName", regName, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtSetDeviceTaskAbortCallback", "callback", callback, 0, (aclError)e_);
+	return gocann_core.aclrtSetDeviceTaskAbortCallback(t, regName, callback, (uintptr_t)args);
+}
+aclError aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtDeviceTaskAbort", (aclError)e_);
+	return gocann_core.aclrtDeviceTaskAbort(t, deviceId, timeout);
+}
+aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t* flags, int32_t* active) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetPrimaryCtxState", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetPrimaryCtxState", "flags", flags, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetPrimaryCtxState", "active", active, 0, (aclError)e_);
+	return gocann_core.aclrtGetPrimaryCtxState(t, deviceId, flags, active);
 }
 
 // acl/acl_rt_callback.h

@@ -753,6 +753,27 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithTimeout(
     aclrtStream stream, aclrtEvent event, int32_t timeout);
 
+/* Register callback under regName, a name not registered yet, to be called
+ * before the aclrtSetDevice that opens a device, after every
+ * aclrtSetDevice, and before and after the aclrtResetDevice that ends its
+ * default context; a NULL callback removes regName's. */
+ACL_FUNC_VISIBILITY aclError aclrtRegDeviceStateCallback(
+    const char* regName, aclrtDeviceStateCallback callback, void* args);
+
+/* Register callback under regName, a name not registered yet, to be called
+ * before and after aclrtDeviceTaskAbort aborts; a NULL callback removes
+ * regName's. */
+ACL_FUNC_VISIBILITY aclError aclrtSetDeviceTaskAbortCallback(
+    const char* regName, aclrtDeviceTaskAbortCallback callback, void* args);
+
+/* Abort the tasks of every stream of device deviceId: queued ones are
+ * dropped, running ones waited for; timeout in milliseconds, 0 for none. */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout);
+
+/* Store in *active 1 if device deviceId's default context exists, else 0;
+ * flags is reserved and must be NULL. */
+ACL_FUNC_VISIBILITY aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t* flags, int32_t* active);
+
 #ifdef __cplusplus
 }
 #endif

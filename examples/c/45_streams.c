@@ -1,0 +1,196 @@
+/*
+ * 45_streams: stream and device state, device task abort.
+ *
+ * On the default chip (Atlas A2): aclrtRegDeviceStateCallback's callbacks
+ * around aclrtSetDevice and the aclrtResetDevice that ends the default
+ * context; aclrtGetPrimaryCtxState; aclrtSetDeviceTaskAbortCallback and
+ * aclrtDeviceTaskAbort, which drops the queued tasks of every stream of
+ * the device and leaves the streams usable. On an Atlas 200I/500 A2: the
+ * abort calls refused.
+ */
+#include <pthread.h>
+#include "common.h"
+
+/* REFUSE(call, want, sub, what): call returns want and the message
+ * contains sub. */
+#define REFUSE(call, want, sub, what)                                                                         \
+    do {                                                                                                      \
+        clear_errors();                                                                                       \
+        aclError r_ = (call);                                                                                 \
+        const char *m_ = aclGetRecentErrMsg();                                                                \
+        EXPECT(r_ == (aclError)(want) && m_ != NULL && strstr(m_, (sub)) != NULL, "%s -> %d: %s", (what), r_, \
+               m_ ? m_ : "(none)");                                                                           \
+    } while (0)
+
+static char trail[256];
+
+static void note(const char *s)
+{
+    size_t n = strlen(trail);
+    snprintf(trail + n, sizeof trail - n, "%s%s", n ? " " : "", s);
+}
+
+static void on_device(int32_t dev, aclrtDeviceState st, void *args)
+{
+    char s[32];
+    snprintf(s, sizeof s, "%s%d:%d", (const char *)args, dev, (int)st);
+    note(s);
+}
+
+static void device_states(void)
+{
+    static char tag[] = "d";
+    trail[0] = 0;
+    aclrtContext ctx0 = NULL;
+    CHECK(aclrtGetCurrentContext(&ctx0));
+    CHECK(aclrtRegDeviceStateCallback("45_streams", on_device, tag));
+    REFUSE(aclrtRegDeviceStateCallback("45_streams", on_device, tag), ACL_ERROR_RT_PARAM_INVALID, "already registered",
+           "aclrtRegDeviceStateCallback under a name already registered");
+    REFUSE(aclrtRegDeviceStateCallback(NULL, on_device, tag), ACL_ERROR_INVALID_PARAM, "regName",
+           "aclrtRegDeviceStateCallback with regName NULL");
+    int32_t active = -1;
+    CHECK(aclrtGetPrimaryCtxState(1, NULL, &active));
+    EXPECT(active == 0, "aclrtGetPrimaryCtxState before aclrtSetDevice(1): %d", active);
+    CHECK(aclrtSetDevice(1));
+    CHECK(aclrtSetDevice(1));
+    CHECK(aclrtGetPrimaryCtxState(1, NULL, &active));
+    EXPECT(active == 1, "aclrtGetPrimaryCtxState after aclrtSetDevice(1): %d", active);
+    CHECK(aclrtResetDevice(1));
+    CHECK(aclrtResetDevice(1));
+    CHECK(aclrtGetPrimaryCtxState(1, NULL, &active));
+    EXPECT(active == 0, "aclrtGetPrimaryCtxState after the last aclrtResetDevice(1): %d", active);
+    CHECK(aclrtRegDeviceStateCallback("45_streams", NULL, NULL));
+    CHECK(aclrtSetDevice(1));
+    CHECK(aclrtResetDevice(1));
+    EXPECT(strcmp(trail, "d1:0 d1:1 d1:1 d1:2 d1:3") == 0,
+           "device state callbacks: SET_PRE, SET_POST twice, RESET_PRE, RESET_POST, none once removed (%s)", trail);
+    uint32_t flags = 0;
+    REFUSE(aclrtGetPrimaryCtxState(1, &flags, &active), ACL_ERROR_INVALID_PARAM, "flags",
+           "aclrtGetPrimaryCtxState with flags not NULL");
+    REFUSE(aclrtGetPrimaryCtxState(1, NULL, NULL), ACL_ERROR_INVALID_PARAM, "active", "aclrtGetPrimaryCtxState with active NULL");
+    REFUSE(aclrtGetPrimaryCtxState(99, NULL, &active), ACL_ERROR_RT_INVALID_DEVICEID, "99",
+           "aclrtGetPrimaryCtxState of device 99");
+    CHECK(aclrtSetCurrentContext(ctx0));
+}
+
+static volatile int gate_open;
+static volatile int gate_in;
+
+static void gate(void *arg)
+{
+    (void)arg;
+    gate_in = 1;
+    while (!gate_open) {
+        sleep_ms(1);
+    }
+}
+
+static int abort_ret;
+
+static int32_t on_abort(int32_t dev, aclrtDeviceTaskAbortStage st, uint32_t timeout, void *args)
+{
+    char s[32];
+    snprintf(s, sizeof s, "%s%d:%d:%u", (const char *)args, dev, (int)st, timeout);
+    note(s);
+    return abort_ret;
+}
+
+struct waiter {
+    aclrtContext ctx;
+    aclrtStream s;
+    aclError ret;
+};
+
+/* wait_then_open synchronizes the stream; the abort ends the wait once it
+ * dropped the queued tasks, and only then is the running gate let go. */
+static void *wait_then_open(void *arg)
+{
+    struct waiter *w = arg;
+    CHECK(aclrtSetCurrentContext(w->ctx));
+    w->ret = aclrtSynchronizeStream(w->s);
+    gate_open = 1;
+    return NULL;
+}
+
+static void task_abort(aclrtStream s)
+{
+    static char tag[] = "a";
+    trail[0] = 0;
+    void *word = NULL;
+    CHECK(aclrtMalloc(&word, 8, ACL_MEM_MALLOC_HUGE_FIRST));
+    write_u64(word, 0);
+    CHECK(aclrtSetDeviceTaskAbortCallback("45_streams", on_abort, tag));
+    REFUSE(aclrtSetDeviceTaskAbortCallback("45_streams", on_abort, tag), ACL_ERROR_RT_PARAM_INVALID, "already registered",
+           "aclrtSetDeviceTaskAbortCallback under a name already registered");
+    gate_open = 0;
+    gate_in = 0;
+    CHECK(aclrtLaunchHostFunc(s, gate, NULL));
+    CHECK(aclrtValueWrite(word, 7, 0, s));
+    while (!gate_in) {
+        sleep_ms(1);
+    }
+    struct waiter w = {NULL, s, 0};
+    CHECK(aclrtGetCurrentContext(&w.ctx));
+    pthread_t th;
+    EXPECT(pthread_create(&th, NULL, wait_then_open, &w) == 0, "a thread waits for the stream");
+    sleep_ms(50); /* let the wait begin */
+    CHECK(aclrtDeviceTaskAbort(0, 0));
+    pthread_join(th, NULL);
+    EXPECT(w.ret == ACL_ERROR_RT_STREAM_ABORT, "the stream's wait ended with %d (ACL_ERROR_RT_STREAM_ABORT)", (int)w.ret);
+    EXPECT(strcmp(trail, "a0:0:0 a0:1:0") == 0, "abort callbacks: PRE then POST, timeout 0 (%s)", trail);
+    EXPECT(read_u64(word) == 0, "aclrtDeviceTaskAbort dropped the queued write (word %llu)", (unsigned long long)read_u64(word));
+    CHECK(aclrtValueWrite(word, 5, 0, s));
+    CHECK(aclrtSynchronizeStream(s));
+    EXPECT(read_u64(word) == 5, "the stream runs tasks after aclrtDeviceTaskAbort (word %llu)", (unsigned long long)read_u64(word));
+    abort_ret = 9;
+    REFUSE(aclrtDeviceTaskAbort(0, 1000), ACL_ERROR_RT_INTERNAL_ERROR, "returned 9",
+           "aclrtDeviceTaskAbort with a callback returning 9");
+    abort_ret = 0;
+    CHECK(aclrtSetDeviceTaskAbortCallback("45_streams", NULL, NULL));
+    REFUSE(aclrtDeviceTaskAbort(0, 36 * 60 * 1000 + 1), ACL_ERROR_RT_PARAM_INVALID, "timeout",
+           "aclrtDeviceTaskAbort with a timeout past 36 minutes");
+    REFUSE(aclrtDeviceTaskAbort(1, 0), ACL_ERROR_RT_INVALID_DEVICEID, "device 1",
+           "aclrtDeviceTaskAbort of a device not set");
+    REFUSE(aclrtSetDeviceTaskAbortCallback(NULL, on_abort, tag), ACL_ERROR_INVALID_PARAM, "regName",
+           "aclrtSetDeviceTaskAbortCallback with regName NULL");
+    CHECK(aclrtFree(word));
+}
+
+static void init_chip(const char *file, const char *soc)
+{
+    char json[128];
+    snprintf(json, sizeof json, "{\"simulator\": {\"soc_name\": \"%s\"}}\n", soc);
+    write_file(file, json);
+    CHECK(aclInit(file));
+    CHECK(aclrtSetDevice(0));
+}
+
+static void fini(aclrtStream s)
+{
+    CHECK(aclrtDestroyStream(s));
+    CHECK(aclrtResetDevice(0));
+    CHECK(aclFinalize());
+}
+
+int main(void)
+{
+    aclrtStream s = NULL;
+
+    /* ---- Atlas A2 ---------------------------------------------------- */
+    init_chip("streams_a2.json", "Ascend910B1");
+    CHECK(aclrtCreateStream(&s));
+    device_states();
+    task_abort(s);
+    fini(s);
+
+    /* ---- Atlas 200I/500 A2 ------------------------------------------- */
+    init_chip("streams_310b.json", "Ascend310B1");
+    CHECK(aclrtCreateStream(&s));
+    REFUSE(aclrtDeviceTaskAbort(0, 0), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "aclrtDeviceTaskAbort is not supported on Ascend310B1",
+           "aclrtDeviceTaskAbort on an Atlas 200I/500 A2");
+    REFUSE(aclrtSetDeviceTaskAbortCallback("x", on_abort, NULL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+           "aclrtSetDeviceTaskAbortCallback is not supported on Ascend310B1", "aclrtSetDeviceTaskAbortCallback on an Atlas 200I/500 A2");
+    fini(s);
+    printf("PASS 45_streams\n");
+    return 0;
+}
