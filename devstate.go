@@ -20,6 +20,15 @@ const (
 	DeviceResetPost DeviceState = DeviceState(rt.DeviceResetPost) // ACL_RT_DEVICE_STATE_RESET_POST: after it
 )
 
+// StreamState is a point in a stream's life a stream state callback is
+// called at.
+type StreamState int
+
+const (
+	StreamCreatePost StreamState = StreamState(rt.StreamCreatePost) // ACL_RT_STREAM_STATE_CREATE_POST
+	StreamDestroyPre StreamState = StreamState(rt.StreamDestroyPre) // ACL_RT_STREAM_STATE_DESTROY_PRE
+)
+
 // AbortStage is a point of Device.TaskAbort a task abort callback is
 // called at.
 type AbortStage int
@@ -76,12 +85,23 @@ func (h *namedHooks[F]) list() []F {
 
 // stateHooks holds the device state and task abort callbacks.
 type stateHooks struct {
+	stream namedHooks[func(s *Stream, st StreamState)]
 	device namedHooks[func(dev int, st DeviceState)]
 	abort  namedHooks[func(dev int, st AbortStage, left time.Duration) error]
 }
 
 // installStateHooks tells the core to call the registered callbacks.
 func (r *Runtime) installStateHooks() {
+	r.rt.SetStreamStateHook(func(s *rt.Stream, st rt.StreamState) {
+		fns := r.hooks.stream.list()
+		if len(fns) == 0 {
+			return
+		}
+		gs := r.stream(s)
+		for _, fn := range fns {
+			fn(gs, StreamState(st))
+		}
+	})
 	r.rt.SetDeviceStateHook(func(dev int, st rt.DeviceState) {
 		for _, fn := range r.hooks.device.list() {
 			fn(dev, DeviceState(st))
@@ -95,6 +115,18 @@ func (r *Runtime) installStateHooks() {
 		}
 		return nil
 	})
+}
+
+// RegisterStreamStateCallback registers fn under name, a name not
+// registered yet; a nil fn removes name's callback. The callbacks are
+// called, in the order of their names, after a stream is created and
+// before it is destroyed, default streams included (they come with
+// SetDevice and NewContext and go with the Reset or Close that ends their
+// context), on the goroutine creating or destroying it.
+//
+// CANN: aclrtRegStreamStateCallback.
+func (r *Runtime) RegisterStreamStateCallback(name string, fn func(s *Stream, st StreamState)) error {
+	return r.hooks.stream.register("aclrtRegStreamStateCallback", name, fn, fn == nil)
 }
 
 // RegisterDeviceStateCallback registers fn under name, a name not

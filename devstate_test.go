@@ -118,3 +118,49 @@ func TestDeviceTaskAbortUnsupported(t *testing.T) {
 	wantErr(t, e.d.TaskAbort(0), gocann.CodeRTFeatureNotSupport, "aclrtDeviceTaskAbort", "Ascend310B1")
 	wantErr(t, e.r.RegisterTaskAbortCallback("x", nil), gocann.CodeRTFeatureNotSupport, "aclrtSetDeviceTaskAbortCallback")
 }
+
+// The stream state callbacks hear of explicit and default streams: after
+// each is created, before each is destroyed, in the order CANN's runtime
+// calls them around a device's reset.
+func TestStreamStateCallbacks(t *testing.T) {
+	r := newRuntime(t, smallConfig)
+	var got recorder
+	kind := func(s *gocann.Stream) string {
+		if s.IsDefault() {
+			return "def"
+		}
+		return "exp"
+	}
+	check(t, r.RegisterStreamStateCallback("s", func(s *gocann.Stream, st gocann.StreamState) {
+		got.add(fmt.Sprintf("%s:%d", kind(s), st))
+	}))
+	check(t, r.RegisterDeviceStateCallback("d", func(dev int, st gocann.DeviceState) { got.add(fmt.Sprintf("dev:%d", st)) }))
+	wantErr(t, r.RegisterStreamStateCallback("s", func(*gocann.Stream, gocann.StreamState) {}), gocann.CodeRTParamInvalid, `regName "s"`)
+	d, err := r.SetDevice(0)
+	check(t, err)
+	c, err := d.Context()
+	check(t, err)
+	s, err := c.NewStream()
+	check(t, err)
+	var ids []int32
+	check(t, r.RegisterStreamStateCallback("t", func(x *gocann.Stream, st gocann.StreamState) { ids = append(ids, x.ID()) }))
+	check(t, s.Close())
+	check(t, r.RegisterStreamStateCallback("t", nil))
+	if len(ids) != 1 || ids[0] != s.ID() {
+		t.Errorf("the callback was given streams %v, want the one destroyed (%d)", ids, s.ID())
+	}
+	_, err = c.NewStream()
+	check(t, err)
+	xc, err := d.NewContext()
+	check(t, err)
+	_, err = xc.NewStream()
+	check(t, err)
+	check(t, xc.Close())
+	check(t, d.Reset())
+	want := "dev:0,def:1,dev:1,exp:1,exp:2,exp:1," + // set, a stream made and closed, another made
+		"def:1,exp:1,def:2,exp:2," + // an explicit context with a stream, closed
+		"def:2,dev:2,exp:2,dev:3" // the reset
+	if got.String() != want {
+		t.Errorf("callbacks ran\n%s\nwant\n%s", got.String(), want)
+	}
+}

@@ -203,6 +203,15 @@ func (d *Device) DefaultContext() (*Context, error) {
 // NewContext creates an explicit context (aclrtCreateContext); it keeps the
 // device open until destroyed.
 func (d *Device) NewContext() (*Context, error) {
+	c, err := d.addContext()
+	if err != nil {
+		return nil, err
+	}
+	d.r.streamState(c.defStream, StreamCreatePost)
+	return c, nil
+}
+
+func (d *Device) addContext() (*Context, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if err := d.open(); err != nil {

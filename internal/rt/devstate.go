@@ -69,7 +69,13 @@ func (d *Device) releasing(force bool) bool {
 func (d *Device) resetNotified(force bool, reset func() error) error {
 	last := d.releasing(force)
 	if last {
-		d.r.deviceState(d.id, DeviceResetPre)
+		if c, err := d.DefaultContext(); err == nil {
+			d.r.streamState(c.defStream, StreamDestroyPre)
+			d.r.deviceState(d.id, DeviceResetPre)
+			for _, s := range c.liveStreams()[1:] {
+				d.r.streamState(s, StreamDestroyPre)
+			}
+		}
 	}
 	err := reset()
 	if last && err == nil {

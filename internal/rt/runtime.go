@@ -22,6 +22,7 @@ type Runtime struct {
 	newBackend  BackendFactory
 	log         *slog.Logger
 	faultHook   atomic.Pointer[func(hal.Fault)]
+	streamHook  atomic.Pointer[func(*Stream, StreamState)]                 // streamstate.go
 	devHook     atomic.Pointer[func(int, DeviceState)]                     // devstate.go
 	abortHook   atomic.Pointer[func(int, AbortStage, time.Duration) error] // devstate.go
 	nextCtxID   atomic.Uint64
@@ -195,11 +196,17 @@ func (r *Runtime) SetDevice(id int) (*Device, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !d.IsSet() {
+	wasSet := d.IsSet()
+	if !wasSet {
 		r.deviceState(id, DeviceSetPre)
 	}
 	if err := d.set(); err != nil {
 		return d, err
+	}
+	if !wasSet {
+		if c, err := d.DefaultContext(); err == nil {
+			r.streamState(c.defStream, StreamCreatePost)
+		}
 	}
 	r.deviceState(id, DeviceSetPost)
 	return d, nil

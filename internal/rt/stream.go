@@ -82,6 +82,7 @@ func (c *Context) NewStream(cfg StreamConfig) (*Stream, error) {
 	}
 	c.streams[s] = struct{}{}
 	c.mu.Unlock()
+	c.d.r.streamState(s, StreamCreatePost)
 	return s, nil
 }
 
@@ -241,6 +242,13 @@ func (s *Stream) destroy(wait bool) error {
 		return rterr.Errorf(rterr.KindInvalidParam, "stream %d is a default stream; it ends with its context or device reset", s.id)
 	}
 	c := s.c
+	c.mu.Lock()
+	_, ok := c.streams[s]
+	c.mu.Unlock()
+	if !ok {
+		return rterr.Errorf(rterr.KindInvalidHandle, "stream %d was already destroyed", s.id)
+	}
+	c.d.r.streamState(s, StreamDestroyPre)
 	c.mu.Lock()
 	if _, ok := c.streams[s]; !ok {
 		c.mu.Unlock()
