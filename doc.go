@@ -318,6 +318,7 @@
 //	aclrtRecordEventWithFlag                                                   Stream.RecordWithFlag
 //	aclrtRecordNotify                                                          Stream.RecordNotify
 //	aclrtRegDeviceStateCallback                                                Runtime.RegisterDeviceStateCallback
+//	aclrtRegStreamStateCallback                                                Runtime.RegisterStreamStateCallback
 //	aclrtReleaseMemAddress                                                     Runtime.ReleaseMemAddress
 //	aclrtReserveMemAddress                                                     Runtime.ReserveMemAddress
 //	aclrtReserveMemAddressNoUCMemory                                           Runtime.ReserveMemAddressNoUC
@@ -341,6 +342,7 @@
 //	aclrtStreamGetId                                                           Stream.ID
 //	aclrtStreamGetPriority                                                     Stream.Priority
 //	aclrtStreamQuery                                                           Stream.Query
+//	aclrtStreamStop                                                            Stream.Stop
 //	aclrtStreamWaitEvent                                                       Stream.WaitEvent
 //	aclrtStreamWaitEventWithFlag                                               Stream.WaitEventWithFlag
 //	aclrtStreamWaitEventWithTimeout                                            Stream.WaitEventTimeout

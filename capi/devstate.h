@@ -15,4 +15,9 @@ static inline int32_t gocann_call_abort(aclrtDeviceTaskAbortCallback cb, int32_t
 	return cb(dev, (aclrtDeviceTaskAbortStage)st, timeout, (void *)args);
 }
 
+
+static inline void gocann_call_streamstate(aclrtStreamStateCallback cb, uintptr_t stm, int32_t st, uintptr_t args) {
+	cb((aclrtStream)stm, (aclrtStreamState)st, (void *)args);
+}
+
 #endif

@@ -35,11 +35,12 @@ func createStream(t *C.gocann_thread, fn string, out *C.aclrtStream, prio uint32
 	h, ok := proc.handles.add(kindStream, s)
 	if !ok {
 		gs.CloseForce()
+		forgetPending(gs)
 		return failf(t, fn, gocann.KindNoStream, "too many live handles")
 	}
 	s.h = h
 	proc.direct.openStream(s)
-	proc.fronts.Store(gs, h)
+	bornStream(gs, h)
 	if !adopt(c, &c.streams, s) {
 		proc.fronts.Delete(gs)
 		proc.handles.remove(h, kindStream)

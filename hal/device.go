@@ -195,6 +195,14 @@ type Tracer interface {
 	Trace(buf []Record) []Record
 }
 
+// Stopper is an optional capability of a Queue: stopping it from the host
+// (aclrtStreamStop). A stopped queue starts no task, a running kernel
+// starts no further block, submissions are refused and waits end, as after
+// a fault in StopOnFailure mode, until Abort; no fault is reported.
+type Stopper interface {
+	Stop() error
+}
+
 // Sharer is implemented by devices whose memory lives in files another
 // process can map.
 type Sharer interface {

@@ -91,6 +91,8 @@ typedef struct gocann_core_api {
 	aclError (*aclrtStreamAbort)(gocann_thread *t, aclrtStream stream);
 	aclError (*aclrtStreamWaitEvent)(gocann_thread *t, aclrtStream stream, aclrtEvent event);
 	aclError (*aclrtStreamWaitEventWithTimeout)(gocann_thread *t, aclrtStream stream, aclrtEvent event, int32_t timeout);
+	aclError (*aclrtStreamStop)(gocann_thread *t, aclrtStream stream);
+	aclError (*aclrtRegStreamStateCallback)(gocann_thread *t, const char* regName, aclrtStreamStateCallback callback, uintptr_t args);
 	aclError (*aclrtRegDeviceStateCallback)(gocann_thread *t, const char* regName, aclrtDeviceStateCallback callback, uintptr_t args);
 	aclError (*aclrtSetDeviceTaskAbortCallback)(gocann_thread *t, const char* regName, aclrtDeviceTaskAbortCallback callback, uintptr_t args);
 	aclError (*aclrtDeviceTaskAbort)(gocann_thread *t, int32_t deviceId, uint32_t timeout);

@@ -84,6 +84,8 @@ const gocann_core_sym gocann_core_syms[] = {
 	{"gocann_aclrtStreamAbort", &gocann_core.aclrtStreamAbort},
 	{"gocann_aclrtStreamWaitEvent", &gocann_core.aclrtStreamWaitEvent},
 	{"gocann_aclrtStreamWaitEventWithTimeout", &gocann_core.aclrtStreamWaitEventWithTimeout},
+	{"gocann_aclrtStreamStop", &gocann_core.aclrtStreamStop},
+	{"gocann_aclrtRegStreamStateCallback", &gocann_core.aclrtRegStreamStateCallback},
 	{"gocann_aclrtRegDeviceStateCallback", &gocann_core.aclrtRegDeviceStateCallback},
 	{"gocann_aclrtSetDeviceTaskAbortCallback", &gocann_core.aclrtSetDeviceTaskAbortCallback},
 	{"gocann_aclrtDeviceTaskAbort", &gocann_core.aclrtDeviceTaskAbort},
@@ -767,6 +769,19 @@ aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, i
 	GOCANN_CHECK_PTR(t, "aclrtStreamWaitEventWithTimeout", "stream", stream, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtStreamWaitEventWithTimeout", "event", event, 1, (aclError)e_);
 	return gocann_core.aclrtStreamWaitEventWithTimeout(t, stream, event, timeout);
+}
+aclError aclrtStreamStop(aclrtStream stream) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtStreamStop", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtStreamStop", "stream", stream, 1, (aclError)e_);
+	return gocann_core.aclrtStreamStop(t, stream);
+}
+aclError aclrtRegStreamStateCallback(const char* regName, aclrtStreamStateCallback callback, void* args) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtRegStreamStateCallback", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtRegStreamStateCallback", "regName", regName, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtRegStreamStateCallback", "callback", callback, 0, (aclError)e_);
+	return gocann_core.aclrtRegStreamStateCallback(t, regName, callback, (uintptr_t)args);
 }
 aclError aclrtRegDeviceStateCallback(const char* regName, aclrtDeviceStateCallback callback, void* args) {
 	gocann_thread *t = gocann_self();

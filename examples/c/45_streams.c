@@ -1,12 +1,15 @@
 /*
  * 45_streams: stream and device state, device task abort.
  *
- * On the default chip (Atlas A2): aclrtRegDeviceStateCallback's callbacks
+ * On the default chip (Atlas A2): aclrtRegStreamStateCallback's callbacks
+ * for explicit streams, a context's default stream and a device's;
+ * aclrtStreamStop, which keeps the queued tasks unrun until
+ * aclrtStreamAbort; aclrtRegDeviceStateCallback's callbacks
  * around aclrtSetDevice and the aclrtResetDevice that ends the default
  * context; aclrtGetPrimaryCtxState; aclrtSetDeviceTaskAbortCallback and
  * aclrtDeviceTaskAbort, which drops the queued tasks of every stream of
  * the device and leaves the streams usable. On an Atlas 200I/500 A2: the
- * abort calls refused.
+ * stop and abort calls refused.
  */
 #include <pthread.h>
 #include "common.h"
@@ -71,6 +74,62 @@ static void device_states(void)
     REFUSE(aclrtGetPrimaryCtxState(99, NULL, &active), ACL_ERROR_RT_INVALID_DEVICEID, "99",
            "aclrtGetPrimaryCtxState of device 99");
     CHECK(aclrtSetCurrentContext(ctx0));
+}
+
+struct seen_state {
+    aclrtStream s;
+    int st;
+};
+static struct seen_state seen[16];
+static int nseen;
+
+static void on_stream(aclrtStream stm, aclrtStreamState st, void *args)
+{
+    (void)args;
+    if (nseen < 16) {
+        seen[nseen].s = stm;
+        seen[nseen].st = (int)st;
+    }
+    nseen++;
+}
+
+static int seen_is(int i, aclrtStream s, int st)
+{
+    return i < nseen && seen[i].s == s && seen[i].st == st;
+}
+
+static void stream_states(void)
+{
+    nseen = 0;
+    CHECK(aclrtRegStreamStateCallback("45_streams", on_stream, NULL));
+    REFUSE(aclrtRegStreamStateCallback("45_streams", on_stream, NULL), ACL_ERROR_RT_PARAM_INVALID, "already registered",
+           "aclrtRegStreamStateCallback under a name already registered");
+    aclrtStream s2 = NULL;
+    CHECK(aclrtCreateStream(&s2));
+    CHECK(aclrtDestroyStream(s2));
+    EXPECT(nseen == 2 && seen_is(0, s2, ACL_RT_STREAM_STATE_CREATE_POST) && seen_is(1, s2, ACL_RT_STREAM_STATE_DESTROY_PRE),
+           "aclrtCreateStream then aclrtDestroyStream: CREATE_POST and DESTROY_PRE with the stream's handle (%d calls)", nseen);
+    aclrtContext ctx0 = NULL, ctx = NULL;
+    CHECK(aclrtGetCurrentContext(&ctx0));
+    nseen = 0;
+    CHECK(aclrtCreateContext(&ctx, 0));
+    aclrtStream def = NULL;
+    CHECK(aclrtCtxGetCurrentDefaultStream(&def));
+    CHECK(aclrtDestroyContext(ctx));
+    EXPECT(nseen == 2 && seen_is(0, def, ACL_RT_STREAM_STATE_CREATE_POST) && seen_is(1, def, ACL_RT_STREAM_STATE_DESTROY_PRE),
+           "aclrtCreateContext then aclrtDestroyContext: the context's default stream, created and destroyed (%d calls)", nseen);
+    nseen = 0;
+    CHECK(aclrtSetDevice(1));
+    CHECK(aclrtCtxGetCurrentDefaultStream(&def));
+    CHECK(aclrtResetDevice(1));
+    EXPECT(nseen == 2 && seen_is(0, def, ACL_RT_STREAM_STATE_CREATE_POST) && seen_is(1, def, ACL_RT_STREAM_STATE_DESTROY_PRE),
+           "aclrtSetDevice then aclrtResetDevice: the device's default stream, created and destroyed (%d calls)", nseen);
+    CHECK(aclrtSetCurrentContext(ctx0));
+    CHECK(aclrtRegStreamStateCallback("45_streams", NULL, NULL));
+    nseen = 0;
+    CHECK(aclrtCreateStream(&s2));
+    CHECK(aclrtDestroyStream(s2));
+    EXPECT(nseen == 0, "no stream state call once the callback is removed (%d)", nseen);
 }
 
 static volatile int gate_open;
@@ -156,6 +215,36 @@ static void task_abort(aclrtStream s)
     CHECK(aclrtFree(word));
 }
 
+static void stream_stop(void)
+{
+    aclrtStream s = NULL;
+    CHECK(aclrtCreateStream(&s));
+    void *word = NULL;
+    CHECK(aclrtMalloc(&word, 8, ACL_MEM_MALLOC_HUGE_FIRST));
+    write_u64(word, 0);
+    gate_open = 0;
+    gate_in = 0;
+    CHECK(aclrtLaunchHostFunc(s, gate, NULL));
+    CHECK(aclrtValueWrite(word, 7, 0, s));
+    while (!gate_in) {
+        sleep_ms(1);
+    }
+    CHECK(aclrtStreamStop(s));
+    gate_open = 1;
+    REFUSE(aclrtSynchronizeStream(s), ACL_ERROR_RT_STREAM_ABORT, "is stopped", "aclrtSynchronizeStream of a stopped stream");
+    REFUSE(aclrtValueWrite(word, 8, 0, s), ACL_ERROR_RT_STREAM_ABORT, "is stopped", "aclrtValueWrite on a stopped stream");
+    EXPECT(read_u64(word) == 0, "the write queued before aclrtStreamStop did not run (word %llu)", (unsigned long long)read_u64(word));
+    CHECK(aclrtStreamAbort(s));
+    CHECK(aclrtValueWrite(word, 5, 0, s));
+    CHECK(aclrtSynchronizeStream(s));
+    EXPECT(read_u64(word) == 5, "after aclrtStreamAbort the stream runs again and the stopped write is gone (word %llu)",
+           (unsigned long long)read_u64(word));
+    REFUSE(aclrtStreamStop(NULL), ACL_ERROR_RT_PARAM_INVALID, "default stream cannot be stopped", "aclrtStreamStop(NULL)");
+    CHECK(aclrtDestroyStream(s));
+    REFUSE(aclrtStreamStop(s), ACL_ERROR_RT_INVALID_HANDLE, "stream", "aclrtStreamStop of a destroyed stream");
+    CHECK(aclrtFree(word));
+}
+
 static void init_chip(const char *file, const char *soc)
 {
     char json[128];
@@ -180,12 +269,16 @@ int main(void)
     init_chip("streams_a2.json", "Ascend910B1");
     CHECK(aclrtCreateStream(&s));
     device_states();
+    stream_states();
+    stream_stop();
     task_abort(s);
     fini(s);
 
     /* ---- Atlas 200I/500 A2 ------------------------------------------- */
     init_chip("streams_310b.json", "Ascend310B1");
     CHECK(aclrtCreateStream(&s));
+    REFUSE(aclrtStreamStop(s), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "aclrtStreamStop is not supported on Ascend310B1",
+           "aclrtStreamStop on an Atlas 200I/500 A2");
     REFUSE(aclrtDeviceTaskAbort(0, 0), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "aclrtDeviceTaskAbort is not supported on Ascend310B1",
            "aclrtDeviceTaskAbort on an Atlas 200I/500 A2");
     REFUSE(aclrtSetDeviceTaskAbortCallback("x", on_abort, NULL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT,

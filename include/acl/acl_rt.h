@@ -753,6 +753,16 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithTimeout(
     aclrtStream stream, aclrtEvent event, int32_t timeout);
 
+/* Stop stream: no further task of it starts until aclrtStreamAbort drops
+ * the ones queued; the default stream cannot be stopped. */
+ACL_FUNC_VISIBILITY aclError aclrtStreamStop(aclrtStream stream);
+
+/* Register callback under regName, a name not registered yet, to be called
+ * after a stream is created and before it is destroyed, default streams
+ * included; a NULL callback removes regName's. */
+ACL_FUNC_VISIBILITY aclError aclrtRegStreamStateCallback(
+    const char* regName, aclrtStreamStateCallback callback, void* args);
+
 /* Register callback under regName, a name not registered yet, to be called
  * before the aclrtSetDevice that opens a device, after every
  * aclrtSetDevice, and before and after the aclrtResetDevice that ends its

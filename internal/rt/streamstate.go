@@ -1,5 +1,10 @@
 package rt
 
+import (
+	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/internal/rterr"
+)
+
 // StreamState is a point in a stream's life the stream state hook hears
 // of (aclrtStreamState).
 type StreamState int
@@ -37,4 +42,25 @@ func (c *Context) contextState(st StreamState) {
 	for _, s := range c.liveStreams() {
 		c.d.r.streamState(s, st)
 	}
+}
+
+// Stop is aclrtStreamStop: the stream starts no further task, and its
+// running kernel no further block, until Abort drops what is queued.
+// Default streams and streams bound to a model are refused, as CANN
+// documents.
+func (s *Stream) Stop() error {
+	if err := s.check(); err != nil {
+		return err
+	}
+	if s.isDefault {
+		return rterr.Errorf(rterr.KindInvalidParam, "stream %d is a default stream, which cannot be stopped", s.id)
+	}
+	if d := s.divert.Load(); d != nil && d.capture == nil && d.update == nil {
+		return rterr.Errorf(rterr.KindInvalidParam, "stream %d is bound to model %d; stopping bound streams is not supported", s.id, d.ms.m.id)
+	}
+	st, ok := s.q.(hal.Stopper)
+	if !ok {
+		return rterr.Errorf(rterr.KindNotSupported, "the device cannot stop a stream from the host")
+	}
+	return st.Stop()
 }
