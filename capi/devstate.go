@@ -28,7 +28,7 @@ func regName(t *C.gocann_thread, fn string, p *C.char) (string, C.aclError) {
 }
 
 //export gocann_aclrtRegDeviceStateCallback
-func gocann_aclrtRegDeviceStateCallback(t *C.gocann_thread, name *C.char, cb C.aclrtDeviceStateCallback, args unsafe.Pointer) C.aclError {
+func gocann_aclrtRegDeviceStateCallback(t *C.gocann_thread, name *C.char, cb C.aclrtDeviceStateCallback, args C.uintptr_t) C.aclError {
 	const fn = "aclrtRegDeviceStateCallback"
 	n, code := regName(t, fn, name)
 	if code != 0 {
@@ -40,16 +40,15 @@ func gocann_aclrtRegDeviceStateCallback(t *C.gocann_thread, name *C.char, cb C.a
 	}
 	var f func(int, gocann.DeviceState)
 	if cb != nil {
-		arg := C.uintptr_t(uintptr(args))
 		f = func(dev int, st gocann.DeviceState) {
-			C.gocann_call_devstate(cb, C.int32_t(dev), C.int32_t(st), arg)
+			C.gocann_call_devstate(cb, C.int32_t(dev), C.int32_t(st), args)
 		}
 	}
 	return fail(t, fn, r.RegisterDeviceStateCallback(n, f))
 }
 
 //export gocann_aclrtSetDeviceTaskAbortCallback
-func gocann_aclrtSetDeviceTaskAbortCallback(t *C.gocann_thread, name *C.char, cb C.aclrtDeviceTaskAbortCallback, args unsafe.Pointer) C.aclError {
+func gocann_aclrtSetDeviceTaskAbortCallback(t *C.gocann_thread, name *C.char, cb C.aclrtDeviceTaskAbortCallback, args C.uintptr_t) C.aclError {
 	const fn = "aclrtSetDeviceTaskAbortCallback"
 	n, code := regName(t, fn, name)
 	if code != 0 {
@@ -61,9 +60,8 @@ func gocann_aclrtSetDeviceTaskAbortCallback(t *C.gocann_thread, name *C.char, cb
 	}
 	var f func(int, gocann.AbortStage, time.Duration) error
 	if cb != nil {
-		arg := C.uintptr_t(uintptr(args))
 		f = func(dev int, st gocann.AbortStage, left time.Duration) error {
-			if ret := C.gocann_call_abort(cb, C.int32_t(dev), C.int32_t(st), C.uint32_t(left/time.Millisecond), arg); ret != 0 {
+			if ret := C.gocann_call_abort(cb, C.int32_t(dev), C.int32_t(st), C.uint32_t(left/time.Millisecond), args); ret != 0 {
 				return fmt.Errorf("callback %q returned %d", n, int32(ret))
 			}
 			return nil

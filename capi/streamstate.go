@@ -9,7 +9,6 @@ import "C"
 
 import (
 	"sync"
-	"unsafe"
 
 	"github.com/gocann/gocann"
 )
@@ -73,7 +72,7 @@ func forgetPending(s *gocann.Stream) {
 }
 
 //export gocann_aclrtRegStreamStateCallback
-func gocann_aclrtRegStreamStateCallback(t *C.gocann_thread, name *C.char, cb C.aclrtStreamStateCallback, args unsafe.Pointer) C.aclError {
+func gocann_aclrtRegStreamStateCallback(t *C.gocann_thread, name *C.char, cb C.aclrtStreamStateCallback, args C.uintptr_t) C.aclError {
 	const fn = "aclrtRegStreamStateCallback"
 	n, code := regName(t, fn, name)
 	if code != 0 {
@@ -85,10 +84,9 @@ func gocann_aclrtRegStreamStateCallback(t *C.gocann_thread, name *C.char, cb C.a
 	}
 	var f func(*gocann.Stream, gocann.StreamState)
 	if cb != nil {
-		arg := C.uintptr_t(uintptr(args))
 		f = func(s *gocann.Stream, st gocann.StreamState) {
 			streamStateCall(s, st, func(h handle) {
-				C.gocann_call_streamstate(cb, C.uintptr_t(h), C.int32_t(st), arg)
+				C.gocann_call_streamstate(cb, C.uintptr_t(h), C.int32_t(st), args)
 			})
 		}
 	}
