@@ -204,6 +204,7 @@
 //	aclrtGetDeviceInfo                                                         Device.Info
 //	aclrtGetDeviceUtilizationRate                                              Device.Utilization
 //	aclrtGetDevicesTopo                                                        Runtime.DevicesTopology
+//	aclrtGetErrorVerbose                                                       Device.ErrorVerbose
 //	aclrtGetEventAvailNum                                                      Context.EventsAvailable
 //	aclrtGetEventId                                                            Event.ID
 //	aclrtGetFunctionName                                                       Kernel.Name

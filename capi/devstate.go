@@ -99,3 +99,29 @@ func gocann_aclrtGetPrimaryCtxState(t *C.gocann_thread, deviceID C.int32_t, flag
 	}
 	return 0
 }
+
+//export gocann_aclrtGetErrorVerbose
+func gocann_aclrtGetErrorVerbose(t *C.gocann_thread, deviceID C.int32_t, info *C.aclrtErrorInfo) C.aclError {
+	const fn = "aclrtGetErrorVerbose"
+	if info == nil {
+		return nullArg(t, fn, "errorInfo")
+	}
+	d, code := device(t, fn, int(deviceID))
+	if code != 0 {
+		return code
+	}
+	v, err := d.ErrorVerbose()
+	if err != nil {
+		return fail(t, fn, err)
+	}
+	C.memset(unsafe.Pointer(info), 0, C.sizeof_aclrtErrorInfo)
+	if v.TryRepair {
+		info.tryRepair = 1
+	}
+	if v.HasDetail {
+		info.hasDetail = 1
+	}
+	info.errorType = C.aclrtErrorType(v.Type)
+	*(*C.aclrtAicoreErrorType)(unsafe.Pointer(&info.detail)) = C.aclrtAicoreErrorType(v.AICore)
+	return 0
+}

@@ -151,6 +151,10 @@ type Fault struct {
 	Seq    uint64
 	Task   TaskKind
 	Kernel string // kernel name for kernel tasks
+	// Kernel tasks: the kernel and its argument slots, as the task ran.
+	Func   *Kernel
+	NArgs  uint32
+	Args   [MaxArgs]uint64
 	Site   uintptr
 	Thread uint32
 	Time   int64 // device clock

@@ -101,6 +101,7 @@ typedef struct gocann_core_api {
 	aclError (*aclrtSetExceptionInfoCallback)(gocann_thread *t, aclrtExceptionInfoCallback callback);
 	aclError (*aclrtExceptionInfoCallbackRegister)(gocann_thread *t, aclrtExceptionInfoCallback callback);
 	aclError (*aclrtExceptionInfoCallbackUnregister)(gocann_thread *t, aclrtExceptionInfoCallback callback);
+	aclError (*aclrtGetErrorVerbose)(gocann_thread *t, int32_t deviceId, aclrtErrorInfo* errorInfo);
 	aclError (*aclrtSubscribeReport)(gocann_thread *t, uint64_t threadId, aclrtStream stream);
 	aclError (*aclrtLaunchCallback)(gocann_thread *t, aclrtCallback fn, uintptr_t userData, aclrtCallbackBlockType blockType, aclrtStream stream);
 	aclError (*aclrtProcessReport)(gocann_thread *t, int32_t timeout);
@@ -223,6 +224,8 @@ typedef struct gocann_core_api {
 	aclError (*aclrtBinaryGetFunction)(gocann_thread *t, const aclrtBinHandle binHandle, const char* kernelName, aclrtFuncHandle* funcHandle);
 	aclError (*aclrtBinaryUnLoad)(gocann_thread *t, aclrtBinHandle binHandle);
 	aclError (*aclrtGetFunctionName)(gocann_thread *t, aclrtFuncHandle funcHandle, uint32_t maxLen, char* name);
+	aclError (*aclrtGetArgsFromExceptionInfo)(gocann_thread *t, const aclrtExceptionInfo* info, void** devArgsPtr, uint32_t* devArgsLen);
+	aclError (*aclrtGetFuncHandleFromExceptionInfo)(gocann_thread *t, const aclrtExceptionInfo* info, aclrtFuncHandle* func);
 	aclError (*aclrtLaunchKernel)(gocann_thread *t, aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize, aclrtStream stream);
 	aclError (*aclrtLaunchKernelV2)(gocann_thread *t, aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize, aclrtLaunchKernelCfg* cfg, aclrtStream stream);
 	aclError (*aclrtLaunchKernelWithConfig)(gocann_thread *t, aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, aclrtArgsHandle argsHandle, uintptr_t reserve);

@@ -93,6 +93,7 @@ const gocann_core_sym gocann_core_syms[] = {
 	{"gocann_aclrtSetExceptionInfoCallback", &gocann_core.aclrtSetExceptionInfoCallback},
 	{"gocann_aclrtExceptionInfoCallbackRegister", &gocann_core.aclrtExceptionInfoCallbackRegister},
 	{"gocann_aclrtExceptionInfoCallbackUnregister", &gocann_core.aclrtExceptionInfoCallbackUnregister},
+	{"gocann_aclrtGetErrorVerbose", &gocann_core.aclrtGetErrorVerbose},
 	{"gocann_aclrtSubscribeReport", &gocann_core.aclrtSubscribeReport},
 	{"gocann_aclrtLaunchCallback", &gocann_core.aclrtLaunchCallback},
 	{"gocann_aclrtProcessReport", &gocann_core.aclrtProcessReport},
@@ -210,6 +211,8 @@ const gocann_core_sym gocann_core_syms[] = {
 	{"gocann_aclrtBinaryGetFunction", &gocann_core.aclrtBinaryGetFunction},
 	{"gocann_aclrtBinaryUnLoad", &gocann_core.aclrtBinaryUnLoad},
 	{"gocann_aclrtGetFunctionName", &gocann_core.aclrtGetFunctionName},
+	{"gocann_aclrtGetArgsFromExceptionInfo", &gocann_core.aclrtGetArgsFromExceptionInfo},
+	{"gocann_aclrtGetFuncHandleFromExceptionInfo", &gocann_core.aclrtGetFuncHandleFromExceptionInfo},
 	{"gocann_aclrtLaunchKernel", &gocann_core.aclrtLaunchKernel},
 	{"gocann_aclrtLaunchKernelV2", &gocann_core.aclrtLaunchKernelV2},
 	{"gocann_aclrtLaunchKernelWithConfig", &gocann_core.aclrtLaunchKernelWithConfig},
@@ -828,6 +831,12 @@ aclError aclrtExceptionInfoCallbackUnregister(aclrtExceptionInfoCallback callbac
 	GOCANN_ENTER(t, "aclrtExceptionInfoCallbackUnregister", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtExceptionInfoCallbackUnregister", "callback", callback, 0, (aclError)e_);
 	return gocann_core.aclrtExceptionInfoCallbackUnregister(t, callback);
+}
+aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetErrorVerbose", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetErrorVerbose", "errorInfo", errorInfo, 0, (aclError)e_);
+	return gocann_core.aclrtGetErrorVerbose(t, deviceId, errorInfo);
 }
 aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
@@ -1653,6 +1662,21 @@ aclError aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t maxLen, char*
 	GOCANN_CHECK_PTR(t, "aclrtGetFunctionName", "funcHandle", funcHandle, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetFunctionName", "name", name, 0, (aclError)e_);
 	return gocann_core.aclrtGetFunctionName(t, funcHandle, maxLen, name);
+}
+aclError aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo* info, void** devArgsPtr, uint32_t* devArgsLen) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetArgsFromExceptionInfo", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetArgsFromExceptionInfo", "info", info, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetArgsFromExceptionInfo", "devArgsPtr", devArgsPtr, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetArgsFromExceptionInfo", "devArgsLen", devArgsLen, 0, (aclError)e_);
+	return gocann_core.aclrtGetArgsFromExceptionInfo(t, info, devArgsPtr, devArgsLen);
+}
+aclError aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo* info, aclrtFuncHandle* func) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetFuncHandleFromExceptionInfo", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetFuncHandleFromExceptionInfo", "info", info, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetFuncHandleFromExceptionInfo", "func", func, 0, (aclError)e_);
+	return gocann_core.aclrtGetFuncHandleFromExceptionInfo(t, info, func);
 }
 aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize, aclrtStream stream) {
 	gocann_thread *t = gocann_self();

@@ -8,7 +8,14 @@
  * around aclrtSetDevice and the aclrtResetDevice that ends the default
  * context; aclrtGetPrimaryCtxState; aclrtSetDeviceTaskAbortCallback and
  * aclrtDeviceTaskAbort, which drops the queued tasks of every stream of
- * the device and leaves the streams usable. On an Atlas 200I/500 A2: the
+ * the device and leaves the streams usable; a trapping kernel's function
+ * handle and argument slots in its exception report
+ * (aclrtGetFuncHandleFromExceptionInfo, aclrtGetArgsFromExceptionInfo),
+ * and the class of the fault until the abort (aclrtGetErrorVerbose).
+ *
+ * Usage: 45_streams <kernel binary with trap_block>
+ *
+ * On an Atlas 200I/500 A2: the
  * stop and abort calls refused.
  */
 #include <pthread.h>
@@ -245,6 +252,82 @@ static void stream_stop(void)
     CHECK(aclrtFree(word));
 }
 
+/* What the exception callback read of a kernel's fault. */
+static pthread_mutex_t exc_mu = PTHREAD_MUTEX_INITIALIZER;
+static int exc_calls;
+static aclrtFuncHandle exc_func;
+static uint64_t exc_args[2];
+static uint32_t exc_len;
+static aclError exc_null_info, exc_null_out;
+
+static void on_exception(aclrtExceptionInfo *info)
+{
+    aclrtFuncHandle f = NULL;
+    void *args = NULL;
+    uint32_t len = 0;
+    aclError rf = aclrtGetFuncHandleFromExceptionInfo(info, &f);
+    aclError ra = aclrtGetArgsFromExceptionInfo(info, &args, &len);
+    pthread_mutex_lock(&exc_mu);
+    exc_calls++;
+    if (rf == ACL_SUCCESS && ra == ACL_SUCCESS && len >= sizeof exc_args) {
+        exc_func = f;
+        memcpy(exc_args, args, sizeof exc_args);
+        exc_len = len;
+    }
+    exc_null_info = aclrtGetArgsFromExceptionInfo(NULL, &args, &len);
+    exc_null_out = aclrtGetFuncHandleFromExceptionInfo(info, NULL);
+    pthread_mutex_unlock(&exc_mu);
+}
+
+static void exception_detail(aclrtStream s, const char *kernels)
+{
+    aclrtBinHandle bin = NULL;
+    aclrtFuncHandle trap = NULL;
+    void *out = NULL;
+    CHECK(aclrtBinaryLoadFromFile(kernels, NULL, &bin));
+    CHECK(aclrtBinaryGetFunction(bin, "trap_block", &trap));
+    CHECK(aclrtMalloc(&out, 64, ACL_MEM_MALLOC_NORMAL_ONLY));
+    aclrtErrorInfo ei;
+    memset(&ei, 0xff, sizeof ei);
+    CHECK(aclrtGetErrorVerbose(0, &ei));
+    EXPECT(ei.errorType == ACL_RT_NO_ERROR && ei.tryRepair == 0 && ei.hasDetail == 0,
+           "aclrtGetErrorVerbose before any fault: ACL_RT_NO_ERROR (%d)", (int)ei.errorType);
+    CHECK(aclrtExceptionInfoCallbackRegister(on_exception));
+    struct {
+        void *out;
+        uint64_t which;
+    } args = {out, 1};
+    CHECK(aclrtLaunchKernelWithHostArgs(trap, 2, s, NULL, &args, sizeof args, NULL, 0));
+    EXPECT_CODE(aclrtSynchronizeStream(s), ACL_ERROR_RT_AICORE_TRAP_EXCEPTION, "a kernel trapping in block 1");
+    for (int i = 0; i < 1000; i++) {
+        pthread_mutex_lock(&exc_mu);
+        int n = exc_calls;
+        pthread_mutex_unlock(&exc_mu);
+        if (n > 0) {
+            break;
+        }
+        sleep_ms(2);
+    }
+    pthread_mutex_lock(&exc_mu);
+    EXPECT(exc_func == trap, "aclrtGetFuncHandleFromExceptionInfo: the trapping kernel's function handle");
+    EXPECT(exc_len == 16 && exc_args[0] == (uint64_t)(uintptr_t)out && exc_args[1] == 1,
+           "aclrtGetArgsFromExceptionInfo: its two argument slots, %u bytes", exc_len);
+    EXPECT(exc_null_info == (aclError)0xFFFFFFFF, "aclrtGetArgsFromExceptionInfo(NULL): 0xFFFFFFFF (%d)", (int)exc_null_info);
+    EXPECT(exc_null_out == ACL_ERROR_INVALID_PARAM, "aclrtGetFuncHandleFromExceptionInfo with func NULL: %d", (int)exc_null_out);
+    pthread_mutex_unlock(&exc_mu);
+    CHECK(aclrtExceptionInfoCallbackUnregister(on_exception));
+    CHECK(aclrtGetErrorVerbose(0, &ei));
+    EXPECT(ei.errorType == ACL_RT_ERROR_OTHERS && ei.tryRepair == 0, "aclrtGetErrorVerbose after the trap: ACL_RT_ERROR_OTHERS (%#x)",
+           (unsigned)ei.errorType);
+    CHECK(aclrtDeviceTaskAbort(0, 0));
+    CHECK(aclrtGetErrorVerbose(0, &ei));
+    EXPECT(ei.errorType == ACL_RT_NO_ERROR, "aclrtGetErrorVerbose after aclrtDeviceTaskAbort: ACL_RT_NO_ERROR (%d)", (int)ei.errorType);
+    REFUSE(aclrtGetErrorVerbose(0, NULL), ACL_ERROR_INVALID_PARAM, "errorInfo", "aclrtGetErrorVerbose with errorInfo NULL");
+    REFUSE(aclrtGetErrorVerbose(7, &ei), ACL_ERROR_RT_INVALID_DEVICEID, "7", "aclrtGetErrorVerbose of device 7");
+    CHECK(aclrtFree(out));
+    CHECK(aclrtBinaryUnLoad(bin));
+}
+
 static void init_chip(const char *file, const char *soc)
 {
     char json[128];
@@ -261,9 +344,14 @@ static void fini(aclrtStream s)
     CHECK(aclFinalize());
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     aclrtStream s = NULL;
+
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s kernel.so\n", argv[0]);
+        return 2;
+    }
 
     /* ---- Atlas A2 ---------------------------------------------------- */
     init_chip("streams_a2.json", "Ascend910B1");
@@ -272,11 +360,15 @@ int main(void)
     stream_states();
     stream_stop();
     task_abort(s);
+    exception_detail(s, argv[1]);
     fini(s);
 
     /* ---- Atlas 200I/500 A2 ------------------------------------------- */
     init_chip("streams_310b.json", "Ascend310B1");
     CHECK(aclrtCreateStream(&s));
+    aclrtErrorInfo ei;
+    REFUSE(aclrtGetErrorVerbose(0, &ei), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "aclrtGetErrorVerbose is not supported on Ascend310B1",
+           "aclrtGetErrorVerbose on an Atlas 200I/500 A2");
     REFUSE(aclrtStreamStop(s), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "aclrtStreamStop is not supported on Ascend310B1",
            "aclrtStreamStop on an Atlas 200I/500 A2");
     REFUSE(aclrtDeviceTaskAbort(0, 0), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "aclrtDeviceTaskAbort is not supported on Ascend310B1",

@@ -23,6 +23,9 @@ type Device struct {
 	stack uint64 // AI core stack bytes per core
 	// eventID numbers the device's events (aclrtGetEventId).
 	eventID atomic.Uint32
+	// lastFault is the latest task fault since the device opened or its
+	// tasks were last aborted (aclrtGetErrorVerbose).
+	lastFault atomic.Pointer[hal.Fault]
 
 	// mu guards the fields below.
 	mu       sync.Mutex
@@ -52,7 +55,11 @@ func (d *Device) open() error {
 	if err != nil {
 		return err
 	}
-	hd.SetFaultHandler(d.r.reportFault)
+	d.lastFault.Store(nil)
+	hd.SetFaultHandler(func(f hal.Fault) {
+		d.lastFault.Store(&f)
+		d.r.reportFault(f)
+	})
 	// Each AI core gets its stack in device memory when the device is set:
 	// exactly stack × cores, which aclrtGetMemInfo shows as used; it is the
 	// runtime's, never the caller's (its tag is useNone). Device

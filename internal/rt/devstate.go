@@ -3,6 +3,7 @@ package rt
 import (
 	"time"
 
+	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/rterr"
 )
 
@@ -123,6 +124,7 @@ func (d *Device) TaskAbort(timeout time.Duration) error {
 		}
 		return (*hook)(d.id, st, l)
 	}
+	d.lastFault.Store(nil)
 	if err := stage(AbortPre); err != nil {
 		return err
 	}
@@ -187,4 +189,13 @@ func (c *Context) liveStreams() []*Stream {
 		ss = append(ss, s)
 	}
 	return ss
+}
+
+// LastFault is the latest task fault since the device opened or its tasks
+// were last aborted, if any.
+func (d *Device) LastFault() (hal.Fault, bool) {
+	if f := d.lastFault.Load(); f != nil {
+		return *f, true
+	}
+	return hal.Fault{}, false
 }
