@@ -22,6 +22,7 @@ type Runtime struct {
 	newBackend  BackendFactory
 	log         *slog.Logger
 	faultHook   atomic.Pointer[func(hal.Fault)]
+	lastTasks   sync.Map                                                   // OS thread id -> *lastTask (lasttask.go)
 	streamHook  atomic.Pointer[func(*Stream, StreamState)]                 // streamstate.go
 	devHook     atomic.Pointer[func(int, DeviceState)]                     // devstate.go
 	abortHook   atomic.Pointer[func(int, AbortStage, time.Duration) error] // devstate.go

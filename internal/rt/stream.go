@@ -134,7 +134,11 @@ func (s *Stream) submit(t *hal.Task) (uint64, error) {
 	if s.persistent {
 		return 0, rterr.Errorf(rterr.KindStreamModel, "persistent stream %d is not bound to a model; call aclmdlRIBindStream first", s.id)
 	}
-	return s.q.Submit(*t)
+	seq, err := s.q.Submit(*t)
+	if err == nil && t.Thread != 0 && !s.isDefault {
+		s.c.d.r.noteQueued(t.Thread, seq)
+	}
+	return seq, err
 }
 
 // Synchronize waits for every task submitted so far and reports the first
