@@ -128,6 +128,8 @@
 //	aclrtBinaryGetFunction                                                     Runtime.Kernel
 //	aclrtBinaryGetFunction (kernel from a loaded binary)                       NewKernel
 //	aclrtBinaryGetGlobal (Go kernels' globals)                                 Runtime.Global
+//	aclrtCacheLastTaskExtendInfo                                               RawRuntime.CacheLastTaskExtendInfo
+//	aclrtCacheLastTaskOpInfo                                                   RawRuntime.CacheLastTaskOpInfo
 //	aclrtCheckArchCompatibility                                                Runtime.CheckArchCompatibility
 //	aclrtCheckMemType                                                          Context.CheckMemType
 //	aclrtCmoAsync                                                              Stream.Cmo
@@ -225,6 +227,7 @@
 //	aclrtGetSymbolAddress                                                      Symbol.Ptr
 //	aclrtGetSymbolAddress (by pointer)                                         RawRuntime.SymbolAt
 //	aclrtGetSymbolSize                                                         Symbol.Size
+//	aclrtGetThreadLastTaskId                                                   RawRuntime.ThreadLastTaskID
 //	aclrtGetUserDevIdByLogicDevId                                              Runtime.UserIDOfLogical
 //	aclrtGetUserDevIdByPhyDevId                                                Runtime.UserIDOfPhysical
 //	aclrtGetVersion                                                            APIVersion

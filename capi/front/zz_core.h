@@ -96,6 +96,9 @@ typedef struct gocann_core_api {
 	aclError (*aclrtRegDeviceStateCallback)(gocann_thread *t, const char* regName, aclrtDeviceStateCallback callback, uintptr_t args);
 	aclError (*aclrtSetDeviceTaskAbortCallback)(gocann_thread *t, const char* regName, aclrtDeviceTaskAbortCallback callback, uintptr_t args);
 	aclError (*aclrtDeviceTaskAbort)(gocann_thread *t, int32_t deviceId, uint32_t timeout);
+	aclError (*aclrtGetThreadLastTaskId)(gocann_thread *t, uint32_t* taskId);
+	aclError (*aclrtCacheLastTaskOpInfo)(gocann_thread *t, const void* const infoPtr, const size_t infoSize);
+	aclError (*aclrtCacheLastTaskExtendInfo)(gocann_thread *t, const char* const extendInfoPtr, const size_t infoSize);
 	aclError (*aclrtGetPrimaryCtxState)(gocann_thread *t, int32_t deviceId, uint32_t* flags, int32_t* active);
 	// acl/acl_rt_callback.h
 	aclError (*aclrtSetExceptionInfoCallback)(gocann_thread *t, aclrtExceptionInfoCallback callback);

@@ -89,6 +89,9 @@ const gocann_core_sym gocann_core_syms[] = {
 	{"gocann_aclrtRegDeviceStateCallback", &gocann_core.aclrtRegDeviceStateCallback},
 	{"gocann_aclrtSetDeviceTaskAbortCallback", &gocann_core.aclrtSetDeviceTaskAbortCallback},
 	{"gocann_aclrtDeviceTaskAbort", &gocann_core.aclrtDeviceTaskAbort},
+	{"gocann_aclrtGetThreadLastTaskId", &gocann_core.aclrtGetThreadLastTaskId},
+	{"gocann_aclrtCacheLastTaskOpInfo", &gocann_core.aclrtCacheLastTaskOpInfo},
+	{"gocann_aclrtCacheLastTaskExtendInfo", &gocann_core.aclrtCacheLastTaskExtendInfo},
 	{"gocann_aclrtGetPrimaryCtxState", &gocann_core.aclrtGetPrimaryCtxState},
 	{"gocann_aclrtSetExceptionInfoCallback", &gocann_core.aclrtSetExceptionInfoCallback},
 	{"gocann_aclrtExceptionInfoCallbackRegister", &gocann_core.aclrtExceptionInfoCallbackRegister},
@@ -804,6 +807,24 @@ aclError aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtDeviceTaskAbort", (aclError)e_);
 	return gocann_core.aclrtDeviceTaskAbort(t, deviceId, timeout);
+}
+aclError aclrtGetThreadLastTaskId(uint32_t* taskId) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetThreadLastTaskId", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetThreadLastTaskId", "taskId", taskId, 0, (aclError)e_);
+	return gocann_core.aclrtGetThreadLastTaskId(t, taskId);
+}
+aclError aclrtCacheLastTaskOpInfo(const void* const infoPtr, const size_t infoSize) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtCacheLastTaskOpInfo", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCacheLastTaskOpInfo", "infoPtr", infoPtr, 0, (aclError)e_);
+	return gocann_core.aclrtCacheLastTaskOpInfo(t, infoPtr, infoSize);
+}
+aclError aclrtCacheLastTaskExtendInfo(const char* const extendInfoPtr, const size_t infoSize) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtCacheLastTaskExtendInfo", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCacheLastTaskExtendInfo", "extendInfoPtr", extendInfoPtr, 0, (aclError)e_);
+	return gocann_core.aclrtCacheLastTaskExtendInfo(t, extendInfoPtr, infoSize);
 }
 aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t* flags, int32_t* active) {
 	gocann_thread *t = gocann_self();

@@ -11,7 +11,10 @@
  * the device and leaves the streams usable; a trapping kernel's function
  * handle and argument slots in its exception report
  * (aclrtGetFuncHandleFromExceptionInfo, aclrtGetArgsFromExceptionInfo),
- * and the class of the fault until the abort (aclrtGetErrorVerbose).
+ * and the class of the fault until the abort (aclrtGetErrorVerbose);
+ * aclrtGetThreadLastTaskId, and the information aclrtCacheLastTaskOpInfo
+ * and aclrtCacheLastTaskExtendInfo attach to a captured task, in the
+ * model's JSON description and in the report of its fault.
  *
  * Usage: 45_streams <kernel binary with trap_block>
  *
@@ -328,6 +331,76 @@ static void exception_detail(aclrtStream s, const char *kernels)
     CHECK(aclrtBinaryUnLoad(bin));
 }
 
+static int file_has(const char *path, const char *what)
+{
+    static char buf[1 << 16];
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        return 0;
+    }
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    return strstr(buf, what) != NULL;
+}
+
+static void last_task(aclrtStream s, const char *kernels)
+{
+    aclrtBinHandle bin = NULL;
+    aclrtFuncHandle fn = NULL;
+    void *out = NULL;
+    CHECK(aclrtBinaryLoadFromFile(kernels, NULL, &bin));
+    CHECK(aclrtBinaryGetFunction(bin, "trap_block", &fn));
+    CHECK(aclrtMalloc(&out, 64, ACL_MEM_MALLOC_NORMAL_ONLY));
+    struct {
+        void *out;
+        uint64_t which;
+    } args = {out, 99}; /* no block traps */
+    uint32_t id1 = 0, id2 = 0;
+    CHECK(aclrtLaunchKernelWithHostArgs(fn, 2, s, NULL, &args, sizeof args, NULL, 0));
+    CHECK(aclrtGetThreadLastTaskId(&id1));
+    CHECK(aclrtLaunchKernelWithHostArgs(fn, 2, s, NULL, &args, sizeof args, NULL, 0));
+    CHECK(aclrtGetThreadLastTaskId(&id2));
+    CHECK(aclrtSynchronizeStream(s));
+    EXPECT(id1 > 0 && id2 == id1 + 1, "aclrtGetThreadLastTaskId after two launches: consecutive task ids (%u, %u)", id1, id2);
+    REFUSE(aclrtGetThreadLastTaskId(NULL), ACL_ERROR_INVALID_PARAM, "taskId", "aclrtGetThreadLastTaskId(NULL)");
+    static const char ext[] = "{\"op\":\"trap_block\",\"shape\":[2]}";
+    REFUSE(aclrtCacheLastTaskExtendInfo(ext, strlen(ext)), ACL_ERROR_RT_INTERNAL_ERROR, "in no model",
+           "aclrtCacheLastTaskExtendInfo after a launch outside a model");
+
+    CHECK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    args.which = 0; /* block 0 traps when the model runs */
+    CHECK(aclrtLaunchKernelWithHostArgs(fn, 2, s, NULL, &args, sizeof args, NULL, 0));
+    CHECK(aclrtGetThreadLastTaskId(&id1));
+    EXPECT(id1 == 0, "aclrtGetThreadLastTaskId of a captured launch: its index in the model stream (%u)", id1);
+    CHECK(aclrtCacheLastTaskExtendInfo(ext, strlen(ext)));
+    static const unsigned char op[] = {7, 8, 9};
+    CHECK(aclrtCacheLastTaskOpInfo(op, sizeof op));
+    REFUSE(aclrtCacheLastTaskOpInfo(NULL, 4), ACL_ERROR_INVALID_PARAM, "infoPtr", "aclrtCacheLastTaskOpInfo(NULL, 4)");
+    REFUSE(aclrtCacheLastTaskOpInfo(op, 0), ACL_ERROR_INVALID_PARAM, "infoSize 0", "aclrtCacheLastTaskOpInfo with infoSize 0");
+    REFUSE(aclrtCacheLastTaskOpInfo(op, (64 << 10) + 1), ACL_ERROR_RT_PARAM_INVALID, "65537",
+           "aclrtCacheLastTaskOpInfo with infoSize 64 KiB + 1");
+    REFUSE(aclrtCacheLastTaskExtendInfo(NULL, 4), ACL_ERROR_RT_PARAM_INVALID, "extendInfoPtr",
+           "aclrtCacheLastTaskExtendInfo(NULL, 4)");
+    REFUSE(aclrtCacheLastTaskExtendInfo(ext, 0), ACL_ERROR_RT_PARAM_INVALID, "infoSize 0",
+           "aclrtCacheLastTaskExtendInfo with infoSize 0");
+    aclmdlRI m = NULL;
+    CHECK(aclmdlRICaptureEnd(s, &m));
+    CHECK(aclmdlRIDebugJsonPrint(m, "streams_model.json", 0));
+    EXPECT(file_has("streams_model.json", "\"trap_block\"") && file_has("streams_model.json", "\"extend_info\"") &&
+               file_has("streams_model.json", "\"op_info\": \"BwgJ\""),
+           "aclmdlRIDebugJsonPrint: the captured task carries its extended and operator information");
+    CHECK(aclmdlRIExecuteAsync(m, s));
+    clear_errors();
+    aclError rc = aclrtSynchronizeStream(s);
+    const char *msg = aclGetRecentErrMsg();
+    EXPECT(rc == ACL_ERROR_RT_AICORE_TRAP_EXCEPTION && msg != NULL && strstr(msg, "extend info: {\"op\":\"trap_block\"") != NULL,
+           "the model's trap reports the task's extended information (%d)", (int)rc);
+    CHECK(aclmdlRIDestroy(m));
+    CHECK(aclrtFree(out));
+    CHECK(aclrtBinaryUnLoad(bin));
+}
+
 static void init_chip(const char *file, const char *soc)
 {
     char json[128];
@@ -361,6 +434,7 @@ int main(int argc, char **argv)
     stream_stop();
     task_abort(s);
     exception_detail(s, argv[1]);
+    last_task(s, argv[1]);
     fini(s);
 
     /* ---- Atlas 200I/500 A2 ------------------------------------------- */

@@ -780,6 +780,18 @@ ACL_FUNC_VISIBILITY aclError aclrtSetDeviceTaskAbortCallback(
  * dropped, running ones waited for; timeout in milliseconds, 0 for none. */
 ACL_FUNC_VISIBILITY aclError aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout);
 
+/* Store in *taskId the id of the calling thread's last kernel launch on an
+ * explicit stream (0 if none). */
+ACL_FUNC_VISIBILITY aclError aclrtGetThreadLastTaskId(uint32_t* taskId);
+
+/* Attach infoSize bytes (1 to 64 KiB) of operator information at infoPtr
+ * to the calling thread's last task, a task being captured. */
+ACL_FUNC_VISIBILITY aclError aclrtCacheLastTaskOpInfo(const void* const infoPtr, const size_t infoSize);
+
+/* Attach infoSize bytes of JSON text at extendInfoPtr (the first 4 KiB) to
+ * the calling thread's last task, a task being captured or built. */
+ACL_FUNC_VISIBILITY aclError aclrtCacheLastTaskExtendInfo(const char* const extendInfoPtr, const size_t infoSize);
+
 /* Store in *active 1 if device deviceId's default context exists, else 0;
  * flags is reserved and must be NULL. */
 ACL_FUNC_VISIBILITY aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t* flags, int32_t* active);

@@ -159,7 +159,38 @@ static void op_stop_abort_refused(void)
     }
 }
 
+/* The thread's last task, and information that cannot be attached. */
+static void op_last_task(void)
+{
+    uint32_t id = 0;
+    static const char ext[] = "{}";
+    switch (below(4)) {
+    case 0:
+        callf("aclrtGetThreadLastTaskId(NULL)");
+        must_fail(ret(aclrtGetThreadLastTaskId(NULL)), "taskId NULL");
+        break;
+    case 1:
+        callf("aclrtGetThreadLastTaskId(&id)");
+        must_pass(ret(aclrtGetThreadLastTaskId(&id)), fz.inited ? 0 : AL_ANY);
+        break;
+    case 2: {
+        int null = one_in(2);
+        size_t size = null ? 2 : one_in(2) ? 0 : (64 << 10) + 1;
+        callf("aclrtCacheLastTaskOpInfo(%s, %zu)", null ? "NULL" : "ext", size);
+        must_fail(ret(aclrtCacheLastTaskOpInfo(null ? NULL : ext, size)), "infoPtr NULL or infoSize out of range");
+        break;
+    }
+    default: {
+        int null = one_in(2);
+        size_t size = null ? 2 : 0;
+        callf("aclrtCacheLastTaskExtendInfo(%s, %zu)", null ? "NULL" : "ext", size);
+        must_fail(ret(aclrtCacheLastTaskExtendInfo(null ? NULL : ext, size)), "extendInfoPtr NULL or infoSize 0");
+    }
+    }
+}
+
 const struct op ops_streamctl[] = {
+    {"last_task", 2, op_last_task},
     {"state_callbacks", 2, op_state_callbacks},
     {"primary_ctx_state", 2, op_primary_ctx_state},
     {"error_verbose", 2, op_error_verbose},
