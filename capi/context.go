@@ -33,6 +33,9 @@ func gocann_aclrtCreateContext(t *C.gocann_thread, out *C.aclrtContext, deviceID
 	c, err := newCContext(gc, int(deviceID), false)
 	if err != nil {
 		gc.Close()
+		if ds, derr := gc.DefaultStream(); derr == nil {
+			forgetPending(ds)
+		}
 		return fail(t, fn, err)
 	}
 	bornStream(c.def.s, c.def.h)
