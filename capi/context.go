@@ -32,10 +32,10 @@ func gocann_aclrtCreateContext(t *C.gocann_thread, out *C.aclrtContext, deviceID
 	}
 	c, err := newCContext(gc, int(deviceID), false)
 	if err != nil {
-		gc.Close()
 		if ds, derr := gc.DefaultStream(); derr == nil {
 			forgetPending(ds)
 		}
+		gc.Close()
 		return fail(t, fn, err)
 	}
 	bornStream(c.def.s, c.def.h)
