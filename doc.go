@@ -141,6 +141,8 @@
 //	aclrtBinaryGetFunction                                                     Runtime.Kernel
 //	aclrtBinaryGetFunction (kernel from a loaded binary)                       NewKernel
 //	aclrtBinaryGetGlobal (Go kernels' globals)                                 Runtime.Global
+//	aclrtCacheLastTaskExtendInfo                                               RawRuntime.CacheLastTaskExtendInfo
+//	aclrtCacheLastTaskOpInfo                                                   RawRuntime.CacheLastTaskOpInfo
 //	aclrtCheckArchCompatibility                                                Runtime.CheckArchCompatibility
 //	aclrtCheckMemType                                                          Context.CheckMemType
 //	aclrtCmoAsync                                                              Stream.Cmo
@@ -189,6 +191,7 @@
 //	aclrtDeviceL2CacheFlush                                                    Context.L2CacheFlush
 //	aclrtDevicePeerAccessStatus                                                Runtime.PeerAccessStatus
 //	aclrtDeviceSetLimit                                                        Runtime.SetDeviceLimit
+//	aclrtDeviceTaskAbort                                                       Device.TaskAbort
 //	aclrtEventElapsedTime                                                      Elapsed
 //	aclrtEventGetTimestamp                                                     Event.Timestamp
 //	aclrtExceptionInfoCallbackRegister / aclrtExceptionInfoCallbackUnregister  Runtime.AddExceptionCallback
@@ -219,6 +222,7 @@
 //	aclrtGetDeviceInfo                                                         Device.Info
 //	aclrtGetDeviceUtilizationRate                                              Device.Utilization
 //	aclrtGetDevicesTopo                                                        Runtime.DevicesTopology
+//	aclrtGetErrorVerbose                                                       Device.ErrorVerbose
 //	aclrtGetEventAvailNum                                                      Context.EventsAvailable
 //	aclrtGetEventId                                                            Event.ID
 //	aclrtGetFunctionName                                                       Kernel.Name
@@ -231,6 +235,7 @@
 //	aclrtGetNotifyId                                                           Notify.ID
 //	aclrtGetPhyDevIdByLogicDevId                                               Runtime.PhysicalIDOfLogical
 //	aclrtGetPhyDevIdByUserDevId                                                Runtime.PhysicalIDOfUser
+//	aclrtGetPrimaryCtxState                                                    Device.PrimaryContextActive
 //	aclrtGetSocName                                                            Device.SoCName
 //	aclrtGetSocName (before aclInit)                                           DefaultSoCName
 //	aclrtGetStreamAttribute                                                    Stream.Attr
@@ -240,6 +245,7 @@
 //	aclrtGetSymbolAddress (by pointer)                                         RawRuntime.SymbolAt
 //	aclrtGetSymbolSize                                                         Symbol.Size
 //	aclrtGetSysParamOpt                                                        Runtime.SysParam
+//	aclrtGetThreadLastTaskId                                                   RawRuntime.ThreadLastTaskID
 //	aclrtGetUserDevIdByLogicDevId                                              Runtime.UserIDOfLogical
 //	aclrtGetUserDevIdByPhyDevId                                                Runtime.UserIDOfPhysical
 //	aclrtGetVersion                                                            APIVersion
@@ -335,6 +341,8 @@
 //	aclrtRecordEvent                                                           Stream.Record
 //	aclrtRecordEventWithFlag                                                   Stream.RecordWithFlag
 //	aclrtRecordNotify                                                          Stream.RecordNotify
+//	aclrtRegDeviceStateCallback                                                Runtime.RegisterDeviceStateCallback
+//	aclrtRegStreamStateCallback                                                Runtime.RegisterStreamStateCallback
 //	aclrtReleaseMemAddress                                                     Runtime.ReleaseMemAddress
 //	aclrtReserveMemAddress                                                     Runtime.ReserveMemAddress
 //	aclrtReserveMemAddressNoUCMemory                                           Runtime.ReserveMemAddressNoUC
@@ -345,6 +353,7 @@
 //	aclrtSetBufUserData                                                        Buf.SetUserData
 //	aclrtSetBufUserData (by pointer)                                           RawBuf.SetUserData
 //	aclrtSetDevice                                                             Runtime.SetDevice
+//	aclrtSetDeviceTaskAbortCallback                                            Runtime.RegisterTaskAbortCallback
 //	aclrtSetExceptionInfoCallback                                              Runtime.SetExceptionCallback
 //	aclrtSetLabel                                                              Stream.SetLabel
 //	aclrtSetMemcpyDesc                                                         RawContext.SetMemcpyDesc
@@ -358,6 +367,7 @@
 //	aclrtStreamGetId                                                           Stream.ID
 //	aclrtStreamGetPriority                                                     Stream.Priority
 //	aclrtStreamQuery                                                           Stream.Query
+//	aclrtStreamStop                                                            Stream.Stop
 //	aclrtStreamWaitEvent                                                       Stream.WaitEvent
 //	aclrtStreamWaitEventWithFlag                                               Stream.WaitEventWithFlag
 //	aclrtStreamWaitEventWithTimeout                                            Stream.WaitEventTimeout

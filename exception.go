@@ -16,14 +16,23 @@ type ExceptionInfo struct {
 	ThreadID uint32  // submitting OS thread, when known
 	Kernel   string  // kernel name, for kernel faults
 	Func     *Kernel // the kernel, for kernel faults
+	Args     []Arg   // the kernel's argument slots, for kernel faults
 	Site     string  // "file:line (function)" of the launching call, when known
 	Msg      string
 	Err      error // the panic value or cause
 }
 
 func exceptionInfo(f hal.Fault) ExceptionInfo {
-	return ExceptionInfo{Code: codeFor(rterr.Kind(f.Kind)), DeviceID: f.Device, StreamID: f.Queue, TaskID: f.Seq,
-		ThreadID: f.Thread, Kernel: f.Kernel, Func: kernelOf(f.Func), Site: callsite.Format(f.Site), Msg: f.Msg, Err: f.Err}
+	info := ExceptionInfo{Code: codeFor(rterr.Kind(f.Kind)), DeviceID: f.Device, StreamID: f.Queue, TaskID: f.Seq,
+		ThreadID: f.Thread, Kernel: f.Kernel, Site: callsite.Format(f.Site), Msg: f.Msg, Err: f.Err}
+	if f.Func != nil {
+		info.Func = kernelOf(f.Func)
+		info.Args = make([]Arg, f.NArgs)
+		for i := range info.Args {
+			info.Args[i] = Arg(f.Args[i])
+		}
+	}
+	return info
 }
 
 // SetExceptionCallback installs the process-level exception callback,

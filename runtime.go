@@ -71,6 +71,8 @@ type Runtime struct {
 	// The init and finalize callbacks, kept across Finalize.
 	initHooks hooks[InitCallback]
 	finHooks  hooks[FinalizeCallback]
+
+	hooks stateHooks // device state and task abort callbacks (devstate.go)
 }
 
 // Option configures a Runtime.
@@ -130,6 +132,7 @@ func New(opts ...Option) *Runtime {
 	}
 	r.rt = rt.New(func(c config.Config) (hal.Backend, error) { return open(c) }, r.opts.logger)
 	r.rt.SetFaultHook(r.onFault)
+	r.installStateHooks()
 	return r
 }
 

@@ -349,3 +349,17 @@ func (s *Stream) CopyFromDevice(dst []byte, src DevPtr) error {
 	n := uint64(len(dst))
 	return wrap("Stream.CopyFromDevice (aclrtMemcpyAsync)", s.s.MemcpyAsync(rt.Caller{}, bytesLoc(dst), n, hal.DevLoc(uint64(src)), n, rt.DeviceToHost, callsite.Caller()))
 }
+
+// Stop stops the stream: no further task starts, nor a further block of
+// the running kernel; submissions are refused and waits end with
+// ACL_ERROR_RT_STREAM_ABORT. The queued tasks are kept until Abort drops
+// them, which makes the stream usable again. The default stream and
+// streams bound to a model cannot be stopped.
+//
+// CANN: aclrtStreamStop.
+func (s *Stream) Stop() error {
+	if err := s.r.require("aclrtStreamStop"); err != nil {
+		return err
+	}
+	return wrap("Stream.Stop (aclrtStreamStop)", s.s.Stop())
+}

@@ -32,9 +32,13 @@ func gocann_aclrtCreateContext(t *C.gocann_thread, out *C.aclrtContext, deviceID
 	}
 	c, err := newCContext(gc, int(deviceID), false)
 	if err != nil {
+		if ds, derr := gc.DefaultStream(); derr == nil {
+			forgetPending(ds)
+		}
 		gc.Close()
 		return fail(t, fn, err)
 	}
+	bornStream(c.def.s, c.def.h)
 	// The new context becomes the thread's current one.
 	t.context, t.device = C.uint64_t(c.h), deviceID
 	*out = C.aclrtContext(C.gocann_handle(C.uintptr_t(c.h)))

@@ -85,6 +85,7 @@ typedef struct launch {
 	const void *args;
 	size_t size;
 	uint64_t stream; // rung if the queue went idle
+	uint64_t seq;    // the task's number, once queued
 } launch;
 
 // put_entry is a direct producer's write of entry seq: hal.SQ.PutEntry
@@ -189,6 +190,7 @@ static int queue_launch(uint64_t ctx, uint64_t f, uint64_t stream, launch *l) {
 		seq = produce(q, GOCANN_SQ_ENTRIES, l);
 	}
 	unlock(q);
+	l->seq = seq;
 	return seq != 0 ? 0 : -1;
 }
 
@@ -212,6 +214,10 @@ int gocann_direct_launch(gocann_thread *t, uint64_t f, uint32_t blocks, uint64_t
 	launch l = {.blocks = blocks, .tid = t->tid, .args = args, .size = size};
 	int rc = queue_launch(ctx, f, stream, &l);
 	leave(s);
+	if (rc == 0 && stream != 0) {
+		t->last_task = (uint32_t)l.seq;
+		t->last_task_go = 0;
+	}
 	return rc;
 }
 

@@ -42,9 +42,22 @@ func reportException(info gocann.ExceptionInfo) {
 		cbs = append(cbs, exceptions.set)
 	}
 	exceptions.mu.Unlock()
+	var (
+		isKernel C.uint32_t
+		fh       C.uintptr_t
+		args     [C.GOCANN_EXC_ARGS]C.uint64_t
+	)
+	if info.Func != nil {
+		isKernel = 1
+		fh = C.uintptr_t(frontHandle(info.Func))
+		for i, a := range info.Args[:min(len(info.Args), len(args))] {
+			args[i] = C.uint64_t(a)
+		}
+	}
 	for _, cb := range cbs {
 		C.gocann_call_exception(cb, C.uint32_t(info.TaskID), C.uint32_t(info.StreamID),
-			C.uint32_t(info.ThreadID), C.uint32_t(info.DeviceID), C.uint32_t(info.Code))
+			C.uint32_t(info.ThreadID), C.uint32_t(info.DeviceID), C.uint32_t(info.Code),
+			isKernel, fh, &args[0], C.uint32_t(min(len(info.Args), len(args))))
 	}
 	reportBinaryException(info)
 }
@@ -88,6 +101,57 @@ func gocann_aclrtBinarySetExceptionCallback(t *C.gocann_thread, p C.aclrtBinHand
 	b.mu.Lock()
 	b.exc, b.excData = cb, user
 	b.mu.Unlock()
+	return 0
+}
+
+// invalidExceptionInfo is what CANN's getters return for no information
+// or information of another kind (0xFFFFFFFF as an aclError).
+const invalidExceptionInfo = C.aclError(-1)
+
+// exceptionKernel checks info for the getters of a kernel's fault.
+func exceptionKernel(t *C.gocann_thread, fn string, info *C.aclrtExceptionInfo) C.aclError {
+	if info == nil {
+		fail(t, fn, gocann.Errorf(fn, gocann.KindBadArgument, "info is NULL, expected the exception information a callback was given"))
+		t.last_error = C.int32_t(invalidExceptionInfo)
+		return invalidExceptionInfo
+	}
+	if info.is_kernel == 0 {
+		fail(t, fn, gocann.Errorf(fn, gocann.KindBadArgument, "info describes the fault of a task that is no kernel (error %d), expected a kernel's", uint32(info.error_code)))
+		t.last_error = C.int32_t(invalidExceptionInfo)
+		return invalidExceptionInfo
+	}
+	return 0
+}
+
+//export gocann_aclrtGetArgsFromExceptionInfo
+func gocann_aclrtGetArgsFromExceptionInfo(t *C.gocann_thread, info *C.aclrtExceptionInfo, devArgsPtr *unsafe.Pointer, devArgsLen *C.uint32_t) C.aclError {
+	const fn = "aclrtGetArgsFromExceptionInfo"
+	if info != nil && (devArgsPtr == nil || devArgsLen == nil) {
+		return nullArg(t, fn, "devArgsPtr or devArgsLen")
+	}
+	if code := exceptionKernel(t, fn, info); code != 0 {
+		return code
+	}
+	// The slots live in the information itself, host memory valid while
+	// the callback runs; the length is in bytes, as CANN's argsize.
+	*devArgsPtr = unsafe.Pointer(&info.args[0])
+	*devArgsLen = C.uint32_t(info.nargs * 8)
+	return 0
+}
+
+//export gocann_aclrtGetFuncHandleFromExceptionInfo
+func gocann_aclrtGetFuncHandleFromExceptionInfo(t *C.gocann_thread, info *C.aclrtExceptionInfo, fh *C.aclrtFuncHandle) C.aclError {
+	const fn = "aclrtGetFuncHandleFromExceptionInfo"
+	if info != nil && fh == nil {
+		return nullArg(t, fn, "func")
+	}
+	if code := exceptionKernel(t, fn, info); code != 0 {
+		return code
+	}
+	if info._func == 0 {
+		return failf(t, fn, gocann.KindInvalidHandle, "the failed kernel has no function handle: it was not found with aclrtBinaryGetFunction")
+	}
+	*fh = C.aclrtFuncHandle(C.gocann_handle(info._func))
 	return 0
 }
 

@@ -4,7 +4,10 @@
 #define GOCANN_CAPI_EXCEPTION_H
 
 #include <stdint.h>
+#include <string.h>
 #include "acl/acl.h"
+
+enum { GOCANN_EXC_ARGS = 32 };
 
 struct rtExceptionInfo {
 	uint32_t task_id;
@@ -12,12 +15,25 @@ struct rtExceptionInfo {
 	uint32_t thread_id;
 	uint32_t device_id;
 	uint32_t error_code;
+	uint32_t is_kernel;              // a kernel's fault: func and args below are set
+	uintptr_t func;                  // its function handle, 0 if C holds none
+	uint32_t nargs;                  // argument slots in args
+	uint64_t args[GOCANN_EXC_ARGS];  // the argument slots, as the kernel ran
 };
 
-// gocann_call_exception calls an exception callback with info.
+// gocann_call_exception calls an exception callback with info; args (nargs
+// slots, at most GOCANN_EXC_ARGS) are copied into it.
 static inline void gocann_call_exception(aclrtExceptionInfoCallback cb, uint32_t task, uint32_t stream,
-					  uint32_t thread, uint32_t device, uint32_t code) {
-	struct rtExceptionInfo info = {task, stream, thread, device, code};
+					  uint32_t thread, uint32_t device, uint32_t code, uint32_t is_kernel,
+					  uintptr_t func, const uint64_t *args, uint32_t nargs) {
+	struct rtExceptionInfo info = {task, stream, thread, device, code, is_kernel, func, 0, {0}};
+	if (nargs > GOCANN_EXC_ARGS) {
+		nargs = GOCANN_EXC_ARGS;
+	}
+	if (nargs > 0) {
+		memcpy(info.args, args, nargs * sizeof info.args[0]);
+	}
+	info.nargs = nargs;
 	cb(&info);
 }
 

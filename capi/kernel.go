@@ -321,6 +321,7 @@ func launchArgs(t *C.gocann_thread, fn string, fp unsafe.Pointer, blocks C.uint3
 	if code := fail(t, fn, s.s.Raw().WithLaunchConfig(lc).LaunchArgs(f.k, uint32(blocks), args, uintptr(size), uint32(t.tid))); code != 0 {
 		return code
 	}
+	launchedInGo(t, s)
 	proc.direct.noteKernel(f, s)
 	return 0
 }
@@ -349,14 +350,28 @@ func launchBlock(t *C.gocann_thread, fn string, s *cStream, f *cFunc, lc gocann.
 		return code
 	}
 	tid := uint32(t.tid)
+	var err error
 	if len(phs) == 0 {
 		var p unsafe.Pointer
 		if slots > 0 {
 			p = unsafe.Pointer(&block[0])
 		}
-		return fail(t, fn, s.s.Raw().WithLaunchConfig(lc).LaunchArgs(f.k, blocks, p, uintptr(slots), tid))
+		err = s.s.Raw().WithLaunchConfig(lc).LaunchArgs(f.k, blocks, p, uintptr(slots), tid)
+	} else {
+		err = s.s.Raw().WithLaunchConfig(lc).LaunchPlaceholders(f.k, blocks, block, slots, phs, tid)
 	}
-	return fail(t, fn, s.s.Raw().WithLaunchConfig(lc).LaunchPlaceholders(f.k, blocks, block, slots, phs, tid))
+	if err == nil {
+		launchedInGo(t, s)
+	}
+	return fail(t, fn, err)
+}
+
+// launchedInGo notes that the thread's last launch on an explicit stream
+// went through Go, which knows its task (aclrtGetThreadLastTaskId).
+func launchedInGo(t *C.gocann_thread, s *cStream) {
+	if s != s.ctx.def {
+		t.last_task_go = 1
+	}
 }
 
 //export gocann_go_aclrtLaunchKernelWithHostArgs
@@ -382,6 +397,7 @@ func gocann_go_aclrtLaunchKernelWithHostArgs(t *C.gocann_thread, fp C.aclrtFuncH
 		if code := fail(t, fn, s.s.Raw().WithLaunchConfig(lc).LaunchArgs(f.k, uint32(blocks), hostArgs, uintptr(size), uint32(t.tid))); code != 0 {
 			return code
 		}
+		launchedInGo(t, s)
 		proc.direct.noteKernel(f, s)
 		return 0
 	}
@@ -447,5 +463,9 @@ func gocann_aclrtLaunchKernelWithArgsArray(t *C.gocann_thread, fp unsafe.Pointer
 	if off > 0 {
 		p = unsafe.Pointer(&block[0])
 	}
-	return fail(t, fn, s.s.Raw().WithLaunchConfig(lc).LaunchArgs(f.k, uint32(blocks), p, uintptr(off), uint32(t.tid)))
+	if code := fail(t, fn, s.s.Raw().WithLaunchConfig(lc).LaunchArgs(f.k, uint32(blocks), p, uintptr(off), uint32(t.tid))); code != 0 {
+		return code
+	}
+	launchedInGo(t, s)
+	return 0
 }

@@ -176,6 +176,7 @@ func newCContext(gc *gocann.Context, dev int, isDefault bool) (*cContext, error)
 	}
 	proc.direct.openStream(c.def)
 	proc.direct.set(c.h, uint64(c.def.h), nil)
+	proc.fronts.Store(ds, c.def.h)
 	return c, nil
 }
 
@@ -199,6 +200,7 @@ func (c *cContext) release() {
 	}
 	c.streams, c.events, c.notifies, c.cnts = nil, nil, nil, nil
 	c.mu.Unlock()
+	proc.fronts.Delete(c.def.s)
 	proc.handles.remove(c.def.h, kindStream)
 	proc.handles.remove(c.h, kindContext)
 }

@@ -35,11 +35,12 @@ func createStream(t *C.gocann_thread, fn string, out *C.aclrtStream, prio uint32
 	h, ok := proc.handles.add(kindStream, s)
 	if !ok {
 		gs.CloseForce()
+		forgetPending(gs)
 		return failf(t, fn, gocann.KindNoStream, "too many live handles")
 	}
 	s.h = h
 	proc.direct.openStream(s)
-	proc.fronts.Store(gs, h)
+	bornStream(gs, h)
 	if !adopt(c, &c.streams, s) {
 		proc.fronts.Delete(gs)
 		proc.handles.remove(h, kindStream)
@@ -100,38 +101,22 @@ func gocann_aclrtSetStreamConfigOpt(t *C.gocann_thread, h *C.aclrtStreamConfigHa
 	if h == nil || value == nil {
 		return nullArg(t, fn, "handle or attrValue")
 	}
-	want := func(n C.size_t) bool { return size == n }
+	if err := checkStreamConfigOpt(int64(attr), uintptr(size)); err != nil {
+		return fail(t, fn, err)
+	}
 	switch attr {
 	case C.ACL_RT_STREAM_WORK_ADDR_PTR:
-		if !want(C.size_t(unsafe.Sizeof(h.workptr))) {
-			break
-		}
 		// Copied as a word: a pointer store into C memory would run the
 		// write barrier on whatever the field held.
 		*(*uintptr)(unsafe.Pointer(&h.workptr)) = *(*uintptr)(value)
-		return 0
 	case C.ACL_RT_STREAM_WORK_SIZE:
-		if !want(C.size_t(unsafe.Sizeof(h.workSize))) {
-			break
-		}
 		h.workSize = *(*C.size_t)(value)
-		return 0
 	case C.ACL_RT_STREAM_FLAG:
-		if !want(C.size_t(unsafe.Sizeof(h.flag))) {
-			break
-		}
 		h.flag = *(*C.size_t)(value)
-		return 0
 	case C.ACL_RT_STREAM_PRIORITY:
-		if !want(C.size_t(unsafe.Sizeof(h.priority))) {
-			break
-		}
 		h.priority = *(*C.uint32_t)(value)
-		return 0
-	default:
-		return failf(t, fn, gocann.KindInvalidParam, "attr %d is invalid, expected an aclrtStreamConfigAttr value 0..3", attr)
 	}
-	return failf(t, fn, gocann.KindInvalidParam, "valueSize %d is invalid for attr %d", size, attr)
+	return 0
 }
 
 func destroyStream(t *C.gocann_thread, fn string, p C.aclrtStream, force bool) C.aclError {
@@ -338,3 +323,8 @@ func gocann_aclrtGetStreamAvailableNum(t *C.gocann_thread, count *C.uint32_t) C.
 	*count = C.uint32_t(n)
 	return 0
 }
+
+// The value sizes checkStreamConfigOpt expects are the fields' own
+// (a build on a target where they differ fails here).
+var _ = [1]struct{}{}[unsafe.Sizeof(C.aclrtStreamConfigHandle{}.workptr)+unsafe.Sizeof(C.aclrtStreamConfigHandle{}.workSize)+
+	unsafe.Sizeof(C.aclrtStreamConfigHandle{}.flag)+unsafe.Sizeof(C.aclrtStreamConfigHandle{}.priority)-28]

@@ -21,6 +21,8 @@ typedef struct gocann_thread {
 	size_t msgs_len, msgs_cap;
 	char *msgs_out;         // the string last returned by aclGetRecentErrMsg
 	void *direct;           // the core's slot for the direct launch path, NULL until the first
+	uint32_t last_task;     // aclrtGetThreadLastTaskId: the task the direct path last queued on an explicit stream
+	uint32_t last_task_go;  // 1 if the thread's last launch on an explicit stream went through Go: the runtime knows it
 } gocann_thread;
 
 // gocann_self returns the calling thread's record (front library only).

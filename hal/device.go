@@ -150,8 +150,11 @@ type Fault struct {
 	Queue  int32
 	Seq    uint64
 	Task   TaskKind
-	Kernel string  // kernel name for kernel tasks
-	Func   *Kernel // the kernel itself, for kernel tasks
+	Kernel string // kernel name for kernel tasks
+	// Kernel tasks: the kernel and its argument slots, as the task ran.
+	Func   *Kernel
+	NArgs  uint32
+	Args   [MaxArgs]uint64
 	Site   uintptr
 	Thread uint32
 	Time   int64 // device clock
@@ -194,6 +197,14 @@ type Record struct {
 type Tracer interface {
 	// Trace appends the retained records, oldest first, to buf.
 	Trace(buf []Record) []Record
+}
+
+// Stopper is an optional capability of a Queue: stopping it from the host
+// (aclrtStreamStop). A stopped queue starts no task, a running kernel
+// starts no further block, submissions are refused and waits end, as after
+// a fault in StopOnFailure mode, until Abort; no fault is reported.
+type Stopper interface {
+	Stop() error
 }
 
 // Sharer is implemented by devices whose memory lives in files another

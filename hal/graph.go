@@ -115,6 +115,7 @@ type Op struct {
 	Subs     []*Graph
 	Timeout  time.Duration // OpWait: once reached, a wait fault after this long (0: never)
 	Disabled bool          // skipped when the graph runs
+	Diag     string        // added to the message of a fault of the operation
 }
 
 // Compare evaluates an OpSwitchStream comparison.

@@ -189,9 +189,12 @@ func (r *graphRun) waitTimed(si, pc int, t *hal.Task, what string, timeout time.
 // fail records a fault of operation pc of stream si; the first one wins.
 func (r *graphRun) fail(si, pc int, t *hal.Task, k hal.Kind, msg string, err error) {
 	top := r.top
+	if ops := r.g.Streams[si].Ops(); pc < len(ops) && ops[pc].Diag != "" {
+		msg += "; " + ops[pc].Diag
+	}
 	f := r.s.newFault(top.q, top.seq, top.t, k, fmt.Sprintf("graph %q stream %d operation %d (%s): %s", r.g.Name, si, pc, t.Kind, msg), err)
 	if t.Kind == hal.TaskKernel && t.Kernel != nil {
-		f.Kernel, f.Func = t.Kernel.Name, t.Kernel
+		f.Kernel, f.Func, f.NArgs, f.Args = t.Kernel.Name, t.Kernel, t.NArgs, t.Args
 		f.Site = t.Site
 	}
 	top.fault.CompareAndSwap(nil, f)

@@ -144,6 +144,10 @@ func (q *queue) refuse() error {
 }
 
 func stoppedError(q *queue, f *hal.Fault) error {
+	if f.Seq == 0 {
+		return &hal.Error{Kind: f.Kind, Msg: fmt.Sprintf(
+			"stream %d is stopped (%s); abort the stream to drop its tasks and go on", q.id, f.Msg)}
+	}
 	return &hal.Error{Kind: f.Kind, Err: f.Err, Msg: fmt.Sprintf(
 		"stream %d is stopped (STOP_ON_FAILURE) since %s in task %d on stream %d: %s; abort the stream or reset the device to recover",
 		q.id, f.Kind, f.Seq, f.Queue, f.Msg)}

@@ -312,7 +312,7 @@ func (s *scheduler) newFault(q *queue, seq uint64, t *hal.Task, k hal.Kind, msg 
 		f.Queue = q.id
 	}
 	if t.Kind == hal.TaskKernel && t.Kernel != nil {
-		f.Kernel, f.Func = t.Kernel.Name, t.Kernel
+		f.Kernel, f.Func, f.NArgs, f.Args = t.Kernel.Name, t.Kernel, t.NArgs, t.Args
 	}
 	return f
 }

@@ -91,10 +91,20 @@ typedef struct gocann_core_api {
 	aclError (*aclrtStreamAbort)(gocann_thread *t, aclrtStream stream);
 	aclError (*aclrtStreamWaitEvent)(gocann_thread *t, aclrtStream stream, aclrtEvent event);
 	aclError (*aclrtStreamWaitEventWithTimeout)(gocann_thread *t, aclrtStream stream, aclrtEvent event, int32_t timeout);
+	aclError (*aclrtStreamStop)(gocann_thread *t, aclrtStream stream);
+	aclError (*aclrtRegStreamStateCallback)(gocann_thread *t, const char* regName, aclrtStreamStateCallback callback, uintptr_t args);
+	aclError (*aclrtRegDeviceStateCallback)(gocann_thread *t, const char* regName, aclrtDeviceStateCallback callback, uintptr_t args);
+	aclError (*aclrtSetDeviceTaskAbortCallback)(gocann_thread *t, const char* regName, aclrtDeviceTaskAbortCallback callback, uintptr_t args);
+	aclError (*aclrtDeviceTaskAbort)(gocann_thread *t, int32_t deviceId, uint32_t timeout);
+	aclError (*aclrtGetThreadLastTaskId)(gocann_thread *t, uint32_t* taskId);
+	aclError (*aclrtCacheLastTaskOpInfo)(gocann_thread *t, const void* const infoPtr, const size_t infoSize);
+	aclError (*aclrtCacheLastTaskExtendInfo)(gocann_thread *t, const char* const extendInfoPtr, const size_t infoSize);
+	aclError (*aclrtGetPrimaryCtxState)(gocann_thread *t, int32_t deviceId, uint32_t* flags, int32_t* active);
 	// acl/acl_rt_callback.h
 	aclError (*aclrtSetExceptionInfoCallback)(gocann_thread *t, aclrtExceptionInfoCallback callback);
 	aclError (*aclrtExceptionInfoCallbackRegister)(gocann_thread *t, aclrtExceptionInfoCallback callback);
 	aclError (*aclrtExceptionInfoCallbackUnregister)(gocann_thread *t, aclrtExceptionInfoCallback callback);
+	aclError (*aclrtGetErrorVerbose)(gocann_thread *t, int32_t deviceId, aclrtErrorInfo* errorInfo);
 	aclError (*aclrtSubscribeReport)(gocann_thread *t, uint64_t threadId, aclrtStream stream);
 	aclError (*aclrtLaunchCallback)(gocann_thread *t, aclrtCallback fn, uintptr_t userData, aclrtCallbackBlockType blockType, aclrtStream stream);
 	aclError (*aclrtProcessReport)(gocann_thread *t, int32_t timeout);
@@ -218,6 +228,8 @@ typedef struct gocann_core_api {
 	aclError (*aclrtBinaryGetFunction)(gocann_thread *t, const aclrtBinHandle binHandle, const char* kernelName, aclrtFuncHandle* funcHandle);
 	aclError (*aclrtBinaryUnLoad)(gocann_thread *t, aclrtBinHandle binHandle);
 	aclError (*aclrtGetFunctionName)(gocann_thread *t, aclrtFuncHandle funcHandle, uint32_t maxLen, char* name);
+	aclError (*aclrtGetArgsFromExceptionInfo)(gocann_thread *t, const aclrtExceptionInfo* info, void** devArgsPtr, uint32_t* devArgsLen);
+	aclError (*aclrtGetFuncHandleFromExceptionInfo)(gocann_thread *t, const aclrtExceptionInfo* info, aclrtFuncHandle* func);
 	aclError (*aclrtLaunchKernel)(gocann_thread *t, aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize, aclrtStream stream);
 	aclError (*aclrtLaunchKernelV2)(gocann_thread *t, aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize, aclrtLaunchKernelCfg* cfg, aclrtStream stream);
 	aclError (*aclrtLaunchKernelWithConfig)(gocann_thread *t, aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, aclrtArgsHandle argsHandle, uintptr_t reserve);

@@ -84,9 +84,19 @@ const gocann_core_sym gocann_core_syms[] = {
 	{"gocann_aclrtStreamAbort", &gocann_core.aclrtStreamAbort},
 	{"gocann_aclrtStreamWaitEvent", &gocann_core.aclrtStreamWaitEvent},
 	{"gocann_aclrtStreamWaitEventWithTimeout", &gocann_core.aclrtStreamWaitEventWithTimeout},
+	{"gocann_aclrtStreamStop", &gocann_core.aclrtStreamStop},
+	{"gocann_aclrtRegStreamStateCallback", &gocann_core.aclrtRegStreamStateCallback},
+	{"gocann_aclrtRegDeviceStateCallback", &gocann_core.aclrtRegDeviceStateCallback},
+	{"gocann_aclrtSetDeviceTaskAbortCallback", &gocann_core.aclrtSetDeviceTaskAbortCallback},
+	{"gocann_aclrtDeviceTaskAbort", &gocann_core.aclrtDeviceTaskAbort},
+	{"gocann_aclrtGetThreadLastTaskId", &gocann_core.aclrtGetThreadLastTaskId},
+	{"gocann_aclrtCacheLastTaskOpInfo", &gocann_core.aclrtCacheLastTaskOpInfo},
+	{"gocann_aclrtCacheLastTaskExtendInfo", &gocann_core.aclrtCacheLastTaskExtendInfo},
+	{"gocann_aclrtGetPrimaryCtxState", &gocann_core.aclrtGetPrimaryCtxState},
 	{"gocann_aclrtSetExceptionInfoCallback", &gocann_core.aclrtSetExceptionInfoCallback},
 	{"gocann_aclrtExceptionInfoCallbackRegister", &gocann_core.aclrtExceptionInfoCallbackRegister},
 	{"gocann_aclrtExceptionInfoCallbackUnregister", &gocann_core.aclrtExceptionInfoCallbackUnregister},
+	{"gocann_aclrtGetErrorVerbose", &gocann_core.aclrtGetErrorVerbose},
 	{"gocann_aclrtSubscribeReport", &gocann_core.aclrtSubscribeReport},
 	{"gocann_aclrtLaunchCallback", &gocann_core.aclrtLaunchCallback},
 	{"gocann_aclrtProcessReport", &gocann_core.aclrtProcessReport},
@@ -205,6 +215,8 @@ const gocann_core_sym gocann_core_syms[] = {
 	{"gocann_aclrtBinaryGetFunction", &gocann_core.aclrtBinaryGetFunction},
 	{"gocann_aclrtBinaryUnLoad", &gocann_core.aclrtBinaryUnLoad},
 	{"gocann_aclrtGetFunctionName", &gocann_core.aclrtGetFunctionName},
+	{"gocann_aclrtGetArgsFromExceptionInfo", &gocann_core.aclrtGetArgsFromExceptionInfo},
+	{"gocann_aclrtGetFuncHandleFromExceptionInfo", &gocann_core.aclrtGetFuncHandleFromExceptionInfo},
 	{"gocann_aclrtLaunchKernel", &gocann_core.aclrtLaunchKernel},
 	{"gocann_aclrtLaunchKernelV2", &gocann_core.aclrtLaunchKernelV2},
 	{"gocann_aclrtLaunchKernelWithConfig", &gocann_core.aclrtLaunchKernelWithConfig},
@@ -793,6 +805,63 @@ aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, i
 	GOCANN_CHECK_PTR(t, "aclrtStreamWaitEventWithTimeout", "event", event, 1, (aclError)e_);
 	return gocann_core.aclrtStreamWaitEventWithTimeout(t, stream, event, timeout);
 }
+aclError aclrtStreamStop(aclrtStream stream) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtStreamStop", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtStreamStop", "stream", stream, 1, (aclError)e_);
+	return gocann_core.aclrtStreamStop(t, stream);
+}
+aclError aclrtRegStreamStateCallback(const char* regName, aclrtStreamStateCallback callback, void* args) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtRegStreamStateCallback", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtRegStreamStateCallback", "regName", regName, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtRegStreamStateCallback", "callback", callback, 0, (aclError)e_);
+	return gocann_core.aclrtRegStreamStateCallback(t, regName, callback, (uintptr_t)args);
+}
+aclError aclrtRegDeviceStateCallback(const char* regName, aclrtDeviceStateCallback callback, void* args) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtRegDeviceStateCallback", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtRegDeviceStateCallback", "regName", regName, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtRegDeviceStateCallback", "callback", callback, 0, (aclError)e_);
+	return gocann_core.aclrtRegDeviceStateCallback(t, regName, callback, (uintptr_t)args);
+}
+aclError aclrtSetDeviceTaskAbortCallback(const char* regName, aclrtDeviceTaskAbortCallback callback, void* args) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtSetDeviceTaskAbortCallback", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtSetDeviceTaskAbortCallback", "regName", regName, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtSetDeviceTaskAbortCallback", "callback", callback, 0, (aclError)e_);
+	return gocann_core.aclrtSetDeviceTaskAbortCallback(t, regName, callback, (uintptr_t)args);
+}
+aclError aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtDeviceTaskAbort", (aclError)e_);
+	return gocann_core.aclrtDeviceTaskAbort(t, deviceId, timeout);
+}
+aclError aclrtGetThreadLastTaskId(uint32_t* taskId) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetThreadLastTaskId", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetThreadLastTaskId", "taskId", taskId, 0, (aclError)e_);
+	return gocann_core.aclrtGetThreadLastTaskId(t, taskId);
+}
+aclError aclrtCacheLastTaskOpInfo(const void* const infoPtr, const size_t infoSize) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtCacheLastTaskOpInfo", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCacheLastTaskOpInfo", "infoPtr", infoPtr, 0, (aclError)e_);
+	return gocann_core.aclrtCacheLastTaskOpInfo(t, infoPtr, infoSize);
+}
+aclError aclrtCacheLastTaskExtendInfo(const char* const extendInfoPtr, const size_t infoSize) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtCacheLastTaskExtendInfo", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCacheLastTaskExtendInfo", "extendInfoPtr", extendInfoPtr, 0, (aclError)e_);
+	return gocann_core.aclrtCacheLastTaskExtendInfo(t, extendInfoPtr, infoSize);
+}
+aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t* flags, int32_t* active) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetPrimaryCtxState", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetPrimaryCtxState", "flags", flags, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetPrimaryCtxState", "active", active, 0, (aclError)e_);
+	return gocann_core.aclrtGetPrimaryCtxState(t, deviceId, flags, active);
+}
 
 // acl/acl_rt_callback.h
 aclError aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback callback) {
@@ -812,6 +881,12 @@ aclError aclrtExceptionInfoCallbackUnregister(aclrtExceptionInfoCallback callbac
 	GOCANN_ENTER(t, "aclrtExceptionInfoCallbackUnregister", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtExceptionInfoCallbackUnregister", "callback", callback, 0, (aclError)e_);
 	return gocann_core.aclrtExceptionInfoCallbackUnregister(t, callback);
+}
+aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetErrorVerbose", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetErrorVerbose", "errorInfo", errorInfo, 0, (aclError)e_);
+	return gocann_core.aclrtGetErrorVerbose(t, deviceId, errorInfo);
 }
 aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
@@ -1644,6 +1719,21 @@ aclError aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t maxLen, char*
 	GOCANN_CHECK_PTR(t, "aclrtGetFunctionName", "funcHandle", funcHandle, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetFunctionName", "name", name, 0, (aclError)e_);
 	return gocann_core.aclrtGetFunctionName(t, funcHandle, maxLen, name);
+}
+aclError aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo* info, void** devArgsPtr, uint32_t* devArgsLen) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetArgsFromExceptionInfo", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetArgsFromExceptionInfo", "info", info, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetArgsFromExceptionInfo", "devArgsPtr", devArgsPtr, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetArgsFromExceptionInfo", "devArgsLen", devArgsLen, 0, (aclError)e_);
+	return gocann_core.aclrtGetArgsFromExceptionInfo(t, info, devArgsPtr, devArgsLen);
+}
+aclError aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo* info, aclrtFuncHandle* func) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetFuncHandleFromExceptionInfo", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetFuncHandleFromExceptionInfo", "info", info, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetFuncHandleFromExceptionInfo", "func", func, 0, (aclError)e_);
+	return gocann_core.aclrtGetFuncHandleFromExceptionInfo(t, info, func);
 }
 aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize, aclrtStream stream) {
 	gocann_thread *t = gocann_self();

@@ -753,6 +753,49 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithTimeout(
     aclrtStream stream, aclrtEvent event, int32_t timeout);
 
+/* Stop stream: no further task of it starts until aclrtStreamAbort drops
+ * the ones queued; the default stream cannot be stopped. */
+ACL_FUNC_VISIBILITY aclError aclrtStreamStop(aclrtStream stream);
+
+/* Register callback under regName, a name not registered yet, to be called
+ * after a stream is created and before it is destroyed, default streams
+ * included; a NULL callback removes regName's. */
+ACL_FUNC_VISIBILITY aclError aclrtRegStreamStateCallback(
+    const char* regName, aclrtStreamStateCallback callback, void* args);
+
+/* Register callback under regName, a name not registered yet, to be called
+ * before the aclrtSetDevice that opens a device, after every
+ * aclrtSetDevice, and before and after the aclrtResetDevice that ends its
+ * default context; a NULL callback removes regName's. */
+ACL_FUNC_VISIBILITY aclError aclrtRegDeviceStateCallback(
+    const char* regName, aclrtDeviceStateCallback callback, void* args);
+
+/* Register callback under regName, a name not registered yet, to be called
+ * before and after aclrtDeviceTaskAbort aborts; a NULL callback removes
+ * regName's. */
+ACL_FUNC_VISIBILITY aclError aclrtSetDeviceTaskAbortCallback(
+    const char* regName, aclrtDeviceTaskAbortCallback callback, void* args);
+
+/* Abort the tasks of every stream of device deviceId: queued ones are
+ * dropped, running ones waited for; timeout in milliseconds, 0 for none. */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout);
+
+/* Store in *taskId the id of the calling thread's last kernel launch on an
+ * explicit stream (0 if none). */
+ACL_FUNC_VISIBILITY aclError aclrtGetThreadLastTaskId(uint32_t* taskId);
+
+/* Attach infoSize bytes (1 to 64 KiB) of operator information at infoPtr
+ * to the calling thread's last task, a task being captured. */
+ACL_FUNC_VISIBILITY aclError aclrtCacheLastTaskOpInfo(const void* const infoPtr, const size_t infoSize);
+
+/* Attach infoSize bytes of JSON text at extendInfoPtr (the first 4 KiB) to
+ * the calling thread's last task, a task being captured or built. */
+ACL_FUNC_VISIBILITY aclError aclrtCacheLastTaskExtendInfo(const char* const extendInfoPtr, const size_t infoSize);
+
+/* Store in *active 1 if device deviceId's default context exists, else 0;
+ * flags is reserved and must be NULL. */
+ACL_FUNC_VISIBILITY aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t* flags, int32_t* active);
+
 #ifdef __cplusplus
 }
 #endif

@@ -123,6 +123,10 @@ ACL_FUNC_VISIBILITY uint32_t aclrtGetDeviceIdFromExceptionInfo(const aclrtExcept
 /* Error code of the failure in info (0xFFFFFFFF for a device-wide fault). */
 ACL_FUNC_VISIBILITY uint32_t aclrtGetErrorCodeFromExceptionInfo(const aclrtExceptionInfo* info);
 
+/* Fill *errorInfo with the class of device deviceId's latest task fault,
+ * from before the tasks are aborted. */
+ACL_FUNC_VISIBILITY aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo);
+
 /* ------------------------------------------------------------------------
  * Host callbacks
  * ------------------------------------------------------------------------ */

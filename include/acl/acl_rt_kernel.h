@@ -184,6 +184,15 @@ ACL_FUNC_VISIBILITY aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle);
 ACL_FUNC_VISIBILITY aclError aclrtGetFunctionName(
     aclrtFuncHandle funcHandle, uint32_t maxLen, char* name);
 
+/* Exception reports of kernels: store in *devArgsPtr the argument slots of the kernel whose failure info
+ * describes, and their size in bytes in *devArgsLen; they live in info. */
+ACL_FUNC_VISIBILITY aclError aclrtGetArgsFromExceptionInfo(
+    const aclrtExceptionInfo* info, void** devArgsPtr, uint32_t* devArgsLen);
+
+/* Store in *func the function handle of the kernel whose failure info
+ * describes. */
+ACL_FUNC_VISIBILITY aclError aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo* info, aclrtFuncHandle* func);
+
 /* Enqueue funcHandle on stream over numBlocks blocks, with an argument
  * block of argsSize bytes already in device memory at argsData. */
 ACL_FUNC_VISIBILITY aclError aclrtLaunchKernel(

@@ -77,6 +77,9 @@ func (c *Context) Destroy() error {
 		return rterr.Errorf(rterr.KindInvalidParam, "context %d is a default context; it ends with aclrtResetDevice, not aclrtDestroyContext", c.id)
 	}
 	d := c.d
+	if !c.dead.Load() {
+		c.contextState(StreamDestroyPre)
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if _, ok := d.contexts[c]; !ok || c.dead.Load() {

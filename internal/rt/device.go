@@ -23,6 +23,9 @@ type Device struct {
 	stack uint64 // AI core stack bytes per core
 	// eventID numbers the device's events (aclrtGetEventId).
 	eventID atomic.Uint32
+	// lastFault is the latest task fault since the device opened or its
+	// tasks were last aborted (aclrtGetErrorVerbose).
+	lastFault atomic.Pointer[hal.Fault]
 
 	// mu guards the fields below.
 	mu       sync.Mutex
@@ -53,7 +56,11 @@ func (d *Device) open() error {
 	if err != nil {
 		return err
 	}
-	hd.SetFaultHandler(d.r.reportFault)
+	d.lastFault.Store(nil)
+	hd.SetFaultHandler(func(f hal.Fault) {
+		d.lastFault.Store(&f)
+		d.r.reportFault(f)
+	})
 	// Each AI core gets its stack in device memory when the device is set:
 	// exactly stack × cores, which aclrtGetMemInfo shows as used; it is the
 	// runtime's, never the caller's (its tag is useNone). Device
@@ -110,7 +117,9 @@ func (d *Device) set() error {
 
 // Reset is aclrtResetDevice: drops a reference; the last one destroys the
 // default context and its streams, after their tasks finish.
-func (d *Device) Reset() error {
+func (d *Device) Reset() error { return d.resetNotified(false, d.reset) }
+
+func (d *Device) reset() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.dead {
@@ -127,7 +136,9 @@ func (d *Device) Reset() error {
 }
 
 // ResetForce is aclrtResetDeviceForce: drops every reference at once.
-func (d *Device) ResetForce() error {
+func (d *Device) ResetForce() error { return d.resetNotified(true, d.resetForce) }
+
+func (d *Device) resetForce() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.dead {
@@ -200,6 +211,15 @@ func (d *Device) DefaultContext() (*Context, error) {
 // NewContext creates an explicit context (aclrtCreateContext); it keeps the
 // device open until destroyed.
 func (d *Device) NewContext() (*Context, error) {
+	c, err := d.addContext()
+	if err != nil {
+		return nil, err
+	}
+	d.r.streamState(c.defStream, StreamCreatePost)
+	return c, nil
+}
+
+func (d *Device) addContext() (*Context, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if err := d.open(); err != nil {

@@ -81,6 +81,11 @@ type mstream struct {
 	// for, by index: the device's graph knows only device events and graph
 	// event numbers. Edits keep an operation's index and event.
 	events map[int]*Event
+
+	// infoMu guards infos, what threads attached to its tasks by index
+	// (lasttask.go).
+	infoMu sync.Mutex
+	infos  map[int]*TaskInfo
 }
 
 // push appends op, an operation on event e if e is not nil. The lock that
@@ -93,6 +98,9 @@ func (ms *mstream) push(op hal.Op, e *Event) {
 		ms.events[len(ms.ops)] = e
 	}
 	ms.ops = append(ms.ops, op)
+	if op.Kind == hal.OpTask && op.Task.Thread != 0 {
+		ms.m.c.d.r.noteModel(op.Task.Thread, ms, len(ms.ops)-1)
+	}
 }
 
 type destroyCallback struct {
@@ -371,7 +379,7 @@ func (m *Model) finish(hold bool) error {
 	g.Streams = make([]*hal.GraphStream, len(m.streams))
 	for i, ms := range m.streams {
 		ms.gs = &hal.GraphStream{Head: ms.head}
-		ms.gs.SetOps(ms.ops)
+		ms.gs.SetOps(ms.withInfo(ms.ops))
 		g.Streams[i] = ms.gs
 	}
 	g.Events = m.nEvents

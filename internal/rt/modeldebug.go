@@ -50,6 +50,11 @@ type DebugTask struct {
 	Value    *uint64  `json:"value,omitempty"`
 	Site     string   `json:"launched_at,omitempty"`
 	Disabled bool     `json:"disabled,omitempty"`
+	// What the launching thread attached (aclrtCacheLastTaskExtendInfo,
+	// aclrtCacheLastTaskOpInfo): the extended information as the JSON it
+	// is (a string if it is not JSON), the operator information's bytes.
+	ExtendInfo json.RawMessage `json:"extend_info,omitempty"`
+	OpInfo     []byte          `json:"op_info,omitempty"`
 }
 
 // DebugDep is a dependency between streams through a graph event.
@@ -101,7 +106,11 @@ func (m *Model) describe(verbose bool) DebugModel {
 			ops = ms.gs.Ops()
 		}
 		for i, op := range ops {
-			st.Tasks = append(st.Tasks, describeOp(i, op, verbose, m))
+			t := describeOp(i, op, verbose, m)
+			if ti := ms.infoAt(i); ti != nil {
+				t.ExtendInfo, t.OpInfo = extendJSON(ti.Extend), ti.Op
+			}
+			st.Tasks = append(st.Tasks, t)
 			ref := DebugTaskRef{ms.idx, i}
 			switch op.Kind {
 			case hal.OpRecord:
@@ -251,4 +260,17 @@ func (d DebugModel) String() string {
 		}
 	}
 	return b.String()
+}
+
+// extendJSON is extended information as JSON: itself if it is JSON, else
+// a JSON string of it.
+func extendJSON(b []byte) json.RawMessage {
+	if len(b) == 0 {
+		return nil
+	}
+	if json.Valid(b) {
+		return json.RawMessage(b)
+	}
+	s, _ := json.Marshal(string(b))
+	return s
 }

@@ -1,6 +1,8 @@
 package rt
 
 import (
+	"time"
+
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -20,6 +22,10 @@ type Runtime struct {
 	newBackend  BackendFactory
 	log         *slog.Logger
 	faultHook   atomic.Pointer[func(hal.Fault)]
+	lastTasks   sync.Map                                                   // OS thread id -> *lastTask (lasttask.go)
+	streamHook  atomic.Pointer[func(*Stream, StreamState)]                 // streamstate.go
+	devHook     atomic.Pointer[func(int, DeviceState)]                     // devstate.go
+	abortHook   atomic.Pointer[func(int, AbortStage, time.Duration) error] // devstate.go
 	nextCtxID   atomic.Uint64
 	staging     stagingPool
 	host        userHost                    // the caller's page-locked allocations
@@ -195,7 +201,20 @@ func (r *Runtime) SetDevice(id int) (*Device, error) {
 	if err != nil {
 		return nil, err
 	}
-	return d, d.set()
+	wasSet := d.IsSet()
+	if !wasSet {
+		r.deviceState(id, DeviceSetPre)
+	}
+	if err := d.set(); err != nil {
+		return d, err
+	}
+	if !wasSet {
+		if c, err := d.DefaultContext(); err == nil {
+			r.streamState(c.defStream, StreamCreatePost)
+		}
+	}
+	r.deviceState(id, DeviceSetPost)
+	return d, nil
 }
 
 // RegisterKernel adds a Go kernel under name.

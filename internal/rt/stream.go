@@ -82,6 +82,7 @@ func (c *Context) NewStream(cfg StreamConfig) (*Stream, error) {
 	}
 	c.streams[s] = struct{}{}
 	c.mu.Unlock()
+	c.d.r.streamState(s, StreamCreatePost)
 	return s, nil
 }
 
@@ -133,7 +134,11 @@ func (s *Stream) submit(t *hal.Task) (uint64, error) {
 	if s.persistent {
 		return 0, rterr.Errorf(rterr.KindStreamModel, "persistent stream %d is not bound to a model; call aclmdlRIBindStream first", s.id)
 	}
-	return s.q.Submit(*t)
+	seq, err := s.q.Submit(*t)
+	if err == nil && t.Thread != 0 && !s.isDefault {
+		s.c.d.r.noteQueued(t.Thread, seq)
+	}
+	return seq, err
 }
 
 // Synchronize waits for every task submitted so far and reports the first
@@ -241,6 +246,13 @@ func (s *Stream) destroy(wait bool) error {
 		return rterr.Errorf(rterr.KindInvalidParam, "stream %d is a default stream; it ends with its context or device reset", s.id)
 	}
 	c := s.c
+	c.mu.Lock()
+	_, ok := c.streams[s]
+	c.mu.Unlock()
+	if !ok {
+		return rterr.Errorf(rterr.KindInvalidHandle, "stream %d was already destroyed", s.id)
+	}
+	c.d.r.streamState(s, StreamDestroyPre)
 	c.mu.Lock()
 	if _, ok := c.streams[s]; !ok {
 		c.mu.Unlock()
