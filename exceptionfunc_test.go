@@ -1,6 +1,7 @@
 package gocann_test
 
 import (
+	"context"
 	"sync"
 	"testing"
 
@@ -22,11 +23,11 @@ func TestExceptionInfoFunc(t *testing.T) {
 	boom, err := e.r.RegisterKernel("exc_func_boom", func(b *gocann.Block) { b.Trap("boom") })
 	check(t, err)
 	check(t, e.s.Launch(boom, 1))
-	if err := e.s.Synchronize(nil); err == nil {
+	if err := e.s.Synchronize(context.Background()); err == nil {
 		t.Fatal("a trapping kernel's stream synchronized cleanly")
 	}
 	check(t, e.s.LaunchHostFunc(func() { panic("host boom") }))
-	if err := e.s.Synchronize(nil); err == nil {
+	if err := e.s.Synchronize(context.Background()); err == nil {
 		t.Fatal("a panicking host function's stream synchronized cleanly")
 	}
 	mu.Lock()

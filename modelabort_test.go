@@ -1,6 +1,7 @@
 package gocann_test
 
 import (
+	"context"
 	"testing"
 	"time"
 	"unsafe"
@@ -34,7 +35,7 @@ func TestModelAbort(t *testing.T) {
 	check(t, m.Run(e.s))
 	stays(t, 20*time.Millisecond, "the run waits for the gate", func() bool { return !isDone(t, e.s) })
 	check(t, m.Abort())
-	wantErr(t, e.s.Synchronize(nil), gocann.CodeRTModelAbortNormal, "aborted", "aclmdlRIAbort")
+	wantErr(t, e.s.Synchronize(context.Background()), gocann.CodeRTModelAbortNormal, "aborted", "aclmdlRIAbort")
 	wantU64(t, e, after, 0, "the task after the aborted wait")
 
 	// A later run is whole.
@@ -135,7 +136,7 @@ func TestUpdateKernelTask(t *testing.T) {
 		writeU64(t, e.c, entry, c.entry)
 		writeU64(t, e.c, blocks, c.blocks)
 		check(t, upd.UpdateKernelTask(task, resolve, entry, blocks))
-		if err := upd.Synchronize(nil); err == nil {
+		if err := upd.Synchronize(context.Background()); err == nil {
 			t.Fatalf("an update with entry %d and %d blocks succeeded", c.entry, c.blocks)
 		}
 		if p := task.Params(); p.Blocks != 3 {
