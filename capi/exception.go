@@ -54,36 +54,40 @@ func reportException(info gocann.ExceptionInfo) {
 			args[i] = C.uint64_t(a)
 		}
 	}
+	nargs := C.uint32_t(min(len(info.Args), len(args)))
 	for _, cb := range cbs {
 		C.gocann_call_exception(cb, C.uint32_t(info.TaskID), C.uint32_t(info.StreamID),
 			C.uint32_t(info.ThreadID), C.uint32_t(info.DeviceID), C.uint32_t(info.Code),
-			isKernel, fh, &args[0], C.uint32_t(min(len(info.Args), len(args))))
+			isKernel, fh, &args[0], nargs)
 	}
-	reportBinaryException(info)
+	if cb, user := binaryException(info); cb != nil {
+		C.gocann_call_op_exception(cb, user, C.uint32_t(info.TaskID), C.uint32_t(info.StreamID),
+			C.uint32_t(info.ThreadID), C.uint32_t(info.DeviceID), C.uint32_t(info.Code),
+			isKernel, fh, &args[0], nargs)
+	}
 }
 
-// reportBinaryException calls the exception callback of the binary whose
-// kernel faulted, if it has one.
-func reportBinaryException(info gocann.ExceptionInfo) {
+// binaryException is the exception callback of the binary whose kernel
+// faulted, if it has one; kernels linked into the program have no binary.
+func binaryException(info gocann.ExceptionInfo) (C.aclrtOpExceptionCallback, unsafe.Pointer) {
 	if info.Func == nil {
-		return
+		return nil, nil
 	}
 	h, ok := proc.fronts.Load(info.Func)
 	if !ok {
-		return
+		return nil, nil
 	}
 	obj, ok := proc.handles.get(h.(handle), kindFunc)
 	if !ok {
-		return
+		return nil, nil
 	}
 	b := obj.(*cFunc).bin
-	b.mu.Lock()
-	cb, user := b.exc, b.excData
-	b.mu.Unlock()
-	if cb != nil {
-		C.gocann_call_op_exception(cb, user, C.uint32_t(info.TaskID), C.uint32_t(info.StreamID),
-			C.uint32_t(info.ThreadID), C.uint32_t(info.DeviceID), C.uint32_t(info.Code))
+	if b == nil {
+		return nil, nil
 	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.exc, b.excData
 }
 
 //export gocann_aclrtBinarySetExceptionCallback

@@ -21,27 +21,44 @@ struct rtExceptionInfo {
 	uint64_t args[GOCANN_EXC_ARGS];  // the argument slots, as the kernel ran
 };
 
-// gocann_call_exception calls an exception callback with info; args (nargs
-// slots, at most GOCANN_EXC_ARGS) are copied into it.
-static inline void gocann_call_exception(aclrtExceptionInfoCallback cb, uint32_t task, uint32_t stream,
-					  uint32_t thread, uint32_t device, uint32_t code, uint32_t is_kernel,
-					  uintptr_t func, const uint64_t *args, uint32_t nargs) {
-	struct rtExceptionInfo info = {task, stream, thread, device, code, is_kernel, func, 0, {0}};
+// gocann_exception_info fills info; args (nargs slots, at most
+// GOCANN_EXC_ARGS) are copied into it.
+static inline void gocann_exception_info(struct rtExceptionInfo *info, uint32_t task, uint32_t stream,
+					 uint32_t thread, uint32_t device, uint32_t code, uint32_t is_kernel,
+					 uintptr_t func, const uint64_t *args, uint32_t nargs) {
+	memset(info, 0, sizeof *info);
+	info->task_id = task;
+	info->stream_id = stream;
+	info->thread_id = thread;
+	info->device_id = device;
+	info->error_code = code;
+	info->is_kernel = is_kernel;
+	info->func = func;
 	if (nargs > GOCANN_EXC_ARGS) {
 		nargs = GOCANN_EXC_ARGS;
 	}
 	if (nargs > 0) {
-		memcpy(info.args, args, nargs * sizeof info.args[0]);
+		memcpy(info->args, args, nargs * sizeof info->args[0]);
 	}
-	info.nargs = nargs;
+	info->nargs = nargs;
+}
+
+// gocann_call_exception calls an exception callback with its info.
+static inline void gocann_call_exception(aclrtExceptionInfoCallback cb, uint32_t task, uint32_t stream,
+					  uint32_t thread, uint32_t device, uint32_t code, uint32_t is_kernel,
+					  uintptr_t func, const uint64_t *args, uint32_t nargs) {
+	struct rtExceptionInfo info;
+	gocann_exception_info(&info, task, stream, thread, device, code, is_kernel, func, args, nargs);
 	cb(&info);
 }
 
-// gocann_call_op_exception calls a binary's exception callback with info
-// and the callback's user data.
+// gocann_call_op_exception calls a binary's exception callback with its
+// info and the callback's user data.
 static inline void gocann_call_op_exception(aclrtOpExceptionCallback cb, void *user, uint32_t task, uint32_t stream,
-					     uint32_t thread, uint32_t device, uint32_t code) {
-	struct rtExceptionInfo info = {task, stream, thread, device, code};
+					     uint32_t thread, uint32_t device, uint32_t code, uint32_t is_kernel,
+					     uintptr_t func, const uint64_t *args, uint32_t nargs) {
+	struct rtExceptionInfo info;
+	gocann_exception_info(&info, task, stream, thread, device, code, is_kernel, func, args, nargs);
 	cb(&info, user);
 }
 

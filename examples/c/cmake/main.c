@@ -7,6 +7,16 @@
 
 #define N 1000
 
+/* What the exception callback saw. */
+static uint32_t seen_code;
+static aclrtFuncHandle seen_func;
+
+static void on_exception(aclrtExceptionInfo *info)
+{
+    seen_code = aclrtGetErrorCodeFromExceptionInfo(info);
+    aclrtGetFuncHandleFromExceptionInfo(info, &seen_func);
+}
+
 /* The static kernel library's launchers (vinc.cpp). */
 void vinc_do(uint32_t blockDim, void *stream, uint32_t *x, uint32_t by);
 int32_t vinc_code(uint32_t blockDim, void *stream, uint32_t *x, uint32_t by);
@@ -94,10 +104,13 @@ int main(void)
     CHECK(aclrtSynchronizeStream(s));
     CHECK(aclrtMemcpy(fy, sizeof fy, y, sizeof fy, ACL_MEMCPY_DEVICE_TO_HOST));
     EXPECT(fy[0] == 10.5f && fy[3] == 42.0f, "vaxpy<<<1>>> with a float parameter: %g %g", fy[0], fy[3]);
+    CHECK(aclrtExceptionInfoCallbackRegister(on_exception));
     vtrap_do(2, s);
     clear_errors();
     aclError rc = aclrtSynchronizeStream(s);
     EXPECT(rc == ACL_ERROR_RT_AICORE_TRAP_EXCEPTION, "vtrap<<<2>>>: asm(\"trap\") fails the launch with an AI core trap (%d)", rc);
+    EXPECT(seen_code == ACL_ERROR_RT_AICORE_TRAP_EXCEPTION && seen_func != NULL,
+           "the exception callback saw the linked kernel's trap (%u) and its function handle", seen_code);
     vinc_do(1, s, (uint32_t *)x, 1);
     CHECK(aclrtSynchronizeStream(s));
     vinc_do(2, (void *)(uintptr_t)0x12345678, (uint32_t *)x, 1);

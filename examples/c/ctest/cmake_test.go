@@ -73,6 +73,7 @@ func testCMake(t *testing.T, tl *tools, shell, source, prefix string) {
 		"ok: ascendc_library STATIC: vinc<<<8>>> and vinc<<<4>>> from the library's host code (111 114 15 18)",
 		"ok: vaxpy<<<1>>> with a float parameter: 10.5 42",
 		"ok: vtrap<<<2>>>: asm(\"trap\") fails the launch with an AI core trap (507016)",
+		"ok: the exception callback saw the linked kernel's trap (507016) and its function handle",
 		"ok: a <<<>>> launch on a bad stream leaves its error for aclrtGetLastError (107017)",
 		"ok: the value of a <<<>>> launch is its code: 107017, then 0",
 		"ok: ascendc_library SHARED: vfill with FILL_BIAS=100, 1000 of 1000 right"} {
