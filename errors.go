@@ -234,6 +234,18 @@ func codeFor(k rterr.Kind) Code {
 		return CodeDumpNotRun
 	case rterr.KindDumpAlreadyRun:
 		return CodeDumpAlreadyRun
+	case rterr.KindSnapshotLock:
+		return CodeSnapshotLockFailed
+	case rterr.KindSnapshotUnlock:
+		return CodeSnapshotUnlockFailed
+	case rterr.KindSnapshotBackup:
+		return CodeSnapshotBackupFailed
+	case rterr.KindSnapshotRestore:
+		return CodeSnapshotRestoreFailed
+	case rterr.KindSnapshotCallback:
+		return CodeSnapshotCallbackFailed
+	case rterr.KindSnapshotRegister:
+		return CodeSnapshotRegisterCallbackFailed
 	}
 	return CodeRTInternalError
 }

@@ -73,6 +73,7 @@ func (c *Context) DefaultStream() (*Stream, error) {
 // Destroy destroys an explicit context (aclrtDestroyContext), waiting for
 // its streams' tasks first.
 func (c *Context) Destroy() error {
+	c.d.r.waitUnlocked()
 	if c.isDefault {
 		return rterr.Errorf(rterr.KindInvalidParam, "context %d is a default context; it ends with aclrtResetDevice, not aclrtDestroyContext", c.id)
 	}

@@ -95,6 +95,7 @@ func (p *Copy2D) task(site uintptr) hal.Task {
 // capture modes may refuse it. No rows, or rows of no bytes, succeed at
 // once, as zero bytes do for Memcpy.
 func (c *Context) Memcpy2D(caller Caller, p Copy2D) error {
+	c.d.r.waitUnlocked()
 	if p.Width == 0 || p.Height == 0 {
 		return nil
 	}

@@ -47,6 +47,7 @@ const NoFailIndex = -1
 // are checked, then all run as one task; a refusal copies nothing. fail
 // names the copy whose locations or direction were refused.
 func (c *Context) MemcpyBatch(caller Caller, copies []BatchCopy, attrs []BatchAttr, attrIdx []uint64) (fail int, err error) {
+	c.d.r.waitUnlocked()
 	if err := c.checkSync(caller, "a synchronous batch copy"); err != nil {
 		return NoFailIndex, err
 	}

@@ -98,6 +98,7 @@ func (d *Device) closeIfUnused() error {
 
 // set is aclrtSetDevice: a reference, and the default context on the first.
 func (d *Device) set() error {
+	d.r.waitUnlocked()
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if err := d.open(); err != nil {
@@ -211,6 +212,7 @@ func (d *Device) DefaultContext() (*Context, error) {
 // NewContext creates an explicit context (aclrtCreateContext); it keeps the
 // device open until destroyed.
 func (d *Device) NewContext() (*Context, error) {
+	d.r.waitUnlocked()
 	c, err := d.addContext()
 	if err != nil {
 		return nil, err

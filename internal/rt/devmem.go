@@ -33,6 +33,7 @@ const (
 
 // Malloc allocates device memory of the caller's on c's device (aclrtMalloc).
 func (c *Context) Malloc(size uint64, p hal.MemPolicy) (hal.Allocation, error) {
+	c.d.r.waitUnlocked()
 	return c.malloc(size, p, useOwned)
 }
 

@@ -68,6 +68,7 @@ func (d *Device) releasing(force bool) bool {
 // resetNotified is Reset or ResetForce between the state hook's RESET_PRE
 // and RESET_POST when it ends the default context.
 func (d *Device) resetNotified(force bool, reset func() error) error {
+	d.r.waitUnlocked()
 	last := d.releasing(force)
 	if last {
 		if c, err := d.DefaultContext(); err == nil {

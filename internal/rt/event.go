@@ -55,6 +55,7 @@ type Event struct {
 
 // NewEvent creates an event in c.
 func (c *Context) NewEvent(flags uint32, api EventAPI) (*Event, error) {
+	c.d.r.waitUnlocked()
 	if err := c.check(); err != nil {
 		return nil, err
 	}
@@ -109,6 +110,7 @@ func (e *Event) check() error {
 // Destroy destroys the event (aclrtDestroyEvent). Tasks already queued that
 // use it still run.
 func (e *Event) Destroy() error {
+	e.c.d.r.waitUnlocked()
 	c := e.c
 	c.mu.Lock()
 	if _, ok := c.events[e]; !ok {

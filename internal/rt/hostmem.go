@@ -54,6 +54,7 @@ func (h *userHost) reset() {
 
 // MallocHost allocates page-locked host memory (aclrtMallocHost).
 func (r *Runtime) MallocHost(size uint64) (unsafe.Pointer, error) {
+	r.waitUnlocked()
 	b, err := r.live()
 	if err != nil {
 		return nil, err
@@ -72,6 +73,7 @@ func (r *Runtime) MallocHost(size uint64) (unsafe.Pointer, error) {
 // FreeHost frees page-locked host memory (aclrtFreeHost). Only the start of
 // a live allocation from MallocHost is accepted.
 func (r *Runtime) FreeHost(p unsafe.Pointer) error {
+	r.waitUnlocked()
 	b, err := r.live()
 	if err != nil {
 		return err

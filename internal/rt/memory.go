@@ -193,6 +193,7 @@ func (c *Context) backend() (hal.Backend, error) {
 
 // Free frees device memory (aclrtFree). It does not wait for tasks using it.
 func (r *Runtime) Free(addr uint64) error {
+	r.waitUnlocked()
 	b, err := r.live()
 	if err != nil {
 		return err
@@ -242,6 +243,7 @@ func (r *Runtime) Free(addr uint64) error {
 // Zero bytes succeed at once, whatever the other arguments: CANN's
 // runtime checks nothing else then.
 func (c *Context) Memcpy(caller Caller, dst hal.Loc, destMax uint64, src hal.Loc, count uint64, kind CopyKind) error {
+	c.d.r.waitUnlocked()
 	if count == 0 {
 		return nil
 	}
@@ -343,6 +345,7 @@ func (c *Context) checkSync(caller Caller, what string) error {
 // (aclrtMemset); capture modes may refuse it. Zero bytes succeed at once,
 // as for Memcpy.
 func (c *Context) Memset(caller Caller, dst hal.Loc, maxCount uint64, value int32, count uint64) error {
+	c.d.r.waitUnlocked()
 	if count == 0 {
 		return nil
 	}

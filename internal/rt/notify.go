@@ -21,6 +21,7 @@ type Notify struct {
 
 // NewNotify creates a notify in c (aclrtCreateNotify).
 func (c *Context) NewNotify() (*Notify, error) {
+	c.d.r.waitUnlocked()
 	if err := c.check(); err != nil {
 		return nil, err
 	}
@@ -57,6 +58,7 @@ func (n *Notify) check() error {
 // Destroy destroys the notify (aclrtDestroyNotify); queued tasks using it
 // still run.
 func (n *Notify) Destroy() error {
+	n.c.d.r.waitUnlocked()
 	c := n.c
 	c.mu.Lock()
 	if _, ok := c.notifies[n]; !ok {

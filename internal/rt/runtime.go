@@ -43,6 +43,7 @@ type Runtime struct {
 	hostFns     hostThreads  // host-function threads (hostfunc.go)
 	sys         sysParams    // aclrtSetSysParamOpt's values, kept across Finalize
 	dump        dumpState    // aclmdlInitDump / aclmdlSetDump and aclInit's dump section
+	snap        snapshot     // the process's snapshot state and callbacks (snapshot.go)
 
 	// capMu guards captures.
 	capMu    sync.Mutex
@@ -131,6 +132,9 @@ func (r *Runtime) Finalize() error {
 	r.inited, r.backend, r.devices = false, nil, nil
 	r.current.Store(nil)
 	r.mu.Unlock()
+	// Finalizing ends a snapshot lock: the calls waiting for it go on,
+	// and find the runtime finalized.
+	r.snap.forceRunning()
 	for _, d := range devices {
 		d.shutdown()
 	}

@@ -58,6 +58,7 @@ type Stream struct {
 
 // NewStream creates an explicit stream in c (aclrtCreateStreamWithConfig).
 func (c *Context) NewStream(cfg StreamConfig) (*Stream, error) {
+	c.d.r.waitUnlocked()
 	if err := c.check(); err != nil {
 		return nil, err
 	}
@@ -125,6 +126,7 @@ func (s *Stream) usable() error {
 // capture, a model binding or a task-group update diverts it here. A
 // diverted task has no sequence number (0).
 func (s *Stream) submit(t *hal.Task) (uint64, error) {
+	s.c.d.r.waitUnlocked()
 	if s.dead.Load() {
 		return 0, s.check()
 	}
@@ -242,6 +244,7 @@ func (s *Stream) Destroy() error { return s.destroy(true) }
 func (s *Stream) DestroyForce() error { return s.destroy(false) }
 
 func (s *Stream) destroy(wait bool) error {
+	s.c.d.r.waitUnlocked()
 	if s.isDefault {
 		return rterr.Errorf(rterr.KindInvalidParam, "stream %d is a default stream; it ends with its context or device reset", s.id)
 	}

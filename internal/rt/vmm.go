@@ -315,6 +315,7 @@ func (r *Runtime) ReleaseMemAddress(addr uint64) error {
 // MallocPhysical allocates physical device memory (aclrtMallocPhysical).
 // The size is rounded up to the granularity, and counted so.
 func (r *Runtime) MallocPhysical(size uint64, p PhysProp, flags uint64) (uint64, error) {
+	r.waitUnlocked()
 	v, _, err := r.vmm()
 	if err != nil {
 		return 0, err
@@ -359,6 +360,7 @@ func roundUpTo(x, p uint64) (uint64, bool) {
 // (aclrtFreePhysical). Memory still mapped goes at its last unmap, as the
 // reference documents.
 func (r *Runtime) FreePhysical(id uint64) error {
+	r.waitUnlocked()
 	v, _, err := r.vmm()
 	if err != nil {
 		return err

@@ -108,6 +108,13 @@ const (
 	KindInvalidDumpConfig // a dump configuration CANN refuses
 	KindDumpNotRun        // a dump call before aclmdlInitDump
 	KindDumpAlreadyRun    // aclmdlInitDump while aclInit's configuration dumps
+	// Process snapshots.
+	KindSnapshotLock     // the process cannot be locked in its state
+	KindSnapshotUnlock   // the process is not locked
+	KindSnapshotBackup   // a backup refused or failed
+	KindSnapshotRestore  // a restore refused or failed
+	KindSnapshotCallback // a snapshot callback returned non-zero
+	KindSnapshotRegister // a snapshot callback is already registered for the stage
 	numKinds
 )
 
@@ -136,6 +143,8 @@ var kindNames = [numKinds - Kind(hal.NumKinds)]string{
 	"link type not supported",
 	"refused by ACL", "system parameter not set",
 	"invalid dump configuration", "dump not initialized", "dump already running",
+	"snapshot lock failed", "snapshot unlock failed", "snapshot backup failed",
+	"snapshot restore failed", "snapshot callback failed", "snapshot callback already registered",
 }
 
 func (k Kind) String() string {
