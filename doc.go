@@ -362,6 +362,12 @@
 //	aclrtSetStreamFailureMode                                                  Stream.SetFailureMode
 //	aclrtSetSysParamOpt                                                        Runtime.SetSysParam
 //	aclrtSetTsDevice                                                           RawRuntime.SetTsDevice
+//	aclrtSnapShotCallbackRegister                                              Runtime.RegisterSnapCallback
+//	aclrtSnapShotCallbackUnregister                                            Runtime.UnregisterSnapCallback
+//	aclrtSnapShotProcessBackup                                                 Runtime.SnapshotBackup
+//	aclrtSnapShotProcessLock                                                   Runtime.SnapshotLock
+//	aclrtSnapShotProcessRestore                                                Runtime.SnapshotRestore
+//	aclrtSnapShotProcessUnlock                                                 Runtime.SnapshotUnlock
 //	aclrtStreamAbort                                                           Stream.Abort
 //	aclrtStreamGetFlags                                                        Stream.Flags
 //	aclrtStreamGetId                                                           Stream.ID
@@ -396,6 +402,7 @@
 //	none (a device variable the kernel compiler registers)                     Context.NewGlobal
 //	none (the API reference's product support)                                 CheckSupport
 //	none (the host dereferences managed memory)                                Runtime.ManagedBytes
+//	none (the state aclrtSnapShotProcess* move between)                        Runtime.SnapshotState
 //	trap (Ascend C)                                                            Block.Trap
 //
 // End CANN table.
