@@ -1,6 +1,7 @@
 package rt
 
 import (
+	"context"
 	"unsafe"
 
 	"github.com/gocann/gocann/hal"
@@ -29,7 +30,7 @@ func (r *Runtime) openDevices() []*Device {
 func (r *Runtime) saveDevices() ([]savedAlloc, error) {
 	var saved []savedAlloc
 	for _, d := range r.openDevices() {
-		if err := d.Synchronize(nil, 0); err != nil && rterr.KindOf(err) != rterr.KindContextNull {
+		if err := d.Synchronize(context.Background(), 0); err != nil && rterr.KindOf(err) != rterr.KindContextNull {
 			return nil, rterr.Wrap(rterr.KindSnapshotBackup, err, "device %d: waiting for its tasks before the backup", d.id)
 		}
 		hd, err := d.halDevice()
@@ -60,7 +61,7 @@ func (r *Runtime) saveDevices() ([]savedAlloc, error) {
 func (r *Runtime) restoreDevices(saved []savedAlloc) error {
 	synced := make(map[hal.Device]bool)
 	for _, d := range r.openDevices() {
-		if err := d.Synchronize(nil, 0); err != nil && rterr.KindOf(err) != rterr.KindContextNull {
+		if err := d.Synchronize(context.Background(), 0); err != nil && rterr.KindOf(err) != rterr.KindContextNull {
 			return rterr.Wrap(rterr.KindSnapshotRestore, err, "device %d: waiting for its tasks before the restore", d.id)
 		}
 		if hd, err := d.halDevice(); err == nil {
