@@ -27,14 +27,21 @@ func regName(t *C.gocann_thread, fn string, p *C.char) (string, C.aclError) {
 	return C.GoStringN(p, C.int(C.strnlen(p, maxRegName))), 0
 }
 
+// regTarget is a state callback registration's name and the runtime it
+// registers with.
+func regTarget(t *C.gocann_thread, fn string, p *C.char) (string, *gocann.Runtime, C.aclError) {
+	n, code := regName(t, fn, p)
+	if code != 0 {
+		return "", nil, code
+	}
+	r, code := rt(t, fn)
+	return n, r, code
+}
+
 //export gocann_aclrtRegDeviceStateCallback
 func gocann_aclrtRegDeviceStateCallback(t *C.gocann_thread, name *C.char, cb C.aclrtDeviceStateCallback, args C.uintptr_t) C.aclError {
 	const fn = "aclrtRegDeviceStateCallback"
-	n, code := regName(t, fn, name)
-	if code != 0 {
-		return code
-	}
-	r, code := rt(t, fn)
+	n, r, code := regTarget(t, fn, name)
 	if code != 0 {
 		return code
 	}
@@ -50,11 +57,7 @@ func gocann_aclrtRegDeviceStateCallback(t *C.gocann_thread, name *C.char, cb C.a
 //export gocann_aclrtSetDeviceTaskAbortCallback
 func gocann_aclrtSetDeviceTaskAbortCallback(t *C.gocann_thread, name *C.char, cb C.aclrtDeviceTaskAbortCallback, args C.uintptr_t) C.aclError {
 	const fn = "aclrtSetDeviceTaskAbortCallback"
-	n, code := regName(t, fn, name)
-	if code != 0 {
-		return code
-	}
-	r, code := rt(t, fn)
+	n, r, code := regTarget(t, fn, name)
 	if code != 0 {
 		return code
 	}

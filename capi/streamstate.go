@@ -74,11 +74,7 @@ func forgetPending(s *gocann.Stream) {
 //export gocann_aclrtRegStreamStateCallback
 func gocann_aclrtRegStreamStateCallback(t *C.gocann_thread, name *C.char, cb C.aclrtStreamStateCallback, args C.uintptr_t) C.aclError {
 	const fn = "aclrtRegStreamStateCallback"
-	n, code := regName(t, fn, name)
-	if code != 0 {
-		return code
-	}
-	r, code := rt(t, fn)
+	n, r, code := regTarget(t, fn, name)
 	if code != 0 {
 		return code
 	}
