@@ -66,12 +66,7 @@ func (n *cntNotify) take(s *scheduler, value, flag uint32) bool {
 	if s == nil {
 		return false
 	}
-	for _, w := range n.waiting {
-		if w == s {
-			return false
-		}
-	}
-	n.waiting = append(n.waiting, s)
+	n.waiting = addWaiter(n.waiting, s)
 	return false
 }
 

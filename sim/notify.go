@@ -90,13 +90,18 @@ func (n *notify) consume(s *scheduler) bool {
 		n.set = false
 		return true
 	}
-	for _, w := range n.waiting {
+	n.waiting = addWaiter(n.waiting, s)
+	return false
+}
+
+// addWaiter adds s to the schedulers waiting on a notify, once.
+func addWaiter(waiting []*scheduler, s *scheduler) []*scheduler {
+	for _, w := range waiting {
 		if w == s {
-			return false
+			return waiting
 		}
 	}
-	n.waiting = append(n.waiting, s)
-	return false
+	return append(waiting, s)
 }
 
 // Reset clears a record not yet consumed (aclrtNotifyBatchReset).
