@@ -1,6 +1,7 @@
 package gocann_test
 
 import (
+	"encoding/binary"
 	"testing"
 	"unsafe"
 
@@ -40,6 +41,32 @@ func TestVMMWindowHostMemory(t *testing.T) {
 		t.Errorf("a reservation at %#x overlaps the process's memory at %p", uint64(p), mem)
 	}
 	check(t, e.r.ReleaseMemAddress(p))
+}
+
+// TestManagedWindowHostMemory: host memory in the managed window, as Go's
+// heap may be (its base is random), is no managed allocation: aclrtFree
+// refuses it as memory it never allocated, and copies take it as host
+// memory.
+func TestManagedWindowHostMemory(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race build moves the window")
+	}
+	e := setup(t)
+	at := uintptr(sim.DefaultManagedBase + 2<<40)
+	mem, err := unix.MmapPtr(-1, 0, *(*unsafe.Pointer)(unsafe.Pointer(&at)), 1<<20, unix.PROT_READ|unix.PROT_WRITE,
+		unix.MAP_PRIVATE|unix.MAP_ANONYMOUS|unix.MAP_FIXED_NOREPLACE)
+	if err != nil {
+		t.Skipf("the managed window's MiB at %#x is taken: %v", at, err)
+	}
+	defer unix.MunmapPtr(mem, 1<<20)
+	wantErr(t, e.c.Free(gocann.DevPtr(at)), gocann.CodeRTParamInvalid, "not a live device allocation")
+	host := unsafe.Slice((*byte)(mem), 64)
+	copy(host, vmmPattern(64, 5))
+	dev := malloc(t, e.c, 64)
+	check(t, e.c.Raw().Memcpy(gocann.CaptureThread{}, *(*unsafe.Pointer)(unsafe.Pointer(&dev)), 64, mem, 64, gocann.MemcpyDefault))
+	if v := readU64(t, e.c, dev); v != binary.LittleEndian.Uint64(vmmPattern(64, 5)) {
+		t.Errorf("host memory in the managed window copied as %#x", v)
+	}
 }
 
 // TestVMMPointerOfEarlierInit: virtual and managed memory kept from
