@@ -21,6 +21,7 @@ func (q *queue) brokenSince(gen uint64) error {
 		return hal.Errorf(hal.KindStreamAborted, "stream %d was aborted while waiting", q.id)
 	}
 	if f := q.stop.Load(); f != nil {
+		q.s.awaitReports()
 		return stoppedError(q, f)
 	}
 	return nil
@@ -42,6 +43,7 @@ func (q *queue) TakeFaults(seq uint64) []hal.Fault {
 	if q.nfaults.Load() == 0 {
 		return nil
 	}
+	q.s.awaitReports()
 	q.s.mu.Lock()
 	defer q.s.mu.Unlock()
 	n := 0

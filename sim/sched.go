@@ -37,6 +37,7 @@ type scheduler struct {
 	last      int64    // latest clock reading of a task run in place (stamp)
 	trace     traceRing
 	faults    []hal.Fault // faults to report once mu is released
+	reports   faultReports
 }
 
 func newScheduler(d *device, dmaWorkers int) *scheduler {
@@ -47,6 +48,7 @@ func newScheduler(d *device, dmaWorkers int) *scheduler {
 		queues: make(map[int32]*queue),
 		nextID: 1,
 	}
+	s.reports.init()
 	s.trace.init(1 << 13)
 	s.engines[hal.EngineAICore] = newEngine(s, hal.EngineAICore, d.props.AICores, d.props.AICores)
 	s.engines[hal.EngineDMA] = newEngine(s, hal.EngineDMA, dmaWorkers, dmaWorkers)
@@ -203,6 +205,7 @@ func (s *scheduler) finish(q *queue, seq uint64, sl *slot, eng hal.Engine, start
 		q.faults = append(q.faults, *f)
 		q.nfaults.Store(int32(len(q.faults)))
 		s.faults = append(s.faults, *f)
+		s.reports.record(1)
 		if q.stopOnFailure {
 			s.stopGroup(q.group, f)
 		}
@@ -284,11 +287,11 @@ func (s *scheduler) report(faults []hal.Fault) {
 	if len(faults) == 0 {
 		return
 	}
-	if h := s.dev.faultHandler.Load(); h != nil {
-		for _, f := range faults {
-			(*h)(f)
-		}
+	var h func(hal.Fault)
+	if p := s.dev.faultHandler.Load(); p != nil {
+		h = *p
 	}
+	s.reports.report(h, faults)
 }
 
 // stopGroup stops every queue of group g after fault f. s.mu must be held.
