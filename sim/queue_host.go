@@ -112,6 +112,14 @@ func (q *queue) Abort() error {
 func (q *queue) drop() {
 	from, to := q.done+1, q.tail
 	q.done = q.tail
+	q.discardRecords(from, to)
+}
+
+// discardRecords discards the event records of tasks from..to, which will
+// not run: dropped, or behind a stop, where they wait for an abort that
+// drops them. Waits for them on other queues go on, as after a drop,
+// rather than hang a device synchronize. s.mu must be held.
+func (q *queue) discardRecords(from, to uint64) {
 	for seq := from; seq <= to; seq++ {
 		sl := q.slot(seq)
 		if sl.t.Kind == hal.TaskEventRecord && sl.rec != 0 {

@@ -244,3 +244,37 @@ func TestAbortedRecordReleasesWaits(t *testing.T) {
 		}
 	}
 }
+
+// A queue that a fault stops in STOP mode runs nothing more until an
+// abort: a queue of another group waiting for one of its later records
+// goes on, as after an abort, instead of hanging a device synchronize.
+func TestStoppedRecordReleasesWaits(t *testing.T) {
+	d := openDev(t, hal.Props{})
+	ev, err := d.NewEvent(hal.EventConfig{Counted: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := d.NewQueue(hal.QueueConfig{Group: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := d.NewQueue(hal.QueueConfig{Group: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.SetStopOnFailure(true)
+	release := hold(t, d, a)
+	k := &hal.Kernel{Name: "bad", Fn: func(*hal.Block) { panic("boom") }}
+	submit(t, a, hal.Task{Kind: hal.TaskKernel, Kernel: k, Blocks: 1})
+	ran := false
+	submit(t, a, hal.Task{Kind: hal.TaskHostFunc, Host: func() { ran = true }})
+	submit(t, a, hal.Task{Kind: hal.TaskEventRecord, Event: ev})
+	submit(t, b, hal.Task{Kind: hal.TaskEventWait, Event: ev})
+	release()
+	if err := b.Wait(context.Background(), b.Submitted(), 5*time.Second); err != nil {
+		t.Fatalf("the wait for a record behind the stop: %v", err)
+	}
+	if err := a.Wait(context.Background(), a.Submitted(), time.Second); err == nil || ran {
+		t.Errorf("the stopped queue ran on (wait: %v, host function ran: %v)", err, ran)
+	}
+}

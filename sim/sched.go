@@ -303,6 +303,12 @@ func (s *scheduler) stopGroup(g uint64, f *hal.Fault) {
 		fc := *f
 		q.setStop(&fc)
 		q.unqueue()
+		q.absorb()
+		from := q.done + 1
+		if q.state == qRunning {
+			from++ // the running head, a graph's records included, goes on
+		}
+		q.discardRecords(from, q.tail)
 		q.completed.interrupt()
 	}
 }
