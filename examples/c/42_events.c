@@ -15,17 +15,6 @@
  */
 #include "common.h"
 
-/* REFUSE(call, want, sub, what): call returns want and the message
- * contains sub. */
-#define REFUSE(call, want, sub, what)                                                                         \
-    do {                                                                                                      \
-        clear_errors();                                                                                       \
-        aclError r_ = (call);                                                                                 \
-        const char *m_ = aclGetRecentErrMsg();                                                                \
-        EXPECT(r_ == (aclError)(want) && m_ != NULL && strstr(m_, (sub)) != NULL, "%s -> %d: %s", (what), r_, \
-               m_ ? m_ : "(none)");                                                                           \
-    } while (0)
-
 static volatile int gate_open;
 static volatile int inside;
 static volatile int seen = -1;

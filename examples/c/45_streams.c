@@ -24,17 +24,6 @@
 #include <pthread.h>
 #include "common.h"
 
-/* REFUSE(call, want, sub, what): call returns want and the message
- * contains sub. */
-#define REFUSE(call, want, sub, what)                                                                         \
-    do {                                                                                                      \
-        clear_errors();                                                                                       \
-        aclError r_ = (call);                                                                                 \
-        const char *m_ = aclGetRecentErrMsg();                                                                \
-        EXPECT(r_ == (aclError)(want) && m_ != NULL && strstr(m_, (sub)) != NULL, "%s -> %d: %s", (what), r_, \
-               m_ ? m_ : "(none)");                                                                           \
-    } while (0)
-
 static char trail[256];
 
 static void note(const char *s)

@@ -11,15 +11,6 @@
 
 #include <dlfcn.h>
 
-#define REFUSE(call, want, sub, what)                                                                         \
-    do {                                                                                                      \
-        clear_errors();                                                                                       \
-        aclError r_ = (call);                                                                                 \
-        const char *m_ = aclGetRecentErrMsg();                                                                \
-        EXPECT(r_ == (aclError)(want) && m_ != NULL && strstr(m_, (sub)) != NULL, "%s -> %d: %s", (what), r_, \
-               m_ ? m_ : "(none)");                                                                           \
-    } while (0)
-
 static int exc_calls;
 static void *exc_user;
 static uint32_t exc_code;

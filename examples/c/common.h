@@ -126,6 +126,17 @@ static inline void write_file(const char *path, const char *text)
     }
 }
 
+/* REFUSE(call, want, sub, what): the call must return want with a
+ * message containing sub; prints a line. */
+#define REFUSE(call, want, sub, what)                                                                         \
+    do {                                                                                                      \
+        clear_errors();                                                                                       \
+        aclError r_ = (call);                                                                                 \
+        const char *m_ = aclGetRecentErrMsg();                                                                \
+        EXPECT(r_ == (aclError)(want) && m_ != NULL && strstr(m_, (sub)) != NULL, "%s -> %d: %s", (what), r_, \
+               m_ ? m_ : "(none)");                                                                           \
+    } while (0)
+
 /* read_u64 / write_u64: a 64-bit word of device memory, synchronously. */
 static inline uint64_t read_u64(const void *dev)
 {
