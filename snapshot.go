@@ -124,3 +124,11 @@ func (r *Runtime) UnregisterSnapCallback(stage SnapStage, key uintptr) error {
 	}
 	return wrap(op, r.rt.UnregisterSnapCallback(stage, key))
 }
+
+// SetSnapshotHook installs fn, told under every change between running
+// and locked (LOCKED or BACKED_UP) whether the process is now locked; nil
+// removes it. The C ABI's launch path, which queues without the runtime,
+// declines while locked through it.
+//
+// CANN: none.
+func (x RawRuntime) SetSnapshotHook(fn func(locked bool)) { x.r.rt.SetSnapshotHook(fn) }

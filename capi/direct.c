@@ -132,11 +132,14 @@ static uint64_t produce(gocann_sq *q, uint64_t ahead, const launch *l) {
 }
 
 // enter announces the epoch in t's slot before any record is read, and
-// returns the slot; NULL if t has none and none is left. leave ends it.
+// returns the slot; NULL if t has none and none is left, or while the
+// process is locked for a snapshot. leave ends it.
 // Go must see the announcement before a record the thread reads ends:
 // either Go fences every thread when a record ends (asym) and a store the
 // compiler keeps ahead of the reads is enough, or the store is
 // sequentially consistent.
+static void leave(gocann_slot *s) { __atomic_store_n(&s->at, 0, __ATOMIC_RELEASE); }
+
 static gocann_slot *enter(gocann_thread *t) {
 	gocann_slot *s = t->direct;
 	if (s == NULL && (s = gocann_claim_slot(t)) == NULL) {
@@ -149,10 +152,14 @@ static gocann_slot *enter(gocann_thread *t) {
 	} else {
 		STORE(&s->at, now);
 	}
+	// Read after the announcement: a snapshot lock either is seen here or
+	// sees this thread inside and waits for it to leave (capi/snapshot.go).
+	if (LOAD(&gocann_epoch.locked)) {
+		leave(s);
+		return NULL;
+	}
 	return s;
 }
-
-static void leave(gocann_slot *s) { __atomic_store_n(&s->at, 0, __ATOMIC_RELEASE); }
 
 // queue_launch is the path between enter and leave: it finds f's record
 // and the stream's, and produces the launch under the stream's lock once

@@ -88,9 +88,10 @@ typedef struct gocann_slot {
 } gocann_slot;
 
 typedef struct gocann_epoch_line {
-	uint64_t now;  // the global epoch, from 1; read and written atomically
-	uint32_t asym; // 1 once gocann_epoch_fence fences every thread; atomic
-	uint8_t pad[64 - 12];
+	uint64_t now;    // the global epoch, from 1; read and written atomically
+	uint32_t asym;   // 1 once gocann_epoch_fence fences every thread; atomic
+	uint32_t locked; // 1 while the process is locked for a snapshot; atomic
+	uint8_t pad[64 - 16];
 } gocann_epoch_line;
 
 enum { GOCANN_SLOT_CHUNK_BITS = 6, GOCANN_SLOT_CHUNKS = 1 << 14 };

@@ -193,3 +193,77 @@ func TestDirectLaunchHoldsQueueWhileInside(t *testing.T) {
 		t.Error("the launch wrote into the area")
 	}
 }
+
+// While the process is locked for a snapshot the direct path takes no
+// launch, so each reaches Go, which waits; the lock waits for a launch
+// already inside the path, which it cannot stop, to leave first.
+func TestDirectLaunchDeclinedWhileLocked(t *testing.T) {
+	dev, _, s, dq := directStream(t)
+	k := &hal.Kernel{Name: "nothing", Fn: func(*hal.Block) {}}
+	fh := makeHandle(kindFunc, 1, 4020) // a record no handle uses
+	proc.direct.set(fh, uint64(dq.(hal.KernelNumberer).KernelID(k)), nil)
+	defer proc.direct.clear(fh.index())
+	c := &cContext{h: makeHandle(kindContext, 1, 4021), dev: dev.ID()}
+	cs := &cStream{s: s, ctx: c}
+	sh, ok := proc.handles.add(kindStream, cs)
+	if !ok {
+		t.Fatal("no handle for the stream")
+	}
+	defer proc.handles.remove(sh, kindStream)
+	cs.h = sh
+	proc.direct.openStream(cs)
+	defer noteSnapshot(false)
+
+	// A launch held inside the path by the area's lock.
+	sq := dq.SQ()
+	for !sq.Lock.CompareAndSwap(0, 1) {
+		runtime.Gosched()
+	}
+	launched := make(chan bool)
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		launched <- launchDirect(newThreadRecord(c.h, 1), fh, 1, sh, nil)
+	}()
+	for deadline := time.Now().Add(10 * time.Second); cEpochs().oldest() == math.MaxUint64; {
+		if time.Now().After(deadline) {
+			sq.Lock.Store(0)
+			t.Fatal("the launch never entered the path")
+		}
+		runtime.Gosched()
+	}
+	locked := make(chan struct{})
+	go func() {
+		noteSnapshot(true)
+		close(locked)
+	}()
+	select {
+	case <-locked:
+		sq.Lock.Store(0)
+		t.Fatal("the lock returned with a launch still inside the path")
+	case <-time.After(20 * time.Millisecond):
+	}
+	sq.Lock.Store(0)
+	if !<-launched {
+		t.Error("the launch inside before the lock was refused, want it queued")
+	}
+	select {
+	case <-locked:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the lock still waits after the launch left the path")
+	}
+
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	th := newThreadRecord(c.h, 2)
+	if launchDirect(th, fh, 1, sh, nil) {
+		t.Error("the direct path queued a launch while the process is locked")
+	}
+	noteSnapshot(false)
+	if !launchDirect(th, fh, 1, sh, nil) {
+		t.Error("the direct path declined a launch after the unlock")
+	}
+	if n := sq.Submitted.Load(); n != 2 {
+		t.Errorf("%d launches written into the area, want 2", n)
+	}
+}

@@ -83,8 +83,7 @@ func initRuntime(path string) error {
 		return gocann.Errorf("aclInit", gocann.KindRepeatInit, "aclInit was already called; this call only adds a reference")
 	}
 	if proc.r == nil {
-		proc.r = gocann.New()
-		proc.r.Raw().SetClosedMemoryHook(noteClosed)
+		proc.r = newRuntime()
 	}
 	c, err := gocann.LoadConfig(path)
 	if err != nil {

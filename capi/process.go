@@ -30,10 +30,18 @@ func procRuntime() *gocann.Runtime {
 	proc.mu.Lock()
 	defer proc.mu.Unlock()
 	if proc.r == nil {
-		proc.r = gocann.New()
-		proc.r.Raw().SetClosedMemoryHook(noteClosed)
+		proc.r = newRuntime()
 	}
 	return proc.r
+}
+
+// newRuntime makes the process's runtime, telling the direct launch path
+// of closed devices' memory and of snapshot locks.
+func newRuntime() *gocann.Runtime {
+	r := gocann.New()
+	r.Raw().SetClosedMemoryHook(noteClosed)
+	r.Raw().SetSnapshotHook(noteSnapshot)
+	return r
 }
 
 // cbError is a C callback's result as the Go API takes it.

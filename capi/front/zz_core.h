@@ -352,6 +352,12 @@ typedef struct gocann_core_api {
 	aclError (*aclmdlInitDump)(gocann_thread *t);
 	aclError (*aclmdlSetDump)(gocann_thread *t, const char* dumpCfgPath);
 	aclError (*aclmdlFinalizeDump)(gocann_thread *t);
+	aclError (*aclrtSnapShotProcessLock)(gocann_thread *t, int pid, uintptr_t reserve);
+	aclError (*aclrtSnapShotProcessUnlock)(gocann_thread *t, int pid, uintptr_t reserve);
+	aclError (*aclrtSnapShotProcessBackup)(gocann_thread *t, int pid, aclrtSnapShotBackupArgs* args);
+	aclError (*aclrtSnapShotProcessRestore)(gocann_thread *t, int pid, aclrtSnapShotRestoreArgs* args);
+	aclError (*aclrtSnapShotCallbackRegister)(gocann_thread *t, aclrtSnapShotStage stage, aclrtSnapShotCallBack callback, uintptr_t args);
+	aclError (*aclrtSnapShotCallbackUnregister)(gocann_thread *t, aclrtSnapShotStage stage, aclrtSnapShotCallBack callback);
 } gocann_core_api;
 
 extern gocann_core_api gocann_core;

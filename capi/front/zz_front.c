@@ -334,6 +334,12 @@ const gocann_core_sym gocann_core_syms[] = {
 	{"gocann_aclmdlInitDump", &gocann_core.aclmdlInitDump},
 	{"gocann_aclmdlSetDump", &gocann_core.aclmdlSetDump},
 	{"gocann_aclmdlFinalizeDump", &gocann_core.aclmdlFinalizeDump},
+	{"gocann_aclrtSnapShotProcessLock", &gocann_core.aclrtSnapShotProcessLock},
+	{"gocann_aclrtSnapShotProcessUnlock", &gocann_core.aclrtSnapShotProcessUnlock},
+	{"gocann_aclrtSnapShotProcessBackup", &gocann_core.aclrtSnapShotProcessBackup},
+	{"gocann_aclrtSnapShotProcessRestore", &gocann_core.aclrtSnapShotProcessRestore},
+	{"gocann_aclrtSnapShotCallbackRegister", &gocann_core.aclrtSnapShotCallbackRegister},
+	{"gocann_aclrtSnapShotCallbackUnregister", &gocann_core.aclrtSnapShotCallbackUnregister},
 	{0, 0},
 };
 
@@ -2552,5 +2558,39 @@ aclError aclmdlFinalizeDump(void) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlFinalizeDump", (aclError)e_);
 	return gocann_core.aclmdlFinalizeDump(t);
+}
+aclError aclrtSnapShotProcessLock(int pid, void* reserve) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtSnapShotProcessLock", (aclError)e_);
+	return gocann_core.aclrtSnapShotProcessLock(t, pid, (uintptr_t)reserve);
+}
+aclError aclrtSnapShotProcessUnlock(int pid, void* reserve) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtSnapShotProcessUnlock", (aclError)e_);
+	return gocann_core.aclrtSnapShotProcessUnlock(t, pid, (uintptr_t)reserve);
+}
+aclError aclrtSnapShotProcessBackup(int pid, aclrtSnapShotBackupArgs* args) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtSnapShotProcessBackup", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtSnapShotProcessBackup", "args", args, 0, (aclError)e_);
+	return gocann_core.aclrtSnapShotProcessBackup(t, pid, args);
+}
+aclError aclrtSnapShotProcessRestore(int pid, aclrtSnapShotRestoreArgs* args) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtSnapShotProcessRestore", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtSnapShotProcessRestore", "args", args, 0, (aclError)e_);
+	return gocann_core.aclrtSnapShotProcessRestore(t, pid, args);
+}
+aclError aclrtSnapShotCallbackRegister(aclrtSnapShotStage stage, aclrtSnapShotCallBack callback, void* args) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtSnapShotCallbackRegister", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtSnapShotCallbackRegister", "callback", callback, 0, (aclError)e_);
+	return gocann_core.aclrtSnapShotCallbackRegister(t, stage, callback, (uintptr_t)args);
+}
+aclError aclrtSnapShotCallbackUnregister(aclrtSnapShotStage stage, aclrtSnapShotCallBack callback) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtSnapShotCallbackUnregister", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtSnapShotCallbackUnregister", "callback", callback, 0, (aclError)e_);
+	return gocann_core.aclrtSnapShotCallbackUnregister(t, stage, callback);
 }
 

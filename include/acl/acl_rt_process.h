@@ -3,7 +3,7 @@
  *
  * acl/acl_rt_process.h: process-level settings: callbacks run by aclInit
  * and aclFinalize, system parameters of the process and of a context, and
- * the data dump. Part of acl/acl_rt.h, which includes it; it may also be
+ * the data dump, process snapshots. Part of acl/acl_rt.h, which includes it; it may also be
  * included on its own.
  */
 /* First: acl_rt.h includes every part, this one included. */
@@ -67,6 +67,36 @@ ACL_FUNC_VISIBILITY aclError aclmdlSetDump(const char* dumpCfgPath);
 
 /* Close the dump session. */
 ACL_FUNC_VISIBILITY aclError aclmdlFinalizeDump(void);
+
+/* ------------------------------------------------------------------------
+ * Process snapshots
+ * ------------------------------------------------------------------------ */
+
+/* Lock the calling process (pid is its own id, reserve NULL): from now
+ * until the unlock, calls that set devices, allocate, free or copy memory,
+ * create or destroy resources, or submit tasks wait. The LOCK_PRE
+ * callbacks run first. RUNNING becomes LOCKED. */
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessLock(int pid, void* reserve);
+
+/* Unlock the process, releasing the waiting calls, then run the
+ * UNLOCK_POST callbacks. LOCKED or BACKED_UP becomes RUNNING. */
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessUnlock(int pid, void* reserve);
+
+/* Save the device memory of the process on the host once the devices'
+ * tasks finish (args NULL). LOCKED becomes BACKED_UP. */
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessBackup(int pid, aclrtSnapShotBackupArgs* args);
+
+/* Write the last backup back into device memory (args NULL). BACKED_UP
+ * becomes LOCKED. */
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessRestore(int pid, aclrtSnapShotRestoreArgs* args);
+
+/* Have callback(deviceId, args) run at stage, once for each open device;
+ * a callback registers once per stage. */
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotCallbackRegister(
+    aclrtSnapShotStage stage, aclrtSnapShotCallBack callback, void* args);
+
+/* Remove callback from stage. */
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotCallbackUnregister(aclrtSnapShotStage stage, aclrtSnapShotCallBack callback);
 
 #ifdef __cplusplus
 }
