@@ -2,7 +2,8 @@ package ctest_test
 
 // runtimeExamples are the programs of the runtime's remaining calls (41
 // on): shared buffers, data buffers and versions; events and notifies; process-level calls
-// (init and finalize callbacks, system parameters, the data dump).
+// (init and finalize callbacks, system parameters, the data dump); stream
+// and device state; kernels and models; process snapshots.
 var runtimeExamples = []example{
 	{"41_buffers", "", []string{
 		"ok: before aclInit: package runtime is version 9.1.0, number 90100000",
@@ -218,5 +219,42 @@ var runtimeExamples = []example{
 		"ok: aclrtStreamStop on an Atlas 200I/500 A2 -> 207000: ",
 		"ok: aclrtDeviceTaskAbort on an Atlas 200I/500 A2 -> 207000: ",
 		"ok: aclrtSetDeviceTaskAbortCallback on an Atlas 200I/500 A2 -> 207000: ",
+	}},
+	{"48_snapshot", "vadd", []string{
+		"ok: aclrtSnapShotProcessLock of another process -> 100000: ",
+		"ok: aclrtSnapShotProcessLock with reserve not NULL -> 100000: ",
+		"ok: aclrtSnapShotProcessUnlock of a running process -> 507907: ",
+		"ok: aclrtSnapShotProcessBackup of a running process -> 507908: ",
+		"ok: aclrtSnapShotProcessRestore of a running process -> 507909: ",
+		"ok: aclrtSnapShotProcessLock of a locked process -> 507906: ",
+		"ok: aclrtSnapShotProcessBackup with args not NULL -> 100000: ",
+		"ok: aclrtSnapShotProcessRestore of a process not backed up -> 507909: ",
+		"ok: aclrtSnapShotProcessBackup of a backed-up process -> 507908: ",
+		"ok: aclrtSnapShotProcessRestore of another process -> 100000: ",
+		"ok: aclrtSnapShotProcessRestore with args not NULL -> 100000: ",
+		"ok: lock, backup, unlock from BACKED_UP: the process runs again",
+		"ok: aclrtSnapShotCallbackRegister of stage 6 -> 107000: ",
+		"ok: aclrtSnapShotCallbackRegister of NULL -> 107000: ",
+		"ok: aclrtSnapShotCallbackRegister of a callback registered for the stage -> 507913: ",
+		"ok: aclrtSnapShotCallbackUnregister of a callback not registered -> 107000: ",
+		"ok: aclrtSnapShotCallbackUnregister of stage -1 -> 107000: ",
+		"ok: callbacks: each stage in order, once per open device (L0 L1 B0 B1 b0 b1 R0 R1 r0 r1 U0 U1)",
+		"ok: aclrtSnapShotProcessLock with a LOCK_PRE callback returning 5 -> 507912: ",
+		"ok: aclrtSnapShotProcessBackup with a BACKUP_PRE callback returning 7 -> 507912: ",
+		"ok: aclrtSnapShotProcessRestore after the failed backup (still LOCKED) -> 507909: ",
+		"ok: the failing callback stopped the backup at its first call, none run after unregistering (B0)",
+		"ok: aclrtMalloc waits while the process is locked",
+		"ok: aclrtMemcpy waits while the process is locked",
+		"ok: aclrtLaunchKernel waits while the process is locked",
+		"ok: nothing written while locked (words 0 1)",
+		"ok: aclrtMalloc ran after the unlock (0)",
+		"ok: aclrtMemcpy ran after the unlock (0)",
+		"ok: aclrtLaunchKernel ran after the unlock (0)",
+		"ok: the copy and the launch wrote their words (40 3)",
+		"ok: restore: device 0's 100 bytes are back",
+		"ok: restore: device 1's 3 MiB are back",
+		"ok: aclrtSnapShotProcessRestore after the unlock (the backup is gone) -> 507909: ",
+		"ok: aclrtSnapShotProcessLock on an Atlas 200I/500 A2 -> 207000: ",
+		"ok: aclrtSnapShotCallbackRegister on an Atlas 200I/500 A2 -> 207000: ",
 	}},
 }
