@@ -131,17 +131,17 @@ func TestDirectLaunchRacingRecordReuse(t *testing.T) {
 	t.Logf("%d of %d launches taken while the record changed hands %d times", taken, n, flips)
 }
 
-// A thread inside the direct path when its stream's record ends keeps the
-// stream's queue held until it has left: the test holds the area's lock,
-// so the launch waits inside, having announced its epoch and read the
-// records.
-func TestDirectLaunchHoldsQueueWhileInside(t *testing.T) {
-	dev, _, s, dq := directStream(t)
+// directLaunchable makes s launchable by launchDirect: a kernel that does
+// nothing as function record idx, which no handle uses, and s as a stream
+// of a context record idx+1. It returns the context and the function and
+// stream handles; the function record is cleared at the test's end.
+func directLaunchable(t *testing.T, dev *gocann.Device, s *gocann.Stream, dq hal.Direct, idx uint32) (*cContext, handle, handle) {
+	t.Helper()
 	k := &hal.Kernel{Name: "nothing", Fn: func(*hal.Block) {}}
-	fh := makeHandle(kindFunc, 1, 4010) // a record no handle uses
+	fh := makeHandle(kindFunc, 1, idx)
 	proc.direct.set(fh, uint64(dq.(hal.KernelNumberer).KernelID(k)), nil)
-	defer proc.direct.clear(fh.index())
-	c := &cContext{h: makeHandle(kindContext, 1, 4011), dev: dev.ID()}
+	t.Cleanup(func() { proc.direct.clear(fh.index()) })
+	c := &cContext{h: makeHandle(kindContext, 1, idx+1), dev: dev.ID()}
 	cs := &cStream{s: s, ctx: c}
 	sh, ok := proc.handles.add(kindStream, cs)
 	if !ok {
@@ -149,6 +149,16 @@ func TestDirectLaunchHoldsQueueWhileInside(t *testing.T) {
 	}
 	cs.h = sh
 	proc.direct.openStream(cs)
+	return c, fh, sh
+}
+
+// A thread inside the direct path when its stream's record ends keeps the
+// stream's queue held until it has left: the test holds the area's lock,
+// so the launch waits inside, having announced its epoch and read the
+// records.
+func TestDirectLaunchHoldsQueueWhileInside(t *testing.T) {
+	dev, _, s, dq := directStream(t)
+	c, fh, sh := directLaunchable(t, dev, s, dq, 4010)
 
 	sq := dq.SQ()
 	lockSQ := func() {
@@ -199,19 +209,8 @@ func TestDirectLaunchHoldsQueueWhileInside(t *testing.T) {
 // already inside the path, which it cannot stop, to leave first.
 func TestDirectLaunchDeclinedWhileLocked(t *testing.T) {
 	dev, _, s, dq := directStream(t)
-	k := &hal.Kernel{Name: "nothing", Fn: func(*hal.Block) {}}
-	fh := makeHandle(kindFunc, 1, 4020) // a record no handle uses
-	proc.direct.set(fh, uint64(dq.(hal.KernelNumberer).KernelID(k)), nil)
-	defer proc.direct.clear(fh.index())
-	c := &cContext{h: makeHandle(kindContext, 1, 4021), dev: dev.ID()}
-	cs := &cStream{s: s, ctx: c}
-	sh, ok := proc.handles.add(kindStream, cs)
-	if !ok {
-		t.Fatal("no handle for the stream")
-	}
+	c, fh, sh := directLaunchable(t, dev, s, dq, 4020)
 	defer proc.handles.remove(sh, kindStream)
-	cs.h = sh
-	proc.direct.openStream(cs)
 	defer noteSnapshot(false)
 
 	// A launch held inside the path by the area's lock.

@@ -300,15 +300,6 @@ static void counting(aclrtStream s)
     CHECK(aclrtDestroyStream(w));
 }
 
-static void init_chip(const char *file, const char *soc)
-{
-    char json[128];
-    snprintf(json, sizeof json, "{\"simulator\": {\"soc_name\": \"%s\"}}\n", soc);
-    write_file(file, json);
-    CHECK(aclInit(file));
-    CHECK(aclrtSetDevice(0));
-}
-
 static void fini(aclrtStream s)
 {
     CHECK(aclrtDestroyStream(s));

@@ -390,15 +390,6 @@ static void last_task(aclrtStream s, const char *kernels)
     CHECK(aclrtBinaryUnLoad(bin));
 }
 
-static void init_chip(const char *file, const char *soc)
-{
-    char json[128];
-    snprintf(json, sizeof json, "{\"simulator\": {\"soc_name\": \"%s\"}}\n", soc);
-    write_file(file, json);
-    CHECK(aclInit(file));
-    CHECK(aclrtSetDevice(0));
-}
-
 static void fini(aclrtStream s)
 {
     CHECK(aclrtDestroyStream(s));

@@ -276,15 +276,6 @@ static void bytes(void)
     free(host);
 }
 
-static void init_chip(const char *file, const char *soc)
-{
-    char json[128];
-    snprintf(json, sizeof json, "{\"simulator\": {\"soc_name\": \"%s\"}}\n", soc);
-    write_file(file, json);
-    CHECK(aclInit(file));
-    CHECK(aclrtSetDevice(0));
-}
-
 int main(int argc, char **argv)
 {
     if (argc < 2) {

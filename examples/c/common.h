@@ -126,6 +126,17 @@ static inline void write_file(const char *path, const char *text)
     }
 }
 
+/* init_chip initializes the runtime on the simulated chip soc, through
+ * the configuration file it writes to file, and sets device 0. */
+static inline void init_chip(const char *file, const char *soc)
+{
+    char json[128];
+    snprintf(json, sizeof json, "{\"simulator\": {\"soc_name\": \"%s\"}}\n", soc);
+    write_file(file, json);
+    CHECK(aclInit(file));
+    CHECK(aclrtSetDevice(0));
+}
+
 /* REFUSE(call, want, sub, what): the call must return want with a
  * message containing sub; prints a line. */
 #define REFUSE(call, want, sub, what)                                                                         \
