@@ -256,3 +256,69 @@ func TestMemcpyBatchPageableAndCapture(t *testing.T) {
 	})
 	wantErr(t, err, gocann.CodeRTCaptureModeBlockAsync, "pageable host memory cannot be captured")
 }
+
+// TestMemcpyBatchOneBuffer: copies walking one host and one device buffer,
+// where every copy after the first is checked against the allocations the
+// one before it was found in. The bytes land, and a bad copy after good
+// ones is still refused with its index: a zero size, a range past the
+// allocation's end, an attribute that moves the buffer to another device.
+func TestMemcpyBatchOneBuffer(t *testing.T) {
+	const n, size = 16, 256
+	e := setup(t)
+	h, err := e.r.MallocHost(n * size)
+	check(t, err)
+	defer h.Close()
+	for i := range h.Bytes() {
+		h.Bytes()[i] = byte(i*5 + i/size)
+	}
+	dev := malloc(t, e.c, n*size)
+	dp := devPtr(t, e, dev)
+	batch := func() []gocann.BatchCopy {
+		cs := make([]gocann.BatchCopy, n)
+		for i := range cs {
+			cs[i] = gocann.BatchCopy{Dst: unsafe.Add(dp, i*size), Src: unsafe.Add(h.Pointer(), i*size), DestMax: size, Size: size}
+		}
+		return cs
+	}
+	attr := h2dAttr(0)
+	_, err = e.s.Raw().MemcpyBatchAsync(gocann.CaptureThread{}, batch(), attr, []uint64{0})
+	check(t, err)
+	syncOK(t, e.s)
+	got := make([]byte, n*size)
+	check(t, e.c.CopyFromDevice(got, dev))
+	if !bytes.Equal(got, h.Bytes()) {
+		t.Fatal("the batch over one buffer copied other bytes")
+	}
+
+	check(t, e.s.Memset(dev, 0xEE, n*size))
+	syncOK(t, e.s)
+	other := gocann.BatchAttr{Dst: gocann.MemLoc{ID: 1, Type: gocann.MemLocDevice}, Src: gocann.MemLoc{Type: gocann.MemLocHost}}
+	for _, c := range []struct {
+		mod   func(cs []gocann.BatchCopy) ([]gocann.BatchAttr, []uint64)
+		fail  int
+		words string
+	}{
+		{func(cs []gocann.BatchCopy) ([]gocann.BatchAttr, []uint64) { cs[9].Size = 0; return attr, []uint64{0} },
+			9, "sizes[9] 0 is invalid"},
+		{func(cs []gocann.BatchCopy) ([]gocann.BatchAttr, []uint64) {
+			cs[n-1].Size, cs[n-1].DestMax = 2*size, 2*size
+			return attr, []uint64{0}
+		}, n - 1, "dsts"},
+		{func(cs []gocann.BatchCopy) ([]gocann.BatchAttr, []uint64) {
+			return append(append([]gocann.BatchAttr(nil), attr...), other), []uint64{0, 5}
+		}, 5, "but its attribute says memory of device 1"},
+	} {
+		cs := batch()
+		as, idx := c.mod(cs)
+		fail, err := e.s.Raw().MemcpyBatchAsync(gocann.CaptureThread{}, cs, as, idx)
+		wantErr(t, err, gocann.CodeRTParamInvalid, c.words)
+		if fail != c.fail {
+			t.Errorf("%q: fail index %d, want %d", c.words, fail, c.fail)
+		}
+	}
+	syncOK(t, e.s)
+	check(t, e.c.CopyFromDevice(got, dev))
+	if !bytes.Equal(got, bytes.Repeat([]byte{0xEE}, n*size)) {
+		t.Error("a refused batch copied bytes")
+	}
+}
