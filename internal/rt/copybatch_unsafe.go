@@ -128,7 +128,7 @@ func (d *Device) batchTask(copies []BatchCopy, attrs []BatchAttr, attrIdx []uint
 		n := max(uint64(in.Size), 1)
 		// The common case, a copy wholly inside the allocations the
 		// copies before it were checked in, under the same attribute,
-		// passes the same checks (checkBatchCopy) without a call.
+		// passes the checks they passed (checkBatchCopy) without a call.
 		if m0, m1 := &memo[0], &memo[1]; in.Size > 0 && m0.holds(in.Dst, n) && m1.holds(in.Src, n) &&
 			m0.host != m1.host && m0.want == attrs[a].Dst && m1.want == attrs[a].Src {
 			b.Copies = append(b.Copies, hal.Copy{Dst: m0.loc(in.Dst), Src: m1.loc(in.Src), Size: uint64(in.Size)})
@@ -200,30 +200,23 @@ func (d *Device) checkBatchCopy(i int, c *hal.Copy, destMax uint64, a *BatchAttr
 		}
 		return false, rterr.Errorf(rterr.KindInvalidParam, "copy %d is %s to %s, expected host to device or device to host", i, side(c.Src), side(c.Dst))
 	}
+	// batchTask took the copies inside the allocations memo holds: this
+	// one is looked up, and its allocations remembered for the next.
 	n := max(c.Size, 1)
-	dst, src := &memo[0], &memo[1]
-	if !dst.covers(c.Dst, n) || !src.covers(c.Src, n) {
-		if err := d.checkBatchAttr(i, c, a); err != nil {
-			return false, err
-		}
-		dp, err := d.checkLoc("dsts", c.Dst, n)
-		if err != nil {
-			return false, err
-		}
-		sp, err := d.checkLoc("srcs", c.Src, n)
-		if err != nil {
-			return false, err
-		}
-		d.remember(dst, c.Dst, n, a.Dst, dp)
-		d.remember(src, c.Src, n, a.Src, sp)
-		return (c.Dst.IsHost() && !dp) || (c.Src.IsHost() && !sp), nil
+	if err := d.checkBatchAttr(i, c, a); err != nil {
+		return false, err
 	}
-	if dst.want != a.Dst || src.want != a.Src {
-		if err := d.checkBatchAttr(i, c, a); err != nil {
-			return false, err
-		}
+	dp, err := d.checkLoc("dsts", c.Dst, n)
+	if err != nil {
+		return false, err
 	}
-	return (c.Dst.IsHost() && !dst.pinned) || (c.Src.IsHost() && !src.pinned), nil
+	sp, err := d.checkLoc("srcs", c.Src, n)
+	if err != nil {
+		return false, err
+	}
+	d.remember(&memo[0], c.Dst, n, a.Dst, dp)
+	d.remember(&memo[1], c.Src, n, a.Src, sp)
+	return (c.Dst.IsHost() && !dp) || (c.Src.IsHost() && !sp), nil
 }
 
 // checkBatchAttr checks that each end of copy i is where its attribute says.
@@ -269,11 +262,6 @@ func (m *memoRange) loc(p unsafe.Pointer) hal.Loc {
 		return hal.HostLoc(p)
 	}
 	return hal.DevLoc(uint64(uintptr(p)))
-}
-
-func (m *memoRange) covers(l hal.Loc, n uint64) bool {
-	addr := l.Addr()
-	return m.hi != 0 && m.host == l.IsHost() && addr >= m.lo && addr < m.hi && n <= m.hi-addr
 }
 
 // remember records the allocation holding the checked range [l, l+n), if
