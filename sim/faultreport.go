@@ -34,31 +34,36 @@ type faultReports struct {
 
 func (r *faultReports) init() { r.cond.L = &r.mu }
 
-// record counts n faults recorded. The scheduler's lock must be held.
-func (r *faultReports) record(n int) { r.recorded.Add(uint64(n)) }
+// record counts a fault recorded. The scheduler's lock must be held.
+func (r *faultReports) record() { r.recorded.Add(1) }
 
-// report hands faults to h, which may be nil, and wakes the waiters.
+// report hands faults to h, which may be nil, and wakes the waiters; they
+// are woken however h returns.
 func (r *faultReports) report(h func(hal.Fault), faults []hal.Fault) {
-	if h != nil {
-		runtime.LockOSThread()
-		tid := unix.Gettid()
+	defer func() {
 		r.mu.Lock()
-		r.threads = append(r.threads, tid)
+		r.reported.Add(uint64(len(faults)))
+		r.cond.Broadcast()
 		r.mu.Unlock()
-		for _, f := range faults {
-			h(f)
-		}
-		r.mu.Lock()
-		if i := slices.Index(r.threads, tid); i >= 0 {
-			r.threads = slices.Delete(r.threads, i, i+1)
-		}
-		r.mu.Unlock()
-		runtime.UnlockOSThread()
+	}()
+	if h == nil {
+		return
 	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	tid := unix.Gettid()
 	r.mu.Lock()
-	r.reported.Add(uint64(len(faults)))
-	r.cond.Broadcast()
+	r.threads = append(r.threads, tid)
 	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		i := slices.Index(r.threads, tid)
+		r.threads = slices.Delete(r.threads, i, i+1)
+		r.mu.Unlock()
+	}()
+	for _, f := range faults {
+		h(f)
+	}
 }
 
 // awaitReports returns once every fault recorded before the call is

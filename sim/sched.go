@@ -205,7 +205,7 @@ func (s *scheduler) finish(q *queue, seq uint64, sl *slot, eng hal.Engine, start
 		q.faults = append(q.faults, *f)
 		q.nfaults.Store(int32(len(q.faults)))
 		s.faults = append(s.faults, *f)
-		s.reports.record(1)
+		s.reports.record()
 		if q.stopOnFailure {
 			s.stopGroup(q.group, f)
 		}
