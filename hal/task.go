@@ -73,6 +73,11 @@ func ValueMatches(cur, value uint64, flag uint32) bool {
 // matter depends on Kind.
 type Task struct {
 	Kind TaskKind
+	// TaskKernel: Cores bounds how many of the kernel's blocks run at once
+	// (a core resource limit); 0 leaves the device's cores as the only
+	// bound. Blocks past it run in waves as running ones finish. (Here it
+	// fills the padding after Kind.)
+	Cores uint32
 
 	// TaskKernel. The submitter checks a launch, once: Kernel and its Fn
 	// set, Blocks from 1, NArgs at most MaxArgs. A backend takes them as

@@ -22,6 +22,11 @@ type item struct {
 	parts int32
 	next  int32 // next part to hand out
 	hidx  int   // index in the engine heap, -1 when not in it
+	// A kernel under a core limit: at most limit parts run at once, and
+	// the item leaves the heap while that many do (release puts it back).
+	// 0 for every other item, which then never takes the lock per part.
+	limit   int32
+	running int32
 
 	done  atomic.Int32 // parts finished
 	fault atomic.Pointer[hal.Fault]
@@ -134,7 +139,10 @@ func (e *engine) take(now int64) (*item, int32) {
 func (e *engine) takeFrom(it *item, now int64) int32 {
 	p := it.next
 	it.next++
-	if it.next == it.parts {
+	if it.limit > 0 {
+		it.running++
+	}
+	if it.next == it.parts || (it.limit > 0 && it.running == it.limit) {
 		e.remove(it)
 	}
 	if p == 0 {
@@ -147,6 +155,24 @@ func (e *engine) takeFrom(it *item, now int64) int32 {
 		}
 	}
 	return p
+}
+
+// release counts a part of a limited item finished, putting the item back
+// in the heap if its limit took it out with parts left. s.mu must be held.
+func (e *engine) release(it *item) {
+	it.running--
+	if it.hidx < 0 && it.next < it.parts {
+		e.push(it)
+	}
+}
+
+// limitOf is the limit of an item running t in parts parts: the task's
+// core bound, when it is tighter than the parts themselves.
+func limitOf(t *hal.Task, parts int32) int32 {
+	if t.Kind != hal.TaskKernel || t.Cores == 0 || int64(t.Cores) >= int64(parts) {
+		return 0
+	}
+	return int32(t.Cores)
 }
 
 // remove takes it out of the heap. s.mu must be held.
@@ -243,6 +269,7 @@ func (w *worker) runPart(it *item, p int32) (*item, int32) {
 		// The part called runtime.Goexit, which no recover stops. Count it
 		// done with a fault and start a worker in this one's place.
 		w.fail(it, p, "runtime.Goexit called")
+		w.released(it)
 		if it.done.Add(1) == parts {
 			w.e.s.complete(it, nil)
 		}
@@ -260,10 +287,22 @@ func (w *worker) runPart(it *item, p int32) (*item, int32) {
 		w.runChain(it)
 	}
 	exited = false
+	w.released(it)
 	if it.done.Add(1) == parts {
 		return w.e.s.complete(it, w)
 	}
 	return nil, 0
+}
+
+// released tells a limited item's engine that a part of it finished.
+func (w *worker) released(it *item) {
+	if it.limit == 0 {
+		return
+	}
+	s := w.e.s
+	s.mu.Lock()
+	w.e.release(it)
+	s.mu.Unlock()
 }
 
 // next returns the next part to run, spinning and then parking while there

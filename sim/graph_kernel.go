@@ -40,14 +40,18 @@ func (w *worker) runKernel(r *graphRun, si, pc int, t *hal.Task) {
 	s := r.s
 	e := s.engines[hal.EngineAICore]
 	sub := &item{t: t, prio: -1 << 30, parts: int32(t.Blocks), wake: make(chan struct{}), hidx: -1}
+	sub.limit = limitOf(t, sub.parts)
 	s.mu.Lock()
 	sub.ticket = s.ticket
 	s.ticket++
 	e.push(sub)
-	for sub.next < sub.parts {
+	// This worker takes parts while the item is in the heap: under a core
+	// limit it may leave it with parts left, which others then run.
+	for sub.hidx >= 0 {
 		p := e.takeFrom(sub, 0)
 		s.mu.Unlock()
 		w.exec(sub, p)
+		w.released(sub)
 		if sub.done.Add(1) == sub.parts {
 			close(sub.wake)
 		}

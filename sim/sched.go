@@ -143,6 +143,7 @@ func (s *scheduler) runHead(q *queue) {
 			it := &q.cur
 			*it = item{q: q, seq: seq, t: &sl.t, prio: q.prio, ticket: s.ticket, parts: partsOf(&sl.t, s.engines[eng].maxWorkers),
 				last: seq, ran: seq}
+			it.limit = limitOf(&sl.t, it.parts)
 			s.ticket++
 			if chainable(&sl.t) {
 				// A kernel on memory of a closed device ends the chain: it

@@ -35,6 +35,8 @@ type Device struct {
 	contexts map[*Context]struct{} // explicit contexts
 	dead     bool                  // the runtime was finalized
 	hwSync   hwSyncWord            // aclrtGetHardwareSyncAddr's word (hwsync.go)
+
+	res resLimits // core limits of the process (reslimit.go), until the device closes
 }
 
 func (d *Device) ID() int          { return d.id }
@@ -91,6 +93,7 @@ func (d *Device) closeIfUnused() error {
 	}
 	err := d.hd.Close()
 	d.hd = nil
+	d.res.reset()
 	d.r.closed.refresh(d.b)
 	d.r.managedGone()
 	return err

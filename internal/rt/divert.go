@@ -146,9 +146,11 @@ func (s *Stream) clearDivert() {
 
 // eager reports whether s's tasks go straight to its queue, so that it may
 // take direct launches: not while a data dump is on, whose tasks follow
-// each kernel.
+// each kernel, nor while a core limit bounds its kernels, which the direct
+// path does not write.
 func (s *Stream) eager() bool {
-	return !s.persistent && !s.dead.Load() && s.divert.Load() == nil && s.c.d.r.dump.on.Load() == nil
+	return !s.persistent && !s.dead.Load() && s.divert.Load() == nil && s.c.d.r.dump.on.Load() == nil &&
+		!s.res.any() && !s.c.d.res.any()
 }
 
 // withDirect calls f with the queue's submitters' lock held and opens the

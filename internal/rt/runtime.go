@@ -22,6 +22,7 @@ type Runtime struct {
 	newBackend  BackendFactory
 	log         *slog.Logger
 	faultHook   atomic.Pointer[func(hal.Fault)]
+	threadRes   sync.Map                                                   // OS thread id -> *Stream whose core limits it uses (reslimit.go)
 	lastTasks   sync.Map                                                   // OS thread id -> *lastTask (lasttask.go)
 	streamHook  atomic.Pointer[func(*Stream, StreamState)]                 // streamstate.go
 	devHook     atomic.Pointer[func(int, DeviceState)]                     // devstate.go

@@ -54,6 +54,7 @@ type Stream struct {
 	staged    []staged // pageable-memory staging buffers in flight
 
 	pool streamPool // what pool reuse knows of its ordering (poolasync.go)
+	res  resLimits  // its own core limits (reslimit.go)
 }
 
 // NewStream creates an explicit stream in c (aclrtCreateStreamWithConfig).
@@ -129,6 +130,9 @@ func (s *Stream) submit(t *hal.Task) (uint64, error) {
 	s.c.d.r.waitUnlocked()
 	if s.dead.Load() {
 		return 0, s.check()
+	}
+	if t.Kind == hal.TaskKernel {
+		t.Cores = s.coreBound()
 	}
 	if d := s.divert.Load(); d != nil {
 		return 0, d.add(s, t)
