@@ -220,6 +220,7 @@
 //	aclrtGetDeviceCapability (device id)                                       RawRuntime.DeviceFeature
 //	aclrtGetDeviceCount                                                        Runtime.DeviceCount
 //	aclrtGetDeviceInfo                                                         Device.Info
+//	aclrtGetDeviceResLimit                                                     Device.ResLimit
 //	aclrtGetDeviceUtilizationRate                                              Device.Utilization
 //	aclrtGetDevicesTopo                                                        Runtime.DevicesTopology
 //	aclrtGetErrorVerbose                                                       Device.ErrorVerbose
@@ -236,11 +237,13 @@
 //	aclrtGetPhyDevIdByLogicDevId                                               Runtime.PhysicalIDOfLogical
 //	aclrtGetPhyDevIdByUserDevId                                                Runtime.PhysicalIDOfUser
 //	aclrtGetPrimaryCtxState                                                    Device.PrimaryContextActive
+//	aclrtGetResInCurrentThread                                                 RawContext.ResInCurrentThread
 //	aclrtGetSocName                                                            Device.SoCName
 //	aclrtGetSocName (before aclInit)                                           DefaultSoCName
 //	aclrtGetStreamAttribute                                                    Stream.Attr
 //	aclrtGetStreamAttribute (ACL_STREAM_ATTR_FAILURE_MODE)                     Stream.FailureMode
 //	aclrtGetStreamAvailableNum                                                 Device.StreamsAvailable
+//	aclrtGetStreamResLimit                                                     Stream.ResLimit
 //	aclrtGetSymbolAddress                                                      Symbol.Ptr
 //	aclrtGetSymbolAddress (by pointer)                                         RawRuntime.SymbolAt
 //	aclrtGetSymbolSize                                                         Symbol.Size
@@ -348,11 +351,14 @@
 //	aclrtReserveMemAddressNoUCMemory                                           Runtime.ReserveMemAddressNoUC
 //	aclrtResetDevice                                                           Device.Reset
 //	aclrtResetDeviceForce                                                      Device.ResetForce
+//	aclrtResetDeviceResLimit                                                   Device.ResetResLimit
 //	aclrtResetEvent                                                            Stream.ResetEvent
+//	aclrtResetStreamResLimit                                                   Stream.ResetResLimit
 //	aclrtSetBufDataLen                                                         Buf.SetDataLen
 //	aclrtSetBufUserData                                                        Buf.SetUserData
 //	aclrtSetBufUserData (by pointer)                                           RawBuf.SetUserData
 //	aclrtSetDevice                                                             Runtime.SetDevice
+//	aclrtSetDeviceResLimit                                                     Device.SetResLimit
 //	aclrtSetDeviceTaskAbortCallback                                            Runtime.RegisterTaskAbortCallback
 //	aclrtSetExceptionInfoCallback                                              Runtime.SetExceptionCallback
 //	aclrtSetLabel                                                              Stream.SetLabel
@@ -360,6 +366,7 @@
 //	aclrtSetStreamAttribute                                                    Stream.SetAttr
 //	aclrtSetStreamAttribute (ACL_STREAM_ATTR_PRIORITY)                         Stream.SetPriority
 //	aclrtSetStreamFailureMode                                                  Stream.SetFailureMode
+//	aclrtSetStreamResLimit                                                     Stream.SetResLimit
 //	aclrtSetSysParamOpt                                                        Runtime.SetSysParam
 //	aclrtSetTsDevice                                                           RawRuntime.SetTsDevice
 //	aclrtSnapShotCallbackRegister                                              Runtime.RegisterSnapCallback
@@ -391,6 +398,8 @@
 //	aclrtTaskUpdateAsync (ACL_RT_UPDATE_AIC_AIV_TASK)                          Stream.UpdateKernelTask
 //	aclrtUnSubscribeHostFunc                                                   Runtime.UnsubscribeHostFunc
 //	aclrtUnmapMem                                                              Runtime.UnmapMem
+//	aclrtUnuseStreamResInCurrentThread                                         RawStream.UnuseResInCurrentThread
+//	aclrtUseStreamResInCurrentThread                                           RawStream.UseResInCurrentThread
 //	aclrtValueWait                                                             Stream.WaitValue
 //	aclrtValueWrite                                                            Stream.WriteValue
 //	aclrtWaitAndResetNotify                                                    Stream.WaitNotify

@@ -139,6 +139,8 @@ aclrtCreateBinary aclrtDestroyBinary aclrtBinaryLoad aclrtBinaryGetFunctionByEnt
 aclrtGetFunctionAddr aclrtGetFunctionSize aclrtGetFunctionAttribute aclrtFunctionGetBinary aclrtFunctionGetParamCount
 aclrtFunctionGetParamInfo aclrtFunctionGetAvailDynUbufPerBlock aclrtBinarySetExceptionCallback aclrtGetHardwareSyncAddr
 aclrtMallocForTaskScheduler aclmdlRIKernelTaskGetAttribute aclmdlRIAbort aclrtTaskUpdateAsync
+aclrtGetDeviceResLimit aclrtSetDeviceResLimit aclrtResetDeviceResLimit aclrtGetStreamResLimit aclrtSetStreamResLimit
+aclrtResetStreamResLimit aclrtUseStreamResInCurrentThread aclrtUnuseStreamResInCurrentThread aclrtGetResInCurrentThread
 "
 
 # Names that carry a deprecation attribute (functions, enumerators,
@@ -157,7 +159,7 @@ aclGetDataBufferSize aclsysGetCANNVersion
 DOC_ONLY="ACL_MODEL_STREAM_FLAG_HEAD ACL_MODEL_STREAM_FLAG_DEFAULT"
 
 # Headers whose names TABLE covers.
-TABLE_HEADERS="acl/acl_base_rt.h acl/acl_rt.h acl/acl_rt_callback.h acl/acl_rt_event.h acl/acl_rt_memory.h acl/acl_rt_kernel.h acl/acl_rt_graph.h acl/acl_rt_allocator.h acl/acl_rt_memory_soma.h acl/acl_rt_process.h acl/error_codes/rt_error_codes.h acl/error_codes/ge_error_codes.h"
+TABLE_HEADERS="acl/acl_base_rt.h acl/acl_rt.h acl/acl_rt_callback.h acl/acl_rt_event.h acl/acl_rt_memory.h acl/acl_rt_kernel.h acl/acl_rt_graph.h acl/acl_rt_allocator.h acl/acl_rt_memory_soma.h acl/acl_rt_process.h acl/acl_rt_control.h acl/error_codes/rt_error_codes.h acl/error_codes/ge_error_codes.h"
 
 # ---------------------------------------------------------------------------
 # Name extraction. Prints one line per declaration in the given headers:

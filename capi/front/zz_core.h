@@ -358,6 +358,16 @@ typedef struct gocann_core_api {
 	aclError (*aclrtSnapShotProcessRestore)(gocann_thread *t, int pid, aclrtSnapShotRestoreArgs* args);
 	aclError (*aclrtSnapShotCallbackRegister)(gocann_thread *t, aclrtSnapShotStage stage, aclrtSnapShotCallBack callback, uintptr_t args);
 	aclError (*aclrtSnapShotCallbackUnregister)(gocann_thread *t, aclrtSnapShotStage stage, aclrtSnapShotCallBack callback);
+	// acl/acl_rt_control.h
+	aclError (*aclrtGetDeviceResLimit)(gocann_thread *t, int32_t deviceId, aclrtDevResLimitType type, uint32_t* value);
+	aclError (*aclrtSetDeviceResLimit)(gocann_thread *t, int32_t deviceId, aclrtDevResLimitType type, uint32_t value);
+	aclError (*aclrtResetDeviceResLimit)(gocann_thread *t, int32_t deviceId);
+	aclError (*aclrtGetStreamResLimit)(gocann_thread *t, aclrtStream stream, aclrtDevResLimitType type, uint32_t* value);
+	aclError (*aclrtSetStreamResLimit)(gocann_thread *t, aclrtStream stream, aclrtDevResLimitType type, uint32_t value);
+	aclError (*aclrtResetStreamResLimit)(gocann_thread *t, aclrtStream stream);
+	aclError (*aclrtUseStreamResInCurrentThread)(gocann_thread *t, aclrtStream stream);
+	aclError (*aclrtUnuseStreamResInCurrentThread)(gocann_thread *t, aclrtStream stream);
+	aclError (*aclrtGetResInCurrentThread)(gocann_thread *t, aclrtDevResLimitType type, uint32_t* value);
 } gocann_core_api;
 
 extern gocann_core_api gocann_core;

@@ -340,6 +340,15 @@ const gocann_core_sym gocann_core_syms[] = {
 	{"gocann_aclrtSnapShotProcessRestore", &gocann_core.aclrtSnapShotProcessRestore},
 	{"gocann_aclrtSnapShotCallbackRegister", &gocann_core.aclrtSnapShotCallbackRegister},
 	{"gocann_aclrtSnapShotCallbackUnregister", &gocann_core.aclrtSnapShotCallbackUnregister},
+	{"gocann_aclrtGetDeviceResLimit", &gocann_core.aclrtGetDeviceResLimit},
+	{"gocann_aclrtSetDeviceResLimit", &gocann_core.aclrtSetDeviceResLimit},
+	{"gocann_aclrtResetDeviceResLimit", &gocann_core.aclrtResetDeviceResLimit},
+	{"gocann_aclrtGetStreamResLimit", &gocann_core.aclrtGetStreamResLimit},
+	{"gocann_aclrtSetStreamResLimit", &gocann_core.aclrtSetStreamResLimit},
+	{"gocann_aclrtResetStreamResLimit", &gocann_core.aclrtResetStreamResLimit},
+	{"gocann_aclrtUseStreamResInCurrentThread", &gocann_core.aclrtUseStreamResInCurrentThread},
+	{"gocann_aclrtUnuseStreamResInCurrentThread", &gocann_core.aclrtUnuseStreamResInCurrentThread},
+	{"gocann_aclrtGetResInCurrentThread", &gocann_core.aclrtGetResInCurrentThread},
 	{0, 0},
 };
 
@@ -2592,5 +2601,60 @@ aclError aclrtSnapShotCallbackUnregister(aclrtSnapShotStage stage, aclrtSnapShot
 	GOCANN_ENTER(t, "aclrtSnapShotCallbackUnregister", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtSnapShotCallbackUnregister", "callback", callback, 0, (aclError)e_);
 	return gocann_core.aclrtSnapShotCallbackUnregister(t, stage, callback);
+}
+
+// acl/acl_rt_control.h
+aclError aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t* value) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetDeviceResLimit", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetDeviceResLimit", "value", value, 0, (aclError)e_);
+	return gocann_core.aclrtGetDeviceResLimit(t, deviceId, type, value);
+}
+aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t value) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtSetDeviceResLimit", (aclError)e_);
+	return gocann_core.aclrtSetDeviceResLimit(t, deviceId, type, value);
+}
+aclError aclrtResetDeviceResLimit(int32_t deviceId) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtResetDeviceResLimit", (aclError)e_);
+	return gocann_core.aclrtResetDeviceResLimit(t, deviceId);
+}
+aclError aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t* value) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetStreamResLimit", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetStreamResLimit", "stream", stream, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetStreamResLimit", "value", value, 0, (aclError)e_);
+	return gocann_core.aclrtGetStreamResLimit(t, stream, type, value);
+}
+aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t value) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtSetStreamResLimit", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtSetStreamResLimit", "stream", stream, 1, (aclError)e_);
+	return gocann_core.aclrtSetStreamResLimit(t, stream, type, value);
+}
+aclError aclrtResetStreamResLimit(aclrtStream stream) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtResetStreamResLimit", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtResetStreamResLimit", "stream", stream, 1, (aclError)e_);
+	return gocann_core.aclrtResetStreamResLimit(t, stream);
+}
+aclError aclrtUseStreamResInCurrentThread(aclrtStream stream) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtUseStreamResInCurrentThread", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtUseStreamResInCurrentThread", "stream", stream, 1, (aclError)e_);
+	return gocann_core.aclrtUseStreamResInCurrentThread(t, stream);
+}
+aclError aclrtUnuseStreamResInCurrentThread(aclrtStream stream) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtUnuseStreamResInCurrentThread", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtUnuseStreamResInCurrentThread", "stream", stream, 1, (aclError)e_);
+	return gocann_core.aclrtUnuseStreamResInCurrentThread(t, stream);
+}
+aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t* value) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetResInCurrentThread", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetResInCurrentThread", "value", value, 0, (aclError)e_);
+	return gocann_core.aclrtGetResInCurrentThread(t, type, value);
 }
 

@@ -812,5 +812,6 @@ ACL_FUNC_VISIBILITY aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t*
 #include "acl_rt_allocator.h"
 #include "acl_rt_mbuf.h"
 #include "acl_rt_process.h"
+#include "acl_rt_control.h"
 
 #endif /* INC_EXTERNAL_ACL_ACL_RT_H_ */
