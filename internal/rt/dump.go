@@ -140,14 +140,7 @@ func (r *Runtime) refreshDirect() {
 	devices := r.devices
 	r.mu.Unlock()
 	for _, dev := range devices {
-		dev.mu.Lock()
-		cs := dev.contextsLocked()
-		dev.mu.Unlock()
-		for _, c := range cs {
-			for _, s := range c.Streams() {
-				s.withDirect(s.eager)
-			}
-		}
+		dev.refreshDirect()
 	}
 }
 

@@ -122,8 +122,9 @@ func (d *Device) ResetResLimit() error {
 	return nil
 }
 
-// refreshDirect has each stream of d take direct launches only while no
-// limit bounds its kernels: the direct path writes no core bound.
+// refreshDirect has each stream of d take direct launches only as eager
+// says, after a core limit or the dump changed: the direct path writes
+// no core bound and bypasses the dump's tasks.
 func (d *Device) refreshDirect() {
 	d.mu.Lock()
 	cs := d.contextsLocked()
