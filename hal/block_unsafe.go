@@ -32,15 +32,24 @@ type Memory interface {
 // the argument slots and device memory. A Block is only valid during the
 // call; a backend reuses it for the next block.
 type Block struct {
-	idx, num uint32
-	args     []uint64
-	mem      Memory
+	idx, num   uint32
+	overflowed bool
+	args       []uint64
+	mem        Memory
 }
 
 // Reset prepares b for one block. Backends call it; kernels never do.
 func (b *Block) Reset(idx, num uint32, args []uint64, mem Memory) {
-	b.idx, b.num, b.args, b.mem = idx, num, args, mem
+	b.idx, b.num, b.args, b.mem, b.overflowed = idx, num, args, mem, false
 }
+
+// ReportOverflow records that this block produced a float overflow (an
+// inf or NaN), as an AI core's overflow detection does; the launch's
+// stream reports it if its overflow switch is on.
+func (b *Block) ReportOverflow() { b.overflowed = true }
+
+// Overflowed reports whether the block called ReportOverflow since Reset.
+func (b *Block) Overflowed() bool { return b.overflowed }
 
 // Idx is this block's index in [0, Num()).
 func (b *Block) Idx() int { return int(b.idx) }

@@ -29,6 +29,8 @@ const (
 	TaskCntNotifyRecord          // update counting notify Notify's count with Value under mode Flag (CntRecord*)
 	TaskCntNotifyWait            // hold the queue until Notify's count meets Value under mode Flag (CntWait*)
 	TaskCntNotifyReset           // set counting notify Notify's count to 0
+	TaskReduce                   // Dst[i] = Dst[i] op Src[i] over Size bytes of elements (see Reduce)
+	TaskRandom                   // fill device memory with random numbers (see Random)
 	numTaskKinds
 )
 
@@ -36,6 +38,7 @@ var taskKindNames = [numTaskKinds]string{
 	"none", "kernel", "copy", "copy2d", "memset", "host func", "event record",
 	"event wait", "event reset", "notify record", "notify wait", "value write", "value wait", "graph",
 	"copy batch", "cmo", "copy indirect", "count notify record", "count notify wait", "count notify reset",
+	"reduce", "random",
 }
 
 func (k TaskKind) String() string {
@@ -96,6 +99,19 @@ type Task struct {
 	Flag           uint32 // value-wait compare flag
 	// TaskMemset: Width 4 fills with the 32-bit little-endian pattern
 	// uint32(Value) (Size a multiple of 4); 0 or 1 fills bytes.
+	// TaskReduce: Value is the operation (ReduceSum...), Flag the element
+	// type (a DType), Size a multiple of its size; Width 1 saturates float
+	// results (SatSaturate) instead of producing inf and NaN.
+
+	// TaskKernel, TaskReduce, TaskRandom: the device address of the
+	// 64-byte overflow status area the task flags when it produces an inf
+	// or NaN (a kernel: when it reports one); 0 when its stream does not
+	// detect overflow.
+	Overflow uint64
+
+	// TaskRandom: what to generate, and where. The task owns it until it
+	// completes.
+	Random *Random
 
 	// TaskCopyBatch: the copies, in no particular order. The task owns them
 	// until it completes. (A pointer keeps every task one word longer,
@@ -202,6 +218,12 @@ func (t *Task) Accesses(lookup func(addr uint64) (Allocation, bool), yield func(
 				yield(Range{Addr: c.Dst.Dev, Size: c.Size, Write: true})
 			}
 		}
+	case TaskReduce:
+		yield(Range{Addr: t.Src.Dev, Size: t.Size})
+		yield(Range{Addr: t.Dst.Dev, Size: t.Size})
+		yield(Range{Addr: t.Dst.Dev, Size: t.Size, Write: true})
+	case TaskRandom:
+		t.Random.accesses(yield)
 	case TaskValueWrite:
 		yield(Range{Addr: t.Dst.Dev, Size: 8, Write: true})
 	case TaskValueWait:

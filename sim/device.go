@@ -114,7 +114,7 @@ func (d *device) Run(t hal.Task) error {
 		return d.errClosed()
 	}
 	switch t.Kind {
-	case hal.TaskCopy, hal.TaskCopy2D, hal.TaskMemset, hal.TaskCopyBatch, hal.TaskCopyIndirect:
+	case hal.TaskCopy, hal.TaskCopy2D, hal.TaskMemset, hal.TaskCopyBatch, hal.TaskCopyIndirect, hal.TaskReduce, hal.TaskRandom:
 	default:
 		return hal.Errorf(hal.KindInvalidParam, "task kind %s cannot run synchronously", t.Kind)
 	}

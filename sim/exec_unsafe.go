@@ -31,6 +31,11 @@ func partsOf(t *hal.Task, workers int) int32 {
 		return splitCount(t.Size, workers)
 	case hal.TaskCopyBatch:
 		return batchParts(t, workers)
+	case hal.TaskReduce:
+		if overlaps(t) && t.Dst.Dev != t.Src.Dev {
+			return 1 // one pass in element order, as a streaming engine makes
+		}
+		return splitCount(t.Size, workers)
 	case hal.TaskCopy2D:
 		if t.Height == 0 {
 			return 1
@@ -100,8 +105,7 @@ func (w *worker) exec(it *item, p int32) {
 	case hal.TaskGraph:
 		w.runGraph(it, t.Graph)
 	case hal.TaskKernel:
-		w.block.Reset(uint32(p), t.Blocks, t.Args[:t.NArgs], &s.dev.kmem)
-		t.Kernel.Fn(&w.block)
+		w.runBlock(t, uint32(p))
 	case hal.TaskHostFunc:
 		if t.Host != nil {
 			t.Host()
@@ -142,8 +146,20 @@ func (w *worker) chained(it *item, t *hal.Task) {
 			w.fail(it, 0, v)
 		}
 	}()
-	w.block.Reset(0, 1, t.Args[:t.NArgs], &w.e.s.dev.kmem)
+	w.runBlock(t, 0)
+}
+
+// runBlock runs block idx of kernel task t on this worker and flags the
+// task's overflow area if the block reported an overflow.
+func (w *worker) runBlock(t *hal.Task, idx uint32) {
+	dev := w.e.s.dev
+	w.block.Reset(idx, t.Blocks, t.Args[:t.NArgs], &dev.kmem)
 	t.Kernel.Fn(&w.block)
+	if w.block.Overflowed() && t.Overflow != 0 {
+		if err := dev.b.flagOverflow(t.Overflow); err != nil {
+			panic(err)
+		}
+	}
 }
 
 // fail records that part p of it panicked with v, or, in a chain, the
@@ -217,6 +233,10 @@ func (b *Backend) transfer(t *hal.Task, p, parts int32) error {
 		return b.copyBatch(t, p, parts)
 	case hal.TaskCopyIndirect:
 		return b.copyIndirect(t)
+	case hal.TaskReduce:
+		return b.reduce(t, p, parts)
+	case hal.TaskRandom:
+		return b.random(t)
 	case hal.TaskCopy2D:
 		if t.Height == 0 || t.Width == 0 {
 			return nil

@@ -351,7 +351,7 @@ func (w *worker) runOp(r *graphRun, si, pc int, t *hal.Task) {
 	switch t.Kind {
 	case hal.TaskKernel:
 		w.runKernel(r, si, pc, t)
-	case hal.TaskCopy, hal.TaskCopy2D, hal.TaskMemset, hal.TaskCopyBatch, hal.TaskCopyIndirect:
+	case hal.TaskCopy, hal.TaskCopy2D, hal.TaskMemset, hal.TaskCopyBatch, hal.TaskCopyIndirect, hal.TaskReduce, hal.TaskRandom:
 		if err := s.dev.Run(*t); err != nil {
 			r.fail(si, pc, t, hal.KindDMAFault, "transfer failed", err)
 		}

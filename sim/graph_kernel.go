@@ -67,7 +67,7 @@ func (w *worker) runKernel(r *graphRun, si, pc int, t *hal.Task) {
 // batchOf returns the Batcher that may run t, if any. A kernel on memory
 // of a closed device takes none: it runs alone, and faults.
 func (b *Backend) batchOf(dev int, t *hal.Task) hal.Batcher {
-	if t.Kind != hal.TaskKernel || t.Blocks != 1 || t.ArgsDev != 0 || t.Kernel == nil || b.closedKernel(dev, t) != nil {
+	if t.Kind != hal.TaskKernel || t.Blocks != 1 || t.ArgsDev != 0 || t.Kernel == nil || t.Overflow != 0 || b.closedKernel(dev, t) != nil {
 		return nil
 	}
 	return t.Kernel.Batch
@@ -130,8 +130,7 @@ func (w *worker) block1(t *hal.Task) (err error) {
 			err = panicError(v)
 		}
 	}()
-	w.block.Reset(0, 1, t.Args[:t.NArgs], &w.e.s.dev.kmem)
-	t.Kernel.Fn(&w.block)
+	w.runBlock(t, 0)
 	return nil
 }
 

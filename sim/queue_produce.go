@@ -110,7 +110,7 @@ func (q *queue) noteLong(t *hal.Task, seq uint64) {
 // is held.
 func (q *queue) publish(t *hal.Task) (uint64, bool) {
 	switch t.Kind {
-	case hal.TaskKernel, hal.TaskCopy, hal.TaskCopy2D, hal.TaskMemset, hal.TaskHostFunc, hal.TaskGraph, hal.TaskCopyBatch, hal.TaskCopyIndirect:
+	case hal.TaskKernel, hal.TaskCopy, hal.TaskCopy2D, hal.TaskMemset, hal.TaskHostFunc, hal.TaskGraph, hal.TaskCopyBatch, hal.TaskCopyIndirect, hal.TaskReduce, hal.TaskRandom:
 	default:
 		return 0, false // admission numbers events and registers waits
 	}

@@ -67,7 +67,7 @@ func engineOf(k hal.TaskKind) hal.Engine {
 	switch k {
 	case hal.TaskKernel, hal.TaskGraph:
 		return hal.EngineAICore
-	case hal.TaskCopy, hal.TaskCopy2D, hal.TaskMemset, hal.TaskCopyBatch, hal.TaskCopyIndirect:
+	case hal.TaskCopy, hal.TaskCopy2D, hal.TaskMemset, hal.TaskCopyBatch, hal.TaskCopyIndirect, hal.TaskReduce, hal.TaskRandom:
 		return hal.EngineDMA
 	case hal.TaskHostFunc:
 		return hal.EngineHost

@@ -18,7 +18,7 @@ func (s *scheduler) admit(q *queue, sl *slot) error {
 			return err
 		}
 		return s.numberGraphRecords(sl)
-	case hal.TaskKernel, hal.TaskCopy, hal.TaskMemset, hal.TaskCopy2D, hal.TaskHostFunc, hal.TaskCopyBatch, hal.TaskCopyIndirect:
+	case hal.TaskKernel, hal.TaskCopy, hal.TaskMemset, hal.TaskCopy2D, hal.TaskHostFunc, hal.TaskCopyBatch, hal.TaskCopyIndirect, hal.TaskReduce, hal.TaskRandom:
 		return staticCheck(t)
 	case hal.TaskCmo:
 		// Simulated memory is coherent: the operation only keeps its place
@@ -82,6 +82,14 @@ func staticCheck(t *hal.Task) error {
 	case hal.TaskHostFunc:
 		if t.Host == nil && t.HostFn == nil {
 			return hal.Errorf(hal.KindInvalidParam, "host function task without a function")
+		}
+	case hal.TaskReduce:
+		if es := hal.DType(t.Flag).Size(); es == 0 || t.Size%es != 0 {
+			return hal.Errorf(hal.KindInvalidParam, "reduce of %d bytes of element type %d is invalid", t.Size, t.Flag)
+		}
+	case hal.TaskRandom:
+		if t.Random == nil {
+			return hal.Errorf(hal.KindInvalidParam, "random task without its description")
 		}
 	}
 	return nil

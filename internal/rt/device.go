@@ -23,6 +23,8 @@ type Device struct {
 	stack uint64 // AI core stack bytes per core
 	// eventID numbers the device's events (aclrtGetEventId).
 	eventID atomic.Uint32
+	// satMode is the float overflow mode new streams take (overflow.go).
+	satMode atomic.Int32
 	// lastFault is the latest task fault since the device opened or its
 	// tasks were last aborted (aclrtGetErrorVerbose).
 	lastFault atomic.Pointer[hal.Fault]
@@ -34,7 +36,8 @@ type Device struct {
 	defCtx   *Context
 	contexts map[*Context]struct{} // explicit contexts
 	dead     bool                  // the runtime was finalized
-	hwSync   hwSyncWord            // aclrtGetHardwareSyncAddr's word (hwsync.go)
+	hwSync   lentArea              // aclrtGetHardwareSyncAddr's word (hwsync.go)
+	overflow lentArea              // the overflow status area (overflow.go)
 
 	res resLimits // core limits of the process (reslimit.go), until the device closes
 }

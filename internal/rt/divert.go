@@ -150,7 +150,7 @@ func (s *Stream) clearDivert() {
 // path does not write.
 func (s *Stream) eager() bool {
 	return !s.persistent && !s.dead.Load() && s.divert.Load() == nil && s.c.d.r.dump.on.Load() == nil &&
-		!s.res.any() && !s.c.d.res.any()
+		!s.res.any() && !s.c.d.res.any() && !s.overflow.Load()
 }
 
 // withDirect calls f with the queue's submitters' lock held and opens the

@@ -107,6 +107,7 @@ func (r *Runtime) Init(cfg config.Config) error {
 			return err
 		}
 		devices[i] = &Device{r: r, b: b, id: i, props: props, stack: config.RoundStack(cfg.StackSize)}
+		devices[i].satMode.Store(defaultSatMode(props.SoCName))
 	}
 	r.cfg, r.backend, r.devices, r.inited = cfg, b, devices, true
 	r.limits.reset(cfg)

@@ -44,12 +44,13 @@ type Stream struct {
 	dead       atomic.Bool
 	divert     atomic.Pointer[divert] // capture, binding or update taking its tasks
 	modeSet    atomic.Bool            // SetFailureMode was called
+	overflow   atomic.Bool            // overflow detection switch (overflow.go)
+	sat        bool                   // float results saturate: the device's mode when s was created
 
 	// mu guards the fields below.
 	mu        sync.Mutex
 	prio      int
 	customTag uint32
-	overflow  uint32
 	cacheInfo uint32
 	staged    []staged // pageable-memory staging buffers in flight
 
@@ -93,7 +94,7 @@ func (c *Context) newStream(cfg StreamConfig, isDefault bool) (*Stream, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Stream{c: c, q: q, id: q.ID(), flags: cfg.Flags, prio: cfg.Priority, isDefault: isDefault,
+	s := &Stream{c: c, q: q, id: q.ID(), flags: cfg.Flags, prio: cfg.Priority, isDefault: isDefault, sat: c.d.satMode.Load() == SatSaturation,
 		persistent: cfg.Flags&StreamPersistent != 0}
 	if c.stopMode {
 		q.SetStopOnFailure(true)
@@ -131,8 +132,12 @@ func (s *Stream) submit(t *hal.Task) (uint64, error) {
 	if s.dead.Load() {
 		return 0, s.check()
 	}
-	if t.Kind == hal.TaskKernel {
+	switch t.Kind {
+	case hal.TaskKernel:
 		t.Cores = s.coreBound()
+		t.Overflow = s.overflowArea()
+	case hal.TaskReduce, hal.TaskRandom:
+		t.Overflow = s.overflowArea()
 	}
 	if d := s.divert.Load(); d != nil {
 		return 0, d.add(s, t)
@@ -422,7 +427,7 @@ func (s *Stream) SetAttr(a Attr, v uint64) error {
 	defer s.mu.Unlock()
 	switch a {
 	case AttrOverflowCheck:
-		s.overflow = uint32(v)
+		s.setOverflow(v == 1)
 	case AttrCacheOpInfo:
 		s.cacheInfo = uint32(v)
 	case AttrUserTag:
@@ -447,7 +452,10 @@ func (s *Stream) Attr(a Attr) (uint64, error) {
 	case AttrPriority:
 		return uint64(s.prio), nil
 	case AttrOverflowCheck:
-		return uint64(s.overflow), nil
+		if s.overflow.Load() {
+			return 1, nil
+		}
+		return 0, nil
 	case AttrCacheOpInfo:
 		return uint64(s.cacheInfo), nil
 	case AttrUserTag:
