@@ -77,6 +77,13 @@ func (b *Block) Load64(p DevPtr) uint64 { return b.b.Load64(uint64(p)) }
 // CANN: none.
 func (b *Block) Store64(p DevPtr, v uint64) { b.b.Store64(uint64(p), v) }
 
+// ReportOverflow records that the block produced a float overflow (an
+// inf or a NaN), as an AI core's overflow detection does: if the launch's
+// stream has its overflow switch on, the device's overflow status is set.
+//
+// CANN: none (the AI core's float status register).
+func (b *Block) ReportOverflow() { b.b.ReportOverflow() }
+
 // Add64 atomically adds d to the 64-bit word at p and returns the new value.
 //
 // CANN: none.

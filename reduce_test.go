@@ -204,3 +204,106 @@ func TestReduceEveryKindAndType(t *testing.T) {
 		}
 	}
 }
+
+// TestReduceRefusals: each refusal with the code CANN's layers give it, in
+// CANN's order.
+func TestReduceRefusals(t *testing.T) {
+	e := setup(t)
+	a, b := malloc(t, e.c, 64), malloc(t, e.c, 64)
+	cases := []struct {
+		dst, src gocann.DevPtr
+		n        int64
+		kind     gocann.ReduceKind
+		typ      gocann.DataType
+		code     gocann.Code
+		sub      string
+	}{
+		{0, b, 8, gocann.ReduceSum, gocann.DTFloat, gocann.CodeInvalidParam, "dst is NULL"},
+		{a, 0, 8, gocann.ReduceSum, gocann.DTFloat, gocann.CodeInvalidParam, "src is NULL"},
+		{a, b, 8, gocann.ReduceSum, gocann.DTInt64, gocann.CodeInvalidParam, "type 9"},
+		{a, b, 0, gocann.ReduceSum, gocann.DTFloat, gocann.CodeRTParamInvalid, "count 0"},
+		{a, b, 8, 9, gocann.DTFloat, gocann.CodeRTParamInvalid, "kind 9"},
+		{a, b, 8, 14, gocann.DTFloat, gocann.CodeRTParamInvalid, "kind 14"},
+		{a, b, 5 << 30, gocann.ReduceSum, gocann.DTFloat, gocann.CodeRTParamInvalid, "for a SUM"},
+		{a, b, 8, gocann.ReduceSum, gocann.DTUint32, gocann.CodeRTFeatureNotSupport, "type 8"},
+		{a, b, 8, gocann.ReduceSum, gocann.DTUint8, gocann.CodeRTFeatureNotSupport, "type 4"},
+		{a, b.Add(2), 8, gocann.ReduceSum, gocann.DTFloat, gocann.CodeRTAddrUnaligned, "src"},
+		{a.Add(1), b, 8, gocann.ReduceSum, gocann.DTFloat16, gocann.CodeRTAddrUnaligned, "dst"},
+		{a, b, 6, gocann.ReduceSum, gocann.DTFloat, gocann.CodeRTParamInvalid, "multiple of the 4-byte element"},
+		{a, b, 1 << 20, gocann.ReduceSum, gocann.DTFloat, gocann.CodeRTParamInvalid, "runs past its allocation"},
+		{a, 0x1000, 8, gocann.ReduceSum, gocann.DTFloat, gocann.CodeRTParamInvalid, "not in a live device allocation"},
+	}
+	for _, c := range cases {
+		wantErr(t, e.s.ReduceAsync(c.dst, c.src, c.n, c.kind, c.typ), c.code, c.sub)
+	}
+
+	// Ascend 950 reduces uint32 as well.
+	e950 := setup(t, profileConfig("Ascend950PR_9599"))
+	x, y := malloc(t, e950.c, 8), malloc(t, e950.c, 8)
+	check(t, e950.c.CopyToDevice(x, []byte{0xff, 0xff, 0xff, 0xff, 1, 0, 0, 0}))
+	check(t, e950.c.CopyToDevice(y, []byte{2, 0, 0, 0, 2, 0, 0, 0}))
+	check(t, e950.s.ReduceAsync(x, y, 8, gocann.ReduceSum, gocann.DTUint32))
+	syncOK(t, e950.s)
+	got := make([]byte, 8)
+	check(t, e950.c.CopyFromDevice(got, x))
+	if string(got) != string([]byte{1, 0, 0, 0, 3, 0, 0, 0}) {
+		t.Errorf("uint32 sums on Ascend 950 (wrapping) = % x", got)
+	}
+
+	// Another device's memory is refused.
+	r := newRuntime(t, `{"simulator":{"devices":2}}`)
+	d1, err := r.SetDevice(1)
+	check(t, err)
+	c1, err := d1.Context()
+	check(t, err)
+	far := malloc(t, c1, 64)
+	d0, err := r.SetDevice(0)
+	check(t, err)
+	c0, err := d0.Context()
+	check(t, err)
+	near := malloc(t, c0, 64)
+	s0, err := c0.NewStream()
+	check(t, err)
+	wantErr(t, s0.ReduceAsync(near, far, 8, gocann.ReduceSum, gocann.DTFloat), gocann.CodeRTParamInvalid, "memory of device 1, expected device 0")
+}
+
+// TestReduceOverlapAndCapture: overlapping operands run as one pass in
+// element order; a reduce captured into a model runs with each execution.
+func TestReduceOverlapAndCapture(t *testing.T) {
+	e := setup(t)
+	const n = 1 << 18 // int32 elements, past the split size
+	p := malloc(t, e.c, 4*(n+1))
+	buf := make([]byte, 4*(n+1))
+	for i := range n + 1 {
+		binary.LittleEndian.PutUint32(buf[4*i:], 1)
+	}
+	check(t, e.c.CopyToDevice(p, buf))
+	// dst = p+4, src = p: element i becomes the running sum, i + 2.
+	check(t, e.s.ReduceAsync(p.Add(4), p, 4*n, gocann.ReduceSum, gocann.DTInt32))
+	syncOK(t, e.s)
+	check(t, e.c.CopyFromDevice(buf, p))
+	for i := range n + 1 {
+		if got := binary.LittleEndian.Uint32(buf[4*i:]); got != uint32(i+1) {
+			t.Fatalf("overlapping reduce: element %d = %d, want %d", i, got, i+1)
+		}
+	}
+
+	acc, one := malloc(t, e.c, 4), malloc(t, e.c, 4)
+	check(t, e.c.CopyToDevice(acc, []byte{0, 0, 0, 0}))
+	check(t, e.c.CopyToDevice(one, []byte{0, 0, 0x80, 0x3f})) // 1.0f
+	c, err := e.s.BeginCapture(gocann.CaptureRelaxed)
+	check(t, err)
+	check(t, e.s.ReduceAsync(acc, one, 4, gocann.ReduceSum, gocann.DTFloat))
+	m, err := c.End()
+	check(t, err)
+	for range 3 {
+		check(t, m.Run(e.s))
+	}
+	syncOK(t, e.s)
+	var b [4]byte
+	check(t, e.c.CopyFromDevice(b[:], acc))
+	if f := math.Float32frombits(binary.LittleEndian.Uint32(b[:])); f != 3 {
+		t.Errorf("captured reduce run 3 times: %v, want 3", f)
+	}
+	check(t, m.Close())
+}
