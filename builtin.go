@@ -75,14 +75,20 @@ type RandomParam struct {
 }
 
 // RandomValue is an immediate parameter of size bytes.
+//
+// CANN: none.
 func RandomValue(bits uint64, size uint8) RandomParam { return RandomParam{Value: bits, Size: size} }
 
 // RandomFloat32 is an immediate float32 parameter.
+//
+// CANN: none.
 func RandomFloat32(f float32) RandomParam {
 	return RandomParam{Value: uint64(math.Float32bits(f)), Size: 4}
 }
 
 // RandomAt is a parameter read from device memory when the task starts.
+//
+// CANN: none.
 func RandomAt(p DevPtr) RandomParam { return RandomParam{Value: uint64(p), Size: 8, Addr: true} }
 
 // RandomTask is aclrtRandomNumTaskInfo. Params are the function's: the

@@ -167,6 +167,7 @@
 //	aclrtCreateStreamWithConfig (flag)                                         WithStreamFlags
 //	aclrtCreateStreamWithConfig (priority)                                     WithPriority
 //	aclrtCtxGetCurrentDefaultStream                                            Context.DefaultStream
+//	aclrtCtxGetFloatOverflowAddr                                               Context.FloatOverflowAddr
 //	aclrtCtxGetSysParamOpt                                                     Context.SysParam
 //	aclrtCtxSetSysParamOpt                                                     Context.SetSysParam
 //	aclrtCtxSetSysParamOpt / aclrtCtxGetSysParamOpt (option check)             CheckContextSysParam
@@ -221,11 +222,13 @@
 //	aclrtGetDeviceCount                                                        Runtime.DeviceCount
 //	aclrtGetDeviceInfo                                                         Device.Info
 //	aclrtGetDeviceResLimit                                                     Device.ResLimit
+//	aclrtGetDeviceSatMode (on the current device)                              Device.SatMode
 //	aclrtGetDeviceUtilizationRate                                              Device.Utilization
 //	aclrtGetDevicesTopo                                                        Runtime.DevicesTopology
 //	aclrtGetErrorVerbose                                                       Device.ErrorVerbose
 //	aclrtGetEventAvailNum                                                      Context.EventsAvailable
 //	aclrtGetEventId                                                            Event.ID
+//	aclrtGetFloatOverflowStatus                                                Stream.FloatOverflowStatus
 //	aclrtGetFunctionName                                                       Kernel.Name
 //	aclrtGetHardwareSyncAddr                                                   Context.HardwareSyncAddr
 //	aclrtGetLogicDevIdByPhyDevId                                               Runtime.LogicalIDOfPhysical
@@ -234,6 +237,7 @@
 //	aclrtGetMemUsageInfo                                                       Runtime.MemUsage
 //	aclrtGetMemcpyDescSize                                                     MemcpyDescSizeOf
 //	aclrtGetNotifyId                                                           Notify.ID
+//	aclrtGetOverflowStatus                                                     Stream.OverflowStatus
 //	aclrtGetPhyDevIdByLogicDevId                                               Runtime.PhysicalIDOfLogical
 //	aclrtGetPhyDevIdByUserDevId                                                Runtime.PhysicalIDOfUser
 //	aclrtGetPrimaryCtxState                                                    Device.PrimaryContextActive
@@ -243,6 +247,7 @@
 //	aclrtGetStreamAttribute                                                    Stream.Attr
 //	aclrtGetStreamAttribute (ACL_STREAM_ATTR_FAILURE_MODE)                     Stream.FailureMode
 //	aclrtGetStreamAvailableNum                                                 Device.StreamsAvailable
+//	aclrtGetStreamOverflowSwitch                                               Stream.OverflowSwitch
 //	aclrtGetStreamResLimit                                                     Stream.ResLimit
 //	aclrtGetSymbolAddress                                                      Symbol.Ptr
 //	aclrtGetSymbolAddress (by pointer)                                         RawRuntime.SymbolAt
@@ -335,15 +340,19 @@
 //	aclrtMemsetD32                                                             RawContext.MemsetD32
 //	aclrtMemsetD32Async                                                        RawStream.MemsetD32Async
 //	aclrtNotifyBatchReset                                                      Runtime.ResetNotifies
+//	aclrtNpuClearFloatOverFlowStatus                                           Stream.NpuClearFloatOverflowStatus
+//	aclrtNpuGetFloatOverFlowStatus                                             Stream.NpuFloatOverflowStatus
 //	aclrtPersistentTaskClean                                                   Stream.CleanTasks
 //	aclrtPointerGetAttributes                                                  Runtime.PointerAttributes
 //	aclrtProcessHostFunc                                                       Runtime.ProcessHostFunc
 //	aclrtQueryEvent                                                            Event.QueryLegacy
 //	aclrtQueryEventStatus                                                      Event.Query
 //	aclrtQueryEventWaitStatus                                                  Event.QueryWait
+//	aclrtRandomNumAsync                                                        Stream.RandomNumAsync
 //	aclrtRecordEvent                                                           Stream.Record
 //	aclrtRecordEventWithFlag                                                   Stream.RecordWithFlag
 //	aclrtRecordNotify                                                          Stream.RecordNotify
+//	aclrtReduceAsync                                                           Stream.ReduceAsync
 //	aclrtRegDeviceStateCallback                                                Runtime.RegisterDeviceStateCallback
 //	aclrtRegStreamStateCallback                                                Runtime.RegisterStreamStateCallback
 //	aclrtReleaseMemAddress                                                     Runtime.ReleaseMemAddress
@@ -353,12 +362,15 @@
 //	aclrtResetDeviceForce                                                      Device.ResetForce
 //	aclrtResetDeviceResLimit                                                   Device.ResetResLimit
 //	aclrtResetEvent                                                            Stream.ResetEvent
+//	aclrtResetFloatOverflowStatus                                              Stream.ResetFloatOverflowStatus
+//	aclrtResetOverflowStatus                                                   Stream.ResetOverflowStatus
 //	aclrtResetStreamResLimit                                                   Stream.ResetResLimit
 //	aclrtSetBufDataLen                                                         Buf.SetDataLen
 //	aclrtSetBufUserData                                                        Buf.SetUserData
 //	aclrtSetBufUserData (by pointer)                                           RawBuf.SetUserData
 //	aclrtSetDevice                                                             Runtime.SetDevice
 //	aclrtSetDeviceResLimit                                                     Device.SetResLimit
+//	aclrtSetDeviceSatMode (on the current device)                              Device.SetSatMode
 //	aclrtSetDeviceTaskAbortCallback                                            Runtime.RegisterTaskAbortCallback
 //	aclrtSetExceptionInfoCallback                                              Runtime.SetExceptionCallback
 //	aclrtSetLabel                                                              Stream.SetLabel
@@ -366,6 +378,7 @@
 //	aclrtSetStreamAttribute                                                    Stream.SetAttr
 //	aclrtSetStreamAttribute (ACL_STREAM_ATTR_PRIORITY)                         Stream.SetPriority
 //	aclrtSetStreamFailureMode                                                  Stream.SetFailureMode
+//	aclrtSetStreamOverflowSwitch                                               Stream.SetOverflowSwitch
 //	aclrtSetStreamResLimit                                                     Stream.SetResLimit
 //	aclrtSetSysParamOpt                                                        Runtime.SetSysParam
 //	aclrtSetTsDevice                                                           RawRuntime.SetTsDevice
@@ -409,6 +422,7 @@
 //	aclsysGetVersionStr                                                        PackageVersion
 //	none (a binary's globals, registered when it loads)                        RawRuntime.RegisterSymbol
 //	none (a device variable the kernel compiler registers)                     Context.NewGlobal
+//	none (the AI core's float status register)                                 Block.ReportOverflow
 //	none (the API reference's product support)                                 CheckSupport
 //	none (the host dereferences managed memory)                                Runtime.ManagedBytes
 //	none (the state aclrtSnapShotProcess* move between)                        Runtime.SnapshotState

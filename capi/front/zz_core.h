@@ -368,6 +368,19 @@ typedef struct gocann_core_api {
 	aclError (*aclrtUseStreamResInCurrentThread)(gocann_thread *t, aclrtStream stream);
 	aclError (*aclrtUnuseStreamResInCurrentThread)(gocann_thread *t, aclrtStream stream);
 	aclError (*aclrtGetResInCurrentThread)(gocann_thread *t, aclrtDevResLimitType type, uint32_t* value);
+	aclError (*aclrtReduceAsync)(gocann_thread *t, void* dst, const void* src, uint64_t count, aclrtReduceKind kind, aclDataType type, aclrtStream stream, uintptr_t reserve);
+	aclError (*aclrtRandomNumAsync)(gocann_thread *t, const aclrtRandomNumTaskInfo* taskInfo, const aclrtStream stream, uintptr_t reserve);
+	aclError (*aclrtSetDeviceSatMode)(gocann_thread *t, aclrtFloatOverflowMode mode);
+	aclError (*aclrtGetDeviceSatMode)(gocann_thread *t, aclrtFloatOverflowMode* mode);
+	aclError (*aclrtSetStreamOverflowSwitch)(gocann_thread *t, aclrtStream stream, uint32_t flag);
+	aclError (*aclrtGetStreamOverflowSwitch)(gocann_thread *t, aclrtStream stream, uint32_t* flag);
+	aclError (*aclrtGetOverflowStatus)(gocann_thread *t, void* outputAddr, size_t outputSize, aclrtStream stream);
+	aclError (*aclrtResetOverflowStatus)(gocann_thread *t, aclrtStream stream);
+	aclError (*aclrtCtxGetFloatOverflowAddr)(gocann_thread *t, void** overflowAddr);
+	aclError (*aclrtGetFloatOverflowStatus)(gocann_thread *t, void* outputAddr, uint64_t outputSize, aclrtStream stream);
+	aclError (*aclrtResetFloatOverflowStatus)(gocann_thread *t, aclrtStream stream);
+	aclError (*aclrtNpuGetFloatOverFlowStatus)(gocann_thread *t, void* outputAddr, uint64_t outputSize, uint32_t checkMode, aclrtStream stream);
+	aclError (*aclrtNpuClearFloatOverFlowStatus)(gocann_thread *t, uint32_t checkMode, aclrtStream stream);
 } gocann_core_api;
 
 extern gocann_core_api gocann_core;

@@ -349,6 +349,19 @@ const gocann_core_sym gocann_core_syms[] = {
 	{"gocann_aclrtUseStreamResInCurrentThread", &gocann_core.aclrtUseStreamResInCurrentThread},
 	{"gocann_aclrtUnuseStreamResInCurrentThread", &gocann_core.aclrtUnuseStreamResInCurrentThread},
 	{"gocann_aclrtGetResInCurrentThread", &gocann_core.aclrtGetResInCurrentThread},
+	{"gocann_aclrtReduceAsync", &gocann_core.aclrtReduceAsync},
+	{"gocann_aclrtRandomNumAsync", &gocann_core.aclrtRandomNumAsync},
+	{"gocann_aclrtSetDeviceSatMode", &gocann_core.aclrtSetDeviceSatMode},
+	{"gocann_aclrtGetDeviceSatMode", &gocann_core.aclrtGetDeviceSatMode},
+	{"gocann_aclrtSetStreamOverflowSwitch", &gocann_core.aclrtSetStreamOverflowSwitch},
+	{"gocann_aclrtGetStreamOverflowSwitch", &gocann_core.aclrtGetStreamOverflowSwitch},
+	{"gocann_aclrtGetOverflowStatus", &gocann_core.aclrtGetOverflowStatus},
+	{"gocann_aclrtResetOverflowStatus", &gocann_core.aclrtResetOverflowStatus},
+	{"gocann_aclrtCtxGetFloatOverflowAddr", &gocann_core.aclrtCtxGetFloatOverflowAddr},
+	{"gocann_aclrtGetFloatOverflowStatus", &gocann_core.aclrtGetFloatOverflowStatus},
+	{"gocann_aclrtResetFloatOverflowStatus", &gocann_core.aclrtResetFloatOverflowStatus},
+	{"gocann_aclrtNpuGetFloatOverFlowStatus", &gocann_core.aclrtNpuGetFloatOverFlowStatus},
+	{"gocann_aclrtNpuClearFloatOverFlowStatus", &gocann_core.aclrtNpuClearFloatOverFlowStatus},
 	{0, 0},
 };
 
@@ -2656,5 +2669,89 @@ aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t* value) 
 	GOCANN_ENTER(t, "aclrtGetResInCurrentThread", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetResInCurrentThread", "value", value, 0, (aclError)e_);
 	return gocann_core.aclrtGetResInCurrentThread(t, type, value);
+}
+aclError aclrtReduceAsync(void* dst, const void* src, uint64_t count, aclrtReduceKind kind, aclDataType type, aclrtStream stream, void* reserve) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtReduceAsync", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtReduceAsync", "dst", dst, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtReduceAsync", "src", src, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtReduceAsync", "stream", stream, 1, (aclError)e_);
+	return gocann_core.aclrtReduceAsync(t, dst, src, count, kind, type, stream, (uintptr_t)reserve);
+}
+aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo* taskInfo, const aclrtStream stream, void* reserve) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtRandomNumAsync", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtRandomNumAsync", "taskInfo", taskInfo, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtRandomNumAsync", "stream", stream, 1, (aclError)e_);
+	return gocann_core.aclrtRandomNumAsync(t, taskInfo, stream, (uintptr_t)reserve);
+}
+aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtSetDeviceSatMode", (aclError)e_);
+	return gocann_core.aclrtSetDeviceSatMode(t, mode);
+}
+aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode* mode) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetDeviceSatMode", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetDeviceSatMode", "mode", mode, 0, (aclError)e_);
+	return gocann_core.aclrtGetDeviceSatMode(t, mode);
+}
+aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtSetStreamOverflowSwitch", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtSetStreamOverflowSwitch", "stream", stream, 1, (aclError)e_);
+	return gocann_core.aclrtSetStreamOverflowSwitch(t, stream, flag);
+}
+aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t* flag) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetStreamOverflowSwitch", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetStreamOverflowSwitch", "stream", stream, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetStreamOverflowSwitch", "flag", flag, 0, (aclError)e_);
+	return gocann_core.aclrtGetStreamOverflowSwitch(t, stream, flag);
+}
+aclError aclrtGetOverflowStatus(void* outputAddr, size_t outputSize, aclrtStream stream) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetOverflowStatus", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetOverflowStatus", "outputAddr", outputAddr, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetOverflowStatus", "stream", stream, 1, (aclError)e_);
+	return gocann_core.aclrtGetOverflowStatus(t, outputAddr, outputSize, stream);
+}
+aclError aclrtResetOverflowStatus(aclrtStream stream) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtResetOverflowStatus", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtResetOverflowStatus", "stream", stream, 1, (aclError)e_);
+	return gocann_core.aclrtResetOverflowStatus(t, stream);
+}
+aclError aclrtCtxGetFloatOverflowAddr(void** overflowAddr) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtCtxGetFloatOverflowAddr", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtCtxGetFloatOverflowAddr", "overflowAddr", overflowAddr, 0, (aclError)e_);
+	return gocann_core.aclrtCtxGetFloatOverflowAddr(t, overflowAddr);
+}
+aclError aclrtGetFloatOverflowStatus(void* outputAddr, uint64_t outputSize, aclrtStream stream) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetFloatOverflowStatus", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetFloatOverflowStatus", "outputAddr", outputAddr, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetFloatOverflowStatus", "stream", stream, 1, (aclError)e_);
+	return gocann_core.aclrtGetFloatOverflowStatus(t, outputAddr, outputSize, stream);
+}
+aclError aclrtResetFloatOverflowStatus(aclrtStream stream) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtResetFloatOverflowStatus", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtResetFloatOverflowStatus", "stream", stream, 1, (aclError)e_);
+	return gocann_core.aclrtResetFloatOverflowStatus(t, stream);
+}
+aclError aclrtNpuGetFloatOverFlowStatus(void* outputAddr, uint64_t outputSize, uint32_t checkMode, aclrtStream stream) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtNpuGetFloatOverFlowStatus", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtNpuGetFloatOverFlowStatus", "outputAddr", outputAddr, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtNpuGetFloatOverFlowStatus", "stream", stream, 1, (aclError)e_);
+	return gocann_core.aclrtNpuGetFloatOverFlowStatus(t, outputAddr, outputSize, checkMode, stream);
+}
+aclError aclrtNpuClearFloatOverFlowStatus(uint32_t checkMode, aclrtStream stream) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtNpuClearFloatOverFlowStatus", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtNpuClearFloatOverFlowStatus", "stream", stream, 1, (aclError)e_);
+	return gocann_core.aclrtNpuClearFloatOverFlowStatus(t, checkMode, stream);
 }
 

@@ -59,6 +59,73 @@ ACL_FUNC_VISIBILITY aclError aclrtUnuseStreamResInCurrentThread(aclrtStream stre
  * uses, else its current device's, else the chip's count. */
 ACL_FUNC_VISIBILITY aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t* value);
 
+/* ------------------------------------------------------------------------
+ * Built-in tasks
+ *
+ * Stream tasks that need no kernel: they order, fail and are captured like
+ * any other task.
+ * ------------------------------------------------------------------------ */
+
+/* Queue dst = dst kind src over count bytes of elements of type, both on
+ * the stream's device and aligned to the element. float16 and bfloat16
+ * round to nearest even; integer sums wrap; a stream created in saturation
+ * mode saturates float results. reserve must be NULL. */
+ACL_FUNC_VISIBILITY aclError aclrtReduceAsync(
+    void* dst, const void* src, uint64_t count, aclrtReduceKind kind, aclDataType type, aclrtStream stream,
+    void* reserve);
+
+/* Queue the generation of taskInfo->randomNum random numbers at
+ * taskInfo->randomResultAddr: Philox4x32-10 keyed by the seed, from the
+ * 128-bit counter at randomCounterAddr (16 bytes of device memory), which
+ * the task advances by the blocks it draws. reserve must be NULL. */
+ACL_FUNC_VISIBILITY aclError aclrtRandomNumAsync(
+    const aclrtRandomNumTaskInfo* taskInfo, const aclrtStream stream, void* reserve);
+
+/* ------------------------------------------------------------------------
+ * Float overflow
+ *
+ * A stream takes its device's overflow mode when it is created. Tasks on a
+ * stream whose overflow switch is on set the device's overflow status when
+ * they produce an inf or a NaN (kernels: when they report one); the status
+ * tasks copy out or clear that one status, 64 bytes whose first 32-bit
+ * word is 1 after an overflow.
+ * ------------------------------------------------------------------------ */
+
+/* Set the current device's mode for the streams created from now on. */
+ACL_FUNC_VISIBILITY aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode);
+
+/* The current device's mode. */
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode* mode);
+
+/* Turn overflow detection on stream on (flag 1) or off (0) for the tasks
+ * queued from now on. */
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag);
+
+/* Whether stream detects overflow (1) or not (0). */
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t* flag);
+
+/* Queue the copy of the device's overflow status to outputAddr
+ * (outputSize must be 64). */
+ACL_FUNC_VISIBILITY aclError aclrtGetOverflowStatus(void* outputAddr, size_t outputSize, aclrtStream stream);
+
+/* Queue the clearing of the device's overflow status. */
+ACL_FUNC_VISIBILITY aclError aclrtResetOverflowStatus(aclrtStream stream);
+
+/* The device address of the overflow status, for operators to report
+ * into. */
+ACL_FUNC_VISIBILITY aclError aclrtCtxGetFloatOverflowAddr(void** overflowAddr);
+
+/* aclrtGetOverflowStatus and aclrtResetOverflowStatus under their other
+ * names. */
+ACL_FUNC_VISIBILITY aclError aclrtGetFloatOverflowStatus(void* outputAddr, uint64_t outputSize, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtResetFloatOverflowStatus(aclrtStream stream);
+
+/* The same as NPU float status tasks; checkMode selects nothing on the
+ * simulated NPU, whose one status covers every check. */
+ACL_FUNC_VISIBILITY aclError aclrtNpuGetFloatOverFlowStatus(
+    void* outputAddr, uint64_t outputSize, uint32_t checkMode, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtNpuClearFloatOverFlowStatus(uint32_t checkMode, aclrtStream stream);
+
 #ifdef __cplusplus
 }
 #endif
