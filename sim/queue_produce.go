@@ -90,7 +90,12 @@ const parkBytes = 1 << 20
 func (q *queue) noteLong(t *hal.Task, seq uint64) {
 	n := t.Size
 	switch t.Kind {
-	case hal.TaskCopy, hal.TaskMemset:
+	case hal.TaskCopy, hal.TaskMemset, hal.TaskReduce:
+	case hal.TaskRandom:
+		n = hal.RandomCounterSize
+		if !t.Random.Num.Addr {
+			n = t.Random.ResultSize(t.Random.Num.Value)
+		}
 	case hal.TaskCopyBatch:
 		n = 0
 		for i := range t.Batch.Len() {
