@@ -15,8 +15,7 @@ const (
 
 // CannAttributes returns the features available, none in gocann: CANN
 // takes INF_NAN and BF16 from the chip's platform information, which the
-// simulated chips do not carry (nor model an overflow mode:
-// aclrtSetDeviceSatMode), and JIT_COMPILE needs an operator compiler,
+// simulated chips do not carry, and JIT_COMPILE needs an operator compiler,
 // which gocann has not. The list is empty, never nil.
 //
 // CANN: aclGetCannAttributeList.
