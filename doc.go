@@ -355,6 +355,8 @@
 //	aclrtReduceAsync                                                           Stream.ReduceAsync
 //	aclrtRegDeviceStateCallback                                                Runtime.RegisterDeviceStateCallback
 //	aclrtRegStreamStateCallback                                                Runtime.RegisterStreamStateCallback
+//	aclrtRegisterCpuFunc (a Go function as the AI CPU operator)                Runtime.RegisterCPUKernel
+//	aclrtRegisterCpuFunc (a function of a loaded binary)                       CPUKernel
 //	aclrtReleaseMemAddress                                                     Runtime.ReleaseMemAddress
 //	aclrtReserveMemAddress                                                     Runtime.ReserveMemAddress
 //	aclrtReserveMemAddressNoUCMemory                                           Runtime.ReserveMemAddressNoUC

@@ -76,7 +76,7 @@ var (
 	ErrClosed error = &sentinel{"gocann: closed", kinds(rterr.KindInvalidHandle)}
 	// ErrDevice: a task failed on the device (kernel exception or trap,
 	// copy fault, host function panic, device-side wait timeout).
-	ErrDevice error = &sentinel{"gocann: device task failed", kinds(rterr.KindAICoreException, rterr.KindAICoreTrap,
+	ErrDevice error = &sentinel{"gocann: device task failed", kinds(rterr.KindAICoreException, rterr.KindAICoreTrap, rterr.KindAICPUException,
 		rterr.KindDMAFault, rterr.KindHostFuncFault, rterr.KindWaitTimeout)}
 	// ErrCapture: the call is not allowed in a capture, or the capture
 	// failed.
@@ -144,6 +144,8 @@ func codeFor(k rterr.Kind) Code {
 		return CodeRTAICoreException
 	case rterr.KindAICoreTrap:
 		return CodeRTAICoreTrapException
+	case rterr.KindAICPUException:
+		return CodeRTAICPUException
 	case rterr.KindDMAFault:
 		return CodeRTSysDMA
 	case rterr.KindHostFuncFault, rterr.KindInternal, rterr.KindNotReady:

@@ -68,7 +68,7 @@ func gocann_aclrtBinaryLoad(t *C.gocann_thread, b C.aclrtBinary, out *C.aclrtBin
 	if err != nil {
 		return fail(t, fn, gocann.Wrap(fn, err))
 	}
-	return addBinary(t, fn, kb, out)
+	return addBinary(t, fn, kb, false, out)
 }
 
 // funcLocked stores in out the handle of b's function kname, made the
@@ -173,7 +173,7 @@ func gocann_aclrtGetFuncBySymbol(t *C.gocann_thread, sym unsafe.Pointer, out *C.
 			return fail(t, fn, gocann.Wrap(fn, err))
 		}
 		var bh C.aclrtBinHandle
-		if code := addBinary(t, fn, kb, &bh); code != 0 {
+		if code := addBinary(t, fn, kb, false, &bh); code != 0 {
 			return code
 		}
 		obj, _ := proc.handles.get(handleOf(unsafe.Pointer(bh)), kindBinary)

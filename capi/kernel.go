@@ -29,6 +29,8 @@ type cBinary struct {
 
 	syms map[string]*gocann.Symbol // its globals by name (symbol.go), set at load
 
+	cpu bool // loaded from data in CPU kernel mode 2: its functions register as AI CPU kernels (aicpu.go)
+
 	// exc is aclrtBinarySetExceptionCallback's callback and its userData,
 	// under mu.
 	exc     C.aclrtOpExceptionCallback
@@ -113,30 +115,34 @@ func funcOf(t *C.gocann_thread, fn string, p unsafe.Pointer) (*cFunc, C.aclError
 	return nil, badHandle(t, fn, "funcHandle", p, kindFunc)
 }
 
-// checkLoadOptions accepts the documented binary load options; they change
-// nothing for host-compiled binaries.
-func checkLoadOptions(t *C.gocann_thread, fn string, opts *C.aclrtBinaryLoadOptions) C.aclError {
+// checkLoadOptions accepts the documented binary load options and returns
+// the CPU kernel mode they set, -1 if none; the others change nothing for
+// host-compiled binaries.
+func checkLoadOptions(t *C.gocann_thread, fn string, opts *C.aclrtBinaryLoadOptions) (cpuMode int32, code C.aclError) {
 	if opts == nil || opts.numOpt == 0 {
-		return 0
+		return -1, 0
 	}
 	if opts.options == nil {
-		return nullArg(t, fn, "options->options")
+		return -1, nullArg(t, fn, "options->options")
 	}
 	if code := checkArray(t, fn, "options->numOpt", unsafe.Pointer(opts.options), opts.numOpt, unsafe.Sizeof(*opts.options)); code != 0 {
-		return code
+		return -1, code
 	}
+	cpuMode = -1
 	for _, o := range unsafe.Slice(opts.options, opts.numOpt) {
 		switch o._type {
-		case C.ACL_RT_BINARY_LOAD_OPT_LAZY_LOAD, C.ACL_RT_BINARY_LOAD_OPT_MAGIC, C.ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE:
+		case C.ACL_RT_BINARY_LOAD_OPT_LAZY_LOAD, C.ACL_RT_BINARY_LOAD_OPT_MAGIC:
+		case C.ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE:
+			cpuMode = *(*int32)(unsafe.Pointer(&o.value))
 		default:
-			return failf(t, fn, gocann.KindInvalidParam, "load option type %d is invalid, expected 1 (lazy load), 2 (magic) or 3 (CPU kernel mode)", o._type)
+			return -1, failf(t, fn, gocann.KindInvalidParam, "load option type %d is invalid, expected 1 (lazy load), 2 (magic) or 3 (CPU kernel mode)", o._type)
 		}
 	}
-	return 0
+	return cpuMode, 0
 }
 
-func addBinary(t *C.gocann_thread, fn string, b *ckernel.Binary, out *C.aclrtBinHandle) C.aclError {
-	cb := &cBinary{b: b, funcs: map[string]*cFunc{}}
+func addBinary(t *C.gocann_thread, fn string, b *ckernel.Binary, cpu bool, out *C.aclrtBinHandle) C.aclError {
+	cb := &cBinary{b: b, funcs: map[string]*cFunc{}, cpu: cpu}
 	if code := registerGlobals(t, fn, cb); code != 0 {
 		b.Unload()
 		return code
@@ -158,7 +164,7 @@ func gocann_aclrtBinaryLoadFromFile(t *C.gocann_thread, path *C.char, opts *C.ac
 	if path == nil || out == nil {
 		return nullArg(t, fn, "binPath or binHandle")
 	}
-	if code := checkLoadOptions(t, fn, opts); code != 0 {
+	if _, code := checkLoadOptions(t, fn, opts); code != 0 {
 		return code
 	}
 	if _, code := rt(t, fn); code != 0 {
@@ -168,7 +174,7 @@ func gocann_aclrtBinaryLoadFromFile(t *C.gocann_thread, path *C.char, opts *C.ac
 	if err != nil {
 		return fail(t, fn, gocann.Wrap(fn, err))
 	}
-	return addBinary(t, fn, b, out)
+	return addBinary(t, fn, b, false, out)
 }
 
 //export gocann_aclrtBinaryLoadFromData
@@ -180,7 +186,8 @@ func gocann_aclrtBinaryLoadFromData(t *C.gocann_thread, data unsafe.Pointer, len
 	if length == 0 || length > maxBinaryData {
 		return failf(t, fn, gocann.KindInvalidParam, "length %d is invalid, expected the binary's size, 1..%d", uint64(length), maxBinaryData)
 	}
-	if code := checkLoadOptions(t, fn, opts); code != 0 {
+	cpuMode, code := checkLoadOptions(t, fn, opts)
+	if code != 0 {
 		return code
 	}
 	if _, code := rt(t, fn); code != 0 {
@@ -190,7 +197,7 @@ func gocann_aclrtBinaryLoadFromData(t *C.gocann_thread, data unsafe.Pointer, len
 	if err != nil {
 		return fail(t, fn, gocann.Wrap(fn, err))
 	}
-	return addBinary(t, fn, b, out)
+	return addBinary(t, fn, b, cpuMode == cpuModeRegister, out)
 }
 
 //export gocann_aclrtBinaryGetFunction

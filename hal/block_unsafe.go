@@ -19,6 +19,9 @@ type Kernel struct {
 	Batch Batcher
 	// Entry is the kernel's entry point for its Batcher; 0 without one.
 	Entry uintptr
+	// CPU makes it an AI CPU kernel: its blocks run on the device's AI
+	// CPU engine (Props.AICPUs cores) instead of its AI cores.
+	CPU bool
 }
 
 // Memory is the view of device memory a running block has.

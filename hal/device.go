@@ -170,9 +170,14 @@ const (
 	EngineAICore
 	EngineDMA
 	EngineHost
+	EngineAICPU // kernels of AI CPU functions (Kernel.CPU)
+	numEngines
 )
 
-var engineNames = [...]string{"scheduler", "aicore", "dma", "host"}
+// NumEngines is the number of engines, for tables indexed by Engine.
+const NumEngines = int(numEngines)
+
+var engineNames = [numEngines]string{"scheduler", "aicore", "dma", "host", "aicpu"}
 
 func (e Engine) String() string {
 	if int(e) < len(engineNames) {

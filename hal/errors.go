@@ -32,6 +32,7 @@ const (
 	KindHostFuncFault                 // a host function panicked
 	KindStreamAborted                 // the queue was aborted while waiting
 	KindModelAborted                  // a running graph was aborted (Graph.Abort)
+	KindAICPUException                // a kernel on the AI CPU engine faulted or trapped
 	numKinds
 )
 
@@ -40,7 +41,7 @@ var kindNames = [numKinds]string{
 	"invalid address", "unaligned address", "not supported", "out of memory",
 	"no stream resource", "no event resource", "no notify resource", "not ready",
 	"stream synchronize timeout", "wait timeout", "AI core exception", "AI core trap",
-	"DMA fault", "host function fault", "stream aborted", "model aborted",
+	"DMA fault", "host function fault", "stream aborted", "model aborted", "AI CPU exception",
 }
 
 func (k Kind) String() string {

@@ -195,6 +195,9 @@ func (w *worker) faultOf(q *queue, seq uint64, t *hal.Task, p int32, v any) *hal
 		if _, ok := v.(*hal.TrapError); ok {
 			k = hal.KindAICoreTrap
 		}
+		if t.Kernel.CPU {
+			k = hal.KindAICPUException
+		}
 		return s.newFault(q, seq, t, k, what(fmt.Sprintf("kernel %q block %d of %d", t.Kernel.Name, p, t.Blocks)), err)
 	case hal.TaskHostFunc:
 		return s.newFault(q, seq, t, hal.KindHostFuncFault, what("host function panicked"), err)

@@ -38,7 +38,7 @@ func (w *worker) runKernel(r *graphRun, si, pc int, t *hal.Task) {
 		return
 	}
 	s := r.s
-	e := s.engines[hal.EngineAICore]
+	e := s.engines[engineOf(t)]
 	sub := &item{t: t, prio: -1 << 30, parts: int32(t.Blocks), wake: make(chan struct{}), hidx: -1}
 	sub.limit = limitOf(t, sub.parts)
 	s.mu.Lock()
@@ -46,8 +46,9 @@ func (w *worker) runKernel(r *graphRun, si, pc int, t *hal.Task) {
 	s.ticket++
 	e.push(sub)
 	// This worker takes parts while the item is in the heap: under a core
-	// limit it may leave it with parts left, which others then run.
-	for sub.hidx >= 0 {
+	// limit it may leave it with parts left, which others then run. An AI
+	// CPU kernel's parts are the AI CPU engine's alone.
+	for sub.hidx >= 0 && !t.Kernel.CPU {
 		p := e.takeFrom(sub, 0)
 		s.mu.Unlock()
 		w.exec(sub, p)
@@ -67,7 +68,7 @@ func (w *worker) runKernel(r *graphRun, si, pc int, t *hal.Task) {
 // batchOf returns the Batcher that may run t, if any. A kernel on memory
 // of a closed device takes none: it runs alone, and faults.
 func (b *Backend) batchOf(dev int, t *hal.Task) hal.Batcher {
-	if t.Kind != hal.TaskKernel || t.Blocks != 1 || t.ArgsDev != 0 || t.Kernel == nil || t.Overflow != 0 || b.closedKernel(dev, t) != nil {
+	if t.Kind != hal.TaskKernel || t.Blocks != 1 || t.ArgsDev != 0 || t.Kernel == nil || t.Overflow != 0 || t.Kernel.CPU || b.closedKernel(dev, t) != nil {
 		return nil
 	}
 	return t.Kernel.Batch

@@ -51,13 +51,18 @@ func (e *engine) busy(w *worker, on bool) {
 var _ hal.Utilizer = (*device)(nil)
 
 // Utilization is how busy the device's engines were lately (hal.Utilizer).
-// The AI core pool runs every kernel, cube and vector alike; the simulated
-// chip has no AI CPU engine.
+// The AI core pool runs every AI core kernel, cube and vector alike; the
+// AI CPU engine the kernels of AI CPU functions.
 func (d *device) Utilization() hal.Utilization {
 	s := d.s
 	s.mu.Lock()
-	e := s.engines[hal.EngineAICore]
-	u := e.load.at(s.clock(), e.maxWorkers)
+	now := s.clock()
+	e, c := s.engines[hal.EngineAICore], s.engines[hal.EngineAICPU]
+	u := e.load.at(now, e.maxWorkers)
+	cpu := c.load.at(now, c.maxWorkers)
 	s.mu.Unlock()
-	return hal.Utilization{Cube: u, Vector: u, AICPU: -1}
+	if d.props.AICPUs == 0 {
+		cpu = -1
+	}
+	return hal.Utilization{Cube: u, Vector: u, AICPU: cpu}
 }

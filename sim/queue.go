@@ -92,7 +92,7 @@ func (q *queue) SetPriority(p int) {
 	// priority too, and moves to its place in the engine's heap.
 	if q.state == qQueued && q.cur.hidx >= 0 && q.cur.prio != p {
 		q.cur.prio = p
-		e := s.engines[engineOf(q.cur.t.Kind)]
+		e := s.engines[engineOf(q.cur.t)]
 		e.up(q.cur.hidx)
 		e.down(q.cur.hidx)
 	}

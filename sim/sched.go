@@ -22,7 +22,7 @@ type scheduler struct {
 	// engines, items and events.
 	mu        sync.Mutex
 	closed    bool
-	engines   [4]*engine // indexed by hal.Engine; [EngineScheduler] unused
+	engines   [hal.NumEngines]*engine // indexed by hal.Engine; [EngineScheduler] unused
 	queues    map[int32]*queue
 	nextID    int32
 	ticket    uint64
@@ -53,6 +53,7 @@ func newScheduler(d *device, dmaWorkers int) *scheduler {
 	s.engines[hal.EngineAICore] = newEngine(s, hal.EngineAICore, d.props.AICores, d.props.AICores)
 	s.engines[hal.EngineDMA] = newEngine(s, hal.EngineDMA, dmaWorkers, dmaWorkers)
 	s.engines[hal.EngineHost] = newEngine(s, hal.EngineHost, 1, maxHostWorkers)
+	s.engines[hal.EngineAICPU] = newEngine(s, hal.EngineAICPU, max(1, d.props.AICPUs), max(1, d.props.AICPUs))
 	s.wg.Add(1)
 	go s.poller()
 	return s
@@ -62,10 +63,15 @@ func newScheduler(d *device, dmaWorkers int) *scheduler {
 // blocked host function holds one.
 const maxHostWorkers = 256
 
-// engineOf says which engine runs a task kind.
-func engineOf(k hal.TaskKind) hal.Engine {
-	switch k {
-	case hal.TaskKernel, hal.TaskGraph:
+// engineOf says which engine runs a task.
+func engineOf(t *hal.Task) hal.Engine {
+	switch t.Kind {
+	case hal.TaskKernel:
+		if t.Kernel != nil && t.Kernel.CPU {
+			return hal.EngineAICPU
+		}
+		return hal.EngineAICore
+	case hal.TaskGraph:
 		return hal.EngineAICore
 	case hal.TaskCopy, hal.TaskCopy2D, hal.TaskMemset, hal.TaskCopyBatch, hal.TaskCopyIndirect, hal.TaskReduce, hal.TaskRandom:
 		return hal.EngineDMA
@@ -130,7 +136,7 @@ func (s *scheduler) runHead(q *queue) {
 	for q.done < q.tail {
 		seq := q.done + 1
 		sl := q.slot(seq)
-		eng := engineOf(sl.t.Kind)
+		eng := engineOf(&sl.t)
 		if sl.t.Kind == hal.TaskKernel {
 			if err := s.startArgs(&sl.t); err != nil {
 				now := s.stamp()
@@ -187,7 +193,7 @@ func (s *scheduler) startArgs(t *hal.Task) error {
 // chainable reports whether t may run in a chain (item.last): a one-block
 // kernel whose arguments are in the task.
 func chainable(t *hal.Task) bool {
-	return t.Kind == hal.TaskKernel && t.Blocks == 1 && t.ArgsDev == 0
+	return t.Kind == hal.TaskKernel && t.Blocks == 1 && t.ArgsDev == 0 && !t.Kernel.CPU
 }
 
 // stamp reads the clock for a task run in place. s.mu must be held.
@@ -237,7 +243,7 @@ func (s *scheduler) complete(it *item, w *worker) (*item, int32) {
 	}
 	q := it.q
 	sl := q.slot(it.seq)
-	s.finish(q, it.seq, sl, engineOf(sl.t.Kind), it.start, end, it.fault.Load())
+	s.finish(q, it.seq, sl, engineOf(&sl.t), it.start, end, it.fault.Load())
 	for seq := it.seq + 1; seq <= it.ran; seq++ {
 		start := end
 		end = it.ends[seq-it.seq]

@@ -226,6 +226,7 @@ typedef struct gocann_core_api {
 	aclError (*aclrtBinaryLoadFromFile)(gocann_thread *t, const char* binPath, aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle);
 	aclError (*aclrtBinaryLoadFromData)(gocann_thread *t, const void* data, size_t length, const aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle);
 	aclError (*aclrtBinaryGetFunction)(gocann_thread *t, const aclrtBinHandle binHandle, const char* kernelName, aclrtFuncHandle* funcHandle);
+	aclError (*aclrtRegisterCpuFunc)(gocann_thread *t, const aclrtBinHandle handle, const char* funcName, const char* kernelName, aclrtFuncHandle* funcHandle);
 	aclError (*aclrtBinaryUnLoad)(gocann_thread *t, aclrtBinHandle binHandle);
 	aclError (*aclrtGetFunctionName)(gocann_thread *t, aclrtFuncHandle funcHandle, uint32_t maxLen, char* name);
 	aclError (*aclrtGetArgsFromExceptionInfo)(gocann_thread *t, const aclrtExceptionInfo* info, void** devArgsPtr, uint32_t* devArgsLen);

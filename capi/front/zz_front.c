@@ -213,6 +213,7 @@ const gocann_core_sym gocann_core_syms[] = {
 	{"gocann_aclrtBinaryLoadFromFile", &gocann_core.aclrtBinaryLoadFromFile},
 	{"gocann_aclrtBinaryLoadFromData", &gocann_core.aclrtBinaryLoadFromData},
 	{"gocann_aclrtBinaryGetFunction", &gocann_core.aclrtBinaryGetFunction},
+	{"gocann_aclrtRegisterCpuFunc", &gocann_core.aclrtRegisterCpuFunc},
 	{"gocann_aclrtBinaryUnLoad", &gocann_core.aclrtBinaryUnLoad},
 	{"gocann_aclrtGetFunctionName", &gocann_core.aclrtGetFunctionName},
 	{"gocann_aclrtGetArgsFromExceptionInfo", &gocann_core.aclrtGetArgsFromExceptionInfo},
@@ -1734,6 +1735,15 @@ aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char* kern
 	GOCANN_CHECK_PTR(t, "aclrtBinaryGetFunction", "kernelName", kernelName, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtBinaryGetFunction", "funcHandle", funcHandle, 0, (aclError)e_);
 	return gocann_core.aclrtBinaryGetFunction(t, binHandle, kernelName, funcHandle);
+}
+aclError aclrtRegisterCpuFunc(const aclrtBinHandle handle, const char* funcName, const char* kernelName, aclrtFuncHandle* funcHandle) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtRegisterCpuFunc", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtRegisterCpuFunc", "handle", handle, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtRegisterCpuFunc", "funcName", funcName, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtRegisterCpuFunc", "kernelName", kernelName, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtRegisterCpuFunc", "funcHandle", funcHandle, 0, (aclError)e_);
+	return gocann_core.aclrtRegisterCpuFunc(t, handle, funcName, kernelName, funcHandle);
 }
 aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle) {
 	gocann_thread *t = gocann_self();

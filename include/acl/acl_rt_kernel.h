@@ -175,6 +175,14 @@ ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromData(
 ACL_FUNC_VISIBILITY aclError aclrtBinaryGetFunction(
     const aclrtBinHandle binHandle, const char* kernelName, aclrtFuncHandle* funcHandle);
 
+/* Register the function funcName of a binary loaded by
+ * aclrtBinaryLoadFromData with ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE 2 as
+ * the AI CPU operator kernelName: its launches run on the device's AI CPU
+ * engine, with the calling convention of every gocann kernel. Another
+ * binary is refused with ACL_ERROR_RT_PARAM_INVALID. */
+ACL_FUNC_VISIBILITY aclError aclrtRegisterCpuFunc(
+    const aclrtBinHandle handle, const char* funcName, const char* kernelName, aclrtFuncHandle* funcHandle);
+
 /* Unload a binary, freeing its host and device copies; its function
  * handles become invalid. */
 ACL_FUNC_VISIBILITY aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle);

@@ -225,6 +225,16 @@ func (r *Runtime) SetDevice(id int) (*Device, error) {
 
 // RegisterKernel adds a Go kernel under name.
 func (r *Runtime) RegisterKernel(name string, fn func(*hal.Block)) (*hal.Kernel, error) {
+	return r.register(&hal.Kernel{Name: name, Fn: fn})
+}
+
+// RegisterCPUKernel is RegisterKernel for an AI CPU kernel.
+func (r *Runtime) RegisterCPUKernel(name string, fn func(*hal.Block)) (*hal.Kernel, error) {
+	return r.register(&hal.Kernel{Name: name, Fn: fn, CPU: true})
+}
+
+func (r *Runtime) register(k *hal.Kernel) (*hal.Kernel, error) {
+	name, fn := k.Name, k.Fn
 	if name == "" {
 		return nil, rterr.Errorf(rterr.KindInvalidParam, "kernel name is empty, expected a name")
 	}
@@ -236,7 +246,6 @@ func (r *Runtime) RegisterKernel(name string, fn func(*hal.Block)) (*hal.Kernel,
 	if _, dup := r.kernels[name]; dup {
 		return nil, rterr.Errorf(rterr.KindKernelDuplicate, "kernel %q is already registered", name)
 	}
-	k := &hal.Kernel{Name: name, Fn: fn}
 	r.kernels[name] = k
 	return k, nil
 }
