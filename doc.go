@@ -270,6 +270,7 @@
 //	aclrtLaunchKernel (argument block by pointer)                              RawStream.LaunchArgs
 //	aclrtLaunchKernelV2 / aclrtLaunchKernelWithConfig (cfg)                    RawStream.WithLaunchConfig
 //	aclrtLaunchKernelWithHostArgs (placeholders)                               RawStream.LaunchPlaceholders
+//	aclrtLaunchSIMTKernelWithHostArgs                                          Stream.LaunchSIMT
 //	aclrtMalloc                                                                Context.Malloc
 //	aclrtMalloc (by pointer)                                                   RawContext.Malloc
 //	aclrtMallocForTaskScheduler                                                Context.MallocForTaskScheduler
@@ -422,12 +423,18 @@
 //	aclsysGetVersionNum                                                        PackageVersionNum
 //	aclsysGetVersionNum (the computation)                                      VersionNum
 //	aclsysGetVersionStr                                                        PackageVersion
+//	asc_syncthreads (Ascend C SIMT)                                            Block.SyncThreads
+//	blockDim (Ascend C SIMT)                                                   Block.BlockDim
+//	blockIdx (Ascend C SIMT)                                                   Block.BlockIdx
+//	gridDim (Ascend C SIMT)                                                    Block.GridDim
+//	none (C kernels are marked with GOCANN_SIMT_KERNEL)                        Runtime.RegisterSIMTKernel
 //	none (a binary's globals, registered when it loads)                        RawRuntime.RegisterSymbol
 //	none (a device variable the kernel compiler registers)                     Context.NewGlobal
 //	none (the AI core's float status register)                                 Block.ReportOverflow
 //	none (the API reference's product support)                                 CheckSupport
 //	none (the host dereferences managed memory)                                Runtime.ManagedBytes
 //	none (the state aclrtSnapShotProcess* move between)                        Runtime.SnapshotState
+//	threadIdx (Ascend C SIMT)                                                  Block.ThreadIdx
 //	trap (Ascend C)                                                            Block.Trap
 //
 // End CANN table.

@@ -420,5 +420,5 @@ func gocann_aclrtLaunchKernelWithConfig(t *C.gocann_thread, fp C.aclrtFuncHandle
 	if slots > 8*gocann.MaxArgs {
 		return failf(t, fn, gocann.KindInvalidParam, "the parameters take %d bytes, expected at most %d (32 slots of 8 bytes)", slots, 8*gocann.MaxArgs)
 	}
-	return launchBlock(t, fn, s, f, lc, uint32(blocks), block, slots, phs)
+	return launchBlock(t, fn, s, f, f.k, lc, uint32(blocks), block, slots, phs)
 }

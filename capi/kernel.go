@@ -352,7 +352,9 @@ type placeholder = gocann.Placeholder
 // placeholders the runtime copies the whole block to device memory of its
 // own first, the placeholder slots pointing into that copy, and frees it
 // after the kernel.
-func launchBlock(t *C.gocann_thread, fn string, s *cStream, f *cFunc, lc gocann.LaunchConfig, blocks uint32, block []byte, slots int, phs []placeholder) C.aclError {
+// launchBlock launches k (f's kernel, or a SIMT launch's of it) with an
+// argument block.
+func launchBlock(t *C.gocann_thread, fn string, s *cStream, f *cFunc, k *gocann.Kernel, lc gocann.LaunchConfig, blocks uint32, block []byte, slots int, phs []placeholder) C.aclError {
 	if code := checkCovers(t, fn, f, "the parameter bytes of the argument block", uint64(slots)); code != 0 {
 		return code
 	}
@@ -363,9 +365,9 @@ func launchBlock(t *C.gocann_thread, fn string, s *cStream, f *cFunc, lc gocann.
 		if slots > 0 {
 			p = unsafe.Pointer(&block[0])
 		}
-		err = s.s.Raw().WithLaunchConfig(lc).LaunchArgs(f.k, blocks, p, uintptr(slots), tid)
+		err = s.s.Raw().WithLaunchConfig(lc).LaunchArgs(k, blocks, p, uintptr(slots), tid)
 	} else {
-		err = s.s.Raw().WithLaunchConfig(lc).LaunchPlaceholders(f.k, blocks, block, slots, phs, tid)
+		err = s.s.Raw().WithLaunchConfig(lc).LaunchPlaceholders(k, blocks, block, slots, phs, tid)
 	}
 	if err == nil {
 		launchedInGo(t, s)
@@ -389,6 +391,17 @@ func gocann_go_aclrtLaunchKernelWithHostArgs(t *C.gocann_thread, fp C.aclrtFuncH
 	if code != 0 {
 		return code
 	}
+	return launchHostArgs(t, fn, f, nil, s, lc, uint32(blocks), hostArgs, size, phArray, phNum)
+}
+
+// launchHostArgs launches f, or k for a SIMT launch of it, with a host
+// argument block.
+func launchHostArgs(t *C.gocann_thread, fn string, f *cFunc, k *gocann.Kernel, s *cStream, lc gocann.LaunchConfig, blocks uint32,
+	hostArgs unsafe.Pointer, size C.size_t, phArray *C.aclrtPlaceHolderInfo, phNum C.size_t) C.aclError {
+	direct := k == nil
+	if k == nil {
+		k = f.k
+	}
 	if size > 0 && hostArgs == nil {
 		return nullArg(t, fn, "hostArgs")
 	}
@@ -401,11 +414,13 @@ func gocann_go_aclrtLaunchKernelWithHostArgs(t *C.gocann_thread, fp C.aclrtFuncH
 	if phNum == 0 && size <= 8*gocann.MaxArgs {
 		// No placeholders: the slots are read from the caller's block now,
 		// without a copy.
-		if code := fail(t, fn, s.s.Raw().WithLaunchConfig(lc).LaunchArgs(f.k, uint32(blocks), hostArgs, uintptr(size), uint32(t.tid))); code != 0 {
+		if code := fail(t, fn, s.s.Raw().WithLaunchConfig(lc).LaunchArgs(k, blocks, hostArgs, uintptr(size), uint32(t.tid))); code != 0 {
 			return code
 		}
 		launchedInGo(t, s)
-		proc.direct.noteKernel(f, s)
+		if direct {
+			proc.direct.noteKernel(f, s)
+		}
 		return 0
 	}
 	block := C.GoBytes(hostArgs, C.int(size))
@@ -424,7 +439,7 @@ func gocann_go_aclrtLaunchKernelWithHostArgs(t *C.gocann_thread, fp C.aclrtFuncH
 			slots = min(slots, int(d)) // the parameters end where placeholder data begins
 		}
 	}
-	return launchBlock(t, fn, s, f, lc, uint32(blocks), block, min(slots, 8*gocann.MaxArgs), phs)
+	return launchBlock(t, fn, s, f, k, lc, blocks, block, min(slots, 8*gocann.MaxArgs), phs)
 }
 
 // params returns f's parameter sizes, read once from its binary.
@@ -440,6 +455,12 @@ func gocann_aclrtLaunchKernelWithArgsArray(t *C.gocann_thread, fp unsafe.Pointer
 	if code != 0 {
 		return code
 	}
+	return launchArgsArray(t, fn, f, f.k, s, lc, uint32(blocks), args)
+}
+
+// launchArgsArray launches k (f's kernel, or a SIMT launch's of it) with
+// its parameters given by pointer, packed as f's binary declares them.
+func launchArgsArray(t *C.gocann_thread, fn string, f *cFunc, k *gocann.Kernel, s *cStream, lc gocann.LaunchConfig, blocks uint32, args *unsafe.Pointer) C.aclError {
 	sizes, err := f.paramSizes()
 	if err != nil {
 		return fail(t, fn, gocann.Wrap(fn, err))
@@ -470,7 +491,7 @@ func gocann_aclrtLaunchKernelWithArgsArray(t *C.gocann_thread, fp unsafe.Pointer
 	if off > 0 {
 		p = unsafe.Pointer(&block[0])
 	}
-	if code := fail(t, fn, s.s.Raw().WithLaunchConfig(lc).LaunchArgs(f.k, uint32(blocks), p, uintptr(off), uint32(t.tid))); code != 0 {
+	if code := fail(t, fn, s.s.Raw().WithLaunchConfig(lc).LaunchArgs(k, blocks, p, uintptr(off), uint32(t.tid))); code != 0 {
 		return code
 	}
 	launchedInGo(t, s)

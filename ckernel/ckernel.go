@@ -157,9 +157,10 @@ func (b *Binary) Kernel(name string) (*hal.Kernel, error) {
 	if err != nil {
 		return nil, err
 	}
-	if fp != 0 {
-		// The batch and direct paths pass integer slots only.
-		return &hal.Kernel{Name: name, Fn: func(blk *hal.Block) { b.runFP(fn, name, blk, fp) }}, nil
+	simt := b.symbol(simtMarker + name)
+	if fp != 0 || simt {
+		// The batch and direct paths pass integer slots only, to one thread.
+		return &hal.Kernel{Name: name, Fn: func(blk *hal.Block) { b.runFP(fn, name, blk, fp) }, SIMT: simt}, nil
 	}
 	return &hal.Kernel{Name: name, Fn: func(blk *hal.Block) { b.run(fn, name, blk) }, Batch: b, Entry: uintptr(fn)}, nil
 }
@@ -213,20 +214,34 @@ func trapMessage() string { return C.GoString(C.gocann_trap_message()) }
 
 // callBlock calls fn for block blk with args, its parameters fp marks as
 // floating point routed to their registers; it reports whether the
-// kernel trapped.
+// kernel trapped, and passes a reported overflow on to blk. One thread of
+// a SIMT launch calls it with its thread's view of the block.
 func callBlock(fn unsafe.Pointer, blk *hal.Block, args []uint64, fp uint32) bool {
 	var p uintptr
 	if len(args) > 0 {
 		p = uintptr(unsafe.Pointer(&args[0]))
 	}
-	var trapped bool
-	if fp == 0 {
-		trapped = C.call_kernel(C.uintptr_t(uintptr(fn)), C.int64_t(blk.Idx()), C.int64_t(blk.Num()), C.uintptr_t(p), C.int(len(args))) != 0
-	} else {
-		trapped = C.call_kernel_fp(C.uintptr_t(uintptr(fn)), C.int64_t(blk.Idx()), C.int64_t(blk.Num()), C.uintptr_t(p), C.int(len(args)), C.uint32_t(fp)) != 0
+	var r C.int
+	switch {
+	case blk.SIMT() != nil:
+		r = callThread(fn, blk, args, fp)
+	case fp == 0:
+		r = C.call_kernel(C.uintptr_t(uintptr(fn)), C.int64_t(blk.Idx()), C.int64_t(blk.Num()), C.uintptr_t(p), C.int(len(args)))
+	default:
+		r = C.call_kernel_fp(C.uintptr_t(uintptr(fn)), C.int64_t(blk.Idx()), C.int64_t(blk.Num()), C.uintptr_t(p), C.int(len(args)), C.uint32_t(fp))
 	}
 	runtime.KeepAlive(args)
-	return trapped
+	if r&C.GOCANN_CALL_OVERFLOW != 0 {
+		blk.ReportOverflow()
+	}
+	return r&C.GOCANN_CALL_TRAPPED != 0
+}
+
+// symbol reports whether b exports name. b.mu read-held.
+func (b *Binary) symbol(name string) bool {
+	cname := C.CString(name)
+	defer C.free(unsafe.Pointer(cname))
+	return C.dlsym(b.handle, cname) != nil
 }
 
 var _ hal.Batcher = (*Binary)(nil)

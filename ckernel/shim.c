@@ -9,6 +9,8 @@
 struct block_state {
 	int64_t idx, num;
 	jmp_buf *trap;
+	const uint32_t *simt; // a SIMT thread's layout: thread x y z, block x y z, grid x y z
+	uintptr_t barrier;    // its block's barrier, for gocann_simt_barrier_wait
 };
 
 // Initial-exec: the state is read on every kernel call, and the library is
@@ -19,6 +21,41 @@ static __thread const char *trap_message __attribute__((tls_model("initial-exec"
 
 int64_t GetBlockIdx(void) { return state.idx; }
 int64_t GetBlockNum(void) { return state.num; }
+
+// A block reporting a float overflow sets the flag its call returns
+// (call_block clears it first).
+static __thread int overflowed __attribute__((tls_model("initial-exec")));
+
+void gocann_report_overflow(void) { overflowed = 1; }
+
+static gocann_dim3 dim(int at, gocann_dim3 other) {
+	if (state.simt == NULL) {
+		return other;
+	}
+	gocann_dim3 d = {state.simt[at], state.simt[at + 1], state.simt[at + 2]};
+	return d;
+}
+
+gocann_dim3 gocann_thread_idx(void) { return dim(0, (gocann_dim3){0, 0, 0}); }
+gocann_dim3 gocann_block_dim(void) { return dim(3, (gocann_dim3){1, 1, 1}); }
+gocann_dim3 gocann_grid_dim(void) { return dim(6, (gocann_dim3){(uint32_t)state.num, 1, 1}); }
+
+gocann_dim3 gocann_block_idx(void) {
+	gocann_dim3 g = gocann_grid_dim(), b;
+	uint32_t i = (uint32_t)state.idx;
+	b.x = i % g.x;
+	b.y = i / g.x % g.y;
+	b.z = i / (g.x * g.y);
+	return b;
+}
+
+extern void gocann_simt_barrier_wait(uintptr_t barrier);
+
+void asc_syncthreads(void) {
+	if (state.simt != NULL) {
+		gocann_simt_barrier_wait(state.barrier);
+	}
+}
 
 void Trap(void) {
 	if (state.trap == NULL) {
@@ -136,9 +173,10 @@ static int call_block(void *fn, int64_t idx, int64_t num, const uint64_t *args, 
 	state.idx = idx;
 	state.num = num;
 	state.trap = &jb;
+	overflowed = 0;
 	if (setjmp(jb) != 0) {
 		state = saved;
-		return 1;
+		return GOCANN_CALL_TRAPPED;
 	}
 	if (fpmask == 0) {
 		invoke(fn, args, n);
@@ -150,7 +188,7 @@ static int call_block(void *fn, int64_t idx, int64_t num, const uint64_t *args, 
 #endif
 	}
 	state = saved;
-	return 0;
+	return overflowed ? GOCANN_CALL_OVERFLOW : 0;
 }
 
 int gocann_call_kernel_fp(void *fn, int64_t idx, int64_t num, const uint64_t *args, int n, uint32_t fpmask) {
@@ -159,6 +197,16 @@ int gocann_call_kernel_fp(void *fn, int64_t idx, int64_t num, const uint64_t *ar
 
 int gocann_call_kernel(void *fn, int64_t idx, int64_t num, const uint64_t *args, int n) {
 	return call_block(fn, idx, num, args, n, 0);
+}
+
+int gocann_call_simt(void *fn, int64_t idx, int64_t num, const uint64_t *args, int n, uint32_t fpmask,
+		     const uint32_t *layout, uintptr_t barrier) {
+	struct block_state saved = state;
+	state.simt = layout;
+	state.barrier = barrier;
+	int trapped = call_block(fn, idx, num, args, n, fpmask);
+	state = saved;
+	return trapped;
 }
 
 // One trap point serves the whole batch: a trap returns the index of the

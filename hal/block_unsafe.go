@@ -22,6 +22,9 @@ type Kernel struct {
 	// CPU makes it an AI CPU kernel: its blocks run on the device's AI
 	// CPU engine (Props.AICPUs cores) instead of its AI cores.
 	CPU bool
+	// SIMT marks a kernel written for SIMT launches, whose blocks are
+	// blocks of threads (Block.ThreadIdx, Block.SyncThreads).
+	SIMT bool
 }
 
 // Memory is the view of device memory a running block has.
@@ -37,13 +40,15 @@ type Memory interface {
 type Block struct {
 	idx, num   uint32
 	overflowed bool
+	tid        uint32 // this thread's index in its block, of a SIMT launch
+	simt       *SIMT  // the launch's thread layout; nil outside SIMT launches
 	args       []uint64
 	mem        Memory
 }
 
 // Reset prepares b for one block. Backends call it; kernels never do.
 func (b *Block) Reset(idx, num uint32, args []uint64, mem Memory) {
-	b.idx, b.num, b.args, b.mem, b.overflowed = idx, num, args, mem, false
+	b.idx, b.num, b.args, b.mem, b.overflowed, b.simt, b.tid = idx, num, args, mem, false, nil, 0
 }
 
 // ReportOverflow records that this block produced a float overflow (an

@@ -227,6 +227,8 @@ typedef struct gocann_core_api {
 	aclError (*aclrtBinaryLoadFromData)(gocann_thread *t, const void* data, size_t length, const aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle);
 	aclError (*aclrtBinaryGetFunction)(gocann_thread *t, const aclrtBinHandle binHandle, const char* kernelName, aclrtFuncHandle* funcHandle);
 	aclError (*aclrtRegisterCpuFunc)(gocann_thread *t, const aclrtBinHandle handle, const char* funcName, const char* kernelName, aclrtFuncHandle* funcHandle);
+	aclError (*aclrtLaunchSIMTKernelWithArgsArray)(gocann_thread *t, void* func, dim3 gridDim, dim3 blockDim, size_t dynUbufSize, aclrtStream stream, aclrtLaunchKernelCfg* cfg, void** args);
+	aclError (*aclrtLaunchSIMTKernelWithHostArgs)(gocann_thread *t, void* func, dim3 gridDim, dim3 blockDim, size_t dynUbufSize, aclrtStream stream, aclrtLaunchKernelCfg* cfg, void* hostArgs, size_t argsSize, aclrtPlaceHolderInfo* placeHolderArray, size_t placeHolderNum);
 	aclError (*aclrtBinaryUnLoad)(gocann_thread *t, aclrtBinHandle binHandle);
 	aclError (*aclrtGetFunctionName)(gocann_thread *t, aclrtFuncHandle funcHandle, uint32_t maxLen, char* name);
 	aclError (*aclrtGetArgsFromExceptionInfo)(gocann_thread *t, const aclrtExceptionInfo* info, void** devArgsPtr, uint32_t* devArgsLen);

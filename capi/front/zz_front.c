@@ -214,6 +214,8 @@ const gocann_core_sym gocann_core_syms[] = {
 	{"gocann_aclrtBinaryLoadFromData", &gocann_core.aclrtBinaryLoadFromData},
 	{"gocann_aclrtBinaryGetFunction", &gocann_core.aclrtBinaryGetFunction},
 	{"gocann_aclrtRegisterCpuFunc", &gocann_core.aclrtRegisterCpuFunc},
+	{"gocann_aclrtLaunchSIMTKernelWithArgsArray", &gocann_core.aclrtLaunchSIMTKernelWithArgsArray},
+	{"gocann_aclrtLaunchSIMTKernelWithHostArgs", &gocann_core.aclrtLaunchSIMTKernelWithHostArgs},
 	{"gocann_aclrtBinaryUnLoad", &gocann_core.aclrtBinaryUnLoad},
 	{"gocann_aclrtGetFunctionName", &gocann_core.aclrtGetFunctionName},
 	{"gocann_aclrtGetArgsFromExceptionInfo", &gocann_core.aclrtGetArgsFromExceptionInfo},
@@ -1744,6 +1746,25 @@ aclError aclrtRegisterCpuFunc(const aclrtBinHandle handle, const char* funcName,
 	GOCANN_CHECK_PTR(t, "aclrtRegisterCpuFunc", "kernelName", kernelName, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtRegisterCpuFunc", "funcHandle", funcHandle, 0, (aclError)e_);
 	return gocann_core.aclrtRegisterCpuFunc(t, handle, funcName, kernelName, funcHandle);
+}
+aclError aclrtLaunchSIMTKernelWithArgsArray(void* func, dim3 gridDim, dim3 blockDim, size_t dynUbufSize, aclrtStream stream, aclrtLaunchKernelCfg* cfg, void** args) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtLaunchSIMTKernelWithArgsArray", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtLaunchSIMTKernelWithArgsArray", "func", func, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtLaunchSIMTKernelWithArgsArray", "stream", stream, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtLaunchSIMTKernelWithArgsArray", "cfg", cfg, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtLaunchSIMTKernelWithArgsArray", "args", args, 0, (aclError)e_);
+	return gocann_core.aclrtLaunchSIMTKernelWithArgsArray(t, func, gridDim, blockDim, dynUbufSize, stream, cfg, args);
+}
+aclError aclrtLaunchSIMTKernelWithHostArgs(void* func, dim3 gridDim, dim3 blockDim, size_t dynUbufSize, aclrtStream stream, aclrtLaunchKernelCfg* cfg, void* hostArgs, size_t argsSize, aclrtPlaceHolderInfo* placeHolderArray, size_t placeHolderNum) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtLaunchSIMTKernelWithHostArgs", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtLaunchSIMTKernelWithHostArgs", "func", func, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtLaunchSIMTKernelWithHostArgs", "stream", stream, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtLaunchSIMTKernelWithHostArgs", "cfg", cfg, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtLaunchSIMTKernelWithHostArgs", "hostArgs", hostArgs, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtLaunchSIMTKernelWithHostArgs", "placeHolderArray", placeHolderArray, 0, (aclError)e_);
+	return gocann_core.aclrtLaunchSIMTKernelWithHostArgs(t, func, gridDim, blockDim, dynUbufSize, stream, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
 }
 aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle) {
 	gocann_thread *t = gocann_self();

@@ -183,6 +183,22 @@ ACL_FUNC_VISIBILITY aclError aclrtBinaryGetFunction(
 ACL_FUNC_VISIBILITY aclError aclrtRegisterCpuFunc(
     const aclrtBinHandle handle, const char* funcName, const char* kernelName, aclrtFuncHandle* funcHandle);
 
+/* Launch func, a SIMT kernel (GOCANN_SIMT_KERNEL in its source), over
+ * gridDim blocks of blockDim threads each (at most 2048 a block; every
+ * extent at least 1), its parameters given by pointer as for
+ * aclrtLaunchKernelWithArgsArray. Only chips with SIMT units (Ascend 950)
+ * take it. */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchSIMTKernelWithArgsArray(
+    void* func, dim3 gridDim, dim3 blockDim, size_t dynUbufSize, aclrtStream stream,
+    aclrtLaunchKernelCfg* cfg, void** args);
+
+/* The same, its parameters in a host argument block as for
+ * aclrtLaunchKernelWithHostArgs. */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchSIMTKernelWithHostArgs(
+    void* func, dim3 gridDim, dim3 blockDim, size_t dynUbufSize, aclrtStream stream,
+    aclrtLaunchKernelCfg* cfg, void* hostArgs, size_t argsSize, aclrtPlaceHolderInfo* placeHolderArray,
+    size_t placeHolderNum);
+
 /* Unload a binary, freeing its host and device copies; its function
  * handles become invalid. */
 ACL_FUNC_VISIBILITY aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle);

@@ -110,6 +110,37 @@ __attribute__((noreturn))
 #endif
 void gocann_trap(const char *message);
 
+/* Report a float overflow (an inf or a NaN the kernel produced), as an AI
+ * core's overflow detection does: if the launch's stream has its overflow
+ * switch on (aclrtSetStreamOverflowSwitch), the device's overflow status
+ * is set (aclrtGetOverflowStatus). */
+void gocann_report_overflow(void);
+
+/* SIMT kernels (aclrtLaunchSIMTKernelWithArgsArray / WithHostArgs, on
+ * chips with SIMT units): each block runs blockDim threads of the kernel
+ * at once. Mark such a kernel with GOCANN_SIMT_KERNEL(kernel) at file
+ * scope; it defines the exported symbol gocann_simt_<kernel>. */
+#define GOCANN_SIMT_KERNEL(kernel) \
+    GOCANN_PARAMS_LINKAGE_ __attribute__((visibility("default"), used)) const unsigned char gocann_simt_##kernel = 1
+
+/* An extent or index in three dimensions (the layout of dim3). */
+typedef struct gocann_dim3 {
+    uint32_t x, y, z;
+} gocann_dim3;
+
+/* This thread's index in its block (threadIdx), the block's extent
+ * (blockDim), this block's index in the grid (blockIdx) and the grid's
+ * extent (gridDim). Outside a SIMT launch a block is one thread: index 0,
+ * extent 1×1×1, and the grid GetBlockNum()×1×1. */
+gocann_dim3 gocann_thread_idx(void);
+gocann_dim3 gocann_block_dim(void);
+gocann_dim3 gocann_block_idx(void);
+gocann_dim3 gocann_grid_dim(void);
+
+/* Wait until every thread of the block still running reaches this point.
+ * A thread that has returned or trapped no longer counts. */
+void asc_syncthreads(void);
+
 #ifdef __cplusplus
 }
 
