@@ -4,20 +4,23 @@
  * On the default chip (Atlas A2, 910B1): core resource limits of the
  * device and of a stream, their precedence (stream over device over the
  * chip's 24 cube and 48 vector cores), the limits a thread reports once
- * it uses a stream's, and their refusals; aclrtReduceAsync of each kind
+ * it uses a stream's, and their refusals; the scheduler keeping a kernel
+ * of 48 blocks (peak, counting its blocks running at once) within them; aclrtReduceAsync of each kind
  * on float, float16, bfloat16 and the signed integers, and its refusals;
  * aclrtRandomNumAsync of each function with checked properties, its
  * reproducibility from seed and counter, the counter advancing, and its
  * refusals; the saturation mode, the stream overflow switch and the
  * overflow status under each of its names.
  *
- * Usage: 51_control
+ * Usage: 51_control <kernel binary with peak>
  *
  * On Ascend 950: aclrtRandomNumAsync refused.
  */
 #include "common.h"
 
 static aclrtStream s;
+
+static aclrtFuncHandle peak;
 
 static void *dmalloc(size_t n)
 {
@@ -35,6 +38,49 @@ static void put(void *dev, const void *host, size_t n)
 static void get(void *host, const void *dev, size_t n)
 {
     CHECK(aclrtMemcpy(host, n, dev, n, ACL_MEMCPY_DEVICE_TO_HOST));
+}
+
+/* run_peak launches peak with 48 blocks on st and returns how many of
+ * them ran at once. */
+static int64_t run_peak(aclrtStream st)
+{
+    static void *w;
+    int64_t h[3];
+    if (w == NULL) {
+        CHECK(aclrtMalloc(&w, sizeof h, ACL_MEM_MALLOC_HUGE_FIRST));
+    }
+    CHECK(aclrtMemset(w, sizeof h, 0, sizeof h));
+    void *args[1] = {&w};
+    CHECK(aclrtLaunchKernelWithArgsArray(peak, 48, st, NULL, args));
+    CHECK(aclrtSynchronizeStream(st));
+    CHECK(aclrtMemcpy(h, sizeof h, w, sizeof h, ACL_MEMCPY_DEVICE_TO_HOST));
+    EXPECT(h[2] == 48 && h[0] == 0, "peak: all 48 blocks ran (%lld)", (long long)h[2]);
+    return h[1];
+}
+
+static void scheduler(void)
+{
+    aclrtStream s2;
+    int64_t n = run_peak(s);
+    EXPECT(n > 4, "unlimited: %lld blocks of 48 ran at once, more than 4", (long long)n);
+    CHECK(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_VECTOR_CORE, 4));
+    n = run_peak(s);
+    EXPECT(n == 4, "device vector limit 4: %lld blocks at once", (long long)n);
+    CHECK(aclrtCreateStream(&s2));
+    CHECK(aclrtSetStreamResLimit(s2, ACL_RT_DEV_RES_CUBE_CORE, 6));
+    CHECK(aclrtSetStreamResLimit(s2, ACL_RT_DEV_RES_VECTOR_CORE, 8));
+    n = run_peak(s2);
+    EXPECT(n == 6, "stream limits 6 cube, 8 vector over the device's 4: %lld blocks at once", (long long)n);
+    CHECK(aclrtSetStreamResLimit(s2, ACL_RT_DEV_RES_CUBE_CORE, 0));
+    n = run_peak(s2);
+    EXPECT(n == 1, "stream cube limit 0: %lld block at once", (long long)n);
+    CHECK(aclrtResetStreamResLimit(s2));
+    n = run_peak(s2);
+    EXPECT(n == 4, "after aclrtResetStreamResLimit: the device's 4 (%lld)", (long long)n);
+    CHECK(aclrtDestroyStream(s2));
+    CHECK(aclrtResetDeviceResLimit(0));
+    n = run_peak(s);
+    EXPECT(n > 4, "after aclrtResetDeviceResLimit: %lld at once, more than 4", (long long)n);
 }
 
 static void reslimits(void)
@@ -438,18 +484,27 @@ static void on_950(void)
     CHECK(aclFinalize());
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    aclrtBinHandle bin = NULL;
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s <kernel binary with peak>\n", argv[0]);
+        return 2;
+    }
     CHECK(aclInit(NULL));
     REFUSE(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, 2), ACL_ERROR_RT_INVALID_DEVICEID, "",
            "aclrtSetDeviceResLimit before aclrtSetDevice");
     CHECK(aclrtSetDevice(0));
     CHECK(aclrtCreateStream(&s));
+    CHECK(aclrtBinaryLoadFromFile(argv[1], NULL, &bin));
+    CHECK(aclrtBinaryGetFunction(bin, "peak", &peak));
     reslimits();
+    scheduler();
     reduces();
     randoms();
     overflow();
     CHECK(aclrtDestroyStream(s));
+    CHECK(aclrtBinaryUnLoad(bin));
     on_950();
     printf("PASS 51_control\n");
     return 0;

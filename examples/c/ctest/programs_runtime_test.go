@@ -257,7 +257,7 @@ var runtimeExamples = []example{
 		"ok: aclrtSnapShotProcessLock on an Atlas 200I/500 A2 -> 207000: ",
 		"ok: aclrtSnapShotCallbackRegister on an Atlas 200I/500 A2 -> 207000: ",
 	}},
-	{"51_control", "", []string{
+	{"51_control", "kernels", []string{
 		"ok: aclrtSetDeviceResLimit before aclrtSetDevice -> 107001: ",
 		"ok: default device cube limit 24",
 		"ok: default device vector limit 48",
@@ -281,6 +281,13 @@ var runtimeExamples = []example{
 		"ok: aclrtGetStreamResLimit with value NULL -> 100000: ",
 		"ok: aclrtGetResInCurrentThread with value NULL -> 100000: ",
 		"ok: aclrtSetDeviceResLimit of a device not set -> 107001: ",
+		"ok: peak: all 48 blocks ran (48)",
+		"ok: unlimited: ",
+		"ok: device vector limit 4: 4 blocks at once",
+		"ok: stream limits 6 cube, 8 vector over the device's 4: 6 blocks at once",
+		"ok: stream cube limit 0: 1 block at once",
+		"ok: after aclrtResetStreamResLimit: the device's 4 (4)",
+		"ok: after aclrtResetDeviceResLimit: ",
 		"ok: float SUM: 3 2 2 10",
 		"ok: float MAX: 2 4 3 5",
 		"ok: float MIN: 1 -2 -1 5",
