@@ -1,9 +1,13 @@
 /*
  * Kernels for 46_kernels: one with declared parameters to describe, one
  * that traps (a binary's exception callback), and one whose blocks meet
- * on the device's hardware synchronization word.
+ * on the device's hardware synchronization word; and, for 51_control, one
+ * that counts its blocks running at once.
  * Build: gcc -O2 -shared -fPIC -I<include> kernels.c -o libkernels.so
  */
+#define _POSIX_C_SOURCE 200809L /* nanosleep under -std=c11 */
+#include <time.h>
+
 #include <gocann/kernel.h>
 
 /* fill stores v + w at out[block]. */
@@ -49,3 +53,21 @@ __global__ __aicore__ void meet(GM_ADDR sync, GM_ADDR out)
     ((int64_t *)out)[GetBlockIdx()] = met;
 }
 GOCANN_KERNEL_PARAMS(meet, GOCANN_PARAM_PTR, GOCANN_PARAM_PTR);
+
+/* peak counts its blocks running at once: words[0] is the number running,
+ * words[1] the most seen, words[2] the blocks that ran. Each block holds
+ * its core for a millisecond, so every block allowed to start overlaps
+ * others. */
+__global__ __aicore__ void peak(GM_ADDR words)
+{
+    int64_t *w = (int64_t *)words;
+    int64_t n = __atomic_add_fetch(&w[0], 1, __ATOMIC_SEQ_CST);
+    int64_t m = __atomic_load_n(&w[1], __ATOMIC_SEQ_CST);
+    while (n > m && !__atomic_compare_exchange_n(&w[1], &m, n, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+    }
+    struct timespec ts = {0, 1000000L};
+    nanosleep(&ts, NULL);
+    __atomic_sub_fetch(&w[0], 1, __ATOMIC_SEQ_CST);
+    __atomic_add_fetch(&w[2], 1, __ATOMIC_SEQ_CST);
+}
+GOCANN_KERNEL_PARAMS(peak, GOCANN_PARAM_PTR);
