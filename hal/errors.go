@@ -32,6 +32,7 @@ const (
 	KindHostFuncFault                 // a host function panicked
 	KindStreamAborted                 // the queue was aborted while waiting
 	KindModelAborted                  // a running graph was aborted (Graph.Abort)
+	KindAICoreTimeout                 // a kernel ran past its execute timeout
 	numKinds
 )
 
@@ -41,6 +42,7 @@ var kindNames = [numKinds]string{
 	"no stream resource", "no event resource", "no notify resource", "not ready",
 	"stream synchronize timeout", "wait timeout", "AI core exception", "AI core trap",
 	"DMA fault", "host function fault", "stream aborted", "model aborted",
+	"AI core timeout",
 }
 
 func (k Kind) String() string {

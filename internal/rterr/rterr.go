@@ -48,6 +48,7 @@ const (
 	KindHostFuncFault     = Kind(hal.KindHostFuncFault)
 	KindStreamAborted     = Kind(hal.KindStreamAborted)
 	KindModelAborted      = Kind(hal.KindModelAborted)
+	KindAICoreTimeout     = Kind(hal.KindAICoreTimeout)
 )
 
 // The runtime-level kinds, numbered after hal's.
