@@ -349,6 +349,12 @@ const gocann_core_sym gocann_core_syms[] = {
 	{"gocann_aclrtUseStreamResInCurrentThread", &gocann_core.aclrtUseStreamResInCurrentThread},
 	{"gocann_aclrtUnuseStreamResInCurrentThread", &gocann_core.aclrtUnuseStreamResInCurrentThread},
 	{"gocann_aclrtGetResInCurrentThread", &gocann_core.aclrtGetResInCurrentThread},
+	{"gocann_aclrtSetOpWaitTimeout", &gocann_core.aclrtSetOpWaitTimeout},
+	{"gocann_aclrtSetOpExecuteTimeOut", &gocann_core.aclrtSetOpExecuteTimeOut},
+	{"gocann_aclrtSetOpExecuteTimeOutWithMs", &gocann_core.aclrtSetOpExecuteTimeOutWithMs},
+	{"gocann_aclrtSetOpExecuteTimeOutV2", &gocann_core.aclrtSetOpExecuteTimeOutV2},
+	{"gocann_aclrtGetOpTimeOutInterval", &gocann_core.aclrtGetOpTimeOutInterval},
+	{"gocann_aclrtGetOpExecuteTimeout", &gocann_core.aclrtGetOpExecuteTimeout},
 	{0, 0},
 };
 
@@ -2656,5 +2662,38 @@ aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t* value) 
 	GOCANN_ENTER(t, "aclrtGetResInCurrentThread", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetResInCurrentThread", "value", value, 0, (aclError)e_);
 	return gocann_core.aclrtGetResInCurrentThread(t, type, value);
+}
+aclError aclrtSetOpWaitTimeout(uint32_t timeout) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtSetOpWaitTimeout", (aclError)e_);
+	return gocann_core.aclrtSetOpWaitTimeout(t, timeout);
+}
+aclError aclrtSetOpExecuteTimeOut(uint32_t timeout) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtSetOpExecuteTimeOut", (aclError)e_);
+	return gocann_core.aclrtSetOpExecuteTimeOut(t, timeout);
+}
+aclError aclrtSetOpExecuteTimeOutWithMs(uint32_t timeout) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtSetOpExecuteTimeOutWithMs", (aclError)e_);
+	return gocann_core.aclrtSetOpExecuteTimeOutWithMs(t, timeout);
+}
+aclError aclrtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t* actualTimeout) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtSetOpExecuteTimeOutV2", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtSetOpExecuteTimeOutV2", "actualTimeout", actualTimeout, 0, (aclError)e_);
+	return gocann_core.aclrtSetOpExecuteTimeOutV2(t, timeout, actualTimeout);
+}
+aclError aclrtGetOpTimeOutInterval(uint64_t* interval) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetOpTimeOutInterval", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetOpTimeOutInterval", "interval", interval, 0, (aclError)e_);
+	return gocann_core.aclrtGetOpTimeOutInterval(t, interval);
+}
+aclError aclrtGetOpExecuteTimeout(uint32_t* const timeoutMs) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetOpExecuteTimeout", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetOpExecuteTimeout", "timeoutMs", timeoutMs, 0, (aclError)e_);
+	return gocann_core.aclrtGetOpExecuteTimeout(t, timeoutMs);
 }
 
