@@ -237,6 +237,8 @@
 //	aclrtGetMemUsageInfo                                                       Runtime.MemUsage
 //	aclrtGetMemcpyDescSize                                                     MemcpyDescSizeOf
 //	aclrtGetNotifyId                                                           Notify.ID
+//	aclrtGetOpExecuteTimeout                                                   Runtime.OpExecuteTimeout
+//	aclrtGetOpTimeOutInterval                                                  Runtime.OpTimeoutInterval
 //	aclrtGetOverflowStatus                                                     Stream.OverflowStatus
 //	aclrtGetPhyDevIdByLogicDevId                                               Runtime.PhysicalIDOfLogical
 //	aclrtGetPhyDevIdByUserDevId                                                Runtime.PhysicalIDOfUser
@@ -378,6 +380,9 @@
 //	aclrtSetExceptionInfoCallback                                              Runtime.SetExceptionCallback
 //	aclrtSetLabel                                                              Stream.SetLabel
 //	aclrtSetMemcpyDesc                                                         RawContext.SetMemcpyDesc
+//	aclrtSetOpExecuteTimeOutV2 / aclrtSetOpExecuteTimeOut (seconds)            Runtime.SetOpExecuteTimeout
+//	aclrtSetOpExecuteTimeOutWithMs                                             Runtime.SetOpExecuteTimeoutMs
+//	aclrtSetOpWaitTimeout                                                      Runtime.SetOpWaitTimeout
 //	aclrtSetStreamAttribute                                                    Stream.SetAttr
 //	aclrtSetStreamAttribute (ACL_STREAM_ATTR_PRIORITY)                         Stream.SetPriority
 //	aclrtSetStreamFailureMode                                                  Stream.SetFailureMode

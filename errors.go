@@ -71,13 +71,13 @@ var (
 	ErrNoResource error = &sentinel{"gocann: no resource", kinds(rterr.KindNoStream, rterr.KindNoEvent, rterr.KindNoNotify)}
 	// ErrTimeout: a bounded wait ended before its condition.
 	ErrTimeout error = &sentinel{"gocann: timeout", kinds(rterr.KindStreamSyncTimeout, rterr.KindEventSyncTimeout,
-		rterr.KindWaitTimeout, rterr.KindReportTimeout)}
+		rterr.KindWaitTimeout, rterr.KindReportTimeout, rterr.KindAICoreTimeout)}
 	// ErrClosed: the handle was destroyed, or its device reset.
 	ErrClosed error = &sentinel{"gocann: closed", kinds(rterr.KindInvalidHandle)}
 	// ErrDevice: a task failed on the device (kernel exception or trap,
-	// copy fault, host function panic, device-side wait timeout).
+	// copy fault, host function panic, device-side wait or kernel timeout).
 	ErrDevice error = &sentinel{"gocann: device task failed", kinds(rterr.KindAICoreException, rterr.KindAICoreTrap, rterr.KindAICPUException,
-		rterr.KindDMAFault, rterr.KindHostFuncFault, rterr.KindWaitTimeout)}
+		rterr.KindDMAFault, rterr.KindHostFuncFault, rterr.KindWaitTimeout, rterr.KindAICoreTimeout)}
 	// ErrCapture: the call is not allowed in a capture, or the capture
 	// failed.
 	ErrCapture error = &sentinel{"gocann: capture", kinds(rterr.KindModelCaptured, rterr.KindStreamCaptured,
@@ -146,6 +146,8 @@ func codeFor(k rterr.Kind) Code {
 		return CodeRTAICoreTrapException
 	case rterr.KindAICPUException:
 		return CodeRTAICPUException
+	case rterr.KindAICoreTimeout:
+		return CodeRTAICoreTimeout
 	case rterr.KindDMAFault:
 		return CodeRTSysDMA
 	case rterr.KindHostFuncFault, rterr.KindInternal, rterr.KindNotReady:

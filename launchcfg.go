@@ -8,9 +8,11 @@ import (
 )
 
 // LaunchConfig is what a kernel launch's configuration (aclrtLaunchKernelCfg)
-// sets that its task keeps, to be read back from a model's kernel task. The
-// simulator runs a kernel the same whatever it says: it tunes hardware
-// scheduling, dumps and timeouts the simulator does not model.
+// sets that its task keeps, to be read back from a model's kernel task.
+// Timeout is the kernel's execute timeout, which takes precedence over
+// Runtime.SetOpExecuteTimeout's (rounded the same way); the simulator runs a
+// kernel the same whatever the other fields say: they tune hardware
+// scheduling and dumps the simulator does not model.
 type LaunchConfig struct {
 	SchedMode   uint8         // ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE
 	DynUBufSize uint32        // ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE, bytes per block

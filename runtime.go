@@ -23,7 +23,8 @@ type Config = config.Config
 // SimConfig is the "simulator" section of the configuration: devices,
 // soc_name, aicore_num, cube_core_num, vector_core_num, hbm_size,
 // stream_limit, event_limit, notify_limit, queue_depth, dma_workers,
-// least_priority, and the windows of virtual and managed memory (vmm_base,
+// least_priority, op_timeout_interval_us (the tick of operator timeouts),
+// and the windows of virtual and managed memory (vmm_base,
 // vmm_size, managed_base, managed_size; by default where CANN documents
 // them). soc_name picks the simulated chip: Ascend910B1 (Atlas A2,
 // the default), Ascend910_9391 (Atlas A3), Ascend950PR_9599 (Ascend 950), or
@@ -151,7 +152,7 @@ func (r *Runtime) simBackend(c Config) (b hal.Backend, err error) {
 		Profile: hal.Props{SoCName: s.SoCName, AICores: s.AICores, CubeCores: s.CubeCores,
 			VectorCores: s.VectorCores, HBMSize: s.HBMSize, StreamLimit: s.StreamLimit,
 			EventLimit: s.EventLimit, NotifyLimit: s.NotifyLimit, QueueDepth: s.QueueDepth,
-			LeastPriority: s.LeastPriority},
+			LeastPriority: s.LeastPriority, OpTimeoutInterval: hal.DurationUS(s.OpTimeoutIntervalUS)},
 		Clock:      r.opts.clock,
 		Logger:     r.opts.logger,
 		DMAWorkers: s.DMAWorkers,

@@ -33,6 +33,7 @@ const (
 	KindStreamAborted                 // the queue was aborted while waiting
 	KindModelAborted                  // a running graph was aborted (Graph.Abort)
 	KindAICPUException                // a kernel on the AI CPU engine faulted or trapped
+	KindAICoreTimeout                 // a kernel ran past its execute timeout
 	numKinds
 )
 
@@ -42,6 +43,7 @@ var kindNames = [numKinds]string{
 	"no stream resource", "no event resource", "no notify resource", "not ready",
 	"stream synchronize timeout", "wait timeout", "AI core exception", "AI core trap",
 	"DMA fault", "host function fault", "stream aborted", "model aborted", "AI CPU exception",
+	"AI core timeout",
 }
 
 func (k Kind) String() string {

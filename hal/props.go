@@ -1,5 +1,7 @@
 package hal
 
+import "time"
+
 // Props is a device's chip profile: what the hardware offers, fixed for the
 // device's lifetime.
 type Props struct {
@@ -18,6 +20,10 @@ type Props struct {
 	// numerically Greatest <= Least (lower number runs first).
 	GreatestPriority int
 	LeastPriority    int
+	// OpTimeoutInterval is the tick of operator timeouts
+	// (aclrtGetOpTimeOutInterval): an execute timeout is a whole number of
+	// ticks (OpTimeout).
+	OpTimeoutInterval time.Duration
 }
 
 // PagePolicy says which page size device memory should use.

@@ -83,6 +83,9 @@ func (c Config) withDefaults() (Config, error) {
 	if p.L2Size == 0 {
 		p.L2Size = d.L2Size
 	}
+	if p.OpTimeoutInterval == 0 {
+		p.OpTimeoutInterval = d.OpTimeoutInterval
+	}
 	if p.GreatestPriority == 0 && p.LeastPriority == 0 {
 		p.GreatestPriority, p.LeastPriority = d.GreatestPriority, d.LeastPriority
 	}
@@ -97,6 +100,8 @@ func (c Config) withDefaults() (Config, error) {
 		return c, hal.Errorf(hal.KindInvalidParam, "queue depth %d is invalid, expected a power of two >= 2", p.QueueDepth)
 	case p.GreatestPriority > p.LeastPriority:
 		return c, hal.Errorf(hal.KindInvalidParam, "priority range [%d, %d] is invalid, expected greatest <= least", p.GreatestPriority, p.LeastPriority)
+	case p.OpTimeoutInterval < time.Microsecond || p.OpTimeoutInterval > time.Hour:
+		return c, hal.Errorf(hal.KindInvalidParam, "operator timeout interval %v is invalid, expected 1µs..1h", p.OpTimeoutInterval)
 	case p.CubeCores < 0 || p.VectorCores < 0 || p.AICPUs < 0 || p.EventLimit < 1 || p.NotifyLimit < 1:
 		return c, hal.Errorf(hal.KindInvalidParam, "profile %+v has a negative or zero limit", *p)
 	}

@@ -184,6 +184,7 @@ func (d *device) Close() error {
 	}
 	s.mu.Unlock()
 	s.wakePoller()
+	s.wakeWatcher()
 	d.b.detach(d)
 	done := make(chan struct{})
 	go func() { s.wg.Wait(); close(done) }()

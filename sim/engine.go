@@ -44,6 +44,9 @@ type item struct {
 	cur      uint64 // the chained task running now, 0 if none
 	ends     [maxChain]int64
 	endFault *hal.Fault // the fault of task ran, if it is chained
+	// The chained kernel running, for the timeout watcher: its start time
+	// << chainShift | its offset from seq; 0 while the item's own runs.
+	chain atomic.Int64
 }
 
 // maxChain bounds a chain, so one queue holds a worker for a few
@@ -152,6 +155,9 @@ func (e *engine) takeFrom(it *item, now int64) int32 {
 		it.start = now
 		if it.q != nil {
 			it.q.setState(qRunning)
+			if it.t.Kind == hal.TaskKernel {
+				e.s.kernelStarted()
+			}
 		}
 	}
 	return p
@@ -285,6 +291,7 @@ func (w *worker) runPart(it *item, p int32) (*item, int32) {
 	w.exec(it, p)
 	if it.last != it.seq {
 		w.runChain(it)
+		it.chain.Store(0)
 	}
 	exited = false
 	w.released(it)

@@ -131,6 +131,7 @@ func (w *worker) runChain(it *item) {
 			return
 		}
 		it.cur = seq
+		it.chain.Store(it.ends[seq-1-it.seq]<<chainShift | int64(seq-it.seq))
 		w.chained(it, &it.ring[seq&uint64(len(it.ring)-1)].t)
 		if it.cur == 0 {
 			return // it failed, which ends the chain

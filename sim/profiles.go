@@ -17,19 +17,20 @@ import (
 // streams.
 func DefaultProfile() hal.Props {
 	return hal.Props{
-		SoCName:          "Ascend910B1",
-		AICores:          24,
-		CubeCores:        24,
-		VectorCores:      48,
-		AICPUs:           6,
-		HBMSize:          64 << 30,
-		L2Size:           192 << 20,
-		StreamLimit:      2048,
-		EventLimit:       65536,
-		NotifyLimit:      8192,
-		QueueDepth:       1024,
-		GreatestPriority: 0,
-		LeastPriority:    7,
+		SoCName:           "Ascend910B1",
+		AICores:           24,
+		CubeCores:         24,
+		VectorCores:       48,
+		AICPUs:            6,
+		HBMSize:           64 << 30,
+		L2Size:            192 << 20,
+		StreamLimit:       2048,
+		EventLimit:        65536,
+		NotifyLimit:       8192,
+		QueueDepth:        1024,
+		GreatestPriority:  0,
+		LeastPriority:     7,
+		OpTimeoutInterval: hal.DefaultOpTimeoutInterval,
 	}
 }
 

@@ -22,6 +22,7 @@ type slot struct {
 	submit   int64        // device clock at submission
 	rec      uint64       // event record: its number; event wait: the record waited for
 	deadline waitDeadline // a wait with a timeout, once it has blocked
+	timedOut bool         // a kernel that ran past its execute timeout, still running
 	recs     []uint64     // graph task: the numbers of its Graph.Records' records
 }
 

@@ -3,6 +3,7 @@ package sim
 import (
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/gocann/gocann/hal"
 )
@@ -16,7 +17,8 @@ type scheduler struct {
 
 	closing atomic.Bool // set first on close, read by spinners
 	poke    chan struct{}
-	runs    sync.Pool // *graphRun, reused so a replay allocates nothing
+	watch   chan struct{} // wakes the kernel timeout watcher (kerneltimeout.go)
+	runs    sync.Pool     // *graphRun, reused so a replay allocates nothing
 
 	// mu guards every field below and the scheduler-owned fields of queues,
 	// engines, items and events.
@@ -38,6 +40,9 @@ type scheduler struct {
 	trace     traceRing
 	faults    []hal.Fault // faults to report once mu is released
 	reports   faultReports
+
+	kernelTimeout time.Duration // of kernels without their own; 0: never
+	watchParked   bool          // the watcher waits for a kernel to start
 }
 
 func newScheduler(d *device, dmaWorkers int) *scheduler {
@@ -45,8 +50,11 @@ func newScheduler(d *device, dmaWorkers int) *scheduler {
 		dev:    d,
 		clock:  d.clock,
 		poke:   make(chan struct{}, 1),
+		watch:  make(chan struct{}, 1),
 		queues: make(map[int32]*queue),
 		nextID: 1,
+
+		kernelTimeout: hal.OpTimeout(d.props.OpTimeoutInterval, 0),
 	}
 	s.reports.init()
 	s.trace.init(1 << 13)
@@ -54,8 +62,9 @@ func newScheduler(d *device, dmaWorkers int) *scheduler {
 	s.engines[hal.EngineDMA] = newEngine(s, hal.EngineDMA, dmaWorkers, dmaWorkers)
 	s.engines[hal.EngineHost] = newEngine(s, hal.EngineHost, 1, maxHostWorkers)
 	s.engines[hal.EngineAICPU] = newEngine(s, hal.EngineAICPU, max(1, d.props.AICPUs), max(1, d.props.AICPUs))
-	s.wg.Add(1)
+	s.wg.Add(2)
 	go s.poller()
+	go s.watcher()
 	return s
 }
 
@@ -203,22 +212,32 @@ func (s *scheduler) stamp() int64 {
 	return now
 }
 
-// finish records the completion of task seq of q. s.mu must be held.
+// finish records the completion of task seq of q, with its fault f if it
+// failed. A task that timed out failed already (timeOut): a fault of its
+// own after that is not recorded. s.mu must be held.
 func (s *scheduler) finish(q *queue, seq uint64, sl *slot, eng hal.Engine, start, end int64, f *hal.Fault) {
 	s.trace.add(hal.Record{Queue: q.id, Seq: seq, Kind: sl.t.Kind, Engine: eng,
-		Submit: sl.submit, Start: start, End: end, Failed: f != nil})
+		Submit: sl.submit, Start: start, End: end, Failed: f != nil || sl.timedOut})
 	q.done = seq
-	if f != nil {
-		q.faults = append(q.faults, *f)
-		q.nfaults.Store(int32(len(q.faults)))
-		s.faults = append(s.faults, *f)
-		s.reports.record()
-		if q.stopOnFailure {
-			s.stopGroup(q.group, f)
-		}
+	if f != nil && !sl.timedOut {
+		s.recordFault(q, f)
 	}
+	sl.timedOut = false
 	sl.t.Event, sl.t.Notify, sl.t.Kernel, sl.t.Host, sl.t.HostFn, sl.t.Graph = nil, nil, nil, nil, nil, nil
 	sl.t.Dst, sl.t.Src = hal.Loc{}, hal.Loc{}
+}
+
+// recordFault records fault f of a task of q, to be reported and taken by
+// the queue's next wait, and stops q's group in STOP_ON_FAILURE mode. s.mu
+// must be held.
+func (s *scheduler) recordFault(q *queue, f *hal.Fault) {
+	q.faults = append(q.faults, *f)
+	q.nfaults.Store(int32(len(q.faults)))
+	s.faults = append(s.faults, *f)
+	s.reports.record()
+	if q.stopOnFailure {
+		s.stopGroup(q.group, f)
+	}
 }
 
 // complete is called by the worker that finished the last part of it.

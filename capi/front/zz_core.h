@@ -384,6 +384,12 @@ typedef struct gocann_core_api {
 	aclError (*aclrtResetFloatOverflowStatus)(gocann_thread *t, aclrtStream stream);
 	aclError (*aclrtNpuGetFloatOverFlowStatus)(gocann_thread *t, void* outputAddr, uint64_t outputSize, uint32_t checkMode, aclrtStream stream);
 	aclError (*aclrtNpuClearFloatOverFlowStatus)(gocann_thread *t, uint32_t checkMode, aclrtStream stream);
+	aclError (*aclrtSetOpWaitTimeout)(gocann_thread *t, uint32_t timeout);
+	aclError (*aclrtSetOpExecuteTimeOut)(gocann_thread *t, uint32_t timeout);
+	aclError (*aclrtSetOpExecuteTimeOutWithMs)(gocann_thread *t, uint32_t timeout);
+	aclError (*aclrtSetOpExecuteTimeOutV2)(gocann_thread *t, uint64_t timeout, uint64_t* actualTimeout);
+	aclError (*aclrtGetOpTimeOutInterval)(gocann_thread *t, uint64_t* interval);
+	aclError (*aclrtGetOpExecuteTimeout)(gocann_thread *t, uint32_t* const timeoutMs);
 } gocann_core_api;
 
 extern gocann_core_api gocann_core;

@@ -365,6 +365,12 @@ const gocann_core_sym gocann_core_syms[] = {
 	{"gocann_aclrtResetFloatOverflowStatus", &gocann_core.aclrtResetFloatOverflowStatus},
 	{"gocann_aclrtNpuGetFloatOverFlowStatus", &gocann_core.aclrtNpuGetFloatOverFlowStatus},
 	{"gocann_aclrtNpuClearFloatOverFlowStatus", &gocann_core.aclrtNpuClearFloatOverFlowStatus},
+	{"gocann_aclrtSetOpWaitTimeout", &gocann_core.aclrtSetOpWaitTimeout},
+	{"gocann_aclrtSetOpExecuteTimeOut", &gocann_core.aclrtSetOpExecuteTimeOut},
+	{"gocann_aclrtSetOpExecuteTimeOutWithMs", &gocann_core.aclrtSetOpExecuteTimeOutWithMs},
+	{"gocann_aclrtSetOpExecuteTimeOutV2", &gocann_core.aclrtSetOpExecuteTimeOutV2},
+	{"gocann_aclrtGetOpTimeOutInterval", &gocann_core.aclrtGetOpTimeOutInterval},
+	{"gocann_aclrtGetOpExecuteTimeout", &gocann_core.aclrtGetOpExecuteTimeout},
 	{0, 0},
 };
 
@@ -2784,5 +2790,38 @@ aclError aclrtNpuClearFloatOverFlowStatus(uint32_t checkMode, aclrtStream stream
 	GOCANN_ENTER(t, "aclrtNpuClearFloatOverFlowStatus", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtNpuClearFloatOverFlowStatus", "stream", stream, 1, (aclError)e_);
 	return gocann_core.aclrtNpuClearFloatOverFlowStatus(t, checkMode, stream);
+}
+aclError aclrtSetOpWaitTimeout(uint32_t timeout) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtSetOpWaitTimeout", (aclError)e_);
+	return gocann_core.aclrtSetOpWaitTimeout(t, timeout);
+}
+aclError aclrtSetOpExecuteTimeOut(uint32_t timeout) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtSetOpExecuteTimeOut", (aclError)e_);
+	return gocann_core.aclrtSetOpExecuteTimeOut(t, timeout);
+}
+aclError aclrtSetOpExecuteTimeOutWithMs(uint32_t timeout) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtSetOpExecuteTimeOutWithMs", (aclError)e_);
+	return gocann_core.aclrtSetOpExecuteTimeOutWithMs(t, timeout);
+}
+aclError aclrtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t* actualTimeout) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtSetOpExecuteTimeOutV2", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtSetOpExecuteTimeOutV2", "actualTimeout", actualTimeout, 0, (aclError)e_);
+	return gocann_core.aclrtSetOpExecuteTimeOutV2(t, timeout, actualTimeout);
+}
+aclError aclrtGetOpTimeOutInterval(uint64_t* interval) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetOpTimeOutInterval", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetOpTimeOutInterval", "interval", interval, 0, (aclError)e_);
+	return gocann_core.aclrtGetOpTimeOutInterval(t, interval);
+}
+aclError aclrtGetOpExecuteTimeout(uint32_t* const timeoutMs) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetOpExecuteTimeout", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetOpExecuteTimeout", "timeoutMs", timeoutMs, 0, (aclError)e_);
+	return gocann_core.aclrtGetOpExecuteTimeout(t, timeoutMs);
 }
 

@@ -6,9 +6,6 @@
  * short names, and templates that take typed pointers. Each is an inline
  * call of the C function it stands for, so it needs no library function of
  * its own. Nothing here is visible to C.
- *
- * The overload aclrtSetOpExecuteTimeOut(uint64_t, uint64_t *) comes with
- * aclrtSetOpExecuteTimeOutV2, which gocann does not export yet.
  */
 #ifndef INC_EXTERNAL_ACL_ACL_RT_API_H_
 #define INC_EXTERNAL_ACL_ACL_RT_API_H_
@@ -33,6 +30,12 @@ static inline aclError aclrtSynchronizeEvent(aclrtEvent event, int32_t timeout)
 static inline aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event, int32_t timeout)
 {
     return ::aclrtStreamWaitEventWithTimeout(stream, event, timeout);
+}
+
+/* The execute timeout in microseconds, reporting the one in force. */
+static inline aclError aclrtSetOpExecuteTimeOut(uint64_t timeout, uint64_t *actualTimeout)
+{
+    return ::aclrtSetOpExecuteTimeOutV2(timeout, actualTimeout);
 }
 
 /* Streams and events with their configuration. */

@@ -2,7 +2,8 @@
  * gocann: CANN-compatible runtime on a simulated NPU.
  *
  * acl/acl_rt_control.h: controlling execution: the cores kernels may use
- * (per device, per stream, and as a thread reports them). Part of
+ * (per device, per stream, and as a thread reports them) and operator
+ * timeouts. Part of
  * acl/acl_rt.h, which includes it; it may also be included on its own.
  */
 /* First: acl_rt.h includes every part, this one included. */
@@ -125,6 +126,46 @@ ACL_FUNC_VISIBILITY aclError aclrtResetFloatOverflowStatus(aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtNpuGetFloatOverFlowStatus(
     void* outputAddr, uint64_t outputSize, uint32_t checkMode, aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtNpuClearFloatOverFlowStatus(uint32_t checkMode, aclrtStream stream);
+
+/* ------------------------------------------------------------------------
+ * Operator timeouts
+ *
+ * The process's, for every device. An execute timeout is interval * N
+ * microseconds, N in [1, 254] (a request is rounded up, capped at 254).
+ * A kernel past it fails with ACL_ERROR_RT_AICORE_TIMEOUT at the deadline,
+ * reported to the exception callback and by its stream's next synchronize.
+ * A CPU cannot stop a block: it runs on until it returns, its cores stay
+ * busy, the stream's later tasks wait for it and, in ACL_STOP_ON_FAILURE
+ * mode, never run.
+ * ------------------------------------------------------------------------ */
+
+/* Set the timeout of device-side waits (aclrtStreamWaitEvent, notify waits
+ * without a timeout of their own) queued from now on, in seconds; 0, the
+ * default, waits for ever. A wait past it fails with
+ * ACL_ERROR_RT_WAIT_TIMEOUT at the next synchronize. */
+ACL_FUNC_VISIBILITY aclError aclrtSetOpWaitTimeout(uint32_t timeout);
+
+/* Set the execute timeout of kernels launched without their own, in
+ * seconds; 0: the longest. */
+ACL_FUNC_VISIBILITY aclError aclrtSetOpExecuteTimeOut(uint32_t timeout);
+
+/* The millisecond form, which no product offers:
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT. */
+ACL_FUNC_VISIBILITY aclError aclrtSetOpExecuteTimeOutWithMs(uint32_t timeout);
+
+/* Set the execute timeout in microseconds and store the one in force in
+ * *actualTimeout. With an interval under 100000 us, 0 means kernels never
+ * time out and *actualTimeout is UINT64_MAX; otherwise 0 is the longest. */
+ACL_FUNC_VISIBILITY aclError aclrtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t* actualTimeout);
+
+/* Store the tick of operator timeouts, in microseconds (4294967 on the
+ * Atlas A2, A3 and Ascend 950). */
+ACL_FUNC_VISIBILITY aclError aclrtGetOpTimeOutInterval(uint64_t* interval);
+
+/* Store the execute timeout in force, in milliseconds, rounded up:
+ * UINT32_MAX when kernels never time out; by default the longest (1091 s
+ * on the Atlas A2, A3 and Ascend 950). */
+ACL_FUNC_VISIBILITY aclError aclrtGetOpExecuteTimeout(uint32_t* const timeoutMs);
 
 #ifdef __cplusplus
 }

@@ -77,6 +77,9 @@ type Simulator struct {
 	QueueDepth    int    `json:"queue_depth"`
 	DMAWorkers    int    `json:"dma_workers"`
 	LeastPriority int    `json:"least_priority"`
+	// OpTimeoutIntervalUS is the tick of operator timeouts in
+	// microseconds (aclrtGetOpTimeOutInterval); 0 keeps the chip's.
+	OpTimeoutIntervalUS uint64 `json:"op_timeout_interval_us"`
 	// The windows virtual and managed memory are reserved from (sanitizer
 	// builds move them out of their shadow memory); 0 takes the default.
 	VMMBase     uint64 `json:"vmm_base"`

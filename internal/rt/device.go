@@ -78,6 +78,7 @@ func (d *Device) open() error {
 		return rterr.Wrap(rterr.KindOutOfMemory, err, "device %d: reserving %d bytes of AI core stack", d.id, stack)
 	}
 	d.hd = hd
+	d.applyTimeouts()
 	d.contexts = make(map[*Context]struct{})
 	d.r.closed.refresh(d.b)
 	return nil

@@ -187,6 +187,7 @@ func (s *Stream) WaitEventTimeout(e *Event, timeout time.Duration, site uintptr)
 	if timeout < 0 {
 		return rterr.Errorf(rterr.KindInvalidParam, "timeout %v is invalid, expected >= 0", timeout)
 	}
+	timeout = s.c.d.r.waitTimeout(timeout)
 	t := &hal.Task{Kind: hal.TaskEventWait, Event: e.h, Timeout: timeout, Site: site}
 	if d := s.divert.Load(); d != nil {
 		return s.divertEvent(d, e, t)

@@ -96,6 +96,6 @@ func (s *Stream) WaitNotify(n *Notify, timeout time.Duration, site uintptr) erro
 	if timeout < 0 {
 		return rterr.Errorf(rterr.KindInvalidParam, "timeout %v is invalid, expected >= 0", timeout)
 	}
-	_, err := s.submit(&hal.Task{Kind: hal.TaskNotifyWait, Notify: n.h, Timeout: timeout, Site: site})
+	_, err := s.submit(&hal.Task{Kind: hal.TaskNotifyWait, Notify: n.h, Timeout: s.c.d.r.waitTimeout(timeout), Site: site})
 	return err
 }

@@ -45,6 +45,7 @@ type Runtime struct {
 	sys         sysParams    // aclrtSetSysParamOpt's values, kept across Finalize
 	dump        dumpState    // aclmdlInitDump / aclmdlSetDump and aclInit's dump section
 	snap        snapshot     // the process's snapshot state and callbacks (snapshot.go)
+	timeouts    opTimeouts   // the process's operator timeouts (timeout.go)
 
 	// capMu guards captures.
 	capMu    sync.Mutex

@@ -49,6 +49,7 @@ const (
 	KindStreamAborted     = Kind(hal.KindStreamAborted)
 	KindModelAborted      = Kind(hal.KindModelAborted)
 	KindAICPUException    = Kind(hal.KindAICPUException)
+	KindAICoreTimeout     = Kind(hal.KindAICoreTimeout)
 )
 
 // The runtime-level kinds, numbered after hal's.

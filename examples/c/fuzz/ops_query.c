@@ -1,7 +1,9 @@
 /*
  * Queries of devices and of the runtime that change nothing: device
  * attributes and capabilities, counts, versions, memory information, the
- * pure conversions, the thread's device and its last error.
+ * pure conversions, the thread's device and its last error; and the
+ * operator timeouts, set only to values no fuzzed task reaches (the wait
+ * timeout is set back to 0 at once).
  */
 #include "fuzz.h"
 
@@ -168,9 +170,76 @@ static void op_errors(void)
     }
 }
 
+static void op_timeouts(void)
+{
+    static const uint64_t us[] = {0, 1, 20000000, UINT64_MAX};
+    int null = one_in(8);
+    int ctx = fz.inited && fz.cur_ctx >= 0;
+    uint64_t v = 0;
+    uint32_t ms = 0;
+    aclError rc;
+    switch (below(5)) {
+    case 0:
+        callf("aclrtGetOpTimeOutInterval(%s)", null ? "NULL" : "&v");
+        rc = ret(aclrtGetOpTimeOutInterval(null ? NULL : &v));
+        if (null) {
+            must_fail(rc, "a NULL interval");
+        } else if (ctx) {
+            must_pass(rc, 0);
+            if (rc == 0 && v == 0) {
+                finding("WRONG VALUE", "aclrtGetOpTimeOutInterval", "interval 0");
+            }
+        }
+        break;
+    case 1:
+        callf("aclrtGetOpExecuteTimeout(%s)", null ? "NULL" : "&ms");
+        rc = ret(aclrtGetOpExecuteTimeout(null ? NULL : &ms));
+        if (null) {
+            must_fail(rc, "a NULL timeoutMs");
+        } else if (fz.inited) {
+            must_pass(rc, 0);
+        }
+        break;
+    case 2: {
+        uint64_t t = us[below(ARRAY_LEN(us))];
+        if (t == 1) {
+            t = 0; /* a timeout any kernel reaches is left out */
+        }
+        callf("aclrtSetOpExecuteTimeOutV2(%llu, %s)", (unsigned long long)t, null ? "NULL" : "&v");
+        rc = ret(aclrtSetOpExecuteTimeOutV2(t, null ? NULL : &v));
+        if (null) {
+            must_fail(rc, "a NULL actualTimeout");
+        } else if (ctx) {
+            must_pass(rc, 0);
+            if (rc == 0 && v < t && t != UINT64_MAX) {
+                finding("WRONG VALUE", "aclrtSetOpExecuteTimeOutV2", "actual %llu below %llu", (unsigned long long)v,
+                        (unsigned long long)t);
+            }
+        }
+        break;
+    }
+    case 3:
+        callf("aclrtSetOpExecuteTimeOutWithMs(100)");
+        must_fail(ret(aclrtSetOpExecuteTimeOutWithMs(100)), "a function no product offers");
+        break;
+    default:
+        callf("aclrtSetOpWaitTimeout(3600); aclrtSetOpWaitTimeout(0)");
+        rc = ret(aclrtSetOpWaitTimeout(3600));
+        if (fz.inited) {
+            must_pass(rc, 0);
+        }
+        rc = ret(aclrtSetOpWaitTimeout(0));
+        if (fz.inited) {
+            must_pass(rc, 0);
+        }
+        break;
+    }
+}
+
 const struct op ops_query[] = {
     {"get_device", 3, op_get_device},
     {"device_queries", 8, op_device_queries},
     {"errors", 5, op_errors},
+    {"timeouts", 2, op_timeouts},
     {NULL, 0, NULL},
 };
