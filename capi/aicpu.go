@@ -62,7 +62,7 @@ func gocann_aclrtRegisterCpuFunc(t *C.gocann_thread, p C.aclrtBinHandle, funcNam
 	if err != nil {
 		return fail(t, fn, gocann.Wrap(fn, err))
 	}
-	f := &cFunc{k: gocann.CPUKernel(hk, op), name: op, bin: b}
+	f := &cFunc{k: gocann.CPUKernel(hk, op), name: op, entry: entry, bin: b}
 	h, ok := proc.handles.add(kindFunc, f)
 	if !ok {
 		return failf(t, fn, gocann.KindInternal, "too many live handles")

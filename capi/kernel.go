@@ -40,10 +40,11 @@ type cBinary struct {
 // cFunc is a kernel of a binary. It owns the argument lists built for it,
 // which go when the binary is unloaded.
 type cFunc struct {
-	k    *gocann.Kernel
-	name string
-	bin  *cBinary
-	h    handle
+	k     *gocann.Kernel
+	name  string
+	entry string // the binary's symbol, when it is not name (an AI CPU operator's)
+	bin   *cBinary
+	h     handle
 
 	direct atomic.Bool // its record has its kernel number: launches may go direct
 
@@ -444,7 +445,13 @@ func launchHostArgs(t *C.gocann_thread, fn string, f *cFunc, k *gocann.Kernel, s
 
 // params returns f's parameter sizes, read once from its binary.
 func (f *cFunc) paramSizes() ([]int, error) {
-	f.paramsOnce.Do(func() { f.params, f.paramsErr = f.bin.b.Params(f.name) })
+	f.paramsOnce.Do(func() {
+		sym := f.name
+		if f.entry != "" {
+			sym = f.entry
+		}
+		f.params, f.paramsErr = f.bin.b.Params(sym)
+	})
 	return f.params, f.paramsErr
 }
 

@@ -8,10 +8,22 @@
 
 #define EXPORT __attribute__((visibility("default")))
 
+// The layout of gocann/kernel.h's gocann_dim3, which this file does not
+// include (it declares the functions below).
+typedef struct {
+	uint32_t x, y, z;
+} gocann_dim3_;
+
 static int64_t (*core_block_idx)(void);
 static int64_t (*core_block_num)(void);
 static void (*core_trap)(void);
 static void (*core_trap_message)(const char *);
+static void (*core_report_overflow)(void);
+static gocann_dim3_ (*core_thread_idx)(void);
+static gocann_dim3_ (*core_block_dim)(void);
+static gocann_dim3_ (*core_block_idx3)(void);
+static gocann_dim3_ (*core_grid_dim)(void);
+static void (*core_syncthreads)(void);
 static void *(*core_linked_kernel)(gocann_thread *, const void *, const char *, const unsigned char *, size_t);
 
 const gocann_core_sym gocann_kernel_syms[] = {
@@ -20,6 +32,12 @@ const gocann_core_sym gocann_kernel_syms[] = {
 	{"Trap", &core_trap},
 	{"gocann_trap", &core_trap_message},
 	{"gocann_linked_kernel", &core_linked_kernel},
+	{"gocann_report_overflow", &core_report_overflow},
+	{"gocann_thread_idx", &core_thread_idx},
+	{"gocann_block_dim", &core_block_dim},
+	{"gocann_block_idx", &core_block_idx3},
+	{"gocann_grid_dim", &core_grid_dim},
+	{"asc_syncthreads", &core_syncthreads},
 	{0, 0},
 };
 
@@ -41,6 +59,33 @@ EXPORT void gocann_trap(const char *message) {
 	}
 	core_trap_message(message);
 	abort(); // not reached: the core's trap leaves the block
+}
+
+EXPORT void gocann_report_overflow(void) {
+	if (core_report_overflow) {
+		core_report_overflow();
+	}
+}
+
+// Outside a kernel, before the core is loaded, a block is one thread of
+// one block.
+static gocann_dim3_ dim_or(gocann_dim3_ (*f)(void), uint32_t v) {
+	if (f) {
+		return f();
+	}
+	gocann_dim3_ d = {v, v, v};
+	return d;
+}
+
+EXPORT gocann_dim3_ gocann_thread_idx(void) { return dim_or(core_thread_idx, 0); }
+EXPORT gocann_dim3_ gocann_block_dim(void) { return dim_or(core_block_dim, 1); }
+EXPORT gocann_dim3_ gocann_block_idx(void) { return dim_or(core_block_idx3, 0); }
+EXPORT gocann_dim3_ gocann_grid_dim(void) { return dim_or(core_grid_dim, 1); }
+
+EXPORT void asc_syncthreads(void) {
+	if (core_syncthreads) {
+		core_syncthreads();
+	}
 }
 
 // gocann_linked_kernel is the function handle of a kernel linked into the

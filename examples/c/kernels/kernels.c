@@ -71,3 +71,26 @@ __global__ __aicore__ void peak(GM_ADDR words)
     __atomic_add_fetch(&w[2], 1, __ATOMIC_SEQ_CST);
 }
 GOCANN_KERNEL_PARAMS(peak, GOCANN_PARAM_PTR);
+
+/* mirror is a SIMT kernel: each thread of a block writes its index + 1 to
+ * its slot of in, waits at the block barrier, then copies the slot of its
+ * mirror thread (blockDim.x - 1 - x) of the same block to out. */
+GOCANN_SIMT_KERNEL(mirror);
+__global__ __aicore__ void mirror(GM_ADDR in, GM_ADDR out)
+{
+    gocann_dim3 t = gocann_thread_idx(), b = gocann_block_idx(), d = gocann_block_dim();
+    uint64_t *i = (uint64_t *)in + b.x * d.x, *o = (uint64_t *)out + b.x * d.x;
+    __atomic_store_n(&i[t.x], (uint64_t)t.x + 1, __ATOMIC_SEQ_CST);
+    asc_syncthreads();
+    o[t.x] = __atomic_load_n(&i[d.x - 1 - t.x], __ATOMIC_SEQ_CST);
+}
+GOCANN_KERNEL_PARAMS(mirror, GOCANN_PARAM_PTR, GOCANN_PARAM_PTR);
+
+/* overflows reports a float overflow from block 0. */
+__global__ __aicore__ void overflows(void)
+{
+    if (GetBlockIdx() == 0) {
+        gocann_report_overflow();
+    }
+}
+GOCANN_KERNEL_PARAMS(overflows);
