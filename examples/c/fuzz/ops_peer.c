@@ -373,7 +373,7 @@ static void op_misc(void)
                 must_fail(rc, "an invalid device id");
             } else {
                 must_pass(rc, 0);
-                if (rc == 0 && (u.cubeUtilization < 0 || u.cubeUtilization > 100 || u.aicpuUtilization != -1 || u.memoryUtilization != -1)) {
+                if (rc == 0 && (u.cubeUtilization < 0 || u.cubeUtilization > 100 || u.aicpuUtilization < -1 || u.aicpuUtilization > 100 || u.memoryUtilization != -1)) {
                     finding("WRONG VALUE", "aclrtGetDeviceUtilizationRate", "cube %d, AI CPU %d, memory %d",
                             u.cubeUtilization, u.aicpuUtilization, u.memoryUtilization);
                 }
