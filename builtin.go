@@ -132,8 +132,5 @@ func (s *Stream) RandomNumAsync(t *RandomTask) error {
 		},
 		ParaAddr: uint64(t.ParaAddr),
 	}
-	if t.Type < 0 {
-		task.Type = hal.DType(math.MaxUint32) // never a valid type
-	}
 	return wrap(op, s.s.RandomNumAsync(&task, callsite.Caller()))
 }
