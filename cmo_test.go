@@ -90,14 +90,14 @@ func TestIndirectCopies(t *testing.T) {
 	check(t, e.s.Raw().MemcpyAsyncWithOffset(wp, 4096, 8000, unsafe.Add(wp, 8), 1000, 0, gocann.MemcpyInnerDeviceToDevice))
 	wantErr(t, e.s.SynchronizeTimeout(long), gocann.CodeRTSysDMA)
 
-	n, err := gocann.MemcpyDescSizeOf(gocann.MemcpyInnerDeviceToDevice)
+	n, err := e.r.MemcpyDescSizeOf(gocann.MemcpyInnerDeviceToDevice)
 	check(t, err)
 	if n != 32 {
 		t.Errorf("MemcpyDescSizeOf = %d, want 32", n)
 	}
-	_, err = gocann.MemcpyDescSizeOf(gocann.MemcpyDeviceToDevice)
+	_, err = e.r.MemcpyDescSizeOf(gocann.MemcpyDeviceToDevice)
 	wantErr(t, err, gocann.CodeRTFeatureNotSupport, "not supported for copy descriptors")
-	_, err = gocann.MemcpyDescSizeOf(9)
+	_, err = e.r.MemcpyDescSizeOf(9)
 	wantErr(t, err, gocann.CodeInvalidParam, "kind")
 	desc := malloc(t, e.c, int64(n))
 	dsc := devPtr(t, e, desc)

@@ -86,12 +86,16 @@ func (x RawStream) MemcpyAsyncWithOffset(dst unsafe.Pointer, destMax, dstOff uin
 		uint64(uintptr(src)), uint64(count), uint64(srcOff), rt.CopyKind(kind), callsite.Caller()))
 }
 
-// MemcpyDescSizeOf is the size of a copy descriptor for kind.
+// MemcpyDescSizeOf is the size of a copy descriptor for kind on the
+// runtime's chip.
 //
 // CANN: aclrtGetMemcpyDescSize.
-func MemcpyDescSizeOf(kind MemcpyKind) (uintptr, error) {
+func (r *Runtime) MemcpyDescSizeOf(kind MemcpyKind) (uintptr, error) {
+	if err := r.require("aclrtGetMemcpyDescSize"); err != nil {
+		return 0, err
+	}
 	n, err := rt.MemcpyDescSizeOf(rt.CopyKind(kind))
-	return uintptr(n), wrap("MemcpyDescSizeOf (aclrtGetMemcpyDescSize)", err)
+	return uintptr(n), wrap("Runtime.MemcpyDescSizeOf (aclrtGetMemcpyDescSize)", err)
 }
 
 // SetMemcpyDesc writes, into device memory at desc, a descriptor of a copy
@@ -99,6 +103,9 @@ func MemcpyDescSizeOf(kind MemcpyKind) (uintptr, error) {
 //
 // CANN: aclrtSetMemcpyDesc.
 func (x RawContext) SetMemcpyDesc(desc unsafe.Pointer, kind MemcpyKind, src, dst unsafe.Pointer, count uintptr) error {
+	if err := x.c.r.require("aclrtSetMemcpyDesc"); err != nil {
+		return err
+	}
 	return wrap("RawContext.SetMemcpyDesc (aclrtSetMemcpyDesc)", x.c.c.SetMemcpyDesc(uint64(uintptr(desc)), rt.CopyKind(kind), uint64(uintptr(src)), uint64(uintptr(dst)), uint64(count)))
 }
 
@@ -109,6 +116,9 @@ func (x RawContext) SetMemcpyDesc(desc unsafe.Pointer, kind MemcpyKind, src, dst
 //
 //go:noinline
 func (x RawStream) MemcpyAsyncWithDesc(desc unsafe.Pointer, kind MemcpyKind) error {
+	if err := x.s.r.require("aclrtMemcpyAsyncWithDesc"); err != nil {
+		return err
+	}
 	return wrap("RawStream.MemcpyAsyncWithDesc (aclrtMemcpyAsyncWithDesc)", x.s.s.MemcpyAsyncWithDesc(uint64(uintptr(desc)), rt.CopyKind(kind), callsite.Caller()))
 }
 

@@ -208,6 +208,7 @@
 //	aclrtFreePhysical                                                          Runtime.FreePhysical
 //	aclrtFreeWithDevSync                                                       Context.FreeWithDevSync
 //	aclrtFreeWithDevSync (by pointer)                                          RawRuntime.FreeWithDevSync
+//	aclrtGetAllGroupInfo                                                       Context.Groups
 //	aclrtGetBufChainNum                                                        Buf.ChainNum
 //	aclrtGetBufData                                                            Buf.Data
 //	aclrtGetBufData (by pointer)                                               RawBuf.Data
@@ -230,12 +231,13 @@
 //	aclrtGetEventId                                                            Event.ID
 //	aclrtGetFloatOverflowStatus                                                Stream.FloatOverflowStatus
 //	aclrtGetFunctionName                                                       Kernel.Name
+//	aclrtGetGroupCount                                                         Context.GroupCount
 //	aclrtGetHardwareSyncAddr                                                   Context.HardwareSyncAddr
 //	aclrtGetLogicDevIdByPhyDevId                                               Runtime.LogicalIDOfPhysical
 //	aclrtGetLogicDevIdByUserDevId                                              Runtime.LogicalIDOfUser
 //	aclrtGetMemInfo                                                            Device.MemInfo
 //	aclrtGetMemUsageInfo                                                       Runtime.MemUsage
-//	aclrtGetMemcpyDescSize                                                     MemcpyDescSizeOf
+//	aclrtGetMemcpyDescSize                                                     Runtime.MemcpyDescSizeOf
 //	aclrtGetNotifyId                                                           Notify.ID
 //	aclrtGetOpExecuteTimeout                                                   Runtime.OpExecuteTimeout
 //	aclrtGetOpTimeOutInterval                                                  Runtime.OpTimeoutInterval
@@ -378,6 +380,7 @@
 //	aclrtSetDeviceSatMode (on the current device)                              Device.SetSatMode
 //	aclrtSetDeviceTaskAbortCallback                                            Runtime.RegisterTaskAbortCallback
 //	aclrtSetExceptionInfoCallback                                              Runtime.SetExceptionCallback
+//	aclrtSetGroup                                                              Context.SetGroup
 //	aclrtSetLabel                                                              Stream.SetLabel
 //	aclrtSetMemcpyDesc                                                         RawContext.SetMemcpyDesc
 //	aclrtSetOpExecuteTimeOutV2 / aclrtSetOpExecuteTimeOut (seconds)            Runtime.SetOpExecuteTimeout

@@ -250,6 +250,10 @@ func codeFor(k rterr.Kind) Code {
 		return CodeSnapshotCallbackFailed
 	case rterr.KindSnapshotRegister:
 		return CodeSnapshotRegisterCallbackFailed
+	case rterr.KindGroupNotSet:
+		return CodeRTGroupNotSet
+	case rterr.KindGroupNotCreate:
+		return CodeRTGroupNotCreate
 	}
 	return CodeRTInternalError
 }

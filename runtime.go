@@ -160,6 +160,10 @@ func (r *Runtime) simBackend(c Config) (b hal.Backend, err error) {
 		VMMBase:    s.VMMBase, VMMSize: s.VMMSize, ManagedBase: s.ManagedBase, ManagedSize: s.ManagedSize,
 	}
 	cfg.PhysicalIDs = s.PhysicalIDs
+	for _, g := range s.CoreGroups {
+		cfg.Profile.Groups[g.ID] = hal.CoreGroup{AICores: g.AICores, VectorCores: g.VectorCores, AICPUs: g.AICPUs,
+			SDMAs: g.SDMAs, ActiveStreams: g.ActiveStreams, Default: g.Default}
+	}
 	if c.VisibleDevices != nil {
 		n := s.Devices
 		if n == 0 {
@@ -173,6 +177,9 @@ func (r *Runtime) simBackend(c Config) (b hal.Backend, err error) {
 	if err == nil {
 		cfg.Topology = topo
 		b, err = sim.New(cfg)
+	}
+	if err == nil && len(s.CoreGroups) > 0 {
+		err = checkGroupChip(b)
 	}
 	if err != nil {
 		if k, msg, cause, _ := rterr.Classify(err); k == rterr.KindInvalidParam {

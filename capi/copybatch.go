@@ -196,10 +196,11 @@ func gocann_aclrtGetMemcpyDescSize(t *C.gocann_thread, kind C.aclrtMemcpyKind, o
 	if code := descKind(t, fn, kind); code != 0 {
 		return code
 	}
-	if _, code := rt(t, fn); code != 0 {
+	r, code := rt(t, fn)
+	if code != 0 {
 		return code
 	}
-	n, err := gocann.MemcpyDescSizeOf(gocann.MemcpyKind(kind))
+	n, err := r.MemcpyDescSizeOf(gocann.MemcpyKind(kind))
 	if err != nil {
 		return fail(t, fn, err)
 	}

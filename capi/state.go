@@ -59,6 +59,8 @@ type process struct {
 	// each shared object, by path (binary.go).
 	symMu   sync.Mutex
 	symBins map[string]*cBinary
+	// groupInfos holds the arrays of aclrtCreateGroupInfo (coregroup.go).
+	groupInfos groupInfoTable
 
 	// mu guards the fields below.
 	mu       sync.Mutex

@@ -24,7 +24,33 @@ type Props struct {
 	// (aclrtGetOpTimeOutInterval): an execute timeout is a whole number of
 	// ticks (OpTimeout).
 	OpTimeoutInterval time.Duration
+	// Groups are the capability groups the AI cores are split into, by
+	// group id: an administrator's partition of the chip (CANN's driver
+	// creates them with dcmi_create_capability_group), not a figure of the
+	// chip itself. A group with no AI cores does not exist.
+	Groups [MaxCoreGroups]CoreGroup
 }
+
+// MaxCoreGroups bounds the capability groups of a device: group ids are
+// 0..MaxCoreGroups-1, as CANN's runtime allows.
+const MaxCoreGroups = 4
+
+// CoreGroup is one capability group. Its kernels' blocks run on at most
+// AICores cores at once, shared by every kernel of the group; the other
+// counts are what the group was given, reported as configured.
+type CoreGroup struct {
+	AICores       uint32
+	VectorCores   uint32
+	AICPUs        uint32
+	SDMAs         uint32
+	ActiveStreams uint32
+	// Default: the group of kernels whose stream has no group of its own
+	// (at most one group of a device).
+	Default bool
+}
+
+// Exists reports whether the group was created.
+func (g CoreGroup) Exists() bool { return g.AICores > 0 }
 
 // PagePolicy says which page size device memory should use.
 type PagePolicy uint8

@@ -76,10 +76,14 @@ func ValueMatches(cur, value uint64, flag uint32) bool {
 // matter depends on Kind.
 type Task struct {
 	Kind TaskKind
+	// TaskKernel: Group is 1 + the id of the capability group (Props.Groups)
+	// whose cores its blocks run on, shared with the group's other
+	// kernels; 0 runs them on any of the device's cores.
+	Group uint8
 	// TaskKernel: Cores bounds how many of the kernel's blocks run at once
 	// (a core resource limit); 0 leaves the device's cores as the only
-	// bound. Blocks past it run in waves as running ones finish. (Here it
-	// fills the padding after Kind.)
+	// bound. Blocks past it run in waves as running ones finish. (Group and
+	// Cores fill the padding after Kind.)
 	Cores uint32
 
 	// TaskKernel. The submitter checks a launch, once: Kernel and its Fn

@@ -105,6 +105,9 @@ func (c Config) withDefaults() (Config, error) {
 	case p.CubeCores < 0 || p.VectorCores < 0 || p.AICPUs < 0 || p.EventLimit < 1 || p.NotifyLimit < 1:
 		return c, hal.Errorf(hal.KindInvalidParam, "profile %+v has a negative or zero limit", *p)
 	}
+	if err := checkGroups(p); err != nil {
+		return c, err
+	}
 	if c.Clock == nil {
 		start := time.Now()
 		c.Clock = func() int64 { return int64(time.Since(start)) }
@@ -140,3 +143,35 @@ func (c Config) withDefaults() (Config, error) {
 // clockBase returns CLOCK_MONOTONIC in ns at device clock 0, if the clock
 // is the default one.
 func (c *Config) clockBase() (int64, bool) { return c.monoBase, c.monoBase != 0 }
+
+// checkGroups checks the capability groups fit the chip, as the driver
+// creating them would: together no more cores of a kind than it has, at
+// most one default group.
+func checkGroups(p *hal.Props) error {
+	var ai, vec, cpu uint32
+	def := -1
+	for id, g := range p.Groups {
+		if !g.Exists() {
+			if g != (hal.CoreGroup{}) {
+				return hal.Errorf(hal.KindInvalidParam, "capability group %d has no AI cores, expected at least 1", id)
+			}
+			continue
+		}
+		ai, vec, cpu = ai+g.AICores, vec+g.VectorCores, cpu+g.AICPUs
+		if g.Default {
+			if def >= 0 {
+				return hal.Errorf(hal.KindInvalidParam, "capability groups %d and %d are both the default, expected at most one", def, id)
+			}
+			def = id
+		}
+	}
+	switch {
+	case ai > uint32(p.AICores):
+		return hal.Errorf(hal.KindInvalidParam, "capability groups take %d AI cores, expected at most the chip's %d", ai, p.AICores)
+	case vec > uint32(p.VectorCores):
+		return hal.Errorf(hal.KindInvalidParam, "capability groups take %d vector cores, expected at most the chip's %d", vec, p.VectorCores)
+	case cpu > uint32(p.AICPUs):
+		return hal.Errorf(hal.KindInvalidParam, "capability groups take %d AI CPUs, expected at most the chip's %d", cpu, p.AICPUs)
+	}
+	return nil
+}

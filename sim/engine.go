@@ -27,6 +27,10 @@ type item struct {
 	// 0 for every other item, which then never takes the lock per part.
 	limit   int32
 	running int32
+	// A kernel of a capability group: the pool of cores it shares with
+	// the group's other kernels, and whether it is parked there.
+	pool   *corePool
+	parked bool
 
 	done  atomic.Int32 // parts finished
 	fault atomic.Pointer[hal.Fault]
@@ -96,6 +100,11 @@ func (e *engine) spawn() {
 
 // push makes it available to workers. s.mu must be held.
 func (e *engine) push(it *item) {
+	if it.pool != nil && it.pool.full() {
+		it.parked = true
+		it.pool.parked = append(it.pool.parked, it)
+		return
+	}
 	it.hidx = len(e.heap)
 	e.heap = append(e.heap, it)
 	e.up(it.hidx)
@@ -148,6 +157,11 @@ func (e *engine) takeFrom(it *item, now int64) int32 {
 	if it.next == it.parts || (it.limit > 0 && it.running == it.limit) {
 		e.remove(it)
 	}
+	if p := it.pool; p != nil {
+		if p.running++; p.full() {
+			e.parkPool(p)
+		}
+	}
 	if p == 0 {
 		if now == 0 {
 			now = e.s.clock()
@@ -163,12 +177,18 @@ func (e *engine) takeFrom(it *item, now int64) int32 {
 	return p
 }
 
-// release counts a part of a limited item finished, putting the item back
-// in the heap if its limit took it out with parts left. s.mu must be held.
+// release counts a part of a limited or grouped item finished, putting
+// the item back in the heap if its limit took it out with parts left, and
+// its group's parked items if it was full. s.mu must be held.
 func (e *engine) release(it *item) {
-	it.running--
-	if it.hidx < 0 && it.next < it.parts {
-		e.push(it)
+	if it.limit > 0 {
+		it.running--
+		if it.hidx < 0 && !it.parked && it.next < it.parts {
+			e.push(it)
+		}
+	}
+	if it.pool != nil {
+		e.releasePool(it.pool)
 	}
 }
 
@@ -301,9 +321,10 @@ func (w *worker) runPart(it *item, p int32) (*item, int32) {
 	return nil, 0
 }
 
-// released tells a limited item's engine that a part of it finished.
+// released tells a limited or grouped item's engine that a part of it
+// finished.
 func (w *worker) released(it *item) {
-	if it.limit == 0 {
+	if it.limit == 0 && it.pool == nil {
 		return
 	}
 	s := w.e.s

@@ -41,6 +41,7 @@ func (w *worker) runKernel(r *graphRun, si, pc int, t *hal.Task) {
 	e := s.engines[engineOf(t)]
 	sub := &item{t: t, prio: -1 << 30, parts: int32(t.Blocks), wake: make(chan struct{}), hidx: -1}
 	sub.limit = limitOf(t, sub.parts)
+	sub.pool = r.s.poolOf(t)
 	s.mu.Lock()
 	sub.ticket = s.ticket
 	s.ticket++

@@ -64,9 +64,22 @@ func Ascend310BProfile() hal.Props {
 	return p
 }
 
+// Ascend310PProfile is an Ascend310P3 (Atlas inference series): 8 AI
+// cores, 7 vector cores, 7 AI CPUs, 24 GB of memory, 16 MiB of L2, 1024
+// notifies. It is the modelled chip with capability groups; it has none
+// until the configuration creates them (Props.Groups).
+func Ascend310PProfile() hal.Props {
+	p := DefaultProfile()
+	p.SoCName = "Ascend310P3"
+	p.AICores, p.CubeCores, p.VectorCores, p.AICPUs = 8, 8, 7, 7
+	p.HBMSize, p.L2Size = 24000000000, 16<<20
+	p.NotifyLimit = 1024
+	return p
+}
+
 // Profiles returns the modelled chips, the default first.
 func Profiles() []hal.Props {
-	return []hal.Props{DefaultProfile(), A3Profile(), Ascend950Profile(), Ascend310BProfile()}
+	return []hal.Props{DefaultProfile(), A3Profile(), Ascend950Profile(), Ascend310BProfile(), Ascend310PProfile()}
 }
 
 // families maps SoC name prefixes to the modelled chip whose figures a chip
@@ -81,13 +94,15 @@ func family(soc string) (hal.Props, bool) {
 		return Ascend950Profile(), true
 	case strings.HasPrefix(soc, "Ascend310B"):
 		return Ascend310BProfile(), true
+	case strings.HasPrefix(soc, "Ascend310P"):
+		return Ascend310PProfile(), true
 	}
 	return hal.Props{}, false
 }
 
 // ProfileFor returns the profile of the chip named soc: a modelled chip's
 // own, or, for another SoC of a modelled family (Ascend910B*,
-// Ascend910_93*, Ascend950PR*, Ascend950DT*, Ascend310B*), the family's figures under
+// Ascend910_93*, Ascend950PR*, Ascend950DT*, Ascend310B*, Ascend310P*), the family's figures under
 // that name. "" names the default chip.
 func ProfileFor(soc string) (hal.Props, error) {
 	if soc == "" {
@@ -96,7 +111,7 @@ func ProfileFor(soc string) (hal.Props, error) {
 	p, ok := family(soc)
 	if !ok {
 		return hal.Props{}, hal.Errorf(hal.KindInvalidParam,
-			"SoC name %q is not a chip the simulator models, expected Ascend910B1 (Atlas A2), Ascend910_9391 (Atlas A3), Ascend950PR_9599 (Ascend 950), Ascend310B1 (Atlas 200I/500 A2) or another SoC of those families", soc)
+			"SoC name %q is not a chip the simulator models, expected Ascend910B1 (Atlas A2), Ascend910_9391 (Atlas A3), Ascend950PR_9599 (Ascend 950), Ascend310B1 (Atlas 200I/500 A2), Ascend310P3 (Atlas inference series) or another SoC of those families", soc)
 	}
 	p.SoCName = soc
 	return p, nil

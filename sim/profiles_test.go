@@ -25,8 +25,8 @@ func TestProfileFor(t *testing.T) {
 			t.Errorf("ProfileFor(%s) = %+v, %v; want %+v", soc, p, err, base)
 		}
 	}
-	if _, err := ProfileFor("Ascend310P3"); err == nil || !strings.Contains(err.Error(), `"Ascend310P3" is not a chip the simulator models`) {
-		t.Errorf("ProfileFor(Ascend310P3) = %v", err)
+	if _, err := ProfileFor("Ascend310"); err == nil || !strings.Contains(err.Error(), `"Ascend310" is not a chip the simulator models`) {
+		t.Errorf("ProfileFor(Ascend310) = %v", err)
 	}
 }
 

@@ -91,11 +91,14 @@ func (q *queue) SetPriority(p int) {
 	q.prio = p
 	// A head waiting for an engine has not started: it takes the new
 	// priority too, and moves to its place in the engine's heap.
-	if q.state == qQueued && q.cur.hidx >= 0 && q.cur.prio != p {
+	// (One parked in its group's pool takes it when it is pushed back.)
+	if q.state == qQueued && q.cur.prio != p && (q.cur.hidx >= 0 || q.cur.parked) {
 		q.cur.prio = p
-		e := s.engines[engineOf(q.cur.t)]
-		e.up(q.cur.hidx)
-		e.down(q.cur.hidx)
+		if q.cur.hidx >= 0 {
+			e := s.engines[engineOf(q.cur.t)]
+			e.up(q.cur.hidx)
+			e.down(q.cur.hidx)
+		}
 	}
 	s.mu.Unlock()
 }

@@ -70,7 +70,7 @@ func (q *queue) Stopped() (hal.Fault, bool) {
 // unqueue takes a head that has not started off its engine. s.mu must be held.
 func (q *queue) unqueue() {
 	if q.state == qQueued && q.cur.next == 0 {
-		q.s.engines[engineOf(q.cur.t)].remove(&q.cur)
+		q.s.engines[engineOf(q.cur.t)].withdraw(&q.cur)
 		q.setState(qIdle)
 	}
 }

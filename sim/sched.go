@@ -41,8 +41,9 @@ type scheduler struct {
 	faults    []hal.Fault // faults to report once mu is released
 	reports   faultReports
 
-	kernelTimeout time.Duration // of kernels without their own; 0: never
-	watchParked   bool          // the watcher waits for a kernel to start
+	kernelTimeout time.Duration               // of kernels without their own; 0: never
+	pools         [hal.MaxCoreGroups]corePool // the capability groups' AI cores, by group id
+	watchParked   bool                        // the watcher waits for a kernel to start
 }
 
 func newScheduler(d *device, dmaWorkers int) *scheduler {
@@ -57,6 +58,7 @@ func newScheduler(d *device, dmaWorkers int) *scheduler {
 		kernelTimeout: hal.OpTimeout(d.props.OpTimeoutInterval, 0),
 	}
 	s.reports.init()
+	s.initPools(&d.props.Groups)
 	s.trace.init(1 << 13)
 	s.engines[hal.EngineAICore] = newEngine(s, hal.EngineAICore, d.props.AICores, d.props.AICores)
 	s.engines[hal.EngineDMA] = newEngine(s, hal.EngineDMA, dmaWorkers, dmaWorkers)
@@ -159,11 +161,14 @@ func (s *scheduler) runHead(q *queue) {
 			*it = item{q: q, seq: seq, t: &sl.t, prio: q.prio, ticket: s.ticket, parts: partsOf(&sl.t, s.engines[eng].maxWorkers),
 				last: seq, ran: seq}
 			it.limit = limitOf(&sl.t, it.parts)
+			it.pool = s.poolOf(&sl.t)
 			s.ticket++
 			if chainable(&sl.t) {
 				// A kernel on memory of a closed device ends the chain: it
-				// faults as the head of its own.
+				// faults as the head of its own. So does one of another
+				// group, whose core the worker does not hold.
 				for it.last < q.tail && it.last-seq < maxChain-1 && chainable(&q.slot(it.last+1).t) &&
+					q.slot(it.last+1).t.Group == sl.t.Group &&
 					s.dev.b.closedKernel(s.dev.id, &q.slot(it.last+1).t) == nil {
 					it.last++
 				}

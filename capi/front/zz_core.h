@@ -390,6 +390,12 @@ typedef struct gocann_core_api {
 	aclError (*aclrtSetOpExecuteTimeOutV2)(gocann_thread *t, uint64_t timeout, uint64_t* actualTimeout);
 	aclError (*aclrtGetOpTimeOutInterval)(gocann_thread *t, uint64_t* interval);
 	aclError (*aclrtGetOpExecuteTimeout)(gocann_thread *t, uint32_t* const timeoutMs);
+	aclError (*aclrtSetGroup)(gocann_thread *t, int32_t groupId);
+	aclError (*aclrtGetGroupCount)(gocann_thread *t, uint32_t* count);
+	aclrtGroupInfo* (*aclrtCreateGroupInfo)(gocann_thread *t);
+	aclError (*aclrtDestroyGroupInfo)(gocann_thread *t, aclrtGroupInfo* groupInfo);
+	aclError (*aclrtGetAllGroupInfo)(gocann_thread *t, aclrtGroupInfo* groupInfo);
+	aclError (*aclrtGetGroupInfoDetail)(gocann_thread *t, const aclrtGroupInfo* groupInfo, int32_t groupIndex, aclrtGroupAttr attr, void* attrValue, size_t valueLen, size_t* paramRetSize);
 } gocann_core_api;
 
 extern gocann_core_api gocann_core;

@@ -371,6 +371,12 @@ const gocann_core_sym gocann_core_syms[] = {
 	{"gocann_aclrtSetOpExecuteTimeOutV2", &gocann_core.aclrtSetOpExecuteTimeOutV2},
 	{"gocann_aclrtGetOpTimeOutInterval", &gocann_core.aclrtGetOpTimeOutInterval},
 	{"gocann_aclrtGetOpExecuteTimeout", &gocann_core.aclrtGetOpExecuteTimeout},
+	{"gocann_aclrtSetGroup", &gocann_core.aclrtSetGroup},
+	{"gocann_aclrtGetGroupCount", &gocann_core.aclrtGetGroupCount},
+	{"gocann_aclrtCreateGroupInfo", &gocann_core.aclrtCreateGroupInfo},
+	{"gocann_aclrtDestroyGroupInfo", &gocann_core.aclrtDestroyGroupInfo},
+	{"gocann_aclrtGetAllGroupInfo", &gocann_core.aclrtGetAllGroupInfo},
+	{"gocann_aclrtGetGroupInfoDetail", &gocann_core.aclrtGetGroupInfoDetail},
 	{0, 0},
 };
 
@@ -2823,5 +2829,41 @@ aclError aclrtGetOpExecuteTimeout(uint32_t* const timeoutMs) {
 	GOCANN_ENTER(t, "aclrtGetOpExecuteTimeout", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetOpExecuteTimeout", "timeoutMs", timeoutMs, 0, (aclError)e_);
 	return gocann_core.aclrtGetOpExecuteTimeout(t, timeoutMs);
+}
+aclError aclrtSetGroup(int32_t groupId) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtSetGroup", (aclError)e_);
+	return gocann_core.aclrtSetGroup(t, groupId);
+}
+aclError aclrtGetGroupCount(uint32_t* count) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetGroupCount", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetGroupCount", "count", count, 0, (aclError)e_);
+	return gocann_core.aclrtGetGroupCount(t, count);
+}
+aclrtGroupInfo* aclrtCreateGroupInfo(void) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtCreateGroupInfo", (aclrtGroupInfo*)0);
+	return gocann_core.aclrtCreateGroupInfo(t);
+}
+aclError aclrtDestroyGroupInfo(aclrtGroupInfo* groupInfo) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtDestroyGroupInfo", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtDestroyGroupInfo", "groupInfo", groupInfo, 0, (aclError)e_);
+	return gocann_core.aclrtDestroyGroupInfo(t, groupInfo);
+}
+aclError aclrtGetAllGroupInfo(aclrtGroupInfo* groupInfo) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetAllGroupInfo", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetAllGroupInfo", "groupInfo", groupInfo, 0, (aclError)e_);
+	return gocann_core.aclrtGetAllGroupInfo(t, groupInfo);
+}
+aclError aclrtGetGroupInfoDetail(const aclrtGroupInfo* groupInfo, int32_t groupIndex, aclrtGroupAttr attr, void* attrValue, size_t valueLen, size_t* paramRetSize) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtGetGroupInfoDetail", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetGroupInfoDetail", "groupInfo", groupInfo, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetGroupInfoDetail", "attrValue", attrValue, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtGetGroupInfoDetail", "paramRetSize", paramRetSize, 0, (aclError)e_);
+	return gocann_core.aclrtGetGroupInfoDetail(t, groupInfo, groupIndex, attr, attrValue, valueLen, paramRetSize);
 }
 

@@ -2,8 +2,8 @@
  * gocann: CANN-compatible runtime on a simulated NPU.
  *
  * acl/acl_rt_control.h: controlling execution: the cores kernels may use
- * (per device, per stream, and as a thread reports them) and operator
- * timeouts. Part of
+ * (per device, per stream, and as a thread reports them), operator
+ * timeouts and capability groups. Part of
  * acl/acl_rt.h, which includes it; it may also be included on its own.
  */
 /* First: acl_rt.h includes every part, this one included. */
@@ -166,6 +166,41 @@ ACL_FUNC_VISIBILITY aclError aclrtGetOpTimeOutInterval(uint64_t* interval);
  * UINT32_MAX when kernels never time out; by default the longest (1091 s
  * on the Atlas A2, A3 and Ascend 950). */
 ACL_FUNC_VISIBILITY aclError aclrtGetOpExecuteTimeout(uint32_t* const timeoutMs);
+
+/* ------------------------------------------------------------------------
+ * Capability groups (Atlas inference series only; other chips answer
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+ *
+ * The device's AI cores split into groups, which the simulator's
+ * "core_groups" configuration creates as the driver's tools do on the
+ * hardware. Kernels of a group run on its cores only, shared by all of
+ * them.
+ * ------------------------------------------------------------------------ */
+
+/* Make group groupId the current device's, for the kernels launched from
+ * now on and the streams created from now on, in every thread, until the
+ * device is reset. */
+ACL_FUNC_VISIBILITY aclError aclrtSetGroup(int32_t groupId);
+
+/* Store the number of groups of the current device. */
+ACL_FUNC_VISIBILITY aclError aclrtGetGroupCount(uint32_t* count);
+
+/* An array for every group of the current device, or NULL if it has none;
+ * free it with aclrtDestroyGroupInfo. */
+ACL_FUNC_VISIBILITY aclrtGroupInfo* aclrtCreateGroupInfo(void);
+
+/* Free an array of aclrtCreateGroupInfo. */
+ACL_FUNC_VISIBILITY aclError aclrtDestroyGroupInfo(aclrtGroupInfo* groupInfo);
+
+/* Fill an array of aclrtCreateGroupInfo with the current device's groups,
+ * in group id order. */
+ACL_FUNC_VISIBILITY aclError aclrtGetAllGroupInfo(aclrtGroupInfo* groupInfo);
+
+/* Store attribute attr of entry groupIndex of a filled array at attrValue
+ * (every attribute is a 4-byte integer) and its size at *paramRetSize. */
+ACL_FUNC_VISIBILITY aclError aclrtGetGroupInfoDetail(
+    const aclrtGroupInfo* groupInfo, int32_t groupIndex, aclrtGroupAttr attr, void* attrValue, size_t valueLen,
+    size_t* paramRetSize);
 
 #ifdef __cplusplus
 }

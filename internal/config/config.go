@@ -93,6 +93,43 @@ type Simulator struct {
 	// PhysicalIDs is the physical chip id of each device, as in a
 	// container; nil: each device's own number.
 	PhysicalIDs []int `json:"physical_ids,omitempty"`
+	// CoreGroups are the capability groups every device's cores are split
+	// into, as CANN's driver tools create them on an Atlas inference chip;
+	// nil: none.
+	CoreGroups []CoreGroup `json:"core_groups,omitempty"`
+}
+
+// CoreGroup is one entry of the simulator's "core_groups": a group id in
+// [0, MaxGroupID] and what the group is given.
+type CoreGroup struct {
+	ID            int    `json:"group_id"`
+	AICores       uint32 `json:"aicore_num"`
+	VectorCores   uint32 `json:"aivector_num"`
+	AICPUs        uint32 `json:"aicpu_num"`
+	SDMAs         uint32 `json:"sdma_num"`
+	ActiveStreams uint32 `json:"active_stream_num"`
+	Default       bool   `json:"default"`
+}
+
+// MaxGroupID is the largest capability group id.
+const MaxGroupID = 3
+
+// checkGroups checks each group has its own id in [0, MaxGroupID] and an
+// AI core; whether they fit the chip is the simulator's check.
+func (s *Simulator) checkGroups() error {
+	seen := map[int]bool{}
+	for i, g := range s.CoreGroups {
+		switch {
+		case g.ID < 0 || g.ID > MaxGroupID:
+			return rterr.Errorf(rterr.KindFileAttrInvalid, "value %d of simulator.core_groups[%d].group_id is invalid, expected [0, %d]", g.ID, i, MaxGroupID)
+		case seen[g.ID]:
+			return rterr.Errorf(rterr.KindFileAttrInvalid, "simulator.core_groups[%d].group_id %d is invalid: the group is already listed", i, g.ID)
+		case g.AICores == 0:
+			return rterr.Errorf(rterr.KindFileAttrInvalid, "value 0 of simulator.core_groups[%d].aicore_num is invalid, expected at least 1", i)
+		}
+		seen[g.ID] = true
+	}
+	return nil
 }
 
 // Topology is the simulator's "topology" section.
@@ -175,7 +212,9 @@ func Parse(data []byte) (Config, error) {
 		case "err_msg_mode":
 			c.ErrMsgMode, err = intValue(raw, "err_msg_mode", 0, 1)
 		case "simulator":
-			err = strict(raw, "simulator", &c.Simulator)
+			if err = strict(raw, "simulator", &c.Simulator); err == nil {
+				err = c.Simulator.checkGroups()
+			}
 		case "dump":
 			c.Dump, err = ParseDump(data)
 		}

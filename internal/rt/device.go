@@ -40,6 +40,10 @@ type Device struct {
 	overflow lentArea              // the overflow status area (overflow.go)
 
 	res resLimits // core limits of the process (reslimit.go), until the device closes
+	// group is 1 + the capability group set (coregroup.go), 0 for none,
+	// until the device closes; defGroup is 1 + its default group's id.
+	group    atomic.Uint32
+	defGroup uint8
 }
 
 func (d *Device) ID() int          { return d.id }
@@ -98,6 +102,7 @@ func (d *Device) closeIfUnused() error {
 	err := d.hd.Close()
 	d.hd = nil
 	d.res.reset()
+	d.group.Store(0)
 	d.r.closed.refresh(d.b)
 	d.r.managedGone()
 	return err

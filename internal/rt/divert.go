@@ -146,11 +146,11 @@ func (s *Stream) clearDivert() {
 
 // eager reports whether s's tasks go straight to its queue, so that it may
 // take direct launches: not while a data dump is on, whose tasks follow
-// each kernel, nor while a core limit bounds its kernels, which the direct
-// path does not write.
+// each kernel, nor while a core limit or a capability group bounds its
+// kernels, which the direct path does not write.
 func (s *Stream) eager() bool {
 	return !s.persistent && !s.dead.Load() && s.divert.Load() == nil && s.c.d.r.dump.on.Load() == nil &&
-		!s.res.any() && !s.c.d.res.any() && !s.overflow.Load()
+		!s.res.any() && !s.c.d.res.any() && !s.overflow.Load() && s.groupOf() == 0
 }
 
 // withDirect calls f with the queue's submitters' lock held and opens the

@@ -107,7 +107,7 @@ func (r *Runtime) Init(cfg config.Config) error {
 			b.Close()
 			return err
 		}
-		devices[i] = &Device{r: r, b: b, id: i, props: props, stack: config.RoundStack(cfg.StackSize)}
+		devices[i] = &Device{r: r, b: b, id: i, props: props, stack: config.RoundStack(cfg.StackSize), defGroup: defaultGroup(&props)}
 		devices[i].satMode.Store(defaultSatMode(props.SoCName))
 	}
 	r.cfg, r.backend, r.devices, r.inited = cfg, b, devices, true

@@ -56,6 +56,9 @@ type Stream struct {
 
 	pool streamPool // what pool reuse knows of its ordering (poolasync.go)
 	res  resLimits  // its own core limits (reslimit.go)
+	// group is 1 + the capability group it is bound to, 0 when it takes
+	// the device's at each launch (coregroup.go).
+	group uint8
 }
 
 // NewStream creates an explicit stream in c (aclrtCreateStreamWithConfig).
@@ -73,6 +76,9 @@ func (c *Context) NewStream(cfg StreamConfig) (*Stream, error) {
 	}
 	p := c.d.props
 	cfg.Priority = max(p.GreatestPriority, min(p.LeastPriority, cfg.Priority))
+	if err := c.d.checkGroupSet(); err != nil {
+		return nil, err
+	}
 	s, err := c.newStream(cfg, false)
 	if err != nil {
 		return nil, err
@@ -96,6 +102,9 @@ func (c *Context) newStream(cfg StreamConfig, isDefault bool) (*Stream, error) {
 	}
 	s := &Stream{c: c, q: q, id: q.ID(), flags: cfg.Flags, prio: cfg.Priority, isDefault: isDefault, sat: c.d.satMode.Load() == SatSaturation,
 		persistent: cfg.Flags&StreamPersistent != 0}
+	if !isDefault {
+		s.group = uint8(c.d.group.Load())
+	}
 	if c.stopMode {
 		q.SetStopOnFailure(true)
 	}
@@ -135,6 +144,7 @@ func (s *Stream) submit(t *hal.Task) (uint64, error) {
 	switch t.Kind {
 	case hal.TaskKernel:
 		t.Cores = s.coreBound()
+		t.Group = s.groupOf()
 		t.Overflow = s.overflowArea()
 	case hal.TaskReduce, hal.TaskRandom:
 		t.Overflow = s.overflowArea()

@@ -117,6 +117,9 @@ const (
 	KindSnapshotRestore  // a restore refused or failed
 	KindSnapshotCallback // a snapshot callback returned non-zero
 	KindSnapshotRegister // a snapshot callback is already registered for the stage
+	// Capability groups.
+	KindGroupNotSet    // several capability groups, none the default, and none set
+	KindGroupNotCreate // no capability group of that id, or none at all
 	numKinds
 )
 
@@ -147,6 +150,7 @@ var kindNames = [numKinds - Kind(hal.NumKinds)]string{
 	"invalid dump configuration", "dump not initialized", "dump already running",
 	"snapshot lock failed", "snapshot unlock failed", "snapshot backup failed",
 	"snapshot restore failed", "snapshot callback failed", "snapshot callback already registered",
+	"capability group not set", "capability group not created",
 }
 
 func (k Kind) String() string {

@@ -89,7 +89,7 @@ var deviceExamples = []example{
 		"ok: aclrtCreateStreamConfigHandle on an Atlas A2: NULL, last error 207000: ",
 		"ok: aclrtCreateStreamV2 on an Atlas A2 (",
 		"ok: Ascend950PR_9599: 36 AI cores, 72 vector cores, 128 GiB of HBM",
-		"ok: aclInit with soc_name Ascend310P3 -> 100008: ",
+		"ok: aclInit with soc_name Ascend310 -> 100008: ",
 	}},
 	{"31_vmm", "vadd", []string{
 		"ok: aclrtCheckMemType RSVD of two reserved addresses: 1",

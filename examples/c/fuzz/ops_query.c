@@ -8,6 +8,7 @@
 #include "fuzz.h"
 
 #include <math.h>
+#include <string.h>
 
 static void op_get_device(void)
 {
@@ -236,10 +237,64 @@ static void op_timeouts(void)
     }
 }
 
+/* Capability groups exist only on the Atlas inference chips: elsewhere
+ * every group call is refused with 207000 whatever its arguments, and
+ * aclrtCreateGroupInfo gives NULL; where they exist, the queries work. */
+static void op_groups(void)
+{
+    const char *soc = aclrtGetSocName();
+    int has = soc != NULL && strncmp(soc, "Ascend310P", 10) == 0;
+    uint32_t n = 0, v = 0;
+    size_t got = 0;
+    aclrtGroupInfo *info = NULL;
+    aclError rc = 0;
+    int32_t id = int_any();
+    switch (below(4)) {
+    case 0:
+        callf("aclrtGetGroupCount(&n)");
+        rc = ret(aclrtGetGroupCount(&n));
+        if (has && fz.cur_ctx >= 0) {
+            must_pass(rc, 0);
+            return;
+        }
+        break;
+    case 1:
+        callf("aclrtCreateGroupInfo()");
+        info = aclrtCreateGroupInfo();
+        if (info != NULL && !has) {
+            finding("WRONG SUCCESS", "aclrtCreateGroupInfo", "an array on %s, which has no groups", soc ? soc : "?");
+        }
+        if (info != NULL) {
+            callf("aclrtGetAllGroupInfo(info)");
+            must_pass(ret(aclrtGetAllGroupInfo(info)), 0);
+            callf("aclrtDestroyGroupInfo(info)");
+            must_pass(ret(aclrtDestroyGroupInfo(info)), 0);
+        }
+        return;
+    case 2:
+        callf("aclrtGetGroupInfoDetail(&v, %d, 0, &v, 4, &got)", id);
+        rc = ret(aclrtGetGroupInfoDetail((aclrtGroupInfo *)&v, id, ACL_GROUP_AICORE_INT, &v, sizeof v, &got));
+        must_fail(rc, "memory aclrtCreateGroupInfo did not create");
+        break;
+    default:
+        callf("aclrtSetGroup(%d)", id);
+        rc = ret(aclrtSetGroup(id));
+        if (has) {
+            return;
+        }
+        must_fail(rc, "a chip without capability groups");
+        break;
+    }
+    if (!has && fz.inited && rc != ACL_ERROR_RT_FEATURE_NOT_SUPPORT) {
+        finding("WRONG VALUE", "group call", "code %d on %s, expected 207000", (int)rc, soc ? soc : "?");
+    }
+}
+
 const struct op ops_query[] = {
     {"get_device", 3, op_get_device},
     {"device_queries", 8, op_device_queries},
     {"errors", 5, op_errors},
     {"timeouts", 2, op_timeouts},
+    {"groups", 1, op_groups},
     {NULL, 0, NULL},
 };
