@@ -3,13 +3,22 @@
  * with aclrtRegisterCpuFunc on a binary loaded from data in CPU kernel
  * mode 2, launched with its bytes checked, and the refusals (NULL
  * arguments, empty or unknown names, binaries of another kind, destroyed
- * binaries and the functions they took with them). Each operation loads,
- * makes and destroys its own binary, stream and memory, so that a fuzzed
- * stream waiting for ever never holds its tasks.
+ * binaries and the functions they took with them). SIMT launches: refused
+ * with 207000 on every chip but the Ascend 950, whatever the arguments;
+ * there, fz_simt run with checked results and the refusals of bad
+ * dimensions, kernels that are not SIMT and bad arguments. Each operation
+ * loads, makes and destroys its own binary, stream and memory, so that a
+ * fuzzed stream waiting for ever never holds its tasks.
  */
 #include <string.h>
 
 #include "fuzz.h"
+
+static int soc_is(const char *prefix)
+{
+    const char *soc = aclrtGetSocName();
+    return soc != NULL && strncmp(soc, prefix, strlen(prefix)) == 0;
+}
 
 /* A refusal with the exact code the runtime gives: fn and why name it. */
 static void want_code(aclError rc, aclError want, const char *fn, const char *why)
@@ -248,7 +257,166 @@ static void op_cpu_func(void)
     own_teardown(s, dst, NULL);
 }
 
+static dim3 d3(uint32_t x, uint32_t y, uint32_t z)
+{
+    dim3 d = {x, y, z};
+    return d;
+}
+
+static uint32_t dim_any(void)
+{
+    return one_in(8) ? 0 : one_in(8) ? (uint32_t)rnd() : 1 + (uint32_t)below(64);
+}
+
+/* A pointer the C front refuses before the call (the first page). */
+static int low(const void *p) { return (uintptr_t)p - 1 < 4095; }
+
+/* On a chip without SIMT units every SIMT launch is refused with 207000,
+ * whatever its arguments (but pointers the front refuses first). */
+static void simt_refused(void)
+{
+    harg f = pick_handle(K_FUNC, 0);
+    harg s = pick_stream();
+    dim3 grid = d3(dim_any(), 1, 1), block = d3(dim_any(), one_in(4) ? dim_any() : 1, 1);
+    uint64_t args[3] = {0, 0, rnd()};
+    void *ptrs[3] = {&args[0], &args[1], &args[2]};
+    aclError rc;
+    if (one_in(2)) {
+        callf("aclrtLaunchSIMTKernelWithArgsArray(%s, [%u], [%u,%u], 0, %s, NULL, args)", hdesc(&f), grid.x, block.x,
+              block.y, hdesc(&s));
+        rc = ret(aclrtLaunchSIMTKernelWithArgsArray(f.h, grid, block, 0, s.h, NULL, one_in(4) ? NULL : ptrs));
+    } else {
+        int null = one_in(4);
+        callf("aclrtLaunchSIMTKernelWithHostArgs(%s, [%u], [%u,%u], 0, %s, NULL, %s, 24, NULL, 0)", hdesc(&f), grid.x,
+              block.x, block.y, hdesc(&s), null ? "NULL" : "host");
+        rc = ret(aclrtLaunchSIMTKernelWithHostArgs(f.h, grid, block, 0, s.h, NULL, null ? NULL : args, sizeof args,
+                                                   NULL, 0));
+    }
+    if (low(f.h) || low(s.h)) {
+        /* The front refuses a pointer into the first page before anything. */
+        must_fail(rc, "a handle in the first page");
+        return;
+    }
+    fz.checks++;
+    if (rc != ACL_ERROR_RT_FEATURE_NOT_SUPPORT) {
+        finding(rc == 0 ? "WRONG SUCCESS" : "WRONG CODE", "SIMT launch on a chip without SIMT",
+                "returned %d on %s, want 207000", rc, aclrtGetSocName());
+        if (rc == 0) {
+            fz.wrong_successes++;
+            if (fz.cur_ctx >= 0) {
+                ctx_taint(fz.cur_ctx);
+            }
+        }
+    }
+}
+
+/* On the Ascend 950: fz_simt run and checked, or a refusal. */
+static void simt_run(void)
+{
+    enum { T = 256, B = 4 };
+    if (ensure_device() != 0) {
+        return;
+    }
+    unsigned allow = allow_for_ctx(fz.cur_ctx);
+    aclrtBinHandle bin = own_binary(-1, 0, allow);
+    if (bin == NULL) {
+        return;
+    }
+    aclrtFuncHandle m = NULL, fill = NULL;
+    callf("aclrtBinaryGetFunction(own, fz_simt / fz_fill, &f)");
+    aclError rc = ret(aclrtBinaryGetFunction(bin, "fz_simt", &m));
+    if (rc == 0) {
+        rc = ret(aclrtBinaryGetFunction(bin, "fz_fill", &fill));
+    }
+    must_pass(rc, 0);
+    aclrtStream s = NULL;
+    uint64_t *in = NULL, *out = NULL;
+    if (rc != 0 || own_setup(&s, (void **)&in, (void **)&out, 8 * T * B, allow) != 0) {
+        own_teardown(s, in, out);
+        own_unload(bin);
+        return;
+    }
+    uint32_t t = 1 + (uint32_t)below(T), nb = 1 + (uint32_t)below(B);
+    uint64_t pat = rnd() >> 8, args[3] = {(uint64_t)(uintptr_t)in, (uint64_t)(uintptr_t)out, pat};
+    void *ptrs[3] = {&args[0], &args[1], &args[2]};
+    dim3 grid = d3(nb, 1, 1), block = d3(t, 1, 1);
+    aclrtFuncHandle f = m;
+    int k = (int)below(10), host = one_in(2);
+    static const char *const why[] = {"a gridDim extent 0", "a blockDim extent 0", "more than 2048 threads a block",
+                                      "a kernel that is not SIMT", "func NULL", "hostArgs NULL", "argsSize 0"};
+    static const aclError code[] = {ACL_ERROR_RT_PARAM_INVALID, ACL_ERROR_RT_PARAM_INVALID, ACL_ERROR_RT_PARAM_INVALID,
+                                    ACL_ERROR_RT_PARAM_INVALID, ACL_ERROR_INVALID_PARAM,    ACL_ERROR_INVALID_PARAM,
+                                    ACL_ERROR_RT_PARAM_INVALID};
+    void *hargs = args;
+    size_t hsize = sizeof args;
+    switch (k) {
+    case 0:
+        *(one_in(2) ? &grid.x : one_in(2) ? &grid.y : &grid.z) = 0;
+        break;
+    case 1:
+        *(one_in(2) ? &block.x : &block.y) = 0;
+        break;
+    case 2:
+        block = one_in(2) ? d3(2049 + (uint32_t)below(4096), 1, 1) : d3(64, 33 + (uint32_t)below(64), 1);
+        break;
+    case 3:
+        f = fill;
+        break;
+    case 4:
+        f = NULL;
+        break;
+    case 5:
+        host = 1, hargs = NULL;
+        break;
+    case 6:
+        host = 1, hsize = 0;
+        break;
+    }
+    if (host) {
+        callf("aclrtLaunchSIMTKernelWithHostArgs(%s, [%u,%u,%u], [%u,%u,%u], 0, own, NULL, %s, %zu, NULL, 0)",
+              f == m ? "fz_simt" : f ? "fz_fill" : "NULL", grid.x, grid.y, grid.z, block.x, block.y, block.z,
+              hargs ? "{in, out, pat}" : "NULL", hsize);
+        rc = ret(aclrtLaunchSIMTKernelWithHostArgs(f, grid, block, 0, s, NULL, hargs, hsize, NULL, 0));
+    } else {
+        callf("aclrtLaunchSIMTKernelWithArgsArray(%s, [%u,%u,%u], [%u,%u,%u], 0, own, NULL, {in, out, pat})",
+              f == m ? "fz_simt" : f ? "fz_fill" : "NULL", grid.x, grid.y, grid.z, block.x, block.y, block.z);
+        rc = ret(aclrtLaunchSIMTKernelWithArgsArray(f, grid, block, 0, s, NULL, ptrs));
+    }
+    if (k < 7) {
+        want_code(rc, code[k], host ? "aclrtLaunchSIMTKernelWithHostArgs" : "aclrtLaunchSIMTKernelWithArgsArray",
+                  why[k]);
+    } else {
+        must_pass(rc, allow);
+        static uint64_t got[T * B];
+        if (rc == 0 && sync_get(s, got, out, 8 * (size_t)(t * nb), allow) == 0) {
+            for (uint32_t i = 0; i < t * nb; i++) {
+                uint64_t want = pat + (i - i % t) + (t - 1 - i % t);
+                if (got[i] != want) {
+                    mismatch("SIMT fz_simt [%u] x [%u]: slot %u is %#llx, want %#llx", nb, t, i,
+                             (unsigned long long)got[i], (unsigned long long)want);
+                    break;
+                }
+            }
+        }
+    }
+    own_unload(bin);
+    callf("aclrtLaunchSIMTKernelWithArgsArray(fz_simt of an unloaded binary, [1], [1], 0, own, NULL, args)");
+    want_code(ret(aclrtLaunchSIMTKernelWithArgsArray(m, d3(1, 1, 1), d3(1, 1, 1), 0, s, NULL, ptrs)),
+              ACL_ERROR_RT_INVALID_HANDLE, "aclrtLaunchSIMTKernelWithArgsArray", "a function of an unloaded binary");
+    own_teardown(s, in, out);
+}
+
+static void op_simt(void)
+{
+    if (soc_is("Ascend950") && fz.inited) {
+        simt_run();
+    } else if (!soc_is("Ascend950")) {
+        simt_refused();
+    }
+}
+
 const struct op ops_engines[] = {
     {"cpu_func", 3, op_cpu_func},
+    {"simt", 3, op_simt},
     {NULL, 0, NULL},
 };
