@@ -1,7 +1,7 @@
 /*
  * Kernels for the fuzzer (examples/c/fuzz): one that writes a pattern the
  * fuzzer can check, one that does nothing, one that traps, one that adds
- * to a word.
+ * to a word, and a SIMT kernel whose threads read each other's slots.
  * Build: gcc -g -O2 -shared -fPIC -I<include> fuzz.c -o libfuzzk.so
  */
 #include <gocann/kernel.h>
@@ -39,4 +39,17 @@ __global__ __aicore__ void fz_add(GM_ADDR word, uint64_t k)
     if (GetBlockIdx() == 0) {
         __atomic_add_fetch((uint64_t *)word, k, __ATOMIC_SEQ_CST);
     }
+}
+
+/* A SIMT kernel: thread x of block b writes pattern + its global index to
+ * its slot of in, waits at the block barrier, then copies the slot of its
+ * mirror thread (blockDim.x - 1 - x) of the same block to out. */
+GOCANN_SIMT_KERNEL(fz_simt);
+__global__ __aicore__ void fz_simt(GM_ADDR in, GM_ADDR out, uint64_t pattern)
+{
+    gocann_dim3 t = gocann_thread_idx(), b = gocann_block_idx(), d = gocann_block_dim();
+    uint64_t *i = (uint64_t *)in + b.x * d.x, *o = (uint64_t *)out + b.x * d.x;
+    __atomic_store_n(&i[t.x], pattern + b.x * d.x + t.x, __ATOMIC_SEQ_CST);
+    asc_syncthreads();
+    o[t.x] = __atomic_load_n(&i[d.x - 1 - t.x], __ATOMIC_SEQ_CST);
 }
