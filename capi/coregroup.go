@@ -77,6 +77,17 @@ func groupInfos(t *C.gocann_thread, fn string, p *C.aclrtGroupInfo) (int, C.aclE
 	return n, 0
 }
 
+// groupCall checks p as groupInfos does and finds the current context,
+// for the calls reading or filling an array.
+func groupCall(t *C.gocann_thread, fn string, p *C.aclrtGroupInfo) (int, *cContext, C.aclError) {
+	n, code := groupInfos(t, fn, p)
+	if code != 0 {
+		return 0, nil, code
+	}
+	c, code := currentContext(t, fn)
+	return n, c, code
+}
+
 //export gocann_aclrtCreateGroupInfo
 func gocann_aclrtCreateGroupInfo(t *C.gocann_thread) *C.aclrtGroupInfo {
 	const fn = "aclrtCreateGroupInfo"
@@ -129,11 +140,7 @@ func gocann_aclrtGetAllGroupInfo(t *C.gocann_thread, p *C.aclrtGroupInfo) C.aclE
 	if code := unsupported(t, "aclrtGetAllGroupInfo"); code != 0 {
 		return code
 	}
-	n, code := groupInfos(t, fn, p)
-	if code != 0 {
-		return code
-	}
-	c, code := currentContext(t, fn)
+	n, c, code := groupCall(t, fn, p)
 	if code != 0 {
 		return code
 	}
@@ -171,11 +178,7 @@ func gocann_aclrtGetGroupInfoDetail(t *C.gocann_thread, p *C.aclrtGroupInfo, ind
 	if code := unsupported(t, "aclrtGetGroupInfoDetail"); code != 0 {
 		return code
 	}
-	n, code := groupInfos(t, fn, p)
-	if code != 0 {
-		return code
-	}
-	c, code := currentContext(t, fn)
+	n, c, code := groupCall(t, fn, p)
 	if code != 0 {
 		return code
 	}
