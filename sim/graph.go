@@ -371,7 +371,9 @@ func (w *worker) runOp(r *graphRun, si, pc int, t *hal.Task) {
 			s.mu.Unlock()
 			return
 		}
-		r.waitOp(func() bool { return hal.ValueMatches(atomic.LoadUint64(word), t.Value, t.Flag) })
+		r.waitTimed(si, pc, t, fmt.Sprintf("value wait at %#x", t.Dst.Dev), t.Timeout, func() bool {
+			return hal.ValueMatches(atomic.LoadUint64(word), t.Value, t.Flag)
+		})
 	case hal.TaskNotifyRecord:
 		s.mu.Lock()
 		t.Notify.(*notify).signal(s)
