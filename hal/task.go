@@ -132,9 +132,10 @@ type Task struct {
 	// Sync objects.
 	Event  Event
 	Notify Notify
-	// TaskNotifyWait, TaskEventWait: the wait fails with a KindWaitTimeout
-	// fault once it has waited this long at the head of its queue (not
-	// counting time spent queued behind other tasks); 0 waits forever.
+	// TaskNotifyWait, TaskEventWait, TaskCntNotifyWait, TaskValueWait: the
+	// wait fails with a KindWaitTimeout fault once it has waited this long
+	// at the head of its queue (not counting time spent queued behind other
+	// tasks); 0 waits forever.
 	Timeout time.Duration
 
 	// TaskHostFunc: Host runs, or HostFn(HostArgs[0], HostArgs[1]) when

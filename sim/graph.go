@@ -26,6 +26,7 @@ type graphRun struct {
 	started []atomic.Bool // stream started in this run
 	active  atomic.Int32  // streams running
 	recs    []uint64      // numbers of g.Records' records not yet run; s.mu guards them
+	kern    []graphKernel // the kernel each stream runs (graph_timeout.go)
 	// root is the graph whose task runs (g, or the graph a conditional
 	// sub-graph belongs to) and aborts its Aborts count when the task
 	// started: the run stops once the count changes.
@@ -44,6 +45,7 @@ func (s *scheduler) newGraphRun(g *hal.Graph, top *item) *graphRun {
 	r.s, r.g, r.top = s, g, top
 	r.events = resetFlags(r.events, g.Events)
 	r.started = resetFlags(r.started, len(g.Streams))
+	r.kern = resetKernels(r.kern, len(g.Streams))
 	return r
 }
 
@@ -91,6 +93,7 @@ func (w *worker) runGraphIn(top *item, g *hal.Graph, parent *graphRun) {
 		r.root, r.aborts = g, g.Aborts()
 	}
 	r.takeRecords(top, g)
+	r.watch()
 	r.active.Store(int32(heads))
 	for i, st := range g.Streams {
 		if st.Head {
@@ -102,6 +105,7 @@ func (w *worker) runGraphIn(top *item, g *hal.Graph, parent *graphRun) {
 	}
 	w.runStream(r, first, 0)
 	done := r.wait(func() bool { return r.active.Load() == 0 })
+	r.unwatch()
 	if r.aborted() {
 		// Streams that were waiting when it came record nothing of their own.
 		r.top.fault.CompareAndSwap(nil, s.newFault(top.q, top.seq, top.t, hal.KindModelAborted,
@@ -188,6 +192,11 @@ func (r *graphRun) waitTimed(si, pc int, t *hal.Task, what string, timeout time.
 
 // fail records a fault of operation pc of stream si; the first one wins.
 func (r *graphRun) fail(si, pc int, t *hal.Task, k hal.Kind, msg string, err error) {
+	r.top.fault.CompareAndSwap(nil, r.opFault(si, pc, t, k, msg, err))
+}
+
+// opFault is a fault of operation pc of stream si.
+func (r *graphRun) opFault(si, pc int, t *hal.Task, k hal.Kind, msg string, err error) *hal.Fault {
 	top := r.top
 	if ops := r.g.Streams[si].Ops(); pc < len(ops) && ops[pc].Diag != "" {
 		msg += "; " + ops[pc].Diag
@@ -197,7 +206,7 @@ func (r *graphRun) fail(si, pc int, t *hal.Task, k hal.Kind, msg string, err err
 		f.Kernel, f.Func, f.NArgs, f.Args = t.Kernel.Name, t.Kernel, t.NArgs, t.Args
 		f.Site = t.Site
 	}
-	top.fault.CompareAndSwap(nil, f)
+	return f
 }
 
 // runStream runs stream si of r from operation pc until it ends, following
@@ -371,7 +380,9 @@ func (w *worker) runOp(r *graphRun, si, pc int, t *hal.Task) {
 			s.mu.Unlock()
 			return
 		}
-		r.waitOp(func() bool { return hal.ValueMatches(atomic.LoadUint64(word), t.Value, t.Flag) })
+		r.waitTimed(si, pc, t, fmt.Sprintf("value wait at %#x", t.Dst.Dev), t.Timeout, func() bool {
+			return hal.ValueMatches(atomic.LoadUint64(word), t.Value, t.Flag)
+		})
 	case hal.TaskNotifyRecord:
 		s.mu.Lock()
 		t.Notify.(*notify).signal(s)

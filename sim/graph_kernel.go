@@ -31,6 +31,8 @@ func (w *worker) runKernel(r *graphRun, si, pc int, t *hal.Task) {
 		r.fail(si, pc, t, hal.KindAICoreException, "kernel arguments unusable", err)
 		return
 	}
+	r.kernelStart(si, pc)
+	defer r.kernelEnd(si)
 	if t.Blocks == 1 {
 		if err := w.block1(t); err != nil {
 			r.fail(si, pc, t, faultKind(err), err.Error(), err)

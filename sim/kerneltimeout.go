@@ -17,11 +17,11 @@ import (
 // afterwards is not reported again, the task having failed already.
 //
 // One watcher goroutine per device looks at the running kernels. It parks
-// while none runs and the first kernel to start wakes it (engine.takeFrom),
-// so a launch pays one test of a flag under a lock it holds anyway. Awake,
-// it sleeps until the earliest deadline, at most one tick of the chip's
-// interval: a kernel starting meanwhile has a timeout of a tick at least,
-// so none is found late.
+// while none runs and the first kernel to start wakes it (engine.takeFrom,
+// or graphRun.kernelStart for a model's kernel: graph_timeout.go), so a
+// launch pays one test of a flag. Awake, it sleeps until the earliest
+// deadline, at most one tick of the chip's interval: a kernel starting
+// meanwhile has a timeout of a tick at least, so none is found late.
 
 var _ hal.KernelTimeouter = (*device)(nil)
 
@@ -50,8 +50,7 @@ func (s *scheduler) wakeWatcher() {
 
 // kernelStarted wakes a parked watcher as a kernel starts. s.mu must be held.
 func (s *scheduler) kernelStarted() {
-	if s.watchParked {
-		s.watchParked = false
+	if s.watchParked.CompareAndSwap(true, false) {
 		s.wakeWatcher()
 	}
 }
@@ -60,6 +59,7 @@ func (s *scheduler) watcher() {
 	defer s.wg.Done()
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
+	ran := false // a kernel ran at the last look
 	for {
 		s.mu.Lock()
 		if s.closed {
@@ -67,11 +67,15 @@ func (s *scheduler) watcher() {
 			return
 		}
 		next, running := s.checkKernels(s.clock())
-		s.watchParked = !running
+		// Park only after a look finding none, a tick after the last
+		// kernel: back-to-back kernels then do not wake the watcher each.
+		park := !running && !ran
+		ran = running
+		s.watchParked.Store(park)
 		faults := s.takeFaults()
 		s.mu.Unlock()
 		s.report(faults)
-		if !running {
+		if park {
 			<-s.watch
 			continue
 		}
@@ -110,6 +114,9 @@ func (s *scheduler) checkKernels(now int64) (next time.Duration, running bool) {
 			continue
 		}
 		next = min(next, left)
+	}
+	if gnext, grunning := s.checkGraphKernels(now); grunning {
+		next, running = min(next, gnext), true
 	}
 	return max(next, watchMin), running
 }

@@ -19,6 +19,9 @@ type scheduler struct {
 	poke    chan struct{}
 	watch   chan struct{} // wakes the kernel timeout watcher (kerneltimeout.go)
 	runs    sync.Pool     // *graphRun, reused so a replay allocates nothing
+	// watchParked: the watcher waits for a kernel to start; atomic, so a
+	// kernel of a graph run tests it without the lock.
+	watchParked atomic.Bool
 
 	// mu guards every field below and the scheduler-owned fields of queues,
 	// engines, items and events.
@@ -43,7 +46,7 @@ type scheduler struct {
 
 	kernelTimeout time.Duration               // of kernels without their own; 0: never
 	pools         [hal.MaxCoreGroups]corePool // the capability groups' AI cores, by group id
-	watchParked   bool                        // the watcher waits for a kernel to start
+	graphRuns     []*graphRun                 // the graph runs in progress, for the watcher
 }
 
 func newScheduler(d *device, dmaWorkers int) *scheduler {

@@ -64,6 +64,7 @@ func (s *scheduler) admit(q *queue, sl *slot) error {
 		if t.Kind == hal.TaskValueWait && t.Flag > hal.WaitNOR {
 			return hal.Errorf(hal.KindInvalidParam, "value wait flag %d is invalid, expected 0..3", t.Flag)
 		}
+		sl.deadline = 0
 	default:
 		return hal.Errorf(hal.KindInvalidParam, "task kind %d is invalid", t.Kind)
 	}
@@ -152,6 +153,9 @@ func (s *scheduler) runSync(q *queue, sl *slot, now int64) (ok bool, f *hal.Faul
 			break
 		}
 		if !hal.ValueMatches(atomic.LoadUint64(w), t.Value, t.Flag) {
+			if f := s.expired(q, sl, now, fmt.Sprintf("value wait at %#x", t.Dst.Dev)); f != nil {
+				return true, f
+			}
 			s.poll(q, sl)
 			return false, nil
 		}

@@ -100,7 +100,8 @@ func (s *Stream) ValueWrite(addr, value uint64, flag uint32, site uintptr) error
 }
 
 // ValueWait holds s until the 64-bit word at addr satisfies flag against
-// value (aclrtValueWait).
+// value (aclrtValueWait). Like an event or notify wait it is bounded by the
+// process's wait timeout (SetOpWaitTimeout) in force when it is queued.
 func (s *Stream) ValueWait(addr, value uint64, flag uint32, site uintptr) error {
 	if err := s.check(); err != nil {
 		return err
@@ -111,7 +112,7 @@ func (s *Stream) ValueWait(addr, value uint64, flag uint32, site uintptr) error 
 	if err := s.checkWord(addr); err != nil {
 		return err
 	}
-	_, err := s.submit(&hal.Task{Kind: hal.TaskValueWait, Dst: hal.DevLoc(addr), Value: value, Flag: flag, Site: site})
+	_, err := s.submit(&hal.Task{Kind: hal.TaskValueWait, Dst: hal.DevLoc(addr), Value: value, Flag: flag, Timeout: s.c.d.r.waitTimeout(0), Site: site})
 	return err
 }
 

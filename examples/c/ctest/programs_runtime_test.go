@@ -325,7 +325,7 @@ var runtimeExamples = []example{
 		"ok: aclrtRandomNumAsync with isAddr 2 -> 107000: ",
 		"ok: aclrtRandomNumAsync on Ascend 950 -> 207000: ",
 	}},
-	{"49_timeouts", "", []string{
+	{"49_timeouts", "kernels", []string{
 		"ok: aclrtSetOpWaitTimeout before aclInit (aclrtSetOpWaitTimeout(1) -> 100001)",
 		"ok: aclrtGetOpTimeOutInterval: 4294967 us",
 		"ok: default execute timeout: 1090922 ms",
@@ -340,6 +340,15 @@ var runtimeExamples = []example{
 		"ok: a wait past aclrtSetOpWaitTimeout(1) (aclrtSynchronizeStream(s1) -> 107019)",
 		"ok: the wait failed after its timeout",
 		"ok: after aclrtSetOpWaitTimeout(0) the streams go on",
+		"ok: op_timeout_interval_us sets the tick: 1000 us",
+		"ok: aclrtSetOpExecuteTimeOutV2(20 ms) is 20 ticks: 20000 us",
+		"ok: CONTINUE_ON_FAILURE: a kernel past a 20 ms execute timeout (aclrtSynchronizeStream(st) -> 507014)",
+		"ok: the exception callback saw the timeout once (1, 507014)",
+		"ok: the block ran on to its end and the task after it ran",
+		"ok: STOP_ON_FAILURE: a kernel past a 20 ms execute timeout (aclrtSynchronizeStream(st) -> 507014)",
+		"ok: the exception callback saw the timeout once (1, 507014)",
+		"ok: the synchronize returned at the deadline, before the kernel ended",
+		"ok: the block ran to its end; the task after it was dropped (0)",
 	}},
 	{"52_groups", "kernels", []string{
 		"ok: aclrtSetGroup before aclrtSetDevice -> 107002: ",

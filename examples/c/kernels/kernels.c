@@ -2,7 +2,8 @@
  * Kernels for 46_kernels: one with declared parameters to describe, one
  * that traps (a binary's exception callback), and one whose blocks meet
  * on the device's hardware synchronization word; and, for 51_control, one
- * that counts its blocks running at once.
+ * that counts its blocks running at once; for 49_timeouts, one that runs
+ * past a short execute timeout.
  * Build: gcc -O2 -shared -fPIC -I<include> kernels.c -o libkernels.so
  */
 #define _POSIX_C_SOURCE 200809L /* nanosleep under -std=c11 */
@@ -94,3 +95,12 @@ __global__ __aicore__ void overflows(void)
     }
 }
 GOCANN_KERNEL_PARAMS(overflows);
+
+/* linger holds its core for ms milliseconds, then stores 1 at done. */
+__global__ __aicore__ void linger(GM_ADDR done, int64_t ms)
+{
+    struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+    __atomic_store_n((int64_t *)done, 1, __ATOMIC_SEQ_CST);
+}
+GOCANN_KERNEL_PARAMS(linger, GOCANN_PARAM_PTR, GOCANN_PARAM_INT64);
