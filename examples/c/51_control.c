@@ -39,46 +39,28 @@ static void get(void *host, const void *dev, size_t n)
     CHECK(aclrtMemcpy(host, n, dev, n, ACL_MEMCPY_DEVICE_TO_HOST));
 }
 
-/* run_peak launches peak with 48 blocks on st and returns how many of
- * them ran at once. */
-static int64_t run_peak(aclrtStream st)
-{
-    static void *w;
-    int64_t h[3];
-    if (w == NULL) {
-        CHECK(aclrtMalloc(&w, sizeof h, ACL_MEM_MALLOC_HUGE_FIRST));
-    }
-    CHECK(aclrtMemset(w, sizeof h, 0, sizeof h));
-    void *args[1] = {&w};
-    CHECK(aclrtLaunchKernelWithArgsArray(peak, 48, st, NULL, args));
-    CHECK(aclrtSynchronizeStream(st));
-    CHECK(aclrtMemcpy(h, sizeof h, w, sizeof h, ACL_MEMCPY_DEVICE_TO_HOST));
-    EXPECT(h[2] == 48 && h[0] == 0, "peak: all 48 blocks ran (%lld)", (long long)h[2]);
-    return h[1];
-}
-
 static void scheduler(void)
 {
     aclrtStream s2;
-    int64_t n = run_peak(s);
+    int64_t n = run_peak(peak, s);
     EXPECT(n > 4, "unlimited: %lld blocks of 48 ran at once, more than 4", (long long)n);
     CHECK(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_VECTOR_CORE, 4));
-    n = run_peak(s);
+    n = run_peak(peak, s);
     EXPECT(n == 4, "device vector limit 4: %lld blocks at once", (long long)n);
     CHECK(aclrtCreateStream(&s2));
     CHECK(aclrtSetStreamResLimit(s2, ACL_RT_DEV_RES_CUBE_CORE, 6));
     CHECK(aclrtSetStreamResLimit(s2, ACL_RT_DEV_RES_VECTOR_CORE, 8));
-    n = run_peak(s2);
+    n = run_peak(peak, s2);
     EXPECT(n == 6, "stream limits 6 cube, 8 vector over the device's 4: %lld blocks at once", (long long)n);
     CHECK(aclrtSetStreamResLimit(s2, ACL_RT_DEV_RES_CUBE_CORE, 0));
-    n = run_peak(s2);
+    n = run_peak(peak, s2);
     EXPECT(n == 1, "stream cube limit 0: %lld block at once", (long long)n);
     CHECK(aclrtResetStreamResLimit(s2));
-    n = run_peak(s2);
+    n = run_peak(peak, s2);
     EXPECT(n == 4, "after aclrtResetStreamResLimit: the device's 4 (%lld)", (long long)n);
     CHECK(aclrtDestroyStream(s2));
     CHECK(aclrtResetDeviceResLimit(0));
-    n = run_peak(s);
+    n = run_peak(peak, s);
     EXPECT(n > 4, "after aclrtResetDeviceResLimit: %lld at once, more than 4", (long long)n);
 }
 

@@ -22,23 +22,6 @@
 
 static aclrtFuncHandle peak;
 
-/* run_peak runs peak on st and returns how many of its blocks ran at once. */
-static int64_t run_peak(aclrtStream st)
-{
-    static void *w;
-    int64_t h[3];
-    if (w == NULL) {
-        CHECK(aclrtMalloc(&w, sizeof h, ACL_MEM_MALLOC_HUGE_FIRST));
-    }
-    CHECK(aclrtMemset(w, sizeof h, 0, sizeof h));
-    void *args[1] = {&w};
-    CHECK(aclrtLaunchKernelWithArgsArray(peak, 48, st, NULL, args));
-    CHECK(aclrtSynchronizeStream(st));
-    CHECK(aclrtMemcpy(h, sizeof h, w, sizeof h, ACL_MEMCPY_DEVICE_TO_HOST));
-    EXPECT(h[2] == 48 && h[0] == 0, "peak: all 48 blocks ran (%lld)", (long long)h[2]);
-    return h[1];
-}
-
 static uint32_t detail(const aclrtGroupInfo *info, int32_t index, aclrtGroupAttr attr)
 {
     uint32_t v = 0xdeadbeef;
@@ -96,12 +79,12 @@ static void scheduling(void)
 {
     aclrtStream early, bound, other;
     CHECK(aclrtCreateStream(&early));
-    int64_t n = run_peak(NULL);
+    int64_t n = run_peak(peak, NULL);
     EXPECT(n == 2, "no group set: the default group's 2 cores on the default stream (%lld)", (long long)n);
     CHECK(aclrtSetGroup(1));
-    n = run_peak(NULL);
+    n = run_peak(peak, NULL);
     EXPECT(n == 4, "group 1 set: 4 blocks at once on the default stream (%lld)", (long long)n);
-    n = run_peak(early);
+    n = run_peak(peak, early);
     EXPECT(n == 4, "group 1 set: 4 on a stream created before (%lld)", (long long)n);
     CHECK(aclrtCreateStream(&bound));
     CHECK(aclrtCreateStream(&other));
@@ -123,9 +106,9 @@ static void scheduling(void)
     CHECK(aclrtFree(w));
 
     CHECK(aclrtSetGroup(0));
-    n = run_peak(bound);
+    n = run_peak(peak, bound);
     EXPECT(n == 4, "a stream created under group 1 keeps it after aclrtSetGroup(0) (%lld)", (long long)n);
-    n = run_peak(NULL);
+    n = run_peak(peak, NULL);
     EXPECT(n == 2, "group 0 set: 2 on the default stream (%lld)", (long long)n);
     CHECK(aclrtDestroyStream(early));
     CHECK(aclrtDestroyStream(bound));

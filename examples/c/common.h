@@ -161,4 +161,21 @@ static inline void write_u64(void *dev, uint64_t v)
     CHECK(aclrtMemcpy(dev, sizeof v, &v, sizeof v, ACL_MEMCPY_HOST_TO_DEVICE));
 }
 
+/* run_peak launches the peak kernel (kernels/kernels.c) with 48 blocks on
+ * st and returns how many of them ran at once. */
+static inline int64_t run_peak(aclrtFuncHandle peak, aclrtStream st)
+{
+    void *w = NULL;
+    int64_t h[3];
+    CHECK(aclrtMalloc(&w, sizeof h, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK(aclrtMemset(w, sizeof h, 0, sizeof h));
+    void *args[1] = {&w};
+    CHECK(aclrtLaunchKernelWithArgsArray(peak, 48, st, NULL, args));
+    CHECK(aclrtSynchronizeStream(st));
+    CHECK(aclrtMemcpy(h, sizeof h, w, sizeof h, ACL_MEMCPY_DEVICE_TO_HOST));
+    CHECK(aclrtFree(w));
+    EXPECT(h[2] == 48 && h[0] == 0, "peak: all 48 blocks ran (%lld)", (long long)h[2]);
+    return h[1];
+}
+
 #endif /* GOCANN_EXAMPLES_COMMON_H */
