@@ -81,22 +81,31 @@ func TestValueWaitTimeoutStopOnFailure(t *testing.T) {
 	}
 }
 
-func TestCapturedValueWaitTimeout(t *testing.T) {
-	// A value wait captured while a wait timeout is in force keeps it in
-	// the model: each run fails it after the timeout, reported by the run's
-	// stream, and the model's stream moves on, as captured event and notify
-	// waits do.
-	e := setup(t)
+// capturedValueWait captures, under a 20 ms wait timeout, a wait for the
+// word flag to be 1 followed by a kernel adding 1 to the word p; the
+// timeout is 0 again once it returns.
+func capturedValueWait(t *testing.T) (e env, m *gocann.ModelRI, p, flag gocann.DevPtr) {
+	t.Helper()
+	e = setup(t)
 	k := registerKernels(t, e)
-	p, flag := word(t, e, 0), word(t, e, 0)
+	p, flag = word(t, e, 0), word(t, e, 0)
 	check(t, e.r.SetOpWaitTimeout(20*time.Millisecond))
 	m, err := e.s.Capture(gocann.CaptureGlobal, func(s *gocann.Stream) error {
 		check(t, s.WaitValue(flag, 1, gocann.WaitEQ))
 		return s.Launch(k.add, 1, gocann.Ptr(p), gocann.U64(1))
 	})
 	check(t, err)
-	defer m.Close()
+	t.Cleanup(func() { m.Close() })
 	check(t, e.r.SetOpWaitTimeout(0))
+	return e, m, p, flag
+}
+
+func TestCapturedValueWaitTimeout(t *testing.T) {
+	// A value wait captured while a wait timeout is in force keeps it in
+	// the model: each run fails it after the timeout, reported by the run's
+	// stream, and the model's stream moves on, as captured event and notify
+	// waits do.
+	e, m, p, flag := capturedValueWait(t)
 	msg := fmt.Sprintf("value wait at %#x timed out after 20ms", uint64(flag))
 	for i := range 2 {
 		writeU64(t, e.c, p, 0)
@@ -115,17 +124,7 @@ func TestCapturedValueWaitTimeout(t *testing.T) {
 func TestCapturedValueWaitTimeoutStopOnFailure(t *testing.T) {
 	// Under STOP_ON_FAILURE the run's stream stops at the model's fault:
 	// the tasks queued after the run are dropped.
-	e := setup(t)
-	k := registerKernels(t, e)
-	p, flag := word(t, e, 0), word(t, e, 0)
-	check(t, e.r.SetOpWaitTimeout(20*time.Millisecond))
-	m, err := e.s.Capture(gocann.CaptureGlobal, func(s *gocann.Stream) error {
-		check(t, s.WaitValue(flag, 1, gocann.WaitEQ))
-		return s.Launch(k.add, 1, gocann.Ptr(p), gocann.U64(1))
-	})
-	check(t, err)
-	defer m.Close()
-	check(t, e.r.SetOpWaitTimeout(0))
+	e, m, _, _ := capturedValueWait(t)
 	check(t, e.s.SetFailureMode(gocann.StopOnFailure))
 	var after atomic.Bool
 	check(t, m.Run(e.s))
