@@ -148,6 +148,8 @@ func codeFor(k rterr.Kind) Code {
 		return CodeRTAICPUException
 	case rterr.KindAICoreTimeout:
 		return CodeRTAICoreTimeout
+	case rterr.KindNoPermission:
+		return CodeRTNoPermission
 	case rterr.KindDMAFault:
 		return CodeRTSysDMA
 	case rterr.KindHostFuncFault, rterr.KindInternal, rterr.KindNotReady:

@@ -35,6 +35,8 @@ const (
 	KindInsufficientArray   = rterr.KindInsufficientArray   // output array too small
 	KindNotSupported        = rterr.KindNotSupported        // a feature the device or backend lacks
 	KindSymbolNotFound      = rterr.KindSymbolNotFound      // a binary exports no such symbol
+	KindFileAttrInvalid     = rterr.KindFileAttrInvalid     // a configuration value is out of range
+	KindNoPermission        = rterr.KindNoPermission        // the process is not on an export's whitelist
 )
 
 // Errorf returns the *Error of kind k, with a formatted message, for

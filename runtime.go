@@ -159,6 +159,9 @@ func (r *Runtime) simBackend(c Config) (b hal.Backend, err error) {
 		Space:      r.space,
 		VMMBase:    s.VMMBase, VMMSize: s.VMMSize, ManagedBase: s.ManagedBase, ManagedSize: s.ManagedSize,
 	}
+	if s.Machine != config.NoMachine {
+		cfg.Machine = s.Machine
+	}
 	cfg.PhysicalIDs = s.PhysicalIDs
 	for _, g := range s.CoreGroups {
 		cfg.Profile.Groups[g.ID] = hal.CoreGroup{AICores: g.AICores, VectorCores: g.VectorCores, AICPUs: g.AICPUs,
@@ -231,10 +234,13 @@ func (r *Runtime) Init(configPath string) error {
 }
 
 // withEnv takes into c what aclInit reads from the environment:
-// ASCEND_RT_VISIBLE_DEVICES, unless c already has it.
+// ASCEND_RT_VISIBLE_DEVICES and GOCANN_MACHINE, unless c already has them.
 func withEnv(c Config) Config {
 	if v, ok := os.LookupEnv(config.VisibleEnv); ok && c.VisibleDevices == nil {
 		c.VisibleDevices = &v
+	}
+	if c.Simulator.Machine == "" {
+		c.Simulator.Machine = os.Getenv(config.MachineEnv)
 	}
 	return c
 }

@@ -92,6 +92,9 @@ func initRuntime(path string) error {
 	if c.Simulator.SoCName == "" {
 		c.Simulator.SoCName = os.Getenv(socEnv)
 	}
+	if err := machineFromEnv(&c); err != nil {
+		return err
+	}
 	if err := proc.r.Raw().InitCore(c); err != nil {
 		return err
 	}

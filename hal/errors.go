@@ -34,6 +34,7 @@ const (
 	KindModelAborted                  // a running graph was aborted (Graph.Abort)
 	KindAICPUException                // a kernel on the AI CPU engine faulted or trapped
 	KindAICoreTimeout                 // a kernel ran past its execute timeout
+	KindNoPermission                  // the process is not allowed the object (an IPC whitelist)
 	numKinds
 )
 
@@ -43,7 +44,7 @@ var kindNames = [numKinds]string{
 	"no stream resource", "no event resource", "no notify resource", "not ready",
 	"stream synchronize timeout", "wait timeout", "AI core exception", "AI core trap",
 	"DMA fault", "host function fault", "stream aborted", "model aborted", "AI CPU exception",
-	"AI core timeout",
+	"AI core timeout", "no permission",
 }
 
 func (k Kind) String() string {

@@ -45,6 +45,9 @@ type allocator struct {
 	// release, if set, is told of every block that goes back to the free
 	// list, so the owner can give its pages back to the OS.
 	release func(addr, n uint64)
+	// budget, if set, is the device's capacity shared with other
+	// processes: live bytes are taken from it first (sharedmem.go).
+	budget budget
 
 	live      []span   // sorted by start
 	extents   []extent // sorted by start, coalesced
@@ -106,6 +109,9 @@ func (a *allocator) alloc(size, page uint64) (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
+	if err := a.takeBudget(size, reserved); err != nil {
+		return 0, err
+	}
 	key := cacheKey{reserved, page}
 	if b := a.cache.pop(key); b != nil {
 		a.addLive(newSpan(b.addr, size, reserved, page))
@@ -125,6 +131,7 @@ func (a *allocator) alloc(size, page uint64) (uint64, error) {
 			return addr, nil
 		}
 	}
+	a.giveBudget(reserved)
 	return 0, hal.Errorf(hal.KindOutOfMemory,
 		"out of memory: requested %d bytes (%d reserved at %d-byte alignment), %d bytes free, largest free extent %d bytes",
 		size, reserved, page, avail, a.largestFree())
@@ -140,6 +147,7 @@ func (a *allocator) free(addr uint64) error {
 	s := a.live[i]
 	a.live = slices.Delete(a.live, i, i+1)
 	a.usedBytes -= s.reserved
+	a.giveBudget(s.reserved)
 	if s.reserved > a.cacheLimit {
 		// Caching it would evict everything else and still not fit.
 		a.giveBack(s.start, s.reserved)

@@ -13,6 +13,9 @@ func (a *allocator) allocExact(size, page uint64) (uint64, error) {
 	if size == 0 || size%page != 0 {
 		return 0, hal.Errorf(hal.KindInvalidParam, "size %d is invalid, expected a positive multiple of %d", size, page)
 	}
+	if err := a.takeBudget(size, size); err != nil {
+		return 0, err
+	}
 	if size <= a.size-a.usedBytes {
 		addr, ok := a.take(size, page)
 		if !ok && a.cache.bytes > 0 {
@@ -24,6 +27,7 @@ func (a *allocator) allocExact(size, page uint64) (uint64, error) {
 			return addr, nil
 		}
 	}
+	a.giveBudget(size)
 	return 0, hal.Errorf(hal.KindOutOfMemory,
 		"out of memory: requested %d bytes of physical memory at %d-byte alignment, %d bytes free, largest free extent %d bytes",
 		size, page, a.size-a.usedBytes, a.largestFree())
@@ -38,6 +42,7 @@ func (a *allocator) freeExact(addr uint64) error {
 	s := a.live[i]
 	a.live = append(a.live[:i], a.live[i+1:]...)
 	a.usedBytes -= s.reserved
+	a.giveBudget(s.reserved)
 	a.giveBack(s.start, s.reserved)
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/sim/shared"
 )
 
 // Backend is the simulated NPU backend.
@@ -18,10 +19,11 @@ type Backend struct {
 	open  atomic.Pointer[[]*device] // open devices, for address lookups
 	spans atomic.Pointer[spanSet]   // every reserved device range, for address lookups
 
-	kernels kernelTable // numbers kernels for direct launches (hal.SQ)
-	peers   peers       // the topology and the peer accesses turned on
-	ident   identities  // where each device sits
-	vm      *vmm        // reserved ranges and physical memory (hal.VMM)
+	kernels kernelTable     // numbers kernels for direct launches (hal.SQ)
+	peers   peers           // the topology and the peer accesses turned on
+	ident   identities      // where each device sits
+	vm      *vmm            // reserved ranges and physical memory (hal.VMM)
+	machine *shared.Machine // the machine shared with other processes; nil if none
 
 	// mu guards the fields below.
 	mu         sync.Mutex
@@ -53,8 +55,12 @@ func New(cfg Config) (*Backend, error) {
 		return nil, err
 	}
 	cfg.Devices = len(show) // from here on, the devices shown
+	machine, err := attachMachine(cfg)
+	if err != nil {
+		return nil, err
+	}
 	b := &Backend{cfg: cfg, space: cfg.Space, devs: make([]*device, cfg.Devices), mems: make([]*devMem, cfg.Devices),
-		peers: pe, ident: ident}
+		peers: pe, ident: ident, machine: machine}
 	if b.space == nil {
 		b.space = NewAddressSpace()
 	}
@@ -95,6 +101,7 @@ func (b *Backend) Open(id int) (hal.Device, error) {
 	if err != nil {
 		return nil, err
 	}
+	b.shareMemory(id, mem)
 	d := &device{b: b, id: id, props: props, clock: b.cfg.Clock, mem: mem}
 	d.kmem = blockMem{m: mem, maps: &b.maps}
 	d.s = newScheduler(d, b.cfg.DMAWorkers)
@@ -226,6 +233,11 @@ func (b *Backend) Close() error {
 	if b.cfg.Space == nil {
 		if err := b.space.Close(); err != nil && first == nil {
 			first = err
+		}
+	}
+	if b.machine != nil {
+		if err := b.machine.Detach(); err != nil && first == nil {
+			first = hal.Wrap(hal.KindInternal, err, "leaving simulated machine %q", b.cfg.Machine)
 		}
 	}
 	return first

@@ -43,6 +43,14 @@ type Config struct {
 	VMMBase, VMMSize         uint64
 	ManagedBase, ManagedSize uint64
 
+	// Machine names the simulated machine the backend's devices are part
+	// of: processes (backends) naming the same one share its devices'
+	// memory capacity and can share memory, events and notifies
+	// (sim/shared). Empty: the devices are the backend's own.
+	Machine string
+	// MachineDir is where the machine's file lives; default shared.Dir.
+	MachineDir string
+
 	monoBase       int64 // CLOCK_MONOTONIC at clock 0 for the default clock, else 0
 	managedDefault bool  // the managed window is the default one
 }

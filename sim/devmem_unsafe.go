@@ -274,6 +274,9 @@ func (m *devMem) info() (free, total uint64) {
 	if m.alloc == nil {
 		return 0, m.hbm
 	}
+	if b := m.alloc.budget; b != nil {
+		return m.hbm - min(b.Used(), m.hbm), m.hbm
+	}
 	return m.hbm - m.alloc.used(), m.hbm
 }
 
@@ -317,6 +320,7 @@ func (m *devMem) close() error {
 		// The file stays mapped: memory is lost, the range is not.
 		return hal.Wrap(hal.KindInternal, err, "device %d: releasing its memory", m.dev)
 	}
+	m.alloc.giveBudget(m.alloc.used())
 	m.mem, m.alloc = nil, nil
 	cerr := unix.Close(m.fd)
 	m.fd = -1

@@ -67,6 +67,10 @@ type Config struct {
 type Simulator struct {
 	Devices       int    `json:"devices"`
 	SoCName       string `json:"soc_name"`
+	// Machine names the simulated machine the devices belong to:
+	// processes naming the same one share its devices (GOCANN_MACHINE
+	// when empty; "none" keeps the devices the process's own).
+	Machine string `json:"machine"`
 	AICores       int    `json:"aicore_num"`
 	CubeCores     int    `json:"cube_core_num"`
 	VectorCores   int    `json:"vector_core_num"`
@@ -214,6 +218,9 @@ func Parse(data []byte) (Config, error) {
 		case "simulator":
 			if err = strict(raw, "simulator", &c.Simulator); err == nil {
 				err = c.Simulator.checkGroups()
+			}
+			if err == nil && c.Simulator.Machine != "" && !validMachine.MatchString(c.Simulator.Machine) {
+				err = rterr.Errorf(rterr.KindFileAttrInvalid, "value %q of simulator.machine is invalid, expected 1 to 64 letters, digits, '.', '_' or '-'", c.Simulator.Machine)
 			}
 		case "dump":
 			c.Dump, err = ParseDump(data)

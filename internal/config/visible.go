@@ -1,6 +1,7 @@
 package config
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -46,3 +47,13 @@ func VisibleDevices(s string, n int) ([]int, error) {
 	}
 	return ids, nil
 }
+
+// MachineEnv names the simulated machine a process's devices belong to
+// when its configuration names none (Simulator.Machine).
+const MachineEnv = "GOCANN_MACHINE"
+
+// NoMachine as a machine name keeps a process's devices its own.
+const NoMachine = "none"
+
+// validMachine is the form of a machine name (sim/shared checks it too).
+var validMachine = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)

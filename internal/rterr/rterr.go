@@ -50,6 +50,7 @@ const (
 	KindModelAborted      = Kind(hal.KindModelAborted)
 	KindAICPUException    = Kind(hal.KindAICPUException)
 	KindAICoreTimeout     = Kind(hal.KindAICoreTimeout)
+	KindNoPermission      = Kind(hal.KindNoPermission)
 )
 
 // The runtime-level kinds, numbered after hal's.

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -188,7 +189,7 @@ func runProgramEnv(t *testing.T, timeout time.Duration, env []string, exe string
 	defer cancel()
 	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Dir = t.TempDir()
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = isolated(append(os.Environ(), env...))
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
@@ -197,4 +198,18 @@ func runProgramEnv(t *testing.T, timeout time.Duration, env []string, exe string
 		err = fmt.Errorf("killed after %v: %w", timeout, err)
 	}
 	return result{stdout.String(), stderr.String(), err, time.Since(start)}
+}
+
+var machines atomic.Int64
+
+// isolated gives a program a simulated machine of its own unless env
+// names one: programs running at once must not see each other's memory
+// use. Programs that share devices are given one machine by their test.
+func isolated(env []string) []string {
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "GOCANN_MACHINE=") && kv != "GOCANN_MACHINE=" {
+			return env
+		}
+	}
+	return append(env, fmt.Sprintf("GOCANN_MACHINE=ctest-%d-%d", os.Getpid(), machines.Add(1)))
 }

@@ -75,7 +75,7 @@ func TestFuzz(t *testing.T) {
 	limit := time.Duration(nseeds)*(3*time.Minute+time.Duration(calls)*time.Millisecond) + time.Minute
 	cmd := exec.Command(fz, fargs...)
 	cmd.Dir = t.TempDir()
-	cmd.Env = append(os.Environ(), "LD_LIBRARY_PATH="+filepath.Join(prefix, "lib64"))
+	cmd.Env = isolated(append(os.Environ(), "LD_LIBRARY_PATH="+filepath.Join(prefix, "lib64")))
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()

@@ -45,7 +45,7 @@ func runLibrary(t *testing.T, exe string, env []string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command(exe, args...)
 	cmd.Dir = t.TempDir()
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = isolated(append(os.Environ(), env...))
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "\nPASS 25_library\n") {
 		t.Fatalf("%s %v: %v\n%s", exe, args, err, out)
