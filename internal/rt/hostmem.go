@@ -97,6 +97,12 @@ func (r *Runtime) FreeHost(p unsafe.Pointer) error {
 // the runtime lent the caller is.
 func (r *Runtime) lookup(b hal.Backend, addr uint64) (hal.Allocation, bool) {
 	a, ok := b.Lookup(addr)
+	if !ok || (!a.Host && devUse(a.Tag) == useNone) {
+		// Imported memory is the caller's, whatever the device keeps of it.
+		if _, m, ok := r.ipc.lookup(addr); ok {
+			return m, true
+		}
+	}
 	switch {
 	case !ok:
 	case a.Host && !r.host.has(a.Addr), !a.Host && devUse(a.Tag) == useNone:

@@ -204,6 +204,9 @@ func (r *Runtime) Free(addr uint64) error {
 	if err := r.freeManaged(addr); err != errNotManaged {
 		return err
 	}
+	if err := r.errImported(addr); err != nil {
+		return err
+	}
 	a, ok := r.lookup(b, addr)
 	switch {
 	case !ok:
@@ -259,6 +262,9 @@ func (c *Context) Memcpy(caller Caller, dst hal.Loc, destMax uint64, src hal.Loc
 	if _, _, err := c.d.checkCopyEnds(dst, src, count); err != nil {
 		return err
 	}
+	if err := c.d.checkRemote(dst, src, true); err != nil {
+		return err
+	}
 	return c.hd.Run(hal.Task{Kind: hal.TaskCopy, Dst: dst, Src: src, Size: count})
 }
 
@@ -293,6 +299,9 @@ func (s *Stream) MemcpyAsync(caller Caller, dst hal.Loc, destMax uint64, src hal
 	}
 	dstPinned, srcPinned, err := d.checkCopyEnds(dst, src, count)
 	if err != nil {
+		return err
+	}
+	if err := d.checkRemote(dst, src, false); err != nil {
 		return err
 	}
 	t := hal.Task{Kind: hal.TaskCopy, Dst: dst, Src: src, Size: count, Site: site}

@@ -33,6 +33,7 @@ type Runtime struct {
 	regs        hostRegs                    // the caller's registered host memory
 	closed      closedSpans                 // address ranges of devices that are not open
 	vmmMeta     vmmState                    // the virtual memory window and what CANN reports of it
+	ipc         ipcState                    // IPC memory and shareable handles of this process (ipcmem.go)
 	managed     managedState                // managed allocations (aclrtMemAllocManaged)
 	current     atomic.Pointer[hal.Backend] // the backend while initialized, for lock-free reads
 	nextModelID atomic.Uint32
@@ -115,6 +116,7 @@ func (r *Runtime) Init(cfg config.Config) error {
 	r.host.reset()
 	r.regs.reset()
 	r.vmmMeta.reset(b)
+	r.ipc.reset()
 	r.current.Store(&b)
 	// The backend may know device ranges from before, all closed now.
 	r.closed.refresh(b)
@@ -147,6 +149,7 @@ func (r *Runtime) Finalize() error {
 	r.regs.reset()
 	r.symbols.reset()
 	r.vmmMeta.reset(nil)
+	r.ipc.reset()
 	r.managed.reset()
 	r.closed.set(nil)
 	r.resetDump(nil)

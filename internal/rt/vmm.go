@@ -371,9 +371,11 @@ func (r *Runtime) FreePhysical(id uint64) error {
 	if err := r.userHandle(id); err != nil {
 		return err
 	}
+	ph, _ := v.PhysicalInfo(id)
 	if err := v.FreePhysical(id); err != nil {
 		return err
 	}
+	r.withdrawPhysical(id, ph.Device)
 	if _, ok := v.PhysicalInfo(id); !ok {
 		r.vmmMeta.mu.Lock()
 		delete(r.vmmMeta.props, id)
