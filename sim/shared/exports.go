@@ -27,17 +27,21 @@ type Export struct {
 	Desc
 }
 
-// Publish adds an export described by d and returns it with its fresh key.
-func (m *Machine) Publish(d Desc) (Export, error) {
-	e, err := m.publish(d)
+// Publish adds an export described by d and returns it with its fresh
+// key: KeySize random bytes, or ShortKey of them (the rest zero).
+func (m *Machine) Publish(d Desc, keyLen int) (Export, error) {
+	e, err := m.publish(d, keyLen)
 	if errors.Is(err, ErrFull) {
 		m.reclaim()
-		e, err = m.publish(d)
+		e, err = m.publish(d, keyLen)
 	}
 	return e, err
 }
 
-func (m *Machine) publish(d Desc) (Export, error) {
+// ShortKey is the key length of exports named by one uint64.
+const ShortKey = 8
+
+func (m *Machine) publish(d Desc, keyLen int) (Export, error) {
 	for i := range m.t.exports {
 		en := &m.t.exports[i]
 		if en.state.Load() != entryFree || !en.state.CompareAndSwap(entryFree, entryBusy) {
@@ -45,8 +49,11 @@ func (m *Machine) publish(d Desc) (Export, error) {
 		}
 		en.gen.Add(1)
 		d.Slot, d.SlotGen, d.Pid = uint32(m.slot), m.gen, m.pid
-		// The key is all that names an export: 256 random bits.
-		_, _ = rand.Read(d.Key[:])
+		// The key is all that names an export: random bits, never zero.
+		d.Key = [KeySize]byte{}
+		for d.Key == ([KeySize]byte{}) {
+			_, _ = rand.Read(d.Key[:min(max(keyLen, 1), KeySize)])
+		}
 		en.fields = d
 		en.pending.Store(0)
 		en.subm.Store(0)
