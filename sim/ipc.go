@@ -114,7 +114,7 @@ func (t *ipcTable) withdraw(o *ownExport) {
 	}
 	if o.n != nil {
 		o.n.mu.Lock()
-		o.n.ipc = false
+		o.n.ipc, o.n.ex = false, nil
 		o.n.mu.Unlock()
 	}
 }

@@ -60,7 +60,7 @@ func (d *device) ExportNotify(hn hal.Notify, o hal.ExportOpts) (hal.IPCKey, erro
 	}
 	own, _ := d.mine(k)
 	n.mu.Lock()
-	n.ipc = true
+	n.ipc, n.ex = true, &own.ex
 	n.mu.Unlock()
 	own.ex.OnSignal(func() { n.signal(nil) })
 	return k, nil
@@ -84,6 +84,7 @@ func (d *device) ImportNotify(k hal.IPCKey) (hal.Notify, error) {
 	if err != nil {
 		return nil, err
 	}
+	ex.Register()
 	return &remoteNotify{id: id, s: d.s, ex: ex}, nil
 }
 
@@ -222,6 +223,26 @@ func (s *scheduler) admitRemote(sl *slot, e *remoteEvent) error {
 func admitRemoteNotify(t *hal.Task, n *remoteNotify) error {
 	if t.Kind != hal.TaskNotifyRecord {
 		return hal.Errorf(hal.KindInvalidParam, "notify %d was imported from process %d: only the process that created it waits on it", n.id, n.ex.Pid)
+	}
+	return nil
+}
+
+// abandoned fails a wait on an exported notify once every process that
+// imported it has exited: no record can come any more. It looks at most
+// every LivenessPeriod. s.mu must be held.
+func (s *scheduler) abandoned(q *queue, sl *slot, n *notify, now int64) *hal.Fault {
+	n.mu.Lock()
+	ex, due := n.ex, now-n.checked >= int64(shared.LivenessPeriod)
+	if ex != nil && due {
+		n.checked = now
+	}
+	n.mu.Unlock()
+	if ex == nil || !due {
+		return nil
+	}
+	if gone, pids := ex.Abandoned(); gone {
+		return s.newFault(q, q.done+1, &sl.t, hal.KindWaitTimeout,
+			fmt.Sprintf("notify %d wait: every process that imported it has exited (pids %v)", n.id, pids), nil)
 	}
 	return nil
 }

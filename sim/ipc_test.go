@@ -85,6 +85,12 @@ func ipcChild() int {
 			q.Submit(hal.Task{Kind: hal.TaskEventWait, Event: e})
 			err = q.Wait(context.Background(), q.Submitted(), 10*time.Second)
 			fmt.Println("ok waited", err == nil, e.Done())
+		case "importn":
+			if _, err := d.ImportNotify(k); err != nil {
+				fmt.Println("err", err)
+				continue
+			}
+			fmt.Println("ok imported")
 		case "hold":
 			if _, err := d.Malloc(1<<20, hal.MemPolicy{}); err != nil {
 				fmt.Println("err", err)
@@ -233,4 +239,38 @@ func TestIPCNotifyAndEventAcrossProcesses(t *testing.T) {
 	if got := child.line(t); got != "ok waited true true" {
 		t.Errorf("child's wait on the opened event: %q", got)
 	}
+}
+
+func TestIPCNotifyImporterKilled(t *testing.T) {
+	dir, machine := t.TempDir(), fmt.Sprintf("simkill-%d", os.Getpid())
+	b, d := ipcBackend(t, machine, dir)
+	defer b.Close()
+	child := startPeer(t, machine, dir)
+	faults := make(chan hal.Fault, 1)
+	d.SetFaultHandler(func(f hal.Fault) { faults <- f })
+	q, _ := d.NewQueue(hal.QueueConfig{})
+	n, _ := d.NewNotify()
+	k, err := d.ExportNotify(n, hal.ExportOpts{NoPidCheck: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := child.do(t, "importn", k); got != "ok imported" {
+		t.Fatal(got)
+	}
+	submit(t, q, hal.Task{Kind: hal.TaskNotifyWait, Notify: n})
+	_ = child.cmd.Process.Kill()
+	_ = child.cmd.Wait()
+	start := time.Now()
+	select {
+	case f := <-faults:
+		if f.Kind != hal.KindWaitTimeout || !strings.Contains(f.Msg, fmt.Sprint(child.pid)) {
+			t.Errorf("wait on a notify whose importer was killed: %+v, want a wait fault naming pid %d", f, child.pid)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the wait on a notify whose importer was killed still blocks")
+	}
+	if el := time.Since(start); el > 2*time.Second {
+		t.Errorf("the wait took %v to notice", el)
+	}
+	wait(t, q)
 }

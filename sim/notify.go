@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/sim/shared"
 )
 
 // notify is a one-shot device signal: a record sets it, a wait consumes it.
@@ -17,8 +18,10 @@ type notify struct {
 	mu      sync.Mutex
 	set     bool
 	closed  bool
-	waiting []*scheduler // schedulers with a queue blocked on this notify
-	ipc     bool         // exported: other processes' records reach it
+	waiting []*scheduler   // schedulers with a queue blocked on this notify
+	ipc     bool           // exported: other processes' records reach it
+	ex      *shared.Export // the export, while ipc
+	checked int64          // device time of the last look at its importers
 }
 
 func (s *scheduler) newNotify() (*notify, error) {

@@ -148,8 +148,11 @@ func (s *scheduler) runSync(q *queue, sl *slot, now int64) (ok bool, f *hal.Faul
 		}
 		t.Notify.(*notify).signal(s)
 	case hal.TaskNotifyWait:
-		if !t.Notify.(*notify).consume(s) {
+		if n := t.Notify.(*notify); !n.consume(s) {
 			if f := s.expired(q, sl, now, fmt.Sprintf("notify %d wait", t.Notify.ID())); f != nil {
+				return true, f
+			}
+			if f := s.abandoned(q, sl, n, now); f != nil {
 				return true, f
 			}
 			s.poll(q, sl)

@@ -59,6 +59,9 @@ func (m *Machine) publish(d Desc, keyLen int) (Export, error) {
 		en.subm.Store(0)
 		en.done.Store(0)
 		en.npids.Store(0)
+		for j := range en.imports {
+			en.imports[j].slot.Store(0)
+		}
 		g := en.gen.Add(1)
 		en.state.Store(entryLive)
 		return Export{m: m, idx: i, gen: g, Desc: d}, nil
@@ -180,4 +183,50 @@ func (m *Machine) dropExports(i int, gen uint64) {
 			m.free(en)
 		}
 	}
+}
+
+// Register notes that this attachment imported e, so that its exporter
+// can tell when every importer has gone (Abandoned). Past MaxImports
+// importers, later ones are not noted.
+func (e Export) Register() {
+	en := &e.m.t.exports[e.idx]
+	for i := range en.imports {
+		im := &en.imports[i]
+		if s := im.slot.Load(); s == int32(e.m.slot)+1 && im.gen.Load() == e.m.gen {
+			return
+		}
+	}
+	for i := range en.imports {
+		im := &en.imports[i]
+		old := im.slot.Load()
+		if old != 0 && e.m.alive(int(old)-1, im.gen.Load()) {
+			continue
+		}
+		// The pid and generation go first: a reader seeing the slot sees
+		// whose it is.
+		im.pid.Store(e.m.pid)
+		im.gen.Store(e.m.gen)
+		if im.slot.CompareAndSwap(old, int32(e.m.slot)+1) {
+			return
+		}
+	}
+}
+
+// Abandoned reports whether processes imported e and every one of them
+// has exited, with their pids.
+func (e Export) Abandoned() (bool, []int32) {
+	en := &e.m.t.exports[e.idx]
+	var pids []int32
+	for i := range en.imports {
+		im := &en.imports[i]
+		s := im.slot.Load()
+		if s == 0 {
+			continue
+		}
+		if e.m.alive(int(s)-1, im.gen.Load()) {
+			return false, nil
+		}
+		pids = append(pids, im.pid.Load())
+	}
+	return len(pids) > 0, pids
 }
