@@ -181,6 +181,7 @@
 //	aclrtDeviceDisablePeerAccess                                               Device.DisablePeerAccess
 //	aclrtDeviceEnablePeerAccess (flags 0)                                      Device.EnablePeerAccess
 //	aclrtDeviceEnablePeerAccess (flags as given)                               RawRuntime.EnablePeerAccess
+//	aclrtDeviceGetBareTgid                                                     Runtime.BareTgid
 //	aclrtDeviceGetByPCIBusId                                                   Runtime.DeviceByPCIBusID
 //	aclrtDeviceGetHostAtomicCapabilities                                       Runtime.HostAtomicCapabilities
 //	aclrtDeviceGetLimit                                                        Runtime.DeviceLimit
@@ -268,6 +269,12 @@
 //	aclrtHostRegisterV2 (by pointer)                                           RawContext.HostRegister
 //	aclrtHostUnregister                                                        HostRegistration.Close
 //	aclrtHostUnregister (by pointer)                                           RawRuntime.HostUnregister
+//	aclrtIpcMemClose                                                           Context.IPCMemClose
+//	aclrtIpcMemGetExportKey                                                    Context.IPCMemExportKey
+//	aclrtIpcMemImportByKey                                                     Context.IPCMemImport
+//	aclrtIpcMemImportPidInterServer                                            Context.IPCMemImportPidInterServer
+//	aclrtIpcMemSetAttr                                                         Context.IPCMemSetAttr
+//	aclrtIpcMemSetImportPid                                                    Context.IPCMemSetImportPid
 //	aclrtLaunchHostFunc                                                        Stream.LaunchHostFunc
 //	aclrtLaunchHostFunc (function of two words)                                RawStream.LaunchHostFunc
 //	aclrtLaunchKernel                                                          Stream.Launch
@@ -284,11 +291,15 @@
 //	aclrtMallocPhysical                                                        Runtime.MallocPhysical
 //	aclrtMapMem                                                                Runtime.MapMem
 //	aclrtMemAllocManaged                                                       Context.MallocManaged
+//	aclrtMemExportToShareableHandle                                            Runtime.MemExportToShareableHandle
+//	aclrtMemExportToShareableHandleV2 (ACL_MEM_SHARE_HANDLE_TYPE_FABRIC)       Runtime.MemExportToFabricHandle
 //	aclrtMemFlush                                                              RawContext.MemFlush
 //	aclrtMemGetAccess                                                          Runtime.MemGetAccess
 //	aclrtMemGetAddressRange                                                    RawRuntime.AddressRange
 //	aclrtMemGetAllocationGranularity                                           Runtime.MemAllocationGranularity
 //	aclrtMemGetAllocationPropertiesFromHandle                                  Runtime.PhysicalMemProperties
+//	aclrtMemImportFromShareableHandle                                          Runtime.MemImportFromShareableHandle
+//	aclrtMemImportFromShareableHandleV2 (ACL_MEM_SHARE_HANDLE_TYPE_FABRIC)     Runtime.MemImportFromFabricHandle
 //	aclrtMemInvalidate                                                         RawContext.MemInvalidate
 //	aclrtMemManagedAdvise                                                      Runtime.ManagedAdvise
 //	aclrtMemManagedGetAttr                                                     Runtime.ManagedAttr
@@ -309,6 +320,8 @@
 //	aclrtMemPoolTrimTo                                                         MemPool.TrimTo
 //	aclrtMemRetainAllocationHandle                                             Runtime.RetainAllocation
 //	aclrtMemSetAccess                                                          Runtime.MemSetAccess
+//	aclrtMemSetPidToShareableHandle                                            Runtime.MemSetPidToShareableHandle
+//	aclrtMemSetPidToShareableHandleV2 (ACL_MEM_SHARE_HANDLE_TYPE_FABRIC)       Runtime.MemSetPidToFabricHandle
 //	aclrtMemcpy                                                                RawContext.Memcpy
 //	aclrtMemcpy (ACL_MEMCPY_DEVICE_TO_DEVICE)                                  Context.CopyDevice
 //	aclrtMemcpy (ACL_MEMCPY_DEVICE_TO_HOST)                                    Context.CopyFromDevice
@@ -438,6 +451,7 @@
 //	none (C kernels are marked with GOCANN_SIMT_KERNEL)                        Runtime.RegisterSIMTKernel
 //	none (a binary's globals, registered when it loads)                        RawRuntime.RegisterSymbol
 //	none (a device variable the kernel compiler registers)                     Context.NewGlobal
+//	none (part of aclrtIpcMemGetExportKey)                                     CheckIPCMemExportArgs
 //	none (the AI core's float status register)                                 Block.ReportOverflow
 //	none (the API reference's product support)                                 CheckSupport
 //	none (the host dereferences managed memory)                                Runtime.ManagedBytes

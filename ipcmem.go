@@ -3,6 +3,7 @@ package gocann
 import (
 	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/rt"
+	"github.com/gocann/gocann/internal/rterr"
 )
 
 // Sharing device memory with other processes (IPC memory). The processes
@@ -106,6 +107,10 @@ func (c *Context) IPCMemImportPidInterServer(key string, servers []ServerPids) e
 // CANN: aclrtIpcMemImportByKey.
 func (c *Context) IPCMemImport(key string, flags uint64) (DevPtr, error) {
 	const op = "Context.IPCMemImport (aclrtIpcMemImportByKey)"
+	if flags > 1 {
+		return 0, wrap(op, rterr.Errorf(rterr.KindInvalidParam,
+			"flags %d is invalid, expected ACL_RT_IPC_MEM_IMPORT_FLAG_DEFAULT (0) or _ENABLE_PEER_ACCESS (1)", flags))
+	}
 	if err := c.r.require("aclrtIpcMemImportByKey"); err != nil {
 		return 0, err
 	}
@@ -124,6 +129,9 @@ func (c *Context) IPCMemImport(key string, flags uint64) (DevPtr, error) {
 // CANN: aclrtIpcMemSetAttr.
 func (c *Context) IPCMemSetAttr(key string, attrType uint32, attr uint64) error {
 	const op = "Context.IPCMemSetAttr (aclrtIpcMemSetAttr)"
+	if err := rt.CheckIpcAttr(attrType, attr); err != nil {
+		return wrap(op, err)
+	}
 	if err := c.r.require("aclrtIpcMemSetAttr"); err != nil {
 		return err
 	}
@@ -161,4 +169,12 @@ func (r *Runtime) BareTgid() (int32, error) {
 		return 0, err
 	}
 	return r.rt.BareTgid(), nil
+}
+
+// CheckIPCMemExportArgs is what CANN checks of aclrtIpcMemGetExportKey's
+// size, key buffer length and flags before anything else, for the C ABI.
+//
+// CANN: none (part of aclrtIpcMemGetExportKey).
+func CheckIPCMemExportArgs(size, keyLen, flags uint64) error {
+	return wrap("aclrtIpcMemGetExportKey", rt.CheckExportArgs(size, keyLen, flags))
 }

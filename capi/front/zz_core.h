@@ -173,6 +173,13 @@ typedef struct gocann_core_api {
 	aclError (*aclrtFreeWithDevSync)(gocann_thread *t, void* devPtr);
 	aclError (*aclrtFreeHostWithDevSync)(gocann_thread *t, void* hostPtr);
 	aclError (*aclrtCheckMemType)(gocann_thread *t, void** addrList, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t reserve);
+	aclError (*aclrtIpcMemGetExportKey)(gocann_thread *t, void* devPtr, size_t size, char* key, size_t len, uint64_t flags);
+	aclError (*aclrtIpcMemClose)(gocann_thread *t, const char* key);
+	aclError (*aclrtIpcMemImportByKey)(gocann_thread *t, void** devPtr, const char* key, uint64_t flags);
+	aclError (*aclrtIpcMemSetImportPid)(gocann_thread *t, const char* key, int32_t* pid, size_t num);
+	aclError (*aclrtIpcMemSetAttr)(gocann_thread *t, const char* key, aclrtIpcMemAttrType type, uint64_t attr);
+	aclError (*aclrtIpcMemImportPidInterServer)(gocann_thread *t, const char* key, aclrtServerPid* serverPids, size_t num);
+	aclError (*aclrtDeviceGetBareTgid)(gocann_thread *t, int32_t* pid);
 	// acl/acl_rt_copy.h
 	aclError (*aclrtMemcpyBatch)(gocann_thread *t, void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex);
 	aclError (*aclrtMemcpyBatchV2)(gocann_thread *t, void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs);
@@ -222,6 +229,12 @@ typedef struct gocann_core_api {
 	aclError (*aclrtMemManagedGetAttrs)(gocann_thread *t, aclrtMemManagedRangeAttribute* attributes, size_t numAttributes, const void* ptr, size_t size, void** data, size_t* dataSizes);
 	aclError (*aclrtMemManagedPrefetchAsync)(gocann_thread *t, const void* ptr, size_t size, aclrtMemManagedLocation location, uint32_t flags, aclrtStream stream);
 	aclError (*aclrtMemManagedPrefetchBatchAsync)(gocann_thread *t, const void** ptrs, size_t* sizes, size_t count, aclrtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs, size_t numPrefetchLocs, uint64_t flags, aclrtStream stream);
+	aclError (*aclrtMemExportToShareableHandle)(gocann_thread *t, aclrtDrvMemHandle handle, aclrtMemHandleType handleType, uint64_t flags, uint64_t* shareableHandle);
+	aclError (*aclrtMemExportToShareableHandleV2)(gocann_thread *t, aclrtDrvMemHandle handle, uint64_t flags, aclrtMemSharedHandleType shareType, void* shareableHandle);
+	aclError (*aclrtMemImportFromShareableHandle)(gocann_thread *t, uint64_t shareableHandle, int32_t deviceId, aclrtDrvMemHandle* handle);
+	aclError (*aclrtMemImportFromShareableHandleV2)(gocann_thread *t, void* shareableHandle, aclrtMemSharedHandleType shareType, uint64_t flags, aclrtDrvMemHandle* handle);
+	aclError (*aclrtMemSetPidToShareableHandle)(gocann_thread *t, uint64_t shareableHandle, int32_t* pid, size_t pidNum);
+	aclError (*aclrtMemSetPidToShareableHandleV2)(gocann_thread *t, void* shareableHandle, aclrtMemSharedHandleType shareType, int32_t* pid, size_t pidNum);
 	// acl/acl_rt_kernel.h
 	aclError (*aclrtBinaryLoadFromFile)(gocann_thread *t, const char* binPath, aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle);
 	aclError (*aclrtBinaryLoadFromData)(gocann_thread *t, const void* data, size_t length, const aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle);

@@ -163,6 +163,13 @@ const gocann_core_sym gocann_core_syms[] = {
 	{"gocann_aclrtFreeWithDevSync", &gocann_core.aclrtFreeWithDevSync},
 	{"gocann_aclrtFreeHostWithDevSync", &gocann_core.aclrtFreeHostWithDevSync},
 	{"gocann_aclrtCheckMemType", &gocann_core.aclrtCheckMemType},
+	{"gocann_aclrtIpcMemGetExportKey", &gocann_core.aclrtIpcMemGetExportKey},
+	{"gocann_aclrtIpcMemClose", &gocann_core.aclrtIpcMemClose},
+	{"gocann_aclrtIpcMemImportByKey", &gocann_core.aclrtIpcMemImportByKey},
+	{"gocann_aclrtIpcMemSetImportPid", &gocann_core.aclrtIpcMemSetImportPid},
+	{"gocann_aclrtIpcMemSetAttr", &gocann_core.aclrtIpcMemSetAttr},
+	{"gocann_aclrtIpcMemImportPidInterServer", &gocann_core.aclrtIpcMemImportPidInterServer},
+	{"gocann_aclrtDeviceGetBareTgid", &gocann_core.aclrtDeviceGetBareTgid},
 	{"gocann_aclrtMemcpyBatch", &gocann_core.aclrtMemcpyBatch},
 	{"gocann_aclrtMemcpyBatchV2", &gocann_core.aclrtMemcpyBatchV2},
 	{"gocann_aclrtMemcpyBatchAsync", &gocann_core.aclrtMemcpyBatchAsync},
@@ -210,6 +217,12 @@ const gocann_core_sym gocann_core_syms[] = {
 	{"gocann_aclrtMemManagedGetAttrs", &gocann_core.aclrtMemManagedGetAttrs},
 	{"gocann_aclrtMemManagedPrefetchAsync", &gocann_core.aclrtMemManagedPrefetchAsync},
 	{"gocann_aclrtMemManagedPrefetchBatchAsync", &gocann_core.aclrtMemManagedPrefetchBatchAsync},
+	{"gocann_aclrtMemExportToShareableHandle", &gocann_core.aclrtMemExportToShareableHandle},
+	{"gocann_aclrtMemExportToShareableHandleV2", &gocann_core.aclrtMemExportToShareableHandleV2},
+	{"gocann_aclrtMemImportFromShareableHandle", &gocann_core.aclrtMemImportFromShareableHandle},
+	{"gocann_aclrtMemImportFromShareableHandleV2", &gocann_core.aclrtMemImportFromShareableHandleV2},
+	{"gocann_aclrtMemSetPidToShareableHandle", &gocann_core.aclrtMemSetPidToShareableHandle},
+	{"gocann_aclrtMemSetPidToShareableHandleV2", &gocann_core.aclrtMemSetPidToShareableHandleV2},
 	{"gocann_aclrtBinaryLoadFromFile", &gocann_core.aclrtBinaryLoadFromFile},
 	{"gocann_aclrtBinaryLoadFromData", &gocann_core.aclrtBinaryLoadFromData},
 	{"gocann_aclrtBinaryGetFunction", &gocann_core.aclrtBinaryGetFunction},
@@ -1371,6 +1384,52 @@ aclError aclrtCheckMemType(void** addrList, uint32_t size, uint32_t memType, uin
 	GOCANN_CHECK_PTR(t, "aclrtCheckMemType", "checkResult", checkResult, 0, (aclError)e_);
 	return gocann_core.aclrtCheckMemType(t, addrList, size, memType, checkResult, reserve);
 }
+aclError aclrtIpcMemGetExportKey(void* devPtr, size_t size, char* key, size_t len, uint64_t flags) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtIpcMemGetExportKey", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtIpcMemGetExportKey", "devPtr", devPtr, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtIpcMemGetExportKey", "key", key, 0, (aclError)e_);
+	return gocann_core.aclrtIpcMemGetExportKey(t, devPtr, size, key, len, flags);
+}
+aclError aclrtIpcMemClose(const char* key) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtIpcMemClose", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtIpcMemClose", "key", key, 0, (aclError)e_);
+	return gocann_core.aclrtIpcMemClose(t, key);
+}
+aclError aclrtIpcMemImportByKey(void** devPtr, const char* key, uint64_t flags) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtIpcMemImportByKey", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtIpcMemImportByKey", "devPtr", devPtr, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtIpcMemImportByKey", "key", key, 0, (aclError)e_);
+	return gocann_core.aclrtIpcMemImportByKey(t, devPtr, key, flags);
+}
+aclError aclrtIpcMemSetImportPid(const char* key, int32_t* pid, size_t num) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtIpcMemSetImportPid", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtIpcMemSetImportPid", "key", key, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtIpcMemSetImportPid", "pid", pid, 0, (aclError)e_);
+	return gocann_core.aclrtIpcMemSetImportPid(t, key, pid, num);
+}
+aclError aclrtIpcMemSetAttr(const char* key, aclrtIpcMemAttrType type, uint64_t attr) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtIpcMemSetAttr", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtIpcMemSetAttr", "key", key, 0, (aclError)e_);
+	return gocann_core.aclrtIpcMemSetAttr(t, key, type, attr);
+}
+aclError aclrtIpcMemImportPidInterServer(const char* key, aclrtServerPid* serverPids, size_t num) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtIpcMemImportPidInterServer", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtIpcMemImportPidInterServer", "key", key, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtIpcMemImportPidInterServer", "serverPids", serverPids, 0, (aclError)e_);
+	return gocann_core.aclrtIpcMemImportPidInterServer(t, key, serverPids, num);
+}
+aclError aclrtDeviceGetBareTgid(int32_t* pid) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtDeviceGetBareTgid", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtDeviceGetBareTgid", "pid", pid, 0, (aclError)e_);
+	return gocann_core.aclrtDeviceGetBareTgid(t, pid);
+}
 
 // acl/acl_rt_copy.h
 aclError aclrtMemcpyBatch(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex) {
@@ -1723,6 +1782,46 @@ aclError aclrtMemManagedPrefetchBatchAsync(const void** ptrs, size_t* sizes, siz
 	GOCANN_CHECK_PTR(t, "aclrtMemManagedPrefetchBatchAsync", "prefetchLocIdxs", prefetchLocIdxs, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemManagedPrefetchBatchAsync", "stream", stream, 1, (aclError)e_);
 	return gocann_core.aclrtMemManagedPrefetchBatchAsync(t, ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream);
+}
+aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandleType handleType, uint64_t flags, uint64_t* shareableHandle) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemExportToShareableHandle", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemExportToShareableHandle", "handle", handle, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemExportToShareableHandle", "shareableHandle", shareableHandle, 0, (aclError)e_);
+	return gocann_core.aclrtMemExportToShareableHandle(t, handle, handleType, flags, shareableHandle);
+}
+aclError aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle, uint64_t flags, aclrtMemSharedHandleType shareType, void* shareableHandle) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemExportToShareableHandleV2", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemExportToShareableHandleV2", "handle", handle, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemExportToShareableHandleV2", "shareableHandle", shareableHandle, 0, (aclError)e_);
+	return gocann_core.aclrtMemExportToShareableHandleV2(t, handle, flags, shareType, shareableHandle);
+}
+aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId, aclrtDrvMemHandle* handle) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemImportFromShareableHandle", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemImportFromShareableHandle", "handle", handle, 0, (aclError)e_);
+	return gocann_core.aclrtMemImportFromShareableHandle(t, shareableHandle, deviceId, handle);
+}
+aclError aclrtMemImportFromShareableHandleV2(void* shareableHandle, aclrtMemSharedHandleType shareType, uint64_t flags, aclrtDrvMemHandle* handle) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemImportFromShareableHandleV2", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemImportFromShareableHandleV2", "shareableHandle", shareableHandle, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemImportFromShareableHandleV2", "handle", handle, 0, (aclError)e_);
+	return gocann_core.aclrtMemImportFromShareableHandleV2(t, shareableHandle, shareType, flags, handle);
+}
+aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t* pid, size_t pidNum) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemSetPidToShareableHandle", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemSetPidToShareableHandle", "pid", pid, 0, (aclError)e_);
+	return gocann_core.aclrtMemSetPidToShareableHandle(t, shareableHandle, pid, pidNum);
+}
+aclError aclrtMemSetPidToShareableHandleV2(void* shareableHandle, aclrtMemSharedHandleType shareType, int32_t* pid, size_t pidNum) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtMemSetPidToShareableHandleV2", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemSetPidToShareableHandleV2", "shareableHandle", shareableHandle, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtMemSetPidToShareableHandleV2", "pid", pid, 0, (aclError)e_);
+	return gocann_core.aclrtMemSetPidToShareableHandleV2(t, shareableHandle, shareType, pid, pidNum);
 }
 
 // acl/acl_rt_kernel.h

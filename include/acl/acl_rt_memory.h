@@ -422,6 +422,37 @@ ACL_FUNC_VISIBILITY aclError aclrtFreeHostWithDevSync(void* hostPtr);
 ACL_FUNC_VISIBILITY aclError aclrtCheckMemType(
     void** addrList, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t reserve);
 
+/* ------------------------------------------------------------------------
+ * Interprocess memory: processes of one simulated machine (GOCANN_MACHINE)
+ * ------------------------------------------------------------------------ */
+
+/* Export [devPtr, devPtr+size) of aclrtMalloc memory of the current device
+ * and write its key (64 hexadecimal digits and a NUL) to key, len bytes of
+ * at least 65. flags: ACL_RT_IPC_MEM_EXPORT_FLAG_*. */
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemGetExportKey(void* devPtr, size_t size, char* key, size_t len, uint64_t flags);
+
+/* Close key: the oldest import of it this process holds, else this
+ * process's export of it. */
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemClose(const char* key);
+
+/* Map the memory another process exported as key for the current device
+ * and store its address in *devPtr. flags: ACL_RT_IPC_MEM_IMPORT_FLAG_*. */
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemImportByKey(void** devPtr, const char* key, uint64_t flags);
+
+/* Let the num processes at pid (from aclrtDeviceGetBareTgid) import the
+ * memory this process exported as key. */
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemSetImportPid(const char* key, int32_t* pid, size_t num);
+
+/* Set the link (ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_*) this process's later
+ * imports of key use. */
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemSetAttr(const char* key, aclrtIpcMemAttrType type, uint64_t attr);
+
+/* Let the processes of num servers of a SuperPOD import key. */
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemImportPidInterServer(const char* key, aclrtServerPid* serverPids, size_t num);
+
+/* Store in *pid this process's id as the devices know it. */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetBareTgid(int32_t* pid);
+
 #ifdef __cplusplus
 }
 #endif

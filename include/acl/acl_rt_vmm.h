@@ -104,6 +104,37 @@ ACL_FUNC_VISIBILITY aclError aclrtMemManagedPrefetchBatchAsync(
     const void** ptrs, size_t* sizes, size_t count, aclrtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs,
     size_t numPrefetchLocs, uint64_t flags, aclrtStream stream);
 
+/* Sharing physical memory with other processes of the simulated machine. */
+
+/* Export physical memory handle (handleType ACL_MEM_HANDLE_TYPE_NONE) and
+ * store its shareable handle in *shareableHandle. flags:
+ * ACL_RT_VMM_EXPORT_FLAG_*. */
+ACL_FUNC_VISIBILITY aclError aclrtMemExportToShareableHandle(
+    aclrtDrvMemHandle handle, aclrtMemHandleType handleType, uint64_t flags, uint64_t* shareableHandle);
+
+/* Export as aclrtMemExportToShareableHandle into shareableHandle: a
+ * uint64_t for ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, an aclrtMemFabricHandle
+ * for ACL_MEM_SHARE_HANDLE_TYPE_FABRIC. */
+ACL_FUNC_VISIBILITY aclError aclrtMemExportToShareableHandleV2(
+    aclrtDrvMemHandle handle, uint64_t flags, aclrtMemSharedHandleType shareType, void* shareableHandle);
+
+/* Import the physical memory another process exported as shareableHandle
+ * onto device deviceId and store its handle in *handle. */
+ACL_FUNC_VISIBILITY aclError aclrtMemImportFromShareableHandle(
+    uint64_t shareableHandle, int32_t deviceId, aclrtDrvMemHandle* handle);
+
+/* Import as aclrtMemImportFromShareableHandle onto the current device;
+ * flags must be 0. */
+ACL_FUNC_VISIBILITY aclError aclrtMemImportFromShareableHandleV2(
+    void* shareableHandle, aclrtMemSharedHandleType shareType, uint64_t flags, aclrtDrvMemHandle* handle);
+
+/* Let the pidNum processes at pid import shareableHandle. */
+ACL_FUNC_VISIBILITY aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t* pid, size_t pidNum);
+
+/* aclrtMemSetPidToShareableHandle for a handle of type shareType. */
+ACL_FUNC_VISIBILITY aclError aclrtMemSetPidToShareableHandleV2(
+    void* shareableHandle, aclrtMemSharedHandleType shareType, int32_t* pid, size_t pidNum);
+
 #ifdef __cplusplus
 }
 #endif

@@ -15,7 +15,7 @@ import (
 // (one uint64) the first 8 bytes of a short key, little endian.
 
 // KeyLen is the length of a key string, without its terminating NUL.
-const KeyLen = 2 * len(hal.IPCKey{})
+const KeyLen = 2 * 32 // hexadecimal digits of a hal.IPCKey
 
 // KeyString is the text of key k.
 func KeyString(k hal.IPCKey) string { return hex.EncodeToString(k[:]) }
@@ -77,3 +77,6 @@ func FabricKey(f [FabricSize]byte) (hal.IPCKey, error) {
 	}
 	return k, nil
 }
+
+// KeyLen is two digits a byte of the key.
+var _ = [1]struct{}{}[KeyLen-2*len(hal.IPCKey{})]

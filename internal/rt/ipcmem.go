@@ -156,9 +156,9 @@ func (c *Context) IpcMemExport(addr, size, flags uint64) (hal.IPCKey, error) {
 }
 
 // CheckPidCount is CANN's check of a whitelist's length, which it takes
-// as an int32.
+// as an int32: checked whole here, not cut.
 func CheckPidCount(n uint64) error {
-	if int32(n) <= 0 {
+	if n == 0 || n > 1<<31-1 {
 		return rterr.Errorf(rterr.KindInvalidParam, "num %d is invalid, expected (0, 2147483647]", n)
 	}
 	return nil
@@ -226,11 +226,8 @@ func (c *Context) IpcMemImportPidInterServer(k hal.IPCKey, servers []ServerPids)
 // memory (aclrtIpcMemSetAttr): type 0 (ACL_RT_IPC_MEM_ATTR_ACCESS_LINK)
 // with a link, SIO or HCCS on the chips that have the call.
 func (c *Context) IpcMemSetAttr(k hal.IPCKey, typ uint32, attr uint64) error {
-	switch {
-	case typ != 0:
-		return rterr.Errorf(rterr.KindInvalidParam, "type %d is invalid, expected ACL_RT_IPC_MEM_ATTR_ACCESS_LINK (0)", typ)
-	case attr > LinkUBMultiPort:
-		return rterr.Errorf(rterr.KindInvalidParam, "attr %d is invalid, expected an ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_* value 0..%d", attr, LinkUBMultiPort)
+	if err := CheckIpcAttr(typ, attr); err != nil {
+		return err
 	}
 	x, err := c.ipc()
 	if err != nil {
@@ -247,6 +244,18 @@ func (c *Context) IpcMemSetAttr(k hal.IPCKey, typ uint32, attr uint64) error {
 	r.ipc.mu.Lock()
 	r.ipc.attrs[k] = attr
 	r.ipc.mu.Unlock()
+	return nil
+}
+
+// CheckIpcAttr is CANN's check of aclrtIpcMemSetAttr's type and value,
+// before the context.
+func CheckIpcAttr(typ uint32, attr uint64) error {
+	switch {
+	case typ != 0:
+		return rterr.Errorf(rterr.KindInvalidParam, "type %d is invalid, expected ACL_RT_IPC_MEM_ATTR_ACCESS_LINK (0)", typ)
+	case attr > LinkUBMultiPort:
+		return rterr.Errorf(rterr.KindInvalidParam, "attr %d is invalid, expected an ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_* value 0..%d", attr, LinkUBMultiPort)
+	}
 	return nil
 }
 
