@@ -1,0 +1,244 @@
+package gocann_test
+
+import (
+	"bufio"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gocann/gocann"
+)
+
+// The IPC tests run a second process: the test binary again, attached to
+// the same simulated machine, obeying one command a line on its stdin and
+// answering each with one line: "ok ..." or "err <code> <message>".
+
+const ipcChildEnv = "GOCANN_TEST_IPC_MACHINE"
+
+func init() {
+	if m := os.Getenv(ipcChildEnv); m != "" {
+		os.Exit(ipcChild(m))
+	}
+}
+
+// ipcConfig is the configuration of both sides: small devices of one
+// machine.
+func ipcConfig(machine string) string {
+	return fmt.Sprintf(`{"simulator":{"hbm_size":268435456,"machine":%q}}`, machine)
+}
+
+var machines atomic.Int32
+
+// newMachine is a machine name no other test uses.
+func newMachine() string {
+	return fmt.Sprintf("ipct-%d-%d", os.Getpid(), machines.Add(1))
+}
+
+func ipcChild(machine string) int {
+	r, err := gocann.Open(gocann.WithConfigJSON([]byte(ipcConfig(machine))))
+	if err != nil {
+		fmt.Println("err open", err)
+		return 1
+	}
+	defer r.Close()
+	d, err := r.SetDevice(0)
+	if err != nil {
+		fmt.Println("err setdevice", err)
+		return 1
+	}
+	c, _ := d.Context()
+	pid, _ := r.BareTgid()
+	fmt.Println("ok", pid)
+	in := bufio.NewScanner(os.Stdin)
+	for in.Scan() {
+		fmt.Println(ipcCommand(r, d, c, strings.Fields(in.Text())))
+	}
+	return 0
+}
+
+func answer(err error, format string, args ...any) string {
+	if err != nil {
+		return fmt.Sprintf("err %d %v", gocann.CodeOf(err), err)
+	}
+	return "ok " + fmt.Sprintf(format, args...)
+}
+
+func num(s string) uint64 {
+	v, _ := strconv.ParseUint(s, 0, 64)
+	return v
+}
+
+// ipcCommand runs one command of the parent's.
+func ipcCommand(r *gocann.Runtime, d *gocann.Device, c *gocann.Context, f []string) string {
+	switch f[0] {
+	case "import": // key flags
+		p, err := c.IPCMemImport(f[1], num(f[2]))
+		return answer(err, "%#x", uint64(p))
+	case "read": // addr n
+		b := make([]byte, num(f[2]))
+		err := c.CopyFromDevice(b, gocann.DevPtr(num(f[1])))
+		return answer(err, "%x", b)
+	case "write": // addr hex
+		b, _ := hex.DecodeString(f[2])
+		return answer(c.CopyToDevice(gocann.DevPtr(num(f[1])), b), "")
+	case "close": // key
+		return answer(c.IPCMemClose(f[1]), "")
+	case "free": // addr
+		return answer(c.Free(gocann.DevPtr(num(f[1]))), "")
+	case "malloc": // n
+		p, err := c.Malloc(int64(num(f[1])), gocann.HugeFirst)
+		return answer(err, "%#x", uint64(p))
+	case "export": // n flags
+		p, err := c.Malloc(int64(num(f[1])), gocann.HugeFirst)
+		if err != nil {
+			return answer(err, "")
+		}
+		k, err := c.IPCMemExportKey(p, num(f[1]), num(f[2]))
+		return answer(err, "%s", k)
+	case "pimport": // handle n: import, map and read n bytes
+		h, err := r.MemImportFromShareableHandle(num(f[1]), 0)
+		if err != nil {
+			return answer(err, "")
+		}
+		info, _ := r.PhysicalMemInfo(h)
+		va, err := r.ReserveMemAddress(info.Size, 0, 0, 0)
+		if err == nil {
+			err = r.MapMem(va, info.Size, 0, h, 0)
+		}
+		b := make([]byte, num(f[2]))
+		if err == nil {
+			err = c.CopyFromDevice(b, va)
+		}
+		if err == nil {
+			err = r.UnmapMem(va)
+		}
+		if err == nil {
+			err = r.ReleaseMemAddress(va)
+		}
+		if err == nil {
+			err = r.FreePhysical(h)
+		}
+		return answer(err, "%x", b)
+	}
+	return "err 0 unknown command " + f[0]
+}
+
+// peer is a running child process.
+type peer struct {
+	t   *testing.T
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Scanner
+	pid int32
+}
+
+func startPeer(t *testing.T, machine string) *peer {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), ipcChildEnv+"="+machine)
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	check(t, err)
+	out, err := cmd.StdoutPipe()
+	check(t, err)
+	check(t, cmd.Start())
+	p := &peer{t: t, cmd: cmd, in: in, out: bufio.NewScanner(out)}
+	t.Cleanup(p.end)
+	first := p.line()
+	if !strings.HasPrefix(first, "ok ") {
+		t.Fatalf("child: %s", first)
+	}
+	p.pid = int32(num(strings.TrimPrefix(first, "ok ")))
+	return p
+}
+
+func (p *peer) line() string {
+	p.t.Helper()
+	done := make(chan bool, 1)
+	var ok bool
+	go func() { ok = p.out.Scan(); done <- true }()
+	select {
+	case <-done:
+	case <-time.After(long):
+		p.t.Fatal("the child did not answer")
+	}
+	if !ok {
+		p.t.Fatalf("the child ended: %v", p.out.Err())
+	}
+	return p.out.Text()
+}
+
+// do sends a command and returns the answer.
+func (p *peer) do(format string, args ...any) string {
+	p.t.Helper()
+	fmt.Fprintf(p.in, format+"\n", args...)
+	return p.line()
+}
+
+// ok sends a command that must succeed and returns what follows "ok ".
+func (p *peer) ok(format string, args ...any) string {
+	p.t.Helper()
+	a := p.do(format, args...)
+	if !strings.HasPrefix(a, "ok") {
+		p.t.Fatalf("child %q: %s", fmt.Sprintf(format, args...), a)
+	}
+	return strings.TrimSpace(strings.TrimPrefix(a, "ok"))
+}
+
+// refused sends a command that must fail with code.
+func (p *peer) refused(code gocann.Code, format string, args ...any) {
+	p.t.Helper()
+	a := p.do(format, args...)
+	if want := fmt.Sprintf("err %d ", int(code)); !strings.HasPrefix(a, want) {
+		p.t.Fatalf("child %q: %s, want code %d", fmt.Sprintf(format, args...), a, int(code))
+	}
+}
+
+// end closes the child's input and waits for it.
+func (p *peer) end() {
+	if p.cmd.ProcessState != nil {
+		return
+	}
+	p.in.Close()
+	_ = p.cmd.Wait()
+}
+
+// kill ends the child with SIGKILL.
+func (p *peer) kill() {
+	_ = p.cmd.Process.Kill()
+	_ = p.cmd.Wait()
+}
+
+// ipcEnv is the parent's side: a runtime on a new machine.
+func ipcEnv(t *testing.T) (env, string) {
+	m := newMachine()
+	// Cleanups run last first: the children end, then the runtime closes,
+	// then the check.
+	t.Cleanup(func() { noMachineFiles(t, m) })
+	return setup(t, ipcConfig(m)), m
+}
+
+// noMachineFiles checks, once every process of machine m ended, that no
+// file of it is left.
+func noMachineFiles(t *testing.T, m string) {
+	t.Helper()
+	left, _ := filepath.Glob(fmt.Sprintf("/dev/shm/gocann-%d-%s*", os.Getuid(), m))
+	if len(left) > 0 {
+		t.Errorf("files of machine %s left: %v", m, left)
+	}
+}
+
+func wantCode(t *testing.T, err error, code gocann.Code, what string) {
+	t.Helper()
+	if got := gocann.CodeOf(err); got != code {
+		t.Fatalf("%s: code %d (%v), want %d", what, int(got), err, int(code))
+	}
+}
