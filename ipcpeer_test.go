@@ -21,18 +21,25 @@ import (
 // the same simulated machine, obeying one command a line on its stdin and
 // answering each with one line: "ok ..." or "err <code> <message>".
 
-const ipcChildEnv = "GOCANN_TEST_IPC_MACHINE"
+const (
+	ipcChildEnv = "GOCANN_TEST_IPC_MACHINE"
+	ipcSoCEnv   = "GOCANN_TEST_IPC_SOC"
+)
 
 func init() {
 	if m := os.Getenv(ipcChildEnv); m != "" {
-		os.Exit(ipcChild(m))
+		os.Exit(ipcChild(m, os.Getenv(ipcSoCEnv)))
 	}
 }
 
 // ipcConfig is the configuration of both sides: small devices of one
-// machine.
-func ipcConfig(machine string) string {
-	return fmt.Sprintf(`{"simulator":{"hbm_size":268435456,"machine":%q}}`, machine)
+// machine, of chip soc ("" for the default).
+func ipcConfig(machine string, soc ...string) string {
+	chip := ""
+	if len(soc) > 0 && soc[0] != "" {
+		chip = fmt.Sprintf(`,"soc_name":%q`, soc[0])
+	}
+	return fmt.Sprintf(`{"simulator":{"hbm_size":268435456,"machine":%q%s}}`, machine, chip)
 }
 
 var machines atomic.Int32
@@ -42,8 +49,8 @@ func newMachine() string {
 	return fmt.Sprintf("ipct-%d-%d", os.Getpid(), machines.Add(1))
 }
 
-func ipcChild(machine string) int {
-	r, err := gocann.Open(gocann.WithConfigJSON([]byte(ipcConfig(machine))))
+func ipcChild(machine, soc string) int {
+	r, err := gocann.Open(gocann.WithConfigJSON([]byte(ipcConfig(machine, soc))))
 	if err != nil {
 		fmt.Println("err open", err)
 		return 1
@@ -59,7 +66,15 @@ func ipcChild(machine string) int {
 	fmt.Println("ok", pid)
 	in := bufio.NewScanner(os.Stdin)
 	for in.Scan() {
-		fmt.Println(ipcCommand(r, d, c, strings.Fields(in.Text())))
+		f := strings.Fields(in.Text())
+		if f[0] == "dev" { // id: the device later commands use
+			if d, err = r.SetDevice(int(num(f[1]))); err == nil {
+				c, err = d.Context()
+			}
+			fmt.Println(answer(err, ""))
+			continue
+		}
+		fmt.Println(ipcCommand(r, d, c, f))
 	}
 	return 0
 }
@@ -103,8 +118,18 @@ func ipcCommand(r *gocann.Runtime, d *gocann.Device, c *gocann.Context, f []stri
 		}
 		k, err := c.IPCMemExportKey(p, num(f[1]), num(f[2]))
 		return answer(err, "%s", k)
-	case "pimport": // handle n: import, map and read n bytes
-		h, err := r.MemImportFromShareableHandle(num(f[1]), 0)
+	case "d2d": // addr n: an asynchronous copy to memory of this device, read back
+		return d2d(c, gocann.DevPtr(num(f[1])), int64(num(f[2])))
+	case "pimport", "fimport": // handle n: import, map and read n bytes
+		var h gocann.PhysicalMem
+		var err error
+		if f[0] == "pimport" {
+			h, err = r.MemImportFromShareableHandle(num(f[1]), d.ID())
+		} else {
+			var fh gocann.FabricHandle
+			hex.Decode(fh[:], []byte(f[1]))
+			h, err = r.MemImportFromFabricHandle(fh, d.ID())
+		}
 		if err != nil {
 			return answer(err, "")
 		}
@@ -131,6 +156,26 @@ func ipcCommand(r *gocann.Runtime, d *gocann.Device, c *gocann.Context, f []stri
 	return "err 0 unknown command " + f[0]
 }
 
+func d2d(c *gocann.Context, src gocann.DevPtr, n int64) string {
+	s, err := c.NewStream()
+	if err != nil {
+		return answer(err, "")
+	}
+	defer s.Close()
+	dst, err := c.Malloc(n, gocann.HugeFirst)
+	if err != nil {
+		return answer(err, "")
+	}
+	defer c.Free(dst)
+	b := make([]byte, n)
+	if err = s.CopyDeviceToDevice(dst, src, n); err == nil {
+		if err = s.SynchronizeTimeout(long); err == nil {
+			err = c.CopyFromDevice(b, dst)
+		}
+	}
+	return answer(err, "%x", b)
+}
+
 // peer is a running child process.
 type peer struct {
 	t   *testing.T
@@ -140,10 +185,13 @@ type peer struct {
 	pid int32
 }
 
-func startPeer(t *testing.T, machine string) *peer {
+func startPeer(t *testing.T, machine string, soc ...string) *peer {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), ipcChildEnv+"="+machine)
+	if len(soc) > 0 {
+		cmd.Env = append(cmd.Env, ipcSoCEnv+"="+soc[0])
+	}
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
 	check(t, err)
@@ -218,12 +266,12 @@ func (p *peer) kill() {
 }
 
 // ipcEnv is the parent's side: a runtime on a new machine.
-func ipcEnv(t *testing.T) (env, string) {
+func ipcEnv(t *testing.T, soc ...string) (env, string) {
 	m := newMachine()
 	// Cleanups run last first: the children end, then the runtime closes,
 	// then the check.
 	t.Cleanup(func() { noMachineFiles(t, m) })
-	return setup(t, ipcConfig(m)), m
+	return setup(t, ipcConfig(m, soc...)), m
 }
 
 // noMachineFiles checks, once every process of machine m ended, that no
