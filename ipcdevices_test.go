@@ -96,3 +96,21 @@ func TestIPCMemoryUnsupported(t *testing.T) {
 		t.Fatalf("BareTgid %d, want the process id", pid)
 	}
 }
+
+func TestIPCMemoryDeviceReset(t *testing.T) {
+	e, m := ipcEnv(t)
+	_, _, k := exportPattern(t, e, gocann.IPCMemExportNoPidValidation)
+	child := startPeer(t, m)
+	child.ok("import %s 0", k)
+	gone := child.ok("export %d 1", ipcSize)
+	// A reset ends the device's imports and the exports of its memory.
+	child.ok("reset")
+	child.ok("dev 0")
+	child.refused(gocann.CodeRTParamInvalid, "close %s", k)
+	_, err := e.c.IPCMemImport(gone, 0)
+	wantCode(t, err, gocann.CodeRTParamInvalid, "an import of memory of a device reset since")
+	addr := child.ok("import %s 0", k)
+	child.ok("read %s 4", addr)
+	child.ok("close %s", k)
+	check(t, e.c.IPCMemClose(k))
+}

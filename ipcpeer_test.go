@@ -104,6 +104,8 @@ func ipcCommand(r *gocann.Runtime, d *gocann.Device, c *gocann.Context, f []stri
 	case "write": // addr hex
 		b, _ := hex.DecodeString(f[2])
 		return answer(c.CopyToDevice(gocann.DevPtr(num(f[1])), b), "")
+	case "reset": // the device, its last reference
+		return answer(d.Reset(), "")
 	case "close": // key
 		return answer(c.IPCMemClose(f[1]), "")
 	case "free": // addr

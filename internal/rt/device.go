@@ -99,6 +99,7 @@ func (d *Device) closeIfUnused() error {
 	if d.hd == nil || d.setRefs > 0 || len(d.contexts) > 0 {
 		return nil
 	}
+	d.r.ipc.closeDevice(d.id, d.hd)
 	err := d.hd.Close()
 	d.hd = nil
 	d.res.reset()

@@ -156,6 +156,43 @@ func (r *Runtime) ipcOf(id int, x hal.IPC) hal.IPC {
 	return x
 }
 
+// closeDevice ends, as device id closes, the imports it mapped and the
+// exports of its memory, which goes with it.
+func (s *ipcState) closeDevice(id int, hd hal.Device) {
+	x, ok := hd.(hal.IPC)
+	if !ok {
+		return
+	}
+	var addrs []uint64
+	var keys []hal.IPCKey
+	s.mu.Lock()
+	for a, m := range s.byAddr {
+		if m.dev != id {
+			continue
+		}
+		addrs = append(addrs, a)
+		delete(s.byAddr, a)
+		if rest := slices.DeleteFunc(s.imports[m.key], func(b uint64) bool { return b == a }); len(rest) > 0 {
+			s.imports[m.key] = rest
+		} else {
+			delete(s.imports, m.key)
+		}
+	}
+	for k, e := range s.exports {
+		if e.dev == id {
+			keys = append(keys, k)
+			delete(s.exports, k)
+		}
+	}
+	s.mu.Unlock()
+	for _, a := range addrs {
+		_ = x.CloseImport(a) // the device's close would drop it anyway
+	}
+	for _, k := range keys {
+		_ = x.Withdraw(k)
+	}
+}
+
 // errImported refuses aclrtFree of imported memory.
 func (r *Runtime) errImported(addr uint64) error {
 	m, a, ok := r.ipc.lookup(addr)
