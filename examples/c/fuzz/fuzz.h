@@ -300,7 +300,8 @@ struct op {
 
 extern const struct op ops_dev[], ops_query[], ops_stream[], ops_event[], ops_notify[], ops_mem[], ops_copy[], ops_kernel[],
     ops_launch[], ops_capture[], ops_group[], ops_model[], ops_label[], ops_pool[], ops_allocator[],
-    ops_vmm[], ops_vmm_use[], ops_managed[], ops_buf[], ops_cntnotify[], ops_process[], ops_binary[], ops_streamctl[], ops_snapshot[], ops_control[], ops_engines[];
+    ops_vmm[], ops_vmm_use[], ops_managed[], ops_buf[], ops_cntnotify[], ops_process[], ops_binary[], ops_streamctl[], ops_snapshot[], ops_control[], ops_engines[],
+    ops_ipc[];
 extern const struct op ops_peer[];
 void peer_model_reset(void);        /* aclInit: no peer access, limits as configured */
 int peer_on(int from, int to);      /* copies from device from's memory into to's are allowed */

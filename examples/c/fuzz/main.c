@@ -154,7 +154,7 @@ static int child(uint64_t seed, uint64_t ncalls, const char *kernel)
     static const struct op *const areas[] = {ops_dev,    ops_query,   ops_stream, ops_event,
                                              ops_notify, ops_mem,     ops_copy,   ops_kernel,
                                              ops_launch, ops_capture, ops_group,  ops_model, ops_label,
-                                             ops_peer, ops_hostreg, ops_batch, ops_pool, ops_allocator, ops_vmm, ops_vmm_use, ops_managed, ops_buf, ops_cntnotify, ops_process, ops_binary, ops_streamctl, ops_snapshot, ops_control, ops_engines};
+                                             ops_peer, ops_hostreg, ops_batch, ops_pool, ops_allocator, ops_vmm, ops_vmm_use, ops_managed, ops_buf, ops_cntnotify, ops_process, ops_binary, ops_streamctl, ops_snapshot, ops_control, ops_engines, ops_ipc};
     for (size_t i = 0; i < ARRAY_LEN(areas); i++) {
         add_ops(areas[i]);
     }
