@@ -54,6 +54,8 @@ func TestIPCMemoryAcrossProcesses(t *testing.T) {
 	// aclrtFree of an import is refused; a second import is a mapping of
 	// its own, with a Close of its own.
 	child.refused(gocann.CodeRTParamInvalid, "free %s", addr)
+	child.refused(gocann.CodeRTParamInvalid, "unmap %s", addr)
+	child.refused(gocann.CodeRTParamInvalid, "release %s", addr)
 	second := child.ok("import %s 0", k)
 	if second == addr {
 		t.Fatalf("the second import is at %s too", addr)

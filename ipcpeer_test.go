@@ -110,6 +110,10 @@ func ipcCommand(r *gocann.Runtime, d *gocann.Device, c *gocann.Context, f []stri
 		return answer(c.IPCMemClose(f[1]), "")
 	case "free": // addr
 		return answer(c.Free(gocann.DevPtr(num(f[1]))), "")
+	case "unmap": // addr
+		return answer(r.UnmapMem(gocann.DevPtr(num(f[1]))), "")
+	case "release": // addr
+		return answer(r.ReleaseMemAddress(gocann.DevPtr(num(f[1]))), "")
 	case "malloc": // n
 		p, err := c.Malloc(int64(num(f[1])), gocann.HugeFirst)
 		return answer(err, "%#x", uint64(p))

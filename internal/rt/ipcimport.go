@@ -203,6 +203,18 @@ func (r *Runtime) errImported(addr uint64) error {
 		"devPtr %#x is memory imported from key %s (at %#x), not from aclrtMalloc; release it with aclrtIpcMemClose", addr, KeyString(m.key), a.Addr)
 }
 
+// errImportedRange refuses unmapping or releasing the range of an IPC
+// import, which is the runtime's to end at aclrtIpcMemClose.
+func (r *Runtime) errImportedRange(addr uint64) error {
+	m, a, ok := r.ipc.lookup(addr)
+	if !ok {
+		return nil
+	}
+	return rterr.Errorf(rterr.KindInvalidParam,
+		"virPtr %#x is memory imported from key %s (at %#x), not a range from aclrtReserveMemAddress; release it with aclrtIpcMemClose",
+		addr, KeyString(m.key), a.Addr)
+}
+
 // checkRemote refuses what CANN's reference forbids on memory imported
 // from another device: copies to or from the host, and synchronous copies
 // between device memory (sync).

@@ -309,6 +309,9 @@ func (r *Runtime) ReleaseMemAddress(addr uint64) error {
 	if err := r.userRange("virPtr", addr); err != nil {
 		return err
 	}
+	if err := r.errImportedRange(addr); err != nil {
+		return err
+	}
 	return v.Release(addr)
 }
 

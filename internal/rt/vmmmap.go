@@ -53,6 +53,9 @@ func (r *Runtime) UnmapMem(addr uint64) error {
 	if err := r.userRange("virPtr", addr); err != nil {
 		return err
 	}
+	if err := r.errImportedRange(addr); err != nil {
+		return err
+	}
 	if err := v.Unmap(addr); err != nil {
 		return err
 	}
