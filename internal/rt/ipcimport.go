@@ -84,7 +84,7 @@ func (c *Context) IpcMemImport(k hal.IPCKey, flags uint64) (uint64, error) {
 	}
 	addr, size, err := x.ImportMemory(k)
 	if err != nil {
-		return 0, err
+		return 0, errExport("key "+KeyString(k), "the key of a live IPC memory export (aclrtIpcMemGetExportKey)", err)
 	}
 	r := c.d.r
 	r.ipc.mu.Lock()

@@ -259,11 +259,20 @@ func CheckIpcAttr(typ uint32, attr uint64) error {
 	return nil
 }
 
+// errExport names, in the device's refusal of an export that is gone or
+// never was, the argument and what was expected.
+func errExport(arg, want string, err error) error {
+	if rterr.KindOf(err) != rterr.KindInvalidParam {
+		return err
+	}
+	return rterr.Wrap(rterr.KindInvalidParam, err, "%s is invalid, expected %s", arg, want)
+}
+
 // memExportInfo describes the memory export k, or refuses it.
 func memExportInfo(x hal.IPC, k hal.IPCKey) (hal.ExportInfo, error) {
 	info, err := x.Exported(k)
 	if err != nil {
-		return info, err
+		return info, errExport("key "+KeyString(k), "the key of a live IPC memory export (aclrtIpcMemGetExportKey)", err)
 	}
 	if info.Kind != hal.ExportMemory {
 		return info, rterr.Errorf(rterr.KindInvalidParam, "key %s is invalid: it names no memory export (aclrtIpcMemGetExportKey)", KeyString(k))

@@ -145,7 +145,7 @@ func (r *Runtime) ImportPhysical(k hal.IPCKey, dev int) (uint64, error) {
 	}
 	info, err := x.Exported(k)
 	if err != nil {
-		return 0, err
+		return 0, errExport("shareableHandle "+handleText(k), "the handle of a live physical memory export (aclrtMemExportToShareableHandle)", err)
 	}
 	switch {
 	case info.Kind != hal.ExportPhysical:
@@ -163,7 +163,7 @@ func (r *Runtime) ImportPhysical(k hal.IPCKey, dev int) (uint64, error) {
 	}
 	ph, err := x.ImportPhysical(k)
 	if err != nil {
-		return 0, err
+		return 0, errExport("shareableHandle "+handleText(k), "the handle of a live physical memory export (aclrtMemExportToShareableHandle)", err)
 	}
 	attr := uint32(5) // ACL_HBM_MEM_NORMAL
 	if ph.PageSize == hal.PageSizeHuge1G {
