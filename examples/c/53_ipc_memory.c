@@ -16,8 +16,12 @@
  * aclrtMemExportToShareableHandle of physical memory, the whitelist
  * (aclrtMemSetPidToShareableHandle), aclrtMemImportFromShareableHandle and
  * its V2, mapped with aclrtMapMem and read in the importer. Every refusal
- * code, the Atlas A3-only calls refused on the default Atlas A2, and no
- * machine file left in /dev/shm once every process ended.
+ * code, the Atlas A3-only calls refused on the default Atlas A2; then,
+ * both runtimes started again on an Atlas A3, a fabric handle
+ * (aclrtMemExportToShareableHandleV2, aclrtMemSetPidToShareableHandleV2,
+ * aclrtMemImportFromShareableHandleV2), aclrtIpcMemSetAttr and
+ * aclrtIpcMemImportPidInterServer. No machine file is left in /dev/shm
+ * once every process ended.
  */
 #include "common.h"
 
@@ -64,6 +68,29 @@ static void setup(void)
 {
     CHECK(aclInit(NULL));
     CHECK(aclrtSetDevice(0));
+}
+
+/* init_a3 starts the runtime again on an Atlas A3 (Ascend910_9391), on
+ * machine <machine>-a3, and sets device 0. */
+static void init_a3(const char *machine)
+{
+    char json[256], file[64];
+    snprintf(json, sizeof json, "{\"simulator\": {\"soc_name\": \"Ascend910_9391\", \"machine\": \"%s-a3\"}}\n", machine);
+    snprintf(file, sizeof file, "/tmp/53_ipc_memory_%d.json", (int)getpid());
+    write_file(file, json);
+    CHECK(aclInit(file));
+    remove(file);
+    CHECK(aclrtSetDevice(0));
+}
+
+/* hex_to turns 2n hexadecimal digits into n bytes. */
+static void hex_to(uint8_t *b, size_t n, const char *s)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned v = 0;
+        sscanf(s + 2 * i, "%2x", &v);
+        b[i] = (uint8_t)v;
+    }
 }
 
 static void pattern(uint8_t *b, size_t n, uint8_t seed)
@@ -170,6 +197,31 @@ static int importer(int in, int out)
     send_line(out, "done");
     CHECK(aclrtResetDevice(0));
     CHECK(aclFinalize());
+
+    /* On an Atlas A3: a fabric handle, and an IPC key allowed across
+     * servers. */
+    init_a3(getenv("GOCANN_MACHINE"));
+    send_line(out, "a3");
+    char fabhex[300];
+    recv_line(in, fabhex, sizeof fabhex);
+    aclrtMemFabricHandle fab;
+    hex_to(fab.data, sizeof fab.data, fabhex);
+    CHECK(aclrtMemImportFromShareableHandleV2(&fab, ACL_MEM_SHARE_HANDLE_TYPE_FABRIC, 0, &h));
+    CHECK(aclrtReserveMemAddress(&va, gran, 0, NULL, 0));
+    CHECK(aclrtMapMem(va, gran, 0, h, 0));
+    memset(text, 0, sizeof text);
+    CHECK(aclrtMemcpy(text, sizeof text, va, sizeof text, ACL_MEMCPY_DEVICE_TO_HOST));
+    EXPECT(strcmp(text, "fabric") == 0, "child: memory imported from a fabric handle reads \"%s\"", text);
+    CHECK(aclrtUnmapMem(va));
+    CHECK(aclrtReleaseMemAddress(va));
+    CHECK(aclrtFreePhysical(h));
+    recv_line(in, key, sizeof key);
+    CHECK(aclrtIpcMemImportByKey(&p, key, 0));
+    pass("child: a key whose whitelist aclrtIpcMemImportPidInterServer set imports");
+    CHECK(aclrtIpcMemClose(key));
+    send_line(out, "done");
+    CHECK(aclrtResetDevice(0));
+    CHECK(aclFinalize());
     return 0;
 }
 
@@ -223,6 +275,52 @@ static void export_refusals(void *p)
     REFUSE(aclrtIpcMemClose(NULL), ACL_ERROR_INVALID_PARAM, "key is NULL", "aclrtIpcMemClose(NULL)");
     REFUSE(aclrtIpcMemClose("0123"), ACL_ERROR_RT_PARAM_INVALID, "key \"0123\" is invalid", "aclrtIpcMemClose of a malformed key");
     REFUSE(aclrtDeviceGetBareTgid(NULL), ACL_ERROR_INVALID_PARAM, "pid is NULL", "aclrtDeviceGetBareTgid(NULL)");
+}
+
+/* a3: the parent's side of the Atlas A3 part. */
+static void a3(struct chan *a, int32_t pid, const char *machine)
+{
+    init_a3(machine);
+    aclrtPhysicalMemProp prop = {ACL_MEM_HANDLE_TYPE_NONE, ACL_MEM_ALLOCATION_TYPE_PINNED, ACL_HBM_MEM_NORMAL,
+                                 {0, ACL_MEM_LOCATION_TYPE_DEVICE}, 0};
+    size_t gran = 0;
+    CHECK(aclrtMemGetAllocationGranularity(&prop, ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM, &gran));
+    aclrtDrvMemHandle h = NULL;
+    void *va = NULL, *p = NULL;
+    CHECK(aclrtMallocPhysical(&h, gran, &prop, 0));
+    CHECK(aclrtReserveMemAddress(&va, gran, 0, NULL, 0));
+    CHECK(aclrtMapMem(va, gran, 0, h, 0));
+    CHECK(aclrtMemcpy(va, 32, "fabric", 7, ACL_MEMCPY_HOST_TO_DEVICE));
+    aclrtMemFabricHandle fab;
+    memset(&fab, 0xee, sizeof fab);
+    CHECK(aclrtMemExportToShareableHandleV2(h, ACL_RT_VMM_EXPORT_FLAG_DEFAULT, ACL_MEM_SHARE_HANDLE_TYPE_FABRIC, &fab));
+    CHECK(aclrtMemSetPidToShareableHandleV2(&fab, ACL_MEM_SHARE_HANDLE_TYPE_FABRIC, &pid, 1));
+    char hexs[2 * sizeof fab.data + 1];
+    for (size_t i = 0; i < sizeof fab.data; i++) {
+        snprintf(hexs + 2 * i, 3, "%02x", fab.data[i]);
+    }
+    send_line(a->to[1], hexs);
+
+    char key[65];
+    CHECK(aclrtMalloc(&p, SIZE, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK(aclrtIpcMemGetExportKey(p, SIZE, key, sizeof key, 0));
+    CHECK(aclrtIpcMemSetAttr(key, ACL_RT_IPC_MEM_ATTR_ACCESS_LINK, ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_HCCS));
+    REFUSE(aclrtIpcMemSetAttr(key, ACL_RT_IPC_MEM_ATTR_ACCESS_LINK, ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_ONE_PORT_PATH),
+           ACL_ERROR_RT_LINK_TYPE_NOT_SUPPORTED, "attr 2", "aclrtIpcMemSetAttr of a UB link on an Atlas A3");
+    CHECK(aclrtIpcMemClose(key)); /* forgets the attribute, as CANN does */
+    aclrtServerPid sp = {3, &pid, 1};
+    CHECK(aclrtIpcMemImportPidInterServer(key, &sp, 1));
+    send_line(a->to[1], key);
+    char line[16];
+    recv_line(a->from[0], line, sizeof line);
+    EXPECT(strcmp(line, "done") == 0, "on an Atlas A3: a fabric handle and a key across servers reached child A");
+    CHECK(aclrtIpcMemClose(key));
+    CHECK(aclrtFree(p));
+    CHECK(aclrtUnmapMem(va));
+    CHECK(aclrtReleaseMemAddress(va));
+    CHECK(aclrtFreePhysical(h));
+    CHECK(aclrtResetDevice(0));
+    CHECK(aclFinalize());
 }
 
 /* left counts the files of machine m in /dev/shm. */
@@ -341,8 +439,6 @@ int main(void)
     send_line(a.to[1], "go");
     recv_line(a.from[0], line, sizeof line);
     EXPECT(strcmp(line, "done") == 0, "child A finished its imports");
-    waitpid(pa, &st, 0);
-    EXPECT(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child A exited with status 0");
 
     CHECK(aclrtUnmapMem(va));
     CHECK(aclrtReleaseMemAddress(va));
@@ -352,7 +448,13 @@ int main(void)
     CHECK(aclrtFree(p2));
     CHECK(aclrtResetDevice(0));
     CHECK(aclFinalize());
-    EXPECT(left(machine) == 0, "no file of machine %s is left in /dev/shm", machine);
+    recv_line(a.from[0], line, sizeof line);
+    a3(&a, pid, machine);
+    waitpid(pa, &st, 0);
+    EXPECT(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child A exited with status 0");
+    char a3name[80];
+    snprintf(a3name, sizeof a3name, "%s-a3", machine);
+    EXPECT(left(machine) == 0 && left(a3name) == 0, "no file of machine %s or %s is left in /dev/shm", machine, a3name);
     printf("PASS 53_ipc_memory\n");
     return 0;
 }
