@@ -178,3 +178,20 @@ func (d *device) Exported(k hal.IPCKey) (hal.ExportInfo, error) {
 func errClosedObj(what string, id uint32) error {
 	return hal.Errorf(hal.KindInvalidHandle, "%s %d is already closed", what, id)
 }
+
+// marks returns each queue of the scheduler with work still to do and
+// the sequence number it has submitted.
+func (s *scheduler) marks() map[*queue]uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var m map[*queue]uint64
+	for _, q := range s.queues {
+		if sub := q.Submitted(); q.Completed() < sub {
+			if m == nil {
+				m = map[*queue]uint64{}
+			}
+			m[q] = sub
+		}
+	}
+	return m
+}

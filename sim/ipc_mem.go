@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"fmt"
 	"os"
 
@@ -139,6 +140,24 @@ func (d *device) CloseImport(addr uint64) error {
 	if ph == nil || ph.file == nil {
 		return hal.Errorf(hal.KindInvalidParam, "address %#x is not memory this process imported", addr)
 	}
+	// Work queued before the close may still read the import (a kernel
+	// launched and not waited for, as CANN's samples do): the mapping goes
+	// once every queue of the device has done what it had then.
+	marks := d.s.marks()
+	if len(marks) == 0 {
+		return d.unmapImport(addr)
+	}
+	go func() {
+		for q, seq := range marks {
+			_ = q.Wait(context.Background(), seq, 0)
+		}
+		_ = d.unmapImport(addr)
+	}()
+	return nil
+}
+
+func (d *device) unmapImport(addr uint64) error {
+	v := d.b.vm
 	if err := v.unmap(addr); err != nil {
 		return err
 	}
