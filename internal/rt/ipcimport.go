@@ -105,22 +105,19 @@ func (c *Context) IpcMemClose(k hal.IPCKey) error {
 	s := &c.d.r.ipc
 	s.mu.Lock()
 	if addrs := s.imports[k]; len(addrs) > 0 {
-		addr := addrs[0]
-		m := s.byAddr[addr]
+		// Taken from the table first, so that closes racing each take
+		// an import of their own.
+		addr, m := addrs[0], s.byAddr[addrs[0]]
+		s.dropImport(k, addr)
 		s.mu.Unlock()
 		// Unmapped by the device that mapped it.
 		if err := c.d.r.ipcOf(m.dev, x).CloseImport(addr); err != nil {
+			s.mu.Lock()
+			s.imports[k] = append([]uint64{addr}, s.imports[k]...)
+			s.byAddr[addr] = m
+			s.mu.Unlock()
 			return err
 		}
-		s.mu.Lock()
-		if rest := slices.DeleteFunc(s.imports[k], func(a uint64) bool { return a == addr }); len(rest) > 0 {
-			s.imports[k] = rest
-		} else {
-			delete(s.imports, k)
-			delete(s.attrs, k)
-		}
-		delete(s.byAddr, addr)
-		s.mu.Unlock()
 		return nil
 	}
 	if _, ok := s.attrs[k]; ok {
@@ -156,6 +153,17 @@ func (r *Runtime) ipcOf(id int, x hal.IPC) hal.IPC {
 	return x
 }
 
+// dropImport forgets the import of k at addr. s.mu held.
+func (s *ipcState) dropImport(k hal.IPCKey, addr uint64) {
+	delete(s.byAddr, addr)
+	if rest := slices.DeleteFunc(s.imports[k], func(a uint64) bool { return a == addr }); len(rest) > 0 {
+		s.imports[k] = rest
+	} else {
+		delete(s.imports, k)
+		delete(s.attrs, k)
+	}
+}
+
 // closeDevice ends, as device id closes, the imports it mapped and the
 // exports of its memory, which goes with it.
 func (s *ipcState) closeDevice(id int, hd hal.Device) {
@@ -171,12 +179,7 @@ func (s *ipcState) closeDevice(id int, hd hal.Device) {
 			continue
 		}
 		addrs = append(addrs, a)
-		delete(s.byAddr, a)
-		if rest := slices.DeleteFunc(s.imports[m.key], func(b uint64) bool { return b == a }); len(rest) > 0 {
-			s.imports[m.key] = rest
-		} else {
-			delete(s.imports, m.key)
-		}
+		s.dropImport(m.key, a)
 	}
 	for k, e := range s.exports {
 		if e.dev == id {
