@@ -9,8 +9,9 @@ import (
 // Sharing device memory with other processes (IPC memory). The processes
 // must be attached to one simulated machine: the same machine name in the
 // simulator section of their configurations ({"simulator":{"machine":
-// "name"}}) or in GOCANN_MACHINE. Elsewhere every call here is refused
-// with ACL_ERROR_RT_FEATURE_NOT_SUPPORT.
+// "name"}}) or in GOCANN_MACHINE; a Go runtime joins one only when told
+// (C programs join "default" unless told otherwise). Elsewhere every call
+// here but BareTgid is refused with ACL_ERROR_RT_FEATURE_NOT_SUPPORT.
 //
 // A key is 64 lowercase hexadecimal digits, random, naming one export.
 
