@@ -68,6 +68,14 @@ func TestIPCMemoryAcrossProcesses(t *testing.T) {
 	// Closing more than it imported: the key is not the child's.
 	child.refused(gocann.CodeRTParamInvalid, "close %s", k)
 
+	// A kernel of the importer writes the exporter's memory, the import
+	// closed before it ran.
+	kaddr := child.ok("import %s 0", k)
+	child.ok("kstore %#x %d %s", num(kaddr)+8, 0x1234567890, k)
+	if v := readU64(t, e.c, p.Add(8)); v != 0x1234567890 {
+		t.Fatalf("the exporter reads %#x where the importer's kernel stored 0x1234567890", v)
+	}
+
 	// The exporter closes: imports made before keep working, later ones
 	// are refused.
 	held := child.ok("import %s 0", k)

@@ -124,6 +124,26 @@ func ipcCommand(r *gocann.Runtime, d *gocann.Device, c *gocann.Context, f []stri
 		}
 		k, err := c.IPCMemExportKey(p, num(f[1]), num(f[2]))
 		return answer(err, "%s", k)
+	case "kstore": // addr v key: a kernel stores v at addr; the import closes at once
+		k, err := r.Kernel("ipcstore")
+		if err != nil {
+			k, err = r.RegisterKernel("ipcstore", func(b *gocann.Block) { b.Store64(b.Arg(0).Ptr(), b.Arg(1).U64()) })
+		}
+		var s *gocann.Stream
+		if err == nil {
+			s, err = c.NewStream()
+		}
+		if err != nil {
+			return answer(err, "")
+		}
+		if err = s.Launch(k, 1, gocann.Ptr(gocann.DevPtr(num(f[1]))), gocann.U64(num(f[2]))); err == nil {
+			err = c.IPCMemClose(f[3])
+		}
+		if err == nil {
+			err = s.SynchronizeTimeout(long)
+		}
+		s.Close()
+		return answer(err, "")
 	case "d2d": // addr n: an asynchronous copy to memory of this device, read back
 		return d2d(c, gocann.DevPtr(num(f[1])), int64(num(f[2])))
 	case "pimport", "fimport": // handle n: import, map and read n bytes
