@@ -62,7 +62,15 @@ func (d *device) ExportNotify(hn hal.Notify, o hal.ExportOpts) (hal.IPCKey, erro
 	n.mu.Lock()
 	n.ipc, n.ex = true, &own.ex
 	n.mu.Unlock()
-	own.ex.OnSignal(func() { n.signal(nil) })
+	// A record from another process is delivered as one of the device's
+	// own: under its scheduler's lock, rechecking its blocked heads at
+	// once rather than through the poller.
+	s := d.s
+	own.ex.OnSignal(func() {
+		s.mu.Lock()
+		n.signal(s)
+		s.mu.Unlock()
+	}, s.wakePoller)
 	return k, nil
 }
 

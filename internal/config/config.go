@@ -65,12 +65,12 @@ type Config struct {
 // Simulator is the "simulator" section. SoCName picks the simulated chip
 // (the simulator's profiles); zero fields take that chip's figures.
 type Simulator struct {
-	Devices       int    `json:"devices"`
-	SoCName       string `json:"soc_name"`
+	Devices int    `json:"devices"`
+	SoCName string `json:"soc_name"`
 	// Machine names the simulated machine the devices belong to:
 	// processes naming the same one share its devices (GOCANN_MACHINE
 	// when empty; "none" keeps the devices the process's own).
-	Machine string `json:"machine"`
+	Machine       string `json:"machine"`
 	AICores       int    `json:"aicore_num"`
 	CubeCores     int    `json:"cube_core_num"`
 	VectorCores   int    `json:"vector_core_num"`

@@ -65,7 +65,8 @@ func (c *Context) checkD32(dst hal.Loc, memSize, n uint64) (uint64, error) {
 	case n > math.MaxUint64/4 || memSize < n*4:
 		return 0, rterr.Errorf(rterr.KindBadArgument, "N %d is invalid, expected N * 4 <= memSize %d", n, memSize)
 	}
-	return n * 4, c.checkMemset(dst, memSize, n*4)
+	_, err := c.checkMemset(dst, memSize, n*4, false)
+	return n * 4, err
 }
 
 // MemcpyAsyncWithOffset queues a copy of count bytes between addresses the

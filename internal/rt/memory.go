@@ -361,24 +361,32 @@ func (c *Context) Memset(caller Caller, dst hal.Loc, maxCount uint64, value int3
 	if err := c.checkSync(caller, "a synchronous memset"); err != nil {
 		return err
 	}
-	if err := c.checkMemset(dst, maxCount, count); err != nil {
+	pageable, err := c.checkMemset(dst, maxCount, count, true)
+	if err != nil {
 		return err
+	}
+	if pageable {
+		return hostMemset(dst.Host, byte(value), count)
 	}
 	return c.hd.Run(hal.Task{Kind: hal.TaskMemset, Dst: dst, Size: count, Value: uint64(byte(value))})
 }
 
-func (c *Context) checkMemset(dst hal.Loc, maxCount, count uint64) error {
+// checkMemset checks a memset's range and reports whether it is pageable
+// host memory, which only the synchronous call (allowPageable) takes: CANN's
+// driver sets any host address (a sample clears a stack structure so).
+func (c *Context) checkMemset(dst hal.Loc, maxCount, count uint64, allowPageable bool) (pageable bool, err error) {
 	if count > maxCount {
-		return rterr.Errorf(rterr.KindInvalidParam, "count %d is invalid, expected <= maxCount %d", count, maxCount)
+		return false, rterr.Errorf(rterr.KindInvalidParam, "count %d is invalid, expected <= maxCount %d", count, maxCount)
 	}
 	pinned, err := c.d.checkLoc("devPtr", dst, count)
 	if err != nil {
-		return err
+		return false, err
 	}
-	if dst.IsHost() && !pinned {
-		return rterr.Errorf(rterr.KindInvalidAddress, "devPtr %#x is pageable host memory, expected device memory or memory from aclrtMallocHost", dst.Addr())
+	pageable = dst.IsHost() && !pinned
+	if pageable && !allowPageable {
+		return false, rterr.Errorf(rterr.KindInvalidAddress, "devPtr %#x is pageable host memory, expected device memory or memory from aclrtMallocHost", dst.Addr())
 	}
-	return nil
+	return pageable, nil
 }
 
 // MemsetAsync queues a memset (aclrtMemsetAsync); zero bytes succeed at
@@ -390,7 +398,7 @@ func (s *Stream) MemsetAsync(dst hal.Loc, maxCount uint64, value int32, count ui
 	if err := s.usable(); err != nil {
 		return err
 	}
-	if err := s.c.checkMemset(dst, maxCount, count); err != nil {
+	if _, err := s.c.checkMemset(dst, maxCount, count, false); err != nil {
 		return err
 	}
 	_, err := s.submit(&hal.Task{Kind: hal.TaskMemset, Dst: dst, Size: count, Value: uint64(byte(value)), Site: site})

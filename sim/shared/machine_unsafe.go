@@ -42,8 +42,8 @@ type Machine struct {
 
 	mu     sync.Mutex // guards the fields below
 	closed bool
-	notify map[uint32]func() // exported notifies by entry index: deliver one record
-	watch  bool              // the doorbell watcher runs
+	notify map[uint32]receiver // exported notifies by entry index
+	watch  bool                // the doorbell watcher runs
 	wg     sync.WaitGroup
 }
 
@@ -140,7 +140,7 @@ func attachLocked(path string, f *os.File) (*Machine, error) {
 		_ = unix.Munmap(mem)
 		return nil, fmt.Errorf("the machine file %s has another layout: another gocann build uses it", path)
 	}
-	m := &Machine{path: path, f: f, mem: mem, t: t, slot: -1, pid: int32(os.Getpid()), notify: map[uint32]func(){}}
+	m := &Machine{path: path, f: f, mem: mem, t: t, slot: -1, pid: int32(os.Getpid()), notify: map[uint32]receiver{}}
 	for i := range MaxSlots {
 		if m.lockSlot(i) {
 			m.slot = i

@@ -1,6 +1,8 @@
 package shared
 
 import (
+	"runtime"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -29,15 +31,16 @@ func wake(w *uint32, n int) {
 // OnSignal registers deliver as the receiver of the records importers
 // make on notify export e, which this attachment made; a watcher
 // goroutine calls it once per record, until e is withdrawn or the machine
-// detached.
-func (e Export) OnSignal(deliver func()) {
+// detached. It also calls tick at least every LivenessPeriod while e is
+// registered, so the receiver can look at its importers' liveness.
+func (e Export) OnSignal(deliver, tick func()) {
 	m := e.m
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
 		return
 	}
-	m.notify[uint32(e.idx)] = deliver
+	m.notify[uint32(e.idx)] = receiver{deliver, tick}
 	if !m.watch {
 		m.watch = true
 		m.wg.Add(1)
@@ -45,10 +48,14 @@ func (e Export) OnSignal(deliver func()) {
 	}
 }
 
+// receiver is a registered notify export's callbacks.
+type receiver struct{ deliver, tick func() }
+
 // watcher sleeps on the slot's doorbell and delivers pending records.
 func (m *Machine) watcher() {
 	defer m.wg.Done()
 	bell := &m.t.slots[m.slot].bell
+	last := time.Now()
 	for {
 		v := bell.Load()
 		m.mu.Lock()
@@ -56,13 +63,49 @@ func (m *Machine) watcher() {
 			m.mu.Unlock()
 			return
 		}
-		for idx, deliver := range m.notify {
+		var ticks []func()
+		if time.Since(last) >= LivenessPeriod {
+			last = time.Now()
+			for _, r := range m.notify {
+				ticks = append(ticks, r.tick)
+			}
+		}
+		for idx, r := range m.notify {
 			for n := m.t.exports[idx].pending.Swap(0); n > 0; n-- {
-				deliver()
+				r.deliver()
 			}
 		}
 		m.mu.Unlock()
-		sleep(word(bell), v, time.Second)
+		for _, t := range ticks {
+			t()
+		}
+		if !spinWhile(bell, v, watchSpin) {
+			sleep(word(bell), v, LivenessPeriod)
+		}
+	}
+}
+
+// watchSpin is how long the watcher polls its doorbell before it sleeps:
+// a ring within it costs no wake-up of a sleeping thread, which is most
+// of a round trip between processes.
+const watchSpin = 50 * time.Microsecond
+
+// spinWhile polls *w while it is v, at most d, yielding now and then; it
+// reports whether w moved.
+func spinWhile(w *atomic.Uint32, v uint32, d time.Duration) bool {
+	start := time.Now()
+	for i := 1; ; i++ {
+		for range 64 {
+			if w.Load() != v {
+				return true
+			}
+		}
+		if i%8 == 0 {
+			runtime.Gosched()
+		}
+		if time.Since(start) > d {
+			return w.Load() != v
+		}
 	}
 }
 
