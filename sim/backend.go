@@ -24,6 +24,7 @@ type Backend struct {
 	ident   identities      // where each device sits
 	vm      *vmm            // reserved ranges and physical memory (hal.VMM)
 	machine *shared.Machine // the machine shared with other processes; nil if none
+	ipc     ipcTable        // what this backend exported to them
 
 	// mu guards the fields below.
 	mu         sync.Mutex

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/sim/shared"
 )
 
 // event is a device event. Records are numbered in submission order; a wait
@@ -15,12 +16,13 @@ type event struct {
 	flagMode  bool // set by a record until a reset (ACL_EVENT_EXTERNAL)
 	flag      bool // flagMode: set
 	closed    bool
-	submitted uint64   // number of the last record submitted
-	resetAt   uint64   // submitted as of the last reset: waits ignore records up to it
-	done      uint64   // highest record number completed
-	ts        int64    // device clock when record done completed
-	pending   []uint64 // records submitted and not run, ascending: they may run out of order on different queues
-	waiters   []*queue // queues whose head waits on this event
+	submitted uint64         // number of the last record submitted
+	resetAt   uint64         // submitted as of the last reset: waits ignore records up to it
+	done      uint64         // highest record number completed
+	ts        int64          // device clock when record done completed
+	pending   []uint64       // records submitted and not run, ascending: they may run out of order on different queues
+	waiters   []*queue       // queues whose head waits on this event
+	ipc       *shared.Export // the export other processes wait on, if exported
 }
 
 func (s *scheduler) newEvent(cfg hal.EventConfig) (*event, error) {
@@ -47,13 +49,18 @@ func (e *event) Timestamp() (int64, bool) {
 
 func (e *event) Close() error {
 	e.s.mu.Lock()
-	defer e.s.mu.Unlock()
 	if e.closed {
+		e.s.mu.Unlock()
 		return hal.Errorf(hal.KindInvalidHandle, "event is already closed")
 	}
 	e.closed = true
 	if e.counted {
 		e.s.events--
+	}
+	exported := e.ipc != nil
+	e.s.mu.Unlock()
+	if exported {
+		e.s.dev.b.ipc.withdrawObject(e, nil)
 	}
 	return nil
 }
@@ -88,6 +95,7 @@ func (e *event) discard(rec uint64) {
 	if i, ok := slices.BinarySearch(e.pending, rec); ok {
 		e.pending = slices.Delete(e.pending, i, i+1)
 	}
+	e.publish()
 	e.release()
 }
 
@@ -115,5 +123,19 @@ func (e *event) record(rec uint64, now int64) {
 		e.done = rec
 		e.ts = now
 	}
+	e.publish()
 	e.release()
+}
+
+// publish tells importers the last record up to which every record
+// completed. s.mu must be held.
+func (e *event) publish() {
+	if e.ipc == nil {
+		return
+	}
+	upto := e.submitted
+	if len(e.pending) > 0 {
+		upto = e.pending[0] - 1
+	}
+	e.ipc.Completed(upto)
 }

@@ -384,17 +384,29 @@ func (w *worker) runOp(r *graphRun, si, pc int, t *hal.Task) {
 			return hal.ValueMatches(atomic.LoadUint64(word), t.Value, t.Flag)
 		})
 	case hal.TaskNotifyRecord:
+		if rn, ok := t.Notify.(*remoteNotify); ok {
+			rn.signal()
+			break
+		}
 		s.mu.Lock()
 		t.Notify.(*notify).signal(s)
 		s.mu.Unlock()
 	case hal.TaskNotifyWait:
-		n := t.Notify.(*notify)
+		n, ok := t.Notify.(*notify)
+		if !ok {
+			r.fail(si, pc, t, hal.KindInvalidParam, "a wait on an imported notify: only the process that created it waits on it", nil)
+			return
+		}
 		r.waitTimed(si, pc, t, fmt.Sprintf("notify %d wait", n.ID()), t.Timeout, func() bool {
 			s.mu.Lock()
 			defer s.mu.Unlock()
 			return n.consume(s)
 		})
 	case hal.TaskEventRecord, hal.TaskEventWait, hal.TaskEventReset:
+		if _, ok := t.Event.(*event); !ok {
+			r.fail(si, pc, t, hal.KindNotSupported, "an IPC event opened from another process in a model", nil)
+			return
+		}
 		w.runEventOp(r, si, pc, t)
 	case hal.TaskCntNotifyRecord, hal.TaskCntNotifyReset:
 		n := t.Notify.(*cntNotify)

@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/sim/shared"
 )
 
 // notify is a one-shot device signal: a record sets it, a wait consumes it.
@@ -17,7 +18,10 @@ type notify struct {
 	mu      sync.Mutex
 	set     bool
 	closed  bool
-	waiting []*scheduler // schedulers with a queue blocked on this notify
+	waiting []*scheduler   // schedulers with a queue blocked on this notify
+	ipc     bool           // exported: other processes' records reach it
+	ex      *shared.Export // the export, while ipc
+	checked int64          // device time of the last look at its importers
 }
 
 func (s *scheduler) newNotify() (*notify, error) {
@@ -62,7 +66,18 @@ func (s *scheduler) dropNotify(mu *sync.Mutex, closed *bool, what string, id uin
 
 func (n *notify) ID() uint32 { return n.id }
 
-func (n *notify) Close() error { return n.owner.dropNotify(&n.mu, &n.closed, "notify", n.id) }
+func (n *notify) Close() error {
+	if err := n.owner.dropNotify(&n.mu, &n.closed, "notify", n.id); err != nil {
+		return err
+	}
+	n.mu.Lock()
+	exported := n.ipc
+	n.mu.Unlock()
+	if exported {
+		n.owner.dev.b.ipc.withdrawObject(nil, n)
+	}
+	return nil
+}
 
 // signal sets the notify and tells the schedulers of its waiters to look.
 // from.mu must be held.

@@ -40,7 +40,7 @@ func (s *scheduler) recheckPolled() {
 func (s *scheduler) needsTimer() bool {
 	for _, q := range s.polled {
 		sl := q.slot(q.done + 1)
-		if sl.t.Kind == hal.TaskValueWait || sl.deadline != 0 {
+		if sl.t.Kind == hal.TaskValueWait || sl.deadline != 0 || exportedWait(&sl.t) {
 			return true
 		}
 	}
@@ -51,9 +51,24 @@ func (s *scheduler) needsTimer() bool {
 // poller if the head needs timed polling. s.mu must be held.
 func (s *scheduler) poll(q *queue, sl *slot) {
 	s.polled = append(s.polled, q)
-	if !s.polling && (sl.t.Kind == hal.TaskValueWait || sl.deadline != 0) {
+	if !s.polling && (sl.t.Kind == hal.TaskValueWait || sl.deadline != 0 || exportedWait(&sl.t)) {
 		s.wakePoller()
 	}
+}
+
+// exportedWait reports whether t waits on a notify other processes
+// record, whose importers' exit only a look can find.
+func exportedWait(t *hal.Task) bool {
+	if t.Kind != hal.TaskNotifyWait {
+		return false
+	}
+	n, ok := t.Notify.(*notify)
+	if !ok {
+		return false
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.ipc
 }
 
 // wakePoller makes the poller look now.

@@ -24,6 +24,9 @@ func (s *scheduler) admit(q *queue, sl *slot) error {
 		// Simulated memory is coherent: the operation only keeps its place
 		// in the queue (runSync completes it).
 	case hal.TaskEventRecord, hal.TaskEventWait, hal.TaskEventReset:
+		if re, ok := t.Event.(*remoteEvent); ok {
+			return s.admitRemote(sl, re)
+		}
 		e, err := s.ownEvent(t.Event)
 		if err != nil {
 			return err
@@ -36,6 +39,9 @@ func (s *scheduler) admit(q *queue, sl *slot) error {
 			e.submitted++
 			sl.rec = e.submitted
 			e.pending = append(e.pending, sl.rec)
+			if e.ipc != nil {
+				e.ipc.Submitted(sl.rec)
+			}
 		case t.Kind == hal.TaskEventWait:
 			if e.submitted > e.resetAt {
 				sl.rec = e.submitted
@@ -44,6 +50,9 @@ func (s *scheduler) admit(q *queue, sl *slot) error {
 			e.resetAt = e.submitted
 		}
 	case hal.TaskNotifyRecord, hal.TaskNotifyWait:
+		if rn, ok := t.Notify.(*remoteNotify); ok {
+			return admitRemoteNotify(t, rn)
+		}
 		n, ok := t.Notify.(*notify)
 		if !ok || n == nil {
 			return hal.Errorf(hal.KindInvalidHandle, "notify %v does not belong to this backend", t.Notify)
@@ -116,6 +125,9 @@ func (s *scheduler) runSync(q *queue, sl *slot, now int64) (ok bool, f *hal.Faul
 	case hal.TaskEventRecord:
 		t.Event.(*event).record(sl.rec, now)
 	case hal.TaskEventWait:
+		if re, ok := t.Event.(*remoteEvent); ok {
+			return s.runRemoteWait(q, sl, re, now)
+		}
 		e := t.Event.(*event)
 		if !e.satisfied(sl.rec) {
 			if f := s.expired(q, sl, now, "event wait"); f != nil {
@@ -130,10 +142,17 @@ func (s *scheduler) runSync(q *queue, sl *slot, now int64) (ok bool, f *hal.Faul
 	case hal.TaskEventReset:
 		t.Event.(*event).reset()
 	case hal.TaskNotifyRecord:
+		if rn, ok := t.Notify.(*remoteNotify); ok {
+			rn.signal()
+			break
+		}
 		t.Notify.(*notify).signal(s)
 	case hal.TaskNotifyWait:
-		if !t.Notify.(*notify).consume(s) {
+		if n := t.Notify.(*notify); !n.consume(s) {
 			if f := s.expired(q, sl, now, fmt.Sprintf("notify %d wait", t.Notify.ID())); f != nil {
+				return true, f
+			}
+			if f := s.abandoned(q, sl, n, now); f != nil {
 				return true, f
 			}
 			s.poll(q, sl)

@@ -38,6 +38,11 @@ func (v *vmm) drop(ph *vmmPhys) {
 		return
 	}
 	delete(v.phys, ph.ID)
+	if ph.file != nil {
+		// The exporter's memory stays its own; only this view goes.
+		_ = ph.file.Close()
+		return
+	}
 	ph.mem.mu.Lock()
 	defer ph.mem.mu.Unlock()
 	if ph.mem.mem != nil { // a closed device's memory went with it
@@ -95,6 +100,9 @@ func (v *vmm) deviceClosed(dev int) {
 	}
 	for id, ph := range v.phys {
 		if ph.Device == dev {
+			if ph.file != nil {
+				_ = ph.file.Close()
+			}
 			delete(v.phys, id)
 		}
 	}

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"errors"
+	"os"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -52,6 +53,9 @@ type vmmPhys struct {
 	hal.Physical
 	mem  *devMem
 	base uint64 // its device address in mem's range; mem.fd offset base-mem.base
+	// An imported allocation is another process's memory: file is its
+	// memory file, open here, and base its offset there; mem is nil.
+	file *os.File
 }
 
 func newVMM(b *Backend, lo, hi, mlo, mhi uint64) *vmm {
@@ -231,14 +235,20 @@ func (v *vmm) mapMem(addr, size, off, id uint64, withAccess bool) error {
 			return hal.Errorf(hal.KindInvalidParam, "the reserved range at %#x already maps memory of device %d, expected no other device's (%d)", r.addr, m.Device, ph.Device)
 		}
 	}
-	ph.mem.mu.RLock()
-	fd, open := ph.mem.fd, ph.mem.mem != nil
 	var err error
-	if open {
-		_, err = unix.MmapPtr(fd, int64(ph.base-ph.mem.base+off), at(addr), uintptr(size),
+	open := true
+	if ph.file != nil {
+		_, err = unix.MmapPtr(int(ph.file.Fd()), int64(ph.base+off), at(addr), uintptr(size),
 			unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED|unix.MAP_FIXED)
+	} else {
+		ph.mem.mu.RLock()
+		fd := ph.mem.fd
+		if open = ph.mem.mem != nil; open {
+			_, err = unix.MmapPtr(fd, int64(ph.base-ph.mem.base+off), at(addr), uintptr(size),
+				unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED|unix.MAP_FIXED)
+		}
+		ph.mem.mu.RUnlock()
 	}
-	ph.mem.mu.RUnlock()
 	if !open {
 		return hal.Errorf(hal.KindInvalidDevice, "device %d of physical memory handle %d is closed", ph.Device, id)
 	}
@@ -417,6 +427,11 @@ func (v *vmm) close() {
 	}
 	v.resv = nil
 	v.used.Store(0)
+	for _, ph := range v.phys {
+		if ph.file != nil {
+			_ = ph.file.Close()
+		}
+	}
 	clear(v.phys)
 }
 

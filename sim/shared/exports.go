@@ -27,17 +27,21 @@ type Export struct {
 	Desc
 }
 
-// Publish adds an export described by d and returns it with its fresh key.
-func (m *Machine) Publish(d Desc) (Export, error) {
-	e, err := m.publish(d)
+// Publish adds an export described by d and returns it with its fresh
+// key: KeySize random bytes, or ShortKey of them (the rest zero).
+func (m *Machine) Publish(d Desc, keyLen int) (Export, error) {
+	e, err := m.publish(d, keyLen)
 	if errors.Is(err, ErrFull) {
 		m.reclaim()
-		e, err = m.publish(d)
+		e, err = m.publish(d, keyLen)
 	}
 	return e, err
 }
 
-func (m *Machine) publish(d Desc) (Export, error) {
+// ShortKey is the key length of exports named by one uint64.
+const ShortKey = 8
+
+func (m *Machine) publish(d Desc, keyLen int) (Export, error) {
 	for i := range m.t.exports {
 		en := &m.t.exports[i]
 		if en.state.Load() != entryFree || !en.state.CompareAndSwap(entryFree, entryBusy) {
@@ -45,13 +49,19 @@ func (m *Machine) publish(d Desc) (Export, error) {
 		}
 		en.gen.Add(1)
 		d.Slot, d.SlotGen, d.Pid = uint32(m.slot), m.gen, m.pid
-		// The key is all that names an export: 256 random bits.
-		_, _ = rand.Read(d.Key[:])
+		// The key is all that names an export: random bits, never zero.
+		d.Key = [KeySize]byte{}
+		for d.Key == ([KeySize]byte{}) {
+			_, _ = rand.Read(d.Key[:min(max(keyLen, 1), KeySize)])
+		}
 		en.fields = d
 		en.pending.Store(0)
 		en.subm.Store(0)
 		en.done.Store(0)
 		en.npids.Store(0)
+		for j := range en.imports {
+			en.imports[j].slot.Store(0)
+		}
 		g := en.gen.Add(1)
 		en.state.Store(entryLive)
 		return Export{m: m, idx: i, gen: g, Desc: d}, nil
@@ -173,4 +183,50 @@ func (m *Machine) dropExports(i int, gen uint64) {
 			m.free(en)
 		}
 	}
+}
+
+// Register notes that this attachment imported e, so that its exporter
+// can tell when every importer has gone (Abandoned). Past MaxImports
+// importers, later ones are not noted.
+func (e Export) Register() {
+	en := &e.m.t.exports[e.idx]
+	for i := range en.imports {
+		im := &en.imports[i]
+		if s := im.slot.Load(); s == int32(e.m.slot)+1 && im.gen.Load() == e.m.gen {
+			return
+		}
+	}
+	for i := range en.imports {
+		im := &en.imports[i]
+		old := im.slot.Load()
+		if old != 0 && e.m.alive(int(old)-1, im.gen.Load()) {
+			continue
+		}
+		// The pid and generation go first: a reader seeing the slot sees
+		// whose it is.
+		im.pid.Store(e.m.pid)
+		im.gen.Store(e.m.gen)
+		if im.slot.CompareAndSwap(old, int32(e.m.slot)+1) {
+			return
+		}
+	}
+}
+
+// Abandoned reports whether processes imported e and every one of them
+// has exited, with their pids.
+func (e Export) Abandoned() (bool, []int32) {
+	en := &e.m.t.exports[e.idx]
+	var pids []int32
+	for i := range en.imports {
+		im := &en.imports[i]
+		s := im.slot.Load()
+		if s == 0 {
+			continue
+		}
+		if e.m.alive(int(s)-1, im.gen.Load()) {
+			return false, nil
+		}
+		pids = append(pids, im.pid.Load())
+	}
+	return len(pids) > 0, pids
 }

@@ -12,12 +12,13 @@ const (
 	MaxDevices = 64   // physical devices of a machine
 	MaxExports = 4096 // live exports of all processes
 	MaxPids    = 64   // whitelist entries of one export
+	MaxImports = 8    // importers of one notify whose exit a waiter notices
 	KeySize    = 32   // random bytes of an export key
 )
 
 const (
 	magic         = 0x31306e6e61636f67 // "gocann01"
-	layoutVersion = 1
+	layoutVersion = 2
 )
 
 // table is the file's content.
@@ -76,6 +77,15 @@ type entry struct {
 	seq     atomic.Uint32 // event: futex word, bumped on every completion
 	npids   atomic.Uint32
 	pids    [MaxPids]atomic.Int32
+	imports [MaxImports]importer
+}
+
+// importer is a process that imported a notify: slot+1 (0: none), the
+// slot's generation then, and its pid.
+type importer struct {
+	slot atomic.Int32
+	gen  atomic.Uint64
+	pid  atomic.Int32
 }
 
 // fields are an export's description, written once by its exporter while

@@ -36,7 +36,7 @@ func child(role string) int {
 			fmt.Println("take failed")
 			return 1
 		}
-		e, err := m.Publish(Desc{Kind: KindNotify})
+		e, err := m.Publish(Desc{Kind: KindNotify}, KeySize)
 		if err != nil {
 			fmt.Println("publish:", err)
 			return 1

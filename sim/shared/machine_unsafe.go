@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -36,6 +37,8 @@ type Machine struct {
 	slot int
 	gen  uint64 // the slot's state while attached
 	pid  int32
+
+	gone atomic.Bool // detaching: waits end
 
 	mu     sync.Mutex // guards the fields below
 	closed bool
@@ -217,6 +220,18 @@ func (m *Machine) reclaim() {
 	_ = unix.Flock(int(m.f.Fd()), unix.LOCK_UN)
 }
 
+// enter counts a wait on the file in progress, which Detach waits for
+// (wg.Done ends it); false once detaching.
+func (m *Machine) enter() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return false
+	}
+	m.wg.Add(1)
+	return true
+}
+
 // Pid is the attached process's id as the devices see it.
 func (m *Machine) Pid() int32 { return m.pid }
 
@@ -232,6 +247,7 @@ func (m *Machine) Detach() error {
 		return nil
 	}
 	m.closed = true
+	m.gone.Store(true)
 	m.mu.Unlock()
 	s := &m.t.slots[m.slot]
 	s.bell.Add(1)

@@ -108,13 +108,17 @@ func (e Export) Records() (submitted, done uint64) {
 // exporter is gone or the export withdrawn (false), or until deadline
 // passes (false) if it is not zero.
 func (e Export) WaitDone(n uint64, deadline time.Time) bool {
+	if !e.m.enter() {
+		return false
+	}
+	defer e.m.wg.Done()
 	en := &e.m.t.exports[e.idx]
 	for {
 		s := en.seq.Load()
 		if en.done.Load() >= n {
 			return true
 		}
-		if !e.Live() {
+		if !e.Live() || e.m.gone.Load() {
 			return false
 		}
 		d := LivenessPeriod
