@@ -268,6 +268,8 @@
 //	aclrtHostRegisterV2 (by pointer)                                           RawContext.HostRegister
 //	aclrtHostUnregister                                                        HostRegistration.Close
 //	aclrtHostUnregister (by pointer)                                           RawRuntime.HostUnregister
+//	aclrtIpcGetEventHandle                                                     Event.IPCHandle
+//	aclrtIpcOpenEventHandle                                                    Context.OpenIPCEvent
 //	aclrtLaunchHostFunc                                                        Stream.LaunchHostFunc
 //	aclrtLaunchHostFunc (function of two words)                                RawStream.LaunchHostFunc
 //	aclrtLaunchKernel                                                          Stream.Launch
@@ -345,6 +347,10 @@
 //	aclrtMemsetD32                                                             RawContext.MemsetD32
 //	aclrtMemsetD32Async                                                        RawStream.MemsetD32Async
 //	aclrtNotifyBatchReset                                                      Runtime.ResetNotifies
+//	aclrtNotifyGetExportKey                                                    Notify.ExportKey
+//	aclrtNotifyImportByKey                                                     Context.ImportNotify
+//	aclrtNotifySetImportPid                                                    Notify.AllowImport
+//	aclrtNotifySetImportPidInterServer                                         Notify.AllowImportInterServer
 //	aclrtNpuClearFloatOverFlowStatus                                           Stream.NpuClearFloatOverflowStatus
 //	aclrtNpuGetFloatOverFlowStatus                                             Stream.NpuFloatOverflowStatus
 //	aclrtPersistentTaskClean                                                   Stream.CleanTasks

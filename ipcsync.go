@@ -98,7 +98,7 @@ const (
 
 // NotifyKeyLen is the length of a notify key: 64 lowercase hexadecimal
 // digits. C buffers for it hold one more byte, the terminating NUL.
-const NotifyKeyLen = 2 * len(hal.IPCKey{})
+const NotifyKeyLen = 64 // twice the size of hal.IPCKey
 
 // ExportKey exports the notify to the machine's other processes and
 // returns its key. With NotifyExportDefault only the processes named by
@@ -211,3 +211,6 @@ func (c *Context) ImportNotify(key string, flags NotifyImportFlags) (*Notify, er
 	n.Front.Store(f)
 	return f, nil
 }
+
+// A notify key spells out every byte of an export's key.
+var _ [NotifyKeyLen]byte = [2 * len(hal.IPCKey{})]byte{}
