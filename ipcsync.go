@@ -38,7 +38,7 @@ type IPCEventHandle [IPCEventHandleSize]byte
 func (e *Event) IPCHandle() (IPCEventHandle, error) {
 	const op = "Event.IPCHandle (aclrtIpcGetEventHandle)"
 	if err := e.r.require("aclrtIpcGetEventHandle"); err != nil {
-		return IPCEventHandle{}, wrap(op, err)
+		return IPCEventHandle{}, err
 	}
 	k, err := e.e.IPCHandle()
 	if err != nil {
@@ -62,7 +62,7 @@ func (e *Event) IPCHandle() (IPCEventHandle, error) {
 func (c *Context) OpenIPCEvent(h IPCEventHandle) (*Event, error) {
 	const op = "Context.OpenIPCEvent (aclrtIpcOpenEventHandle)"
 	if err := c.r.require("aclrtIpcOpenEventHandle"); err != nil {
-		return nil, wrap(op, err)
+		return nil, err
 	}
 	var k hal.IPCKey
 	copy(k[:], h[:])
@@ -110,7 +110,7 @@ const NotifyKeyLen = 64 // twice the size of hal.IPCKey
 func (n *Notify) ExportKey(flags NotifyExportFlags) (string, error) {
 	const op = "Notify.ExportKey (aclrtNotifyGetExportKey)"
 	if err := n.r.require("aclrtNotifyGetExportKey"); err != nil {
-		return "", wrap(op, err)
+		return "", err
 	}
 	k, err := n.n.ExportKey(uint64(flags))
 	if err != nil {
@@ -128,7 +128,7 @@ func (n *Notify) ExportKey(flags NotifyExportFlags) (string, error) {
 func (n *Notify) AllowImport(pids ...int32) error {
 	const op = "Notify.AllowImport (aclrtNotifySetImportPid)"
 	if err := n.r.require("aclrtNotifySetImportPid"); err != nil {
-		return wrap(op, err)
+		return err
 	}
 	return wrap(op, n.n.AllowImport(pids))
 }
@@ -149,7 +149,7 @@ type NotifyServerPids struct {
 func (n *Notify) AllowImportInterServer(servers ...NotifyServerPids) error {
 	const op = "Notify.AllowImportInterServer (aclrtNotifySetImportPidInterServer)"
 	if err := n.r.require("aclrtNotifySetImportPidInterServer"); err != nil {
-		return wrap(op, err)
+		return err
 	}
 	sp := make([]rt.ServerPids, len(servers))
 	for i, s := range servers {
@@ -194,7 +194,7 @@ func parseNotifyKey(key string) (hal.IPCKey, error) {
 func (c *Context) ImportNotify(key string, flags NotifyImportFlags) (*Notify, error) {
 	const op = "Context.ImportNotify (aclrtNotifyImportByKey)"
 	if err := c.r.require("aclrtNotifyImportByKey"); err != nil {
-		return nil, wrap(op, err)
+		return nil, err
 	}
 	if uint64(flags) > 3 {
 		return nil, wrap(op, rterr.Errorf(rterr.KindInvalidParam, "flags %#x is invalid, expected at most 0x3 (ACL_RT_NOTIFY_IMPORT_FLAG_ENABLE_PEER_ACCESS is 0x2)", uint64(flags)))

@@ -1,0 +1,224 @@
+package gocann_test
+
+import (
+	"bufio"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gocann/gocann"
+)
+
+// The IPC tests run a second process, this test binary started again with
+// ipcChildEnv naming what it does (a role of ipcRoles), on a simulated
+// machine of the test's own. The peer reads commands from its stdin, one a
+// line, and writes what it saw to its stdout, one line each; the test
+// checks those lines.
+
+const (
+	ipcChildEnv   = "GOCANN_IPCSYNC_CHILD"
+	ipcMachineEnv = "GOCANN_IPCSYNC_MACHINE"
+	ipcArgEnv     = "GOCANN_IPCSYNC_ARG"
+)
+
+// ipcRoles are what a peer process can do, by name.
+var ipcRoles = map[string]func(*child) error{}
+
+func init() {
+	role := os.Getenv(ipcChildEnv)
+	if role == "" {
+		return
+	}
+	c := &child{in: bufio.NewScanner(os.Stdin), arg: os.Getenv(ipcArgEnv)}
+	f, ok := ipcRoles[role]
+	if !ok {
+		c.say("fail: no role %q", role)
+		os.Exit(2)
+	}
+	if err := c.open(os.Getenv(ipcMachineEnv)); err != nil {
+		c.say("fail: %v", err)
+		os.Exit(1)
+	}
+	if err := f(c); err != nil {
+		c.say("fail: %v", err)
+		os.Exit(1)
+	}
+	if err := c.r.Close(); err != nil {
+		c.say("fail: close: %v", err)
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+// machineConfig is the configuration of a runtime on simulated machine m.
+func machineConfig(m string) string {
+	return `{"simulator":{"hbm_size":1073741824,"machine":"` + m + `"}}`
+}
+
+var machines atomic.Int32
+
+// newMachine names a simulated machine no other test uses.
+func newMachine() string {
+	return fmt.Sprintf("ipcsync-%d-%d-%d", os.Getpid(), machines.Add(1), time.Now().UnixNano()%1e6)
+}
+
+// child is the peer process's side: a runtime on the machine, device 0,
+// a stream, and the lines to and from the test.
+type child struct {
+	in  *bufio.Scanner
+	arg string
+	r   *gocann.Runtime
+	c   *gocann.Context
+	s   *gocann.Stream
+}
+
+func (c *child) open(m string) error {
+	r, err := gocann.Open(gocann.WithConfigJSON([]byte(machineConfig(m))))
+	if err != nil {
+		return err
+	}
+	c.r = r
+	d, err := r.SetDevice(0)
+	if err != nil {
+		return err
+	}
+	if c.c, err = d.Context(); err != nil {
+		return err
+	}
+	c.s, err = c.c.NewStream()
+	return err
+}
+
+func (c *child) say(format string, args ...any) { fmt.Printf(format+"\n", args...) }
+
+// hear waits for the test's next command.
+func (c *child) hear() string {
+	if !c.in.Scan() {
+		return ""
+	}
+	return c.in.Text()
+}
+
+// code is the CANN code of err as the peer reports it.
+func code(err error) int { return int(gocann.CodeOf(err)) }
+
+// peer is the test's side of a peer process.
+type peer struct {
+	t     *testing.T
+	cmd   *exec.Cmd
+	in    io.WriteCloser
+	lines chan string
+	done  atomic.Bool
+}
+
+// startPeer starts a peer process in role on machine m, with arg.
+func startPeer(t *testing.T, role, m, arg string) *peer {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), ipcChildEnv+"="+role, ipcMachineEnv+"="+m, ipcArgEnv+"="+arg)
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	check(t, err)
+	out, err := cmd.StdoutPipe()
+	check(t, err)
+	check(t, cmd.Start())
+	p := &peer{t: t, cmd: cmd, in: in, lines: make(chan string, 64)}
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			p.lines <- sc.Text()
+		}
+		close(p.lines)
+	}()
+	t.Cleanup(func() {
+		if !p.done.Load() {
+			p.cmd.Process.Kill()
+			p.cmd.Wait()
+		}
+	})
+	return p
+}
+
+// next returns the peer's next line, failing the test if the peer ends or
+// stays silent for long.
+func (p *peer) next() string {
+	p.t.Helper()
+	select {
+	case l, ok := <-p.lines:
+		if !ok {
+			p.t.Fatalf("peer ended without saying more")
+		}
+		if strings.HasPrefix(l, "fail:") {
+			p.t.Fatalf("peer: %s", l)
+		}
+		return l
+	case <-time.After(long):
+		p.t.Fatalf("peer said nothing in %v", long)
+	}
+	return ""
+}
+
+// expect fails unless the peer's next line is want.
+func (p *peer) expect(want string) {
+	p.t.Helper()
+	if got := p.next(); got != want {
+		p.t.Fatalf("peer says %q, want %q", got, want)
+	}
+}
+
+// expectPrefix fails unless the peer's next line starts with prefix, and
+// returns the rest.
+func (p *peer) expectPrefix(prefix string) string {
+	p.t.Helper()
+	got := p.next()
+	if !strings.HasPrefix(got, prefix) {
+		p.t.Fatalf("peer says %q, want %q...", got, prefix)
+	}
+	return strings.TrimPrefix(got, prefix)
+}
+
+func (p *peer) send(line string) {
+	p.t.Helper()
+	if _, err := io.WriteString(p.in, line+"\n"); err != nil {
+		p.t.Fatalf("telling the peer %q: %v", line, err)
+	}
+}
+
+// finish tells the peer to end and checks it exits 0.
+func (p *peer) finish() {
+	p.t.Helper()
+	p.send("exit")
+	for l := range p.lines {
+		if strings.HasPrefix(l, "fail:") {
+			p.t.Errorf("peer: %s", l)
+		}
+	}
+	p.done.Store(true)
+	if err := p.cmd.Wait(); err != nil {
+		p.t.Fatalf("peer: %v", err)
+	}
+}
+
+// kill ends the peer with SIGKILL.
+func (p *peer) kill() {
+	p.t.Helper()
+	check(p.t, p.cmd.Process.Kill())
+	p.cmd.Wait()
+	p.done.Store(true)
+}
+
+func eventHandleOf(s string) (gocann.IPCEventHandle, error) {
+	var h gocann.IPCEventHandle
+	b, err := hex.DecodeString(s)
+	if err != nil || len(b) != len(h) {
+		return h, fmt.Errorf("handle %q is not %d hex bytes", s, len(h))
+	}
+	copy(h[:], b)
+	return h, nil
+}
