@@ -110,7 +110,7 @@ func code(err error) int { return int(gocann.CodeOf(err)) }
 
 // peer is the test's side of a peer process.
 type peer struct {
-	t     *testing.T
+	t     testing.TB
 	cmd   *exec.Cmd
 	in    io.WriteCloser
 	lines chan string
@@ -118,16 +118,22 @@ type peer struct {
 }
 
 // startPeer starts a peer process in role on machine m, with arg.
-func startPeer(t *testing.T, role, m, arg string) *peer {
+func startPeer(t testing.TB, role, m, arg string) *peer {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), ipcChildEnv+"="+role, ipcMachineEnv+"="+m, ipcArgEnv+"="+arg)
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
-	check(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	out, err := cmd.StdoutPipe()
-	check(t, err)
-	check(t, cmd.Start())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
 	p := &peer{t: t, cmd: cmd, in: in, lines: make(chan string, 64)}
 	go func() {
 		sc := bufio.NewScanner(out)
@@ -208,7 +214,9 @@ func (p *peer) finish() {
 // kill ends the peer with SIGKILL.
 func (p *peer) kill() {
 	p.t.Helper()
-	check(p.t, p.cmd.Process.Kill())
+	if err := p.cmd.Process.Kill(); err != nil {
+		p.t.Fatal(err)
+	}
 	p.cmd.Wait()
 	p.done.Store(true)
 }
