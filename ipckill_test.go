@@ -85,8 +85,8 @@ func TestIPCEventExporterKilled(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), pid) {
 		t.Fatalf("stream waiting on the dead exporter's event: %v, want an error naming %s", err, pid)
 	}
-	if done, err := ev.Query(); err != nil {
-		t.Fatalf("Query after the exporter died: %v, %v", done, err)
+	if done, err := ev.Query(); err != nil || done {
+		t.Fatalf("Query after the exporter died = %v, %v; want not done (its record never ran)", done, err)
 	}
 	check(t, ev.Close())
 }
