@@ -41,7 +41,8 @@ func under(prefixes ...string) func(string) bool {
 }
 
 // TestImportGraph keeps the layering of ARCHITECTURE.md: hal imports only
-// the standard library; sim only hal and golang.org/x/sys; internal/rterr,
+// the standard library; sim only hal and golang.org/x/sys, and its
+// cross-process state (sim/shared) only golang.org/x/sys; internal/rterr,
 // the error kinds, only hal; internal packages never sim or the root; the
 // root none of the cgo packages, so the Go API needs no C compiler; ckernel
 // only hal and internal/rterr; and capi, the C ABI,
@@ -58,6 +59,7 @@ func TestImportGraph(t *testing.T) {
 	}
 	deps(module+"/hal", under(module+"/hal"))
 	deps(module+"/sim", under(module+"/hal", module+"/sim", "golang.org/x/sys"))
+	deps(module+"/sim/shared", under(module+"/sim/shared", "golang.org/x/sys"))
 	deps(module+"/internal/rterr", under(module+"/hal", module+"/internal/rterr"))
 	for _, pkg := range goList(t, "./internal/...") {
 		deps(pkg, under(module+"/hal", module+"/internal"))
