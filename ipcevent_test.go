@@ -10,13 +10,13 @@ import (
 	"github.com/gocann/gocann"
 )
 
-func init() { ipcRoles["event"] = eventPeer }
+func init() { syncRoles["event"] = eventSyncPeer }
 
-// eventPeer opens the event whose handle is its argument, waits for it on
+// eventSyncPeer opens the event whose handle is its argument, waits for it on
 // a stream while the test holds the exporter's record back, then tries
 // what an opened event refuses.
-func eventPeer(c *child) error {
-	h, err := eventHandleOf(c.arg)
+func eventSyncPeer(c *syncChild) error {
+	h, err := ipcEventHandleOf(c.arg)
 	if err != nil {
 		return err
 	}
@@ -37,11 +37,11 @@ func eventPeer(c *child) error {
 	edone, _ := ev.Query()
 	c.say("waiting stream=%v event=%v ran=%v", sdone, edone, ran.Load())
 	err = c.s.SynchronizeTimeout(long)
-	c.say("released %d ran=%v", code(err), ran.Load())
-	c.say("sync %d", code(ev.SynchronizeTimeout(time.Second)))
+	c.say("released %d ran=%v", syncCode(err), ran.Load())
+	c.say("sync %d", syncCode(ev.SynchronizeTimeout(time.Second)))
 	done, err := ev.Query()
-	c.say("query %v %d", done, code(err))
-	c.say("%s", refused(c.c, c.s, ev))
+	c.say("query %v %d", done, syncCode(err))
+	c.say("%s", refusedOnIPC(c.c, c.s, ev))
 
 	// A record made here is this process's: waits here see it.
 	g := make(chan struct{})
@@ -50,35 +50,35 @@ func eventPeer(c *child) error {
 	}
 	err = c.s.Record(ev)
 	done, _ = ev.Query()
-	c.say("local record %d done=%v", code(err), done)
+	c.say("local record %d done=%v", syncCode(err), done)
 	close(g)
 	err = ev.SynchronizeTimeout(long)
 	done, _ = ev.Query()
-	c.say("local sync %d done=%v", code(err), done)
+	c.say("local sync %d done=%v", syncCode(err), done)
 	h2, err := ev.IPCHandle()
-	c.say("handle %d same=%v", code(err), h2 == h)
+	c.say("handle %d same=%v", syncCode(err), h2 == h)
 
 	c.hear() // the exporter destroyed its event
 	_, err = c.c.OpenIPCEvent(h)
-	c.say("reopen %d", code(err))
-	c.say("destroy %d", code(ev.Close()))
+	c.say("reopen %d", syncCode(err))
+	c.say("destroy %d", syncCode(ev.Close()))
 	c.hear()
 	return nil
 }
 
-// refused is the code of each operation CANN refuses on IPC events, on
+// refusedOnIPC is the code of each operation CANN refuses on IPC events, on
 // event ev of c and stream s.
-func refused(c *gocann.Context, s *gocann.Stream, ev *gocann.Event) string {
+func refusedOnIPC(c *gocann.Context, s *gocann.Stream, ev *gocann.Event) string {
 	_, err := ev.QueryLegacy()
 	return fmt.Sprintf("refused reset=%d query=%d wait=%d timestamp=%d elapsed=%d id=%d capture=%s",
-		code(s.ResetEvent(ev)), code(err), code(second(ev.QueryWait())), code(second(ev.Timestamp())),
-		code(second(gocann.Elapsed(ev, ev))), code(second(ev.ID())), capturedOps(c, ev))
+		syncCode(s.ResetEvent(ev)), syncCode(err), syncCode(errOf(ev.QueryWait())), syncCode(errOf(ev.Timestamp())),
+		syncCode(errOf(gocann.Elapsed(ev, ev))), syncCode(errOf(ev.ID())), capturedIPCOps(c, ev))
 }
 
-func second[T any](_ T, err error) error { return err }
+func errOf[T any](_ T, err error) error { return err }
 
-// capturedOps tries a record and a wait of ev on a capturing stream of c.
-func capturedOps(c *gocann.Context, ev *gocann.Event) string {
+// capturedIPCOps tries a record and a wait of ev on a capturing stream of c.
+func capturedIPCOps(c *gocann.Context, ev *gocann.Event) string {
 	s, err := c.NewStream()
 	if err != nil {
 		return err.Error()
@@ -88,18 +88,18 @@ func capturedOps(c *gocann.Context, ev *gocann.Event) string {
 	if err != nil {
 		return err.Error()
 	}
-	rec, wait := code(s.Record(ev)), code(s.WaitEvent(ev))
+	rec, wait := syncCode(s.Record(ev)), syncCode(s.WaitEvent(ev))
 	if m, err := cp.End(); err == nil {
 		m.Close()
 	}
 	return fmt.Sprintf("%d/%d", rec, wait)
 }
 
-const refusedLine = "refused reset=207000 query=207000 wait=207000 timestamp=207000 elapsed=207000 id=207000 capture=207000/207000"
+const refusedOnIPCLine = "refused reset=207000 query=207000 wait=207000 timestamp=207000 elapsed=207000 id=207000 capture=207000/207000"
 
 func TestIPCEventAcrossProcesses(t *testing.T) {
-	m := newMachine()
-	e := setup(t, machineConfig(m))
+	m := newSyncMachine()
+	e := setup(t, syncMachineConfig(m))
 	ev, err := e.c.NewEvent(gocann.EventIPC)
 	check(t, err)
 	g := block(t, e.s)
@@ -112,7 +112,7 @@ func TestIPCEventAcrossProcesses(t *testing.T) {
 	if [32]byte(h[:32]) == ([32]byte{}) || [32]byte(h[32:]) != ([32]byte{}) {
 		t.Fatalf("handle %x: want a key in the first 32 bytes, zeros after", h)
 	}
-	p := startPeer(t, "event", m, hex.EncodeToString(h[:]))
+	p := startSyncPeer(t, "event", m, hex.EncodeToString(h[:]))
 	p.expect("opened true")
 	// The peer's stream stays behind the exporter's pending record.
 	p.expect("waiting stream=false event=false ran=false")
@@ -120,7 +120,7 @@ func TestIPCEventAcrossProcesses(t *testing.T) {
 	p.expect("released 0 ran=true")
 	p.expect("sync 0")
 	p.expect("query true 0")
-	p.expect(refusedLine)
+	p.expect(refusedOnIPCLine)
 	p.expect("local record 0 done=false")
 	p.expect("local sync 0 done=true")
 	p.expect("handle 0 same=true")
@@ -152,10 +152,10 @@ func TestIPCEventChecks(t *testing.T) {
 	g.Open()
 	check(t, ev.SynchronizeTimeout(long))
 	check(t, s2.SynchronizeTimeout(long))
-	if out := refused(e.c, e.s, ev); out != refusedLine {
-		t.Errorf("refused on a created IPC event:\n%s\nwant\n%s", out, refusedLine)
+	if out := refusedOnIPC(e.c, e.s, ev); out != refusedOnIPCLine {
+		t.Errorf("refused on a created IPC event:\n%s\nwant\n%s", out, refusedOnIPCLine)
 	}
-	// Not on a shared machine: the handle is refused.
+	// Not on a shared machine: the handle is refusedOnIPC.
 	_, err = ev.IPCHandle()
 	wantErr(t, err, gocann.CodeRTFeatureNotSupport, "shared machine")
 	// Only IPC events have handles.
@@ -176,7 +176,7 @@ func TestIPCEventChecks(t *testing.T) {
 }
 
 func TestIPCEventOpenUnknown(t *testing.T) {
-	e := setup(t, machineConfig(newMachine()))
+	e := setup(t, syncMachineConfig(newSyncMachine()))
 	_, err := e.c.OpenIPCEvent(gocann.IPCEventHandle{1, 2, 3})
 	wantErr(t, err, gocann.CodeRTParamInvalid, "names no live export")
 	// A handle names its exporter's process: this one's own opens too.

@@ -11,13 +11,13 @@ import (
 )
 
 func init() {
-	ipcRoles["exporter"] = exporterPeer
-	ipcRoles["importer"] = importerPeer
+	syncRoles["exporter"] = exporterSyncPeer
+	syncRoles["importer"] = importerSyncPeer
 }
 
-// exporterPeer exports an IPC event whose record never runs, says its
+// exporterSyncPeer exports an IPC event whose record never runs, says its
 // handle and waits to be killed.
-func exporterPeer(c *child) error {
+func exporterSyncPeer(c *syncChild) error {
 	ev, err := c.c.NewEvent(gocann.EventIPC)
 	if err != nil {
 		return err
@@ -38,9 +38,9 @@ func exporterPeer(c *child) error {
 	return nil
 }
 
-// importerPeer imports the notify of key arg, says so and waits to be
+// importerSyncPeer imports the notify of key arg, says so and waits to be
 // killed.
-func importerPeer(c *child) error {
+func importerSyncPeer(c *syncChild) error {
 	if _, err := c.c.ImportNotify(c.arg, 0); err != nil {
 		return err
 	}
@@ -49,8 +49,8 @@ func importerPeer(c *child) error {
 	return nil
 }
 
-// bounded runs f, failing the test if it takes longer than d.
-func bounded(t *testing.T, what string, d time.Duration, f func() error) error {
+// syncBounded runs f, failing the test if it takes longer than d.
+func syncBounded(t *testing.T, what string, d time.Duration, f func() error) error {
 	t.Helper()
 	ch := make(chan error, 1)
 	start := time.Now()
@@ -66,10 +66,10 @@ func bounded(t *testing.T, what string, d time.Duration, f func() error) error {
 }
 
 func TestIPCEventExporterKilled(t *testing.T) {
-	m := newMachine()
-	e := setup(t, machineConfig(m))
-	p := startPeer(t, "exporter", m, "")
-	h, err := eventHandleOf(p.expectPrefix("handle "))
+	m := newSyncMachine()
+	e := setup(t, syncMachineConfig(m))
+	p := startSyncPeer(t, "exporter", m, "")
+	h, err := ipcEventHandleOf(p.expectPrefix("handle "))
 	check(t, err)
 	ev, err := e.c.OpenIPCEvent(h)
 	check(t, err)
@@ -79,9 +79,9 @@ func TestIPCEventExporterKilled(t *testing.T) {
 	}
 	pid := fmt.Sprintf("process %d", p.cmd.Process.Pid)
 	p.kill()
-	err = bounded(t, "Event.Synchronize", 5*time.Second, func() error { return ev.SynchronizeTimeout(0) })
+	err = syncBounded(t, "Event.Synchronize", 5*time.Second, func() error { return ev.SynchronizeTimeout(0) })
 	wantErr(t, err, gocann.CodeRTParamInvalid, pid, "exited")
-	err = bounded(t, "Stream.Synchronize", 5*time.Second, func() error { return e.s.SynchronizeTimeout(0) })
+	err = syncBounded(t, "Stream.Synchronize", 5*time.Second, func() error { return e.s.SynchronizeTimeout(0) })
 	if err == nil || !strings.Contains(err.Error(), pid) {
 		t.Fatalf("stream waiting on the dead exporter's event: %v, want an error naming %s", err, pid)
 	}
@@ -92,18 +92,18 @@ func TestIPCEventExporterKilled(t *testing.T) {
 }
 
 func TestIPCNotifyImporterKilled(t *testing.T) {
-	m := newMachine()
-	e := setup(t, machineConfig(m))
+	m := newSyncMachine()
+	e := setup(t, syncMachineConfig(m))
 	n, err := e.c.NewNotify()
 	check(t, err)
 	key, err := n.ExportKey(gocann.NotifyExportNoPidCheck)
 	check(t, err)
-	p := startPeer(t, "importer", m, key)
+	p := startSyncPeer(t, "importer", m, key)
 	p.expect("imported")
 	check(t, e.s.WaitNotify(n, 0))
 	pid := fmt.Sprintf("%d", p.cmd.Process.Pid)
 	p.kill()
-	err = bounded(t, "Stream.Synchronize", 5*time.Second, func() error { return e.s.SynchronizeTimeout(0) })
+	err = syncBounded(t, "Stream.Synchronize", 5*time.Second, func() error { return e.s.SynchronizeTimeout(0) })
 	if err == nil || !strings.Contains(err.Error(), pid) || !strings.Contains(err.Error(), "exited") {
 		t.Fatalf("stream waiting on a notify whose importer died: %v, want an error naming pid %s", err, pid)
 	}

@@ -9,23 +9,23 @@ import (
 	"github.com/gocann/gocann"
 )
 
-func init() { ipcRoles["notify"] = notifyPeer }
+func init() { syncRoles["notify"] = notifySyncPeer }
 
-// notifyPeer imports the notify whose key is its argument, first before
+// notifySyncPeer imports the notify whose key is its argument, first before
 // the test whitelists it, then after, and records it when told.
-func notifyPeer(c *child) error {
+func notifySyncPeer(c *syncChild) error {
 	_, err := c.c.ImportNotify(c.arg, gocann.NotifyImportDefault)
-	c.say("import %d", code(err))
+	c.say("import %d", syncCode(err))
 	c.hear()
 	n, err := c.c.ImportNotify(c.arg, gocann.NotifyImportPeerAccess)
-	c.say("import %d imported=%v", code(err), err == nil && n.Imported())
+	c.say("import %d imported=%v", syncCode(err), err == nil && n.Imported())
 	if err != nil {
 		return nil
 	}
 	err = c.s.WaitNotify(n, 0)
-	c.say("wait %d creator-only=%v", code(err), err != nil && strings.Contains(err.Error(), "只能在创建端Wait"))
+	c.say("wait %d creator-only=%v", syncCode(err), err != nil && strings.Contains(err.Error(), "只能在创建端Wait"))
 	_, err = n.ExportKey(gocann.NotifyExportNoPidCheck)
-	c.say("export %d reset %d allow %d", code(err), code(c.r.ResetNotifies(n)), code(n.AllowImport(1)))
+	c.say("export %d reset %d allow %d", syncCode(err), syncCode(c.r.ResetNotifies(n)), syncCode(n.AllowImport(1)))
 	for {
 		switch c.hear() {
 		case "record":
@@ -33,17 +33,17 @@ func notifyPeer(c *child) error {
 			if err == nil {
 				err = c.s.SynchronizeTimeout(long)
 			}
-			c.say("recorded %d", code(err))
+			c.say("recorded %d", syncCode(err))
 		case "destroy":
-			c.say("destroy %d", code(n.Close()))
+			c.say("destroy %d", syncCode(n.Close()))
 		default:
 			return nil
 		}
 	}
 }
 
-// waitCount waits until n holds want, for at most long.
-func waitCount(t *testing.T, n *atomic.Int32, want int32) {
+// waitSyncCount waits until n holds want, for at most long.
+func waitSyncCount(t *testing.T, n *atomic.Int32, want int32) {
 	t.Helper()
 	for end := time.Now().Add(long); n.Load() < want; time.Sleep(time.Millisecond) {
 		if time.Now().After(end) {
@@ -53,8 +53,8 @@ func waitCount(t *testing.T, n *atomic.Int32, want int32) {
 }
 
 func TestIPCNotifyAcrossProcesses(t *testing.T) {
-	m := newMachine()
-	e := setup(t, machineConfig(m))
+	m := newSyncMachine()
+	e := setup(t, syncMachineConfig(m))
 	n, err := e.c.NewNotify()
 	check(t, err)
 	key, err := n.ExportKey(gocann.NotifyExportDefault)
@@ -66,7 +66,7 @@ func TestIPCNotifyAcrossProcesses(t *testing.T) {
 	wantErr(t, err, gocann.CodeRTInternalError, "already", "exported")
 	wantErr(t, e.r.ResetNotifies(n), gocann.CodeRTTaskTypeNotSupport, "IPC notify")
 
-	p := startPeer(t, "notify", m, key)
+	p := startSyncPeer(t, "notify", m, key)
 	// The whitelist does not name the peer yet.
 	p.expect("import 207006")
 	check(t, n.AllowImport(int32(p.cmd.Process.Pid)))
@@ -87,14 +87,14 @@ func TestIPCNotifyAcrossProcesses(t *testing.T) {
 	}
 	p.send("record")
 	p.expect("recorded 0")
-	waitCount(t, &count, 1)
+	waitSyncCount(t, &count, 1)
 	time.Sleep(100 * time.Millisecond)
 	if c := count.Load(); c != 1 {
 		t.Fatalf("count %d after one record, want 1", c)
 	}
 	p.send("record")
 	p.expect("recorded 0")
-	waitCount(t, &count, 2)
+	waitSyncCount(t, &count, 2)
 	check(t, e.s.SynchronizeTimeout(long))
 
 	p.send("destroy")
@@ -104,7 +104,7 @@ func TestIPCNotifyAcrossProcesses(t *testing.T) {
 }
 
 func TestIPCNotifyChecks(t *testing.T) {
-	e := setup(t, machineConfig(newMachine()))
+	e := setup(t, syncMachineConfig(newSyncMachine()))
 	n, err := e.c.NewNotify()
 	check(t, err)
 	wantErr(t, n.AllowImport(7), gocann.CodeRTParamInvalid, "not exported", "aclrtNotifyGetExportKey")
@@ -154,7 +154,7 @@ func TestIPCNotifyChecks(t *testing.T) {
 }
 
 func TestIPCNotifyInterServer(t *testing.T) {
-	m := newMachine()
+	m := newSyncMachine()
 	e := setup(t, `{"simulator":{"hbm_size":1073741824,"soc_name":"Ascend910_9391","machine":"`+m+`"}}`)
 	n, err := e.c.NewNotify()
 	check(t, err)
@@ -165,7 +165,7 @@ func TestIPCNotifyInterServer(t *testing.T) {
 	wantErr(t, n.AllowImportInterServer(gocann.NotifyServerPids{SDID: 1, Pids: []int32{1}}, gocann.NotifyServerPids{SDID: 2, Pids: []int32{1, 2}}),
 		gocann.CodeRTParamInvalid, "serverPids[1].num is 2", "expected 1")
 
-	p := startPeer(t, "notify", m, key)
+	p := startSyncPeer(t, "notify", m, key)
 	p.expect("import 207006")
 	check(t, n.AllowImportInterServer(gocann.NotifyServerPids{SDID: 5, Pids: []int32{int32(p.cmd.Process.Pid)}}))
 	p.send("again")

@@ -151,9 +151,9 @@ func (n *Notify) AllowImportInterServer(servers ...NotifyServerPids) error {
 	if err := n.r.require("aclrtNotifySetImportPidInterServer"); err != nil {
 		return err
 	}
-	sp := make([]rt.ServerPids, len(servers))
+	sp := make([]rt.NotifyServerPids, len(servers))
 	for i, s := range servers {
-		sp[i] = rt.ServerPids{SDID: s.SDID, Pids: s.Pids}
+		sp[i] = rt.NotifyServerPids{SDID: s.SDID, Pids: s.Pids}
 	}
 	return wrap(op, n.n.AllowImportInterServer(sp))
 }

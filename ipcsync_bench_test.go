@@ -9,12 +9,12 @@ import (
 	"github.com/gocann/gocann"
 )
 
-func init() { ipcRoles["pong"] = pongPeer }
+func init() { syncRoles["pong"] = pongSyncPeer }
 
-// pongPeer exports a notify and says its key, imports the test's (its
+// pongSyncPeer exports a notify and says its key, imports the test's (its
 // argument), then for each "n N" answers N pings: it waits on its notify
 // and records the test's, N times.
-func pongPeer(c *child) error {
+func pongSyncPeer(c *syncChild) error {
 	mine, err := c.c.NewNotify()
 	if err != nil {
 		return err
@@ -23,7 +23,7 @@ func pongPeer(c *child) error {
 	if err != nil {
 		return err
 	}
-	peer, err := c.c.ImportNotify(c.arg, 0)
+	theirs, err := c.c.ImportNotify(c.arg, 0)
 	if err != nil {
 		return err
 	}
@@ -38,16 +38,16 @@ func pongPeer(c *child) error {
 			if err := c.s.WaitNotify(mine, 0); err != nil {
 				return err
 			}
-			if err := c.s.RecordNotify(peer); err != nil {
+			if err := c.s.RecordNotify(theirs); err != nil {
 				return err
 			}
 		}
-		c.say("done %d", code(c.s.SynchronizeTimeout(0)))
+		c.say("done %d", syncCode(c.s.SynchronizeTimeout(0)))
 	}
 }
 
-// pingPong queues n round trips on s: record out, then wait on in.
-func pingPong(s *gocann.Stream, out, in *gocann.Notify, n int) error {
+// notifyPingPong queues n round trips on s: record out, then wait on in.
+func notifyPingPong(s *gocann.Stream, out, in *gocann.Notify, n int) error {
 	for range n {
 		if err := s.RecordNotify(out); err != nil {
 			return err
@@ -64,8 +64,8 @@ func pingPong(s *gocann.Stream, out, in *gocann.Notify, n int) error {
 // the same between two streams of one process (inproc-ns/op); ratio is
 // the first over the second.
 func BenchmarkIPCNotifyRoundTrip(b *testing.B) {
-	m := newMachine()
-	r, err := gocann.Open(gocann.WithConfigJSON([]byte(machineConfig(m))))
+	m := newSyncMachine()
+	r, err := gocann.Open(gocann.WithConfigJSON([]byte(syncMachineConfig(m))))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func BenchmarkIPCNotifyRoundTrip(b *testing.B) {
 	must(err)
 	key, err := mine.ExportKey(gocann.NotifyExportNoPidCheck)
 	must(err)
-	p := startPeer(b, "pong", m, key)
+	p := startSyncPeer(b, "pong", m, key)
 	theirs, err := c.ImportNotify(p.expectPrefix("key "), 0)
 	must(err)
 
@@ -117,14 +117,14 @@ func BenchmarkIPCNotifyRoundTrip(b *testing.B) {
 		}
 		done <- s2.SynchronizeTimeout(0)
 	}()
-	must(pingPong(s, a, bn, b.N))
+	must(notifyPingPong(s, a, bn, b.N))
 	must(<-done)
 	inproc := time.Since(start)
 
 	b.StartTimer()
 	start = time.Now()
 	p.send(fmt.Sprintf("n %d", b.N))
-	must(pingPong(s, theirs, mine, b.N))
+	must(notifyPingPong(s, theirs, mine, b.N))
 	p.expect("done 0")
 	cross := time.Since(start)
 	b.StopTimer()

@@ -16,32 +16,32 @@ import (
 )
 
 // The IPC tests run a second process, this test binary started again with
-// ipcChildEnv naming what it does (a role of ipcRoles), on a simulated
+// syncChildEnv naming what it does (a role of syncRoles), on a simulated
 // machine of the test's own. The peer reads commands from its stdin, one a
 // line, and writes what it saw to its stdout, one line each; the test
 // checks those lines.
 
 const (
-	ipcChildEnv   = "GOCANN_IPCSYNC_CHILD"
-	ipcMachineEnv = "GOCANN_IPCSYNC_MACHINE"
-	ipcArgEnv     = "GOCANN_IPCSYNC_ARG"
+	syncChildEnv   = "GOCANN_IPCSYNC_CHILD"
+	syncMachineEnv = "GOCANN_IPCSYNC_MACHINE"
+	syncArgEnv     = "GOCANN_IPCSYNC_ARG"
 )
 
-// ipcRoles are what a peer process can do, by name.
-var ipcRoles = map[string]func(*child) error{}
+// syncRoles are what a peer process can do, by name.
+var syncRoles = map[string]func(*syncChild) error{}
 
 func init() {
-	role := os.Getenv(ipcChildEnv)
+	role := os.Getenv(syncChildEnv)
 	if role == "" {
 		return
 	}
-	c := &child{in: bufio.NewScanner(os.Stdin), arg: os.Getenv(ipcArgEnv)}
-	f, ok := ipcRoles[role]
+	c := &syncChild{in: bufio.NewScanner(os.Stdin), arg: os.Getenv(syncArgEnv)}
+	f, ok := syncRoles[role]
 	if !ok {
 		c.say("fail: no role %q", role)
 		os.Exit(2)
 	}
-	if err := c.open(os.Getenv(ipcMachineEnv)); err != nil {
+	if err := c.open(os.Getenv(syncMachineEnv)); err != nil {
 		c.say("fail: %v", err)
 		os.Exit(1)
 	}
@@ -56,21 +56,21 @@ func init() {
 	os.Exit(0)
 }
 
-// machineConfig is the configuration of a runtime on simulated machine m.
-func machineConfig(m string) string {
+// syncMachineConfig is the configuration of a runtime on simulated machine m.
+func syncMachineConfig(m string) string {
 	return `{"simulator":{"hbm_size":1073741824,"machine":"` + m + `"}}`
 }
 
-var machines atomic.Int32
+var syncMachines atomic.Int32
 
-// newMachine names a simulated machine no other test uses.
-func newMachine() string {
-	return fmt.Sprintf("ipcsync-%d-%d-%d", os.Getpid(), machines.Add(1), time.Now().UnixNano()%1e6)
+// newSyncMachine names a simulated machine no other test uses.
+func newSyncMachine() string {
+	return fmt.Sprintf("ipcsync-%d-%d-%d", os.Getpid(), syncMachines.Add(1), time.Now().UnixNano()%1e6)
 }
 
-// child is the peer process's side: a runtime on the machine, device 0,
+// syncChild is the peer process's side: a runtime on the machine, device 0,
 // a stream, and the lines to and from the test.
-type child struct {
+type syncChild struct {
 	in  *bufio.Scanner
 	arg string
 	r   *gocann.Runtime
@@ -78,8 +78,8 @@ type child struct {
 	s   *gocann.Stream
 }
 
-func (c *child) open(m string) error {
-	r, err := gocann.Open(gocann.WithConfigJSON([]byte(machineConfig(m))))
+func (c *syncChild) open(m string) error {
+	r, err := gocann.Open(gocann.WithConfigJSON([]byte(syncMachineConfig(m))))
 	if err != nil {
 		return err
 	}
@@ -95,21 +95,21 @@ func (c *child) open(m string) error {
 	return err
 }
 
-func (c *child) say(format string, args ...any) { fmt.Printf(format+"\n", args...) }
+func (c *syncChild) say(format string, args ...any) { fmt.Printf(format+"\n", args...) }
 
 // hear waits for the test's next command.
-func (c *child) hear() string {
+func (c *syncChild) hear() string {
 	if !c.in.Scan() {
 		return ""
 	}
 	return c.in.Text()
 }
 
-// code is the CANN code of err as the peer reports it.
-func code(err error) int { return int(gocann.CodeOf(err)) }
+// syncCode is the CANN code of err as the peer reports it.
+func syncCode(err error) int { return int(gocann.CodeOf(err)) }
 
-// peer is the test's side of a peer process.
-type peer struct {
+// syncPeer is the test's side of a peer process.
+type syncPeer struct {
 	t     testing.TB
 	cmd   *exec.Cmd
 	in    io.WriteCloser
@@ -117,11 +117,11 @@ type peer struct {
 	done  atomic.Bool
 }
 
-// startPeer starts a peer process in role on machine m, with arg.
-func startPeer(t testing.TB, role, m, arg string) *peer {
+// startSyncPeer starts a peer process in role on machine m, with arg.
+func startSyncPeer(t testing.TB, role, m, arg string) *syncPeer {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), ipcChildEnv+"="+role, ipcMachineEnv+"="+m, ipcArgEnv+"="+arg)
+	cmd.Env = append(os.Environ(), syncChildEnv+"="+role, syncMachineEnv+"="+m, syncArgEnv+"="+arg)
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {
@@ -134,7 +134,7 @@ func startPeer(t testing.TB, role, m, arg string) *peer {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	p := &peer{t: t, cmd: cmd, in: in, lines: make(chan string, 64)}
+	p := &syncPeer{t: t, cmd: cmd, in: in, lines: make(chan string, 64)}
 	go func() {
 		sc := bufio.NewScanner(out)
 		for sc.Scan() {
@@ -153,7 +153,7 @@ func startPeer(t testing.TB, role, m, arg string) *peer {
 
 // next returns the peer's next line, failing the test if the peer ends or
 // stays silent for long.
-func (p *peer) next() string {
+func (p *syncPeer) next() string {
 	p.t.Helper()
 	select {
 	case l, ok := <-p.lines:
@@ -171,7 +171,7 @@ func (p *peer) next() string {
 }
 
 // expect fails unless the peer's next line is want.
-func (p *peer) expect(want string) {
+func (p *syncPeer) expect(want string) {
 	p.t.Helper()
 	if got := p.next(); got != want {
 		p.t.Fatalf("peer says %q, want %q", got, want)
@@ -180,7 +180,7 @@ func (p *peer) expect(want string) {
 
 // expectPrefix fails unless the peer's next line starts with prefix, and
 // returns the rest.
-func (p *peer) expectPrefix(prefix string) string {
+func (p *syncPeer) expectPrefix(prefix string) string {
 	p.t.Helper()
 	got := p.next()
 	if !strings.HasPrefix(got, prefix) {
@@ -189,7 +189,7 @@ func (p *peer) expectPrefix(prefix string) string {
 	return strings.TrimPrefix(got, prefix)
 }
 
-func (p *peer) send(line string) {
+func (p *syncPeer) send(line string) {
 	p.t.Helper()
 	if _, err := io.WriteString(p.in, line+"\n"); err != nil {
 		p.t.Fatalf("telling the peer %q: %v", line, err)
@@ -197,7 +197,7 @@ func (p *peer) send(line string) {
 }
 
 // finish tells the peer to end and checks it exits 0.
-func (p *peer) finish() {
+func (p *syncPeer) finish() {
 	p.t.Helper()
 	p.send("exit")
 	for l := range p.lines {
@@ -212,7 +212,7 @@ func (p *peer) finish() {
 }
 
 // kill ends the peer with SIGKILL.
-func (p *peer) kill() {
+func (p *syncPeer) kill() {
 	p.t.Helper()
 	if err := p.cmd.Process.Kill(); err != nil {
 		p.t.Fatal(err)
@@ -221,7 +221,7 @@ func (p *peer) kill() {
 	p.done.Store(true)
 }
 
-func eventHandleOf(s string) (gocann.IPCEventHandle, error) {
+func ipcEventHandleOf(s string) (gocann.IPCEventHandle, error) {
 	var h gocann.IPCEventHandle
 	b, err := hex.DecodeString(s)
 	if err != nil || len(b) != len(h) {

@@ -114,9 +114,9 @@ func (n *Notify) AllowImport(pids []int32) error {
 	return nil
 }
 
-// ServerPids are the processes of one server allowed to import
+// NotifyServerPids are the processes of one server allowed to import
 // (aclrtServerPid).
-type ServerPids struct {
+type NotifyServerPids struct {
 	SDID uint32
 	Pids []int32 // nil: the entry's pid pointer is NULL
 }
@@ -126,7 +126,7 @@ type ServerPids struct {
 // each names exactly one process. All processes of a simulated machine are
 // on one host, so the server id is not checked against anything.
 // It stops at the first entry refused; the entries before stay applied.
-func (n *Notify) AllowImportInterServer(servers []ServerPids) error {
+func (n *Notify) AllowImportInterServer(servers []NotifyServerPids) error {
 	if err := n.check(); err != nil {
 		return err
 	}
