@@ -144,6 +144,13 @@ func gocann_aclrtNotifyImportByKey(t *C.gocann_thread, out *C.aclrtNotify, key *
 	// A key longer than a notify key is invalid whatever follows; read no
 	// further than one byte past it.
 	k := C.GoStringN(key, C.int(C.strnlen(key, gocann.NotifyKeyLen+1)))
+	// CANN checks the chip and the flags before the current context.
+	if code := unsupported(t, fn); code != 0 {
+		return code
+	}
+	if flags > 3 {
+		return failf(t, fn, gocann.KindInvalidParam, "flags %#x is invalid, expected at most 0x3 (ACL_RT_NOTIFY_IMPORT_FLAG_ENABLE_PEER_ACCESS is 0x2)", flags)
+	}
 	c, code := currentContext(t, fn)
 	if code != 0 {
 		return code
