@@ -189,5 +189,24 @@ func TestIPCEventOpenUnknown(t *testing.T) {
 	check(t, e.s.WaitEvent(op))
 	check(t, e.s.SynchronizeTimeout(long))
 	check(t, op.Close())
+	// Opened on another device, it is waited on there, and only there.
+	d1, err := e.r.SetDevice(1)
+	check(t, err)
+	c1, err := d1.Context()
+	check(t, err)
+	s1, err := c1.NewStream()
+	check(t, err)
+	op1, err := c1.OpenIPCEvent(h)
+	check(t, err)
+	g := block(t, e.s)
+	check(t, e.s.Record(ev))
+	check(t, s1.WaitEvent(op1))
+	if done, err := s1.Query(); err != nil || done {
+		t.Fatalf("device 1 stream behind device 0's pending record: done %v, %v; want not done", done, err)
+	}
+	g.Open()
+	check(t, s1.SynchronizeTimeout(long))
+	wantErr(t, e.s.WaitEvent(op1), gocann.CodeRTParamInvalid, "device 1")
+	check(t, op1.Close())
 	check(t, ev.Close())
 }
