@@ -269,12 +269,14 @@
 //	aclrtHostRegisterV2 (by pointer)                                           RawContext.HostRegister
 //	aclrtHostUnregister                                                        HostRegistration.Close
 //	aclrtHostUnregister (by pointer)                                           RawRuntime.HostUnregister
+//	aclrtIpcGetEventHandle                                                     Event.IPCHandle
 //	aclrtIpcMemClose                                                           Context.IPCMemClose
 //	aclrtIpcMemGetExportKey                                                    Context.IPCMemExportKey
 //	aclrtIpcMemImportByKey                                                     Context.IPCMemImport
 //	aclrtIpcMemImportPidInterServer                                            Context.IPCMemImportPidInterServer
 //	aclrtIpcMemSetAttr                                                         Context.IPCMemSetAttr
 //	aclrtIpcMemSetImportPid                                                    Context.IPCMemSetImportPid
+//	aclrtIpcOpenEventHandle                                                    Context.OpenIPCEvent
 //	aclrtLaunchHostFunc                                                        Stream.LaunchHostFunc
 //	aclrtLaunchHostFunc (function of two words)                                RawStream.LaunchHostFunc
 //	aclrtLaunchKernel                                                          Stream.Launch
@@ -358,6 +360,10 @@
 //	aclrtMemsetD32                                                             RawContext.MemsetD32
 //	aclrtMemsetD32Async                                                        RawStream.MemsetD32Async
 //	aclrtNotifyBatchReset                                                      Runtime.ResetNotifies
+//	aclrtNotifyGetExportKey                                                    Notify.ExportKey
+//	aclrtNotifyImportByKey                                                     Context.ImportNotify
+//	aclrtNotifySetImportPid                                                    Notify.AllowImport
+//	aclrtNotifySetImportPidInterServer                                         Notify.AllowImportInterServer
 //	aclrtNpuClearFloatOverFlowStatus                                           Stream.NpuClearFloatOverflowStatus
 //	aclrtNpuGetFloatOverFlowStatus                                             Stream.NpuFloatOverflowStatus
 //	aclrtPersistentTaskClean                                                   Stream.CleanTasks

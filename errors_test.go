@@ -119,7 +119,14 @@ func TestErrorClasses(t *testing.T) {
 		{"out of memory", func() error { _, err := e.c.Malloc(4<<30, 0); return err }(), []string{"ErrOutOfMemory"}},
 		{"timeout", timeout, []string{"ErrTimeout"}},
 		{"kernel fault", fault, []string{"ErrDevice"}},
-		{"not supported", func() error { _, err := e.c.NewEvent(0x40); return err }(), []string{"ErrNotSupported"}},
+		{"not supported", func() error {
+			ev, err := e.c.NewEvent(gocann.EventIPC) // its handle needs a shared machine
+			if err != nil {
+				return err
+			}
+			_, err = ev.IPCHandle()
+			return err
+		}(), []string{"ErrNotSupported"}},
 	} {
 		for name, sentinel := range sentinels {
 			want := false

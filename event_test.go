@@ -47,8 +47,6 @@ func TestEventFlags(t *testing.T) {
 		code gocann.Code
 		subs []string
 	}{
-		// ACL_EVENT_IPC (ExWithFlag only) is valid but not supported.
-		{"NewEvent", e.c.NewEvent, ipc, gocann.CodeRTFeatureNotSupport, []string{"0x40", "not supported"}},
 		{"NewEvent", e.c.NewEvent, external, gocann.CodeRTParamInvalid, []string{"ACL_EVENT_EXTERNAL", "aclrtCreateEventWithFlag"}},
 		{"NewEventWithFlag", e.c.NewEventWithFlag, ipc, gocann.CodeRTParamInvalid, []string{"ACL_EVENT_IPC", "aclrtCreateEventExWithFlag"}},
 		// "Cannot be OR-ed with other flags."

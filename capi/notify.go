@@ -44,19 +44,7 @@ func gocann_aclrtCreateNotify(t *C.gocann_thread, out *C.aclrtNotify, flag C.uin
 	if err != nil {
 		return fail(t, fn, err)
 	}
-	cn := &cNotify{n: n, ctx: c}
-	h, ok := proc.handles.add(kindNotify, cn)
-	if !ok {
-		n.Close()
-		return failf(t, fn, gocann.KindNoNotify, "too many live handles")
-	}
-	cn.h = h
-	if !adopt(c, &c.notifies, cn) {
-		proc.handles.remove(h, kindNotify)
-		return contextGone(t, fn, c)
-	}
-	*out = C.aclrtNotify(C.gocann_handle(C.uintptr_t(h)))
-	return 0
+	return addNotify(t, fn, c, n, out)
 }
 
 //export gocann_aclrtDestroyNotify

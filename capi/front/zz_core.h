@@ -127,6 +127,8 @@ typedef struct gocann_core_api {
 	aclError (*aclrtSynchronizeEventWithTimeout)(gocann_thread *t, aclrtEvent event, int32_t timeout);
 	aclError (*aclrtEventElapsedTime)(gocann_thread *t, float* ms, aclrtEvent startEvent, aclrtEvent endEvent);
 	aclError (*aclrtEventGetTimestamp)(gocann_thread *t, aclrtEvent event, uint64_t* timestamp);
+	aclError (*aclrtIpcGetEventHandle)(gocann_thread *t, aclrtEvent event, aclrtIpcEventHandle* handle);
+	aclError (*aclrtIpcOpenEventHandle)(gocann_thread *t, aclrtIpcEventHandle handle, aclrtEvent* event);
 	aclError (*aclrtCreateNotify)(gocann_thread *t, aclrtNotify* notify, uint64_t flag);
 	aclError (*aclrtDestroyNotify)(gocann_thread *t, aclrtNotify notify);
 	aclError (*aclrtRecordNotify)(gocann_thread *t, aclrtNotify notify, aclrtStream stream);
@@ -139,6 +141,10 @@ typedef struct gocann_core_api {
 	aclError (*aclrtGetEventId)(gocann_thread *t, aclrtEvent event, uint32_t* eventId);
 	aclError (*aclrtGetEventAvailNum)(gocann_thread *t, uint32_t* eventCount);
 	aclError (*aclrtNotifyBatchReset)(gocann_thread *t, aclrtNotify* notifies, size_t num);
+	aclError (*aclrtNotifyGetExportKey)(gocann_thread *t, aclrtNotify notify, char* key, size_t len, uint64_t flags);
+	aclError (*aclrtNotifyImportByKey)(gocann_thread *t, aclrtNotify* notify, const char* key, uint64_t flags);
+	aclError (*aclrtNotifySetImportPid)(gocann_thread *t, aclrtNotify notify, int32_t* pid, size_t num);
+	aclError (*aclrtNotifySetImportPidInterServer)(gocann_thread *t, aclrtNotify notify, aclrtServerPid* serverPids, size_t num);
 	aclError (*aclrtCntNotifyCreate)(gocann_thread *t, aclrtCntNotify* cntNotify, uint64_t flag);
 	aclError (*aclrtCntNotifyDestroy)(gocann_thread *t, aclrtCntNotify cntNotify);
 	aclError (*aclrtCntNotifyRecord)(gocann_thread *t, aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyRecordInfo* info);

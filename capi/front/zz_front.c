@@ -118,6 +118,8 @@ const gocann_core_sym gocann_core_syms[] = {
 	{"gocann_aclrtSynchronizeEventWithTimeout", &gocann_core.aclrtSynchronizeEventWithTimeout},
 	{"gocann_aclrtEventElapsedTime", &gocann_core.aclrtEventElapsedTime},
 	{"gocann_aclrtEventGetTimestamp", &gocann_core.aclrtEventGetTimestamp},
+	{"gocann_aclrtIpcGetEventHandle", &gocann_core.aclrtIpcGetEventHandle},
+	{"gocann_aclrtIpcOpenEventHandle", &gocann_core.aclrtIpcOpenEventHandle},
 	{"gocann_aclrtCreateNotify", &gocann_core.aclrtCreateNotify},
 	{"gocann_aclrtDestroyNotify", &gocann_core.aclrtDestroyNotify},
 	{"gocann_aclrtRecordNotify", &gocann_core.aclrtRecordNotify},
@@ -130,6 +132,10 @@ const gocann_core_sym gocann_core_syms[] = {
 	{"gocann_aclrtGetEventId", &gocann_core.aclrtGetEventId},
 	{"gocann_aclrtGetEventAvailNum", &gocann_core.aclrtGetEventAvailNum},
 	{"gocann_aclrtNotifyBatchReset", &gocann_core.aclrtNotifyBatchReset},
+	{"gocann_aclrtNotifyGetExportKey", &gocann_core.aclrtNotifyGetExportKey},
+	{"gocann_aclrtNotifyImportByKey", &gocann_core.aclrtNotifyImportByKey},
+	{"gocann_aclrtNotifySetImportPid", &gocann_core.aclrtNotifySetImportPid},
+	{"gocann_aclrtNotifySetImportPidInterServer", &gocann_core.aclrtNotifySetImportPidInterServer},
 	{"gocann_aclrtCntNotifyCreate", &gocann_core.aclrtCntNotifyCreate},
 	{"gocann_aclrtCntNotifyDestroy", &gocann_core.aclrtCntNotifyDestroy},
 	{"gocann_aclrtCntNotifyRecord", &gocann_core.aclrtCntNotifyRecord},
@@ -1080,6 +1086,19 @@ aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t* timestamp) {
 	GOCANN_CHECK_PTR(t, "aclrtEventGetTimestamp", "timestamp", timestamp, 0, (aclError)e_);
 	return gocann_core.aclrtEventGetTimestamp(t, event, timestamp);
 }
+aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle* handle) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtIpcGetEventHandle", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtIpcGetEventHandle", "event", event, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtIpcGetEventHandle", "handle", handle, 0, (aclError)e_);
+	return gocann_core.aclrtIpcGetEventHandle(t, event, handle);
+}
+aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent* event) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtIpcOpenEventHandle", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtIpcOpenEventHandle", "event", event, 0, (aclError)e_);
+	return gocann_core.aclrtIpcOpenEventHandle(t, handle, event);
+}
 aclError aclrtCreateNotify(aclrtNotify* notify, uint64_t flag) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCreateNotify", (aclError)e_);
@@ -1159,6 +1178,34 @@ aclError aclrtNotifyBatchReset(aclrtNotify* notifies, size_t num) {
 	GOCANN_ENTER(t, "aclrtNotifyBatchReset", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtNotifyBatchReset", "notifies", notifies, 0, (aclError)e_);
 	return gocann_core.aclrtNotifyBatchReset(t, notifies, num);
+}
+aclError aclrtNotifyGetExportKey(aclrtNotify notify, char* key, size_t len, uint64_t flags) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtNotifyGetExportKey", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtNotifyGetExportKey", "notify", notify, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtNotifyGetExportKey", "key", key, 0, (aclError)e_);
+	return gocann_core.aclrtNotifyGetExportKey(t, notify, key, len, flags);
+}
+aclError aclrtNotifyImportByKey(aclrtNotify* notify, const char* key, uint64_t flags) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtNotifyImportByKey", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtNotifyImportByKey", "notify", notify, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtNotifyImportByKey", "key", key, 0, (aclError)e_);
+	return gocann_core.aclrtNotifyImportByKey(t, notify, key, flags);
+}
+aclError aclrtNotifySetImportPid(aclrtNotify notify, int32_t* pid, size_t num) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtNotifySetImportPid", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtNotifySetImportPid", "notify", notify, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtNotifySetImportPid", "pid", pid, 0, (aclError)e_);
+	return gocann_core.aclrtNotifySetImportPid(t, notify, pid, num);
+}
+aclError aclrtNotifySetImportPidInterServer(aclrtNotify notify, aclrtServerPid* serverPids, size_t num) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtNotifySetImportPidInterServer", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtNotifySetImportPidInterServer", "notify", notify, 1, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtNotifySetImportPidInterServer", "serverPids", serverPids, 0, (aclError)e_);
+	return gocann_core.aclrtNotifySetImportPidInterServer(t, notify, serverPids, num);
 }
 aclError aclrtCntNotifyCreate(aclrtCntNotify* cntNotify, uint64_t flag) {
 	gocann_thread *t = gocann_self();

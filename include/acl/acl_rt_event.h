@@ -44,6 +44,14 @@ typedef struct aclrtIpcEventHandle {
     char reserved[ACL_IPC_EVENT_HANDLE_SIZE];
 } aclrtIpcEventHandle;
 
+/* Processes (num pids at pid) of server sdid allowed to open shared
+ * memory or a shared notify. */
+typedef struct {
+    uint32_t sdid;
+    int32_t* pid;
+    size_t num;
+} aclrtServerPid;
+
 /* Counting notifies: how a record changes the counter and what a wait
  * waits for. */
 typedef enum {
@@ -135,6 +143,14 @@ ACL_FUNC_VISIBILITY aclError aclrtEventElapsedTime(
  * started. */
 ACL_FUNC_VISIBILITY aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t* timestamp);
 
+/* Store in *handle the handle of event, created with ACL_EVENT_IPC, that
+ * other processes open with aclrtIpcOpenEventHandle. */
+ACL_FUNC_VISIBILITY aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle* handle);
+
+/* Open the event another process exported as handle: a new event whose
+ * waits, synchronizations and queries follow the exporter's records. */
+ACL_FUNC_VISIBILITY aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent* event);
+
 /* ------------------------------------------------------------------------
  * Notifies and value operations
  * ------------------------------------------------------------------------ */
@@ -189,6 +205,25 @@ ACL_FUNC_VISIBILITY aclError aclrtGetEventAvailNum(uint32_t* eventCount);
 /* Clear, from the host and at once, the unconsumed records of num
  * notifies. */
 ACL_FUNC_VISIBILITY aclError aclrtNotifyBatchReset(aclrtNotify* notifies, size_t num);
+
+/* Export notify to other processes: store its key (64 characters and a
+ * NUL, len at least 65) in key. flags is
+ * ACL_RT_NOTIFY_EXPORT_FLAG_DEFAULT (whitelisted processes only) or
+ * ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION. */
+ACL_FUNC_VISIBILITY aclError aclrtNotifyGetExportKey(aclrtNotify notify, char* key, size_t len, uint64_t flags);
+
+/* Import the notify another process exported as key: a new notify whose
+ * records signal the creator's; only the creator waits on it. */
+ACL_FUNC_VISIBILITY aclError aclrtNotifyImportByKey(aclrtNotify* notify, const char* key, uint64_t flags);
+
+/* Add num processes (aclrtDeviceGetBareTgid) to the whitelist of exported
+ * notify. */
+ACL_FUNC_VISIBILITY aclError aclrtNotifySetImportPid(aclrtNotify notify, int32_t* pid, size_t num);
+
+/* Add processes of SuperPOD servers, one per entry, to the whitelist of
+ * exported notify. */
+ACL_FUNC_VISIBILITY aclError aclrtNotifySetImportPidInterServer(
+    aclrtNotify notify, aclrtServerPid* serverPids, size_t num);
 
 /* Counting notifies: a 32-bit count that records change and waits test,
  * in stream order. flag is reserved (0). */

@@ -255,14 +255,6 @@ typedef enum {
     ACL_RT_IPC_MEM_ATTR_ACCESS_LINK,
 } aclrtIpcMemAttrType;
 
-/* Processes (num pids at pid) of server sdid allowed to open shared
- * memory. */
-typedef struct {
-    uint32_t sdid;
-    int32_t* pid;
-    size_t num;
-} aclrtServerPid;
-
 /* Per-entry source and destination of a batched copy. */
 typedef struct {
     aclrtMemLocation dstLoc;

@@ -114,6 +114,9 @@ func ResetNotifies(ns []*Notify) error {
 		if n.counting {
 			return rterr.Errorf(rterr.KindInvalidParam, "notifies[%d] is a counting notify; reset it with aclrtCntNotifyReset", i)
 		}
+		if err := n.ipcResettable(); err != nil {
+			return rterr.Wrap(rterr.KindOf(err), err, "notifies[%d]", i)
+		}
 		r, ok := n.h.(hal.NotifyResetter)
 		if !ok {
 			return rterr.Errorf(rterr.KindNotSupported, "notifies[%d]: this device cannot reset notifies from the host", i)

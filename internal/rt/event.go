@@ -51,6 +51,8 @@ type Event struct {
 	waitSeq uint64
 	capture *Capture // active capture that recorded it
 	opFlags opFlags  // the operation flags its records and waits took first
+
+	ipc eventIPC // ACL_EVENT_IPC events: the export, or the event opened
 }
 
 // NewEvent creates an event in c.
@@ -76,7 +78,9 @@ func (c *Context) NewEvent(flags uint32, api EventAPI) (*Event, error) {
 	case flags&EventDeviceOnly != 0 && api != EventWithFlag:
 		return nil, rterr.Errorf(rterr.KindInvalidParam, "ACL_EVENT_DEVICE_USE_ONLY is only accepted by aclrtCreateEventWithFlag")
 	case flags&EventIPC != 0:
-		return nil, rterr.Errorf(rterr.KindNotSupported, "event flag %#x (ACL_EVENT_IPC) is not supported by this runtime yet", flags)
+		if err := c.ipcEventsSupported(); err != nil {
+			return nil, err
+		}
 	}
 	external := flags&EventExternal != 0
 	counted := api == EventPlain || (api == EventWithFlag && flags&(EventSync|EventExternal) != 0)
@@ -125,6 +129,7 @@ func (e *Event) Destroy() error {
 
 func (e *Event) release() {
 	if !e.dead.Swap(true) {
+		e.endIPC()
 		e.h.Close()
 	}
 }
@@ -147,6 +152,9 @@ func (s *Stream) RecordEvent(e *Event, site uintptr) error {
 		return err
 	}
 	if err := s.sameDevice(e); err != nil {
+		return err
+	}
+	if err := s.ipcUndiverted(e, "aclrtRecordEvent"); err != nil {
 		return err
 	}
 	if d := s.divert.Load(); d != nil {
@@ -181,13 +189,19 @@ func (s *Stream) WaitEventTimeout(e *Event, timeout time.Duration, site uintptr)
 	}
 	// An ACL_EVENT_EXTERNAL event is made to be waited for: the task-update
 	// flow captures a wait for one.
-	if e.api != EventPlain && e.flags&(EventSync|EventExternal) == 0 {
+	if e.api != EventPlain && e.flags&(EventSync|EventExternal|EventIPC) == 0 {
 		return rterr.Errorf(rterr.KindInvalidParam, "event flags %#x lack ACL_EVENT_SYNC (or ACL_EVENT_EXTERNAL), which a stream wait needs", e.flags)
 	}
 	if timeout < 0 {
 		return rterr.Errorf(rterr.KindInvalidParam, "timeout %v is invalid, expected >= 0", timeout)
 	}
+	if err := s.ipcUndiverted(e, "aclrtStreamWaitEvent"); err != nil {
+		return err
+	}
 	timeout = s.c.d.r.waitTimeout(timeout)
+	if e.ipc.remote != nil {
+		return s.waitOpened(e, timeout, site)
+	}
 	t := &hal.Task{Kind: hal.TaskEventWait, Event: e.h, Timeout: timeout, Site: site}
 	if d := s.divert.Load(); d != nil {
 		return s.divertEvent(d, e, t)
@@ -211,6 +225,9 @@ func (s *Stream) WaitEventTimeout(e *Event, timeout time.Duration, site uintptr)
 // ACL_EVENT_SYNC.
 func (s *Stream) ResetEvent(e *Event, site uintptr) error {
 	if err := e.check(); err != nil {
+		return err
+	}
+	if err := e.ipcRefuses("aclrtResetEvent"); err != nil {
 		return err
 	}
 	if err := s.sameDevice(e); err != nil {
@@ -269,6 +286,12 @@ func (e *Event) Synchronize(ctx context.Context, timeout time.Duration) error {
 	if c := e.c.d.r.captureOfEvent(e); c != nil {
 		return refuseInCapture(c, "synchronizing an event recorded in a capture")
 	}
+	if e.ipc.remote != nil {
+		var err error
+		if timeout, err = e.waitRemote(timeout); err != nil {
+			return err
+		}
+	}
 	s, seq := e.latest()
 	if s == nil {
 		return nil
@@ -292,6 +315,9 @@ func (e *Event) Query() (bool, error) {
 	if c := e.c.d.r.captureOfEvent(e); c != nil {
 		return false, refuseInCapture(c, "querying an event recorded in a capture")
 	}
+	if e.ipc.remote != nil && !e.ipc.remote.Done() {
+		return false, nil
+	}
 	s, seq := e.latest()
 	if s == nil {
 		return e.api == EventEx, nil
@@ -304,6 +330,9 @@ func (e *Event) Query() (bool, error) {
 
 // QueryLegacy is aclrtQueryEvent, refused for aclrtCreateEventExWithFlag events.
 func (e *Event) QueryLegacy() (bool, error) {
+	if err := e.ipcRefuses("aclrtQueryEvent"); err != nil {
+		return false, err
+	}
 	if e.api == EventEx {
 		return false, rterr.Errorf(rterr.KindInvalidParam, "aclrtQueryEvent does not accept events from aclrtCreateEventExWithFlag; use aclrtQueryEventStatus")
 	}
@@ -314,6 +343,9 @@ func (e *Event) QueryLegacy() (bool, error) {
 // (aclrtQueryEventWaitStatus).
 func (e *Event) QueryWait() (bool, error) {
 	if err := e.hostUsable(); err != nil {
+		return false, err
+	}
+	if err := e.ipcRefuses("aclrtQueryEventWaitStatus"); err != nil {
 		return false, err
 	}
 	if e.api == EventEx {
@@ -332,6 +364,9 @@ func (e *Event) QueryWait() (bool, error) {
 // ran (aclrtEventGetTimestamp).
 func (e *Event) Timestamp() (int64, error) {
 	if err := e.hostUsable(); err != nil {
+		return 0, err
+	}
+	if err := e.ipcRefuses("aclrtEventGetTimestamp"); err != nil {
 		return 0, err
 	}
 	if e.api != EventPlain && e.flags&EventTimeLine == 0 {
@@ -353,6 +388,11 @@ func (e *Event) Timestamp() (int64, error) {
 
 // Elapsed is the time between two events' records (aclrtEventElapsedTime).
 func Elapsed(start, end *Event) (time.Duration, error) {
+	for _, e := range [2]*Event{start, end} {
+		if e.check() == nil && e.flags&EventIPC != 0 {
+			return 0, e.ipcRefuses("aclrtEventElapsedTime")
+		}
+	}
 	t0, err := start.Timestamp()
 	if err != nil {
 		return 0, rterr.Wrap(rterr.KindOf(err), err, "start event")

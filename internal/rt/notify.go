@@ -17,6 +17,8 @@ type Notify struct {
 	h        hal.Notify
 	counting bool // a counting notify (aclrtCntNotify*)
 	dead     atomic.Bool
+
+	ipc notifyIPC // an exported or imported notify
 }
 
 // NewNotify creates a notify in c (aclrtCreateNotify).
@@ -73,6 +75,7 @@ func (n *Notify) Destroy() error {
 
 func (n *Notify) release() {
 	if !n.dead.Swap(true) {
+		n.endIPC()
 		n.h.Close()
 	}
 }
@@ -91,6 +94,9 @@ func (s *Stream) RecordNotify(n *Notify, site uintptr) error {
 // is a task fault reported at the next synchronizing call.
 func (s *Stream) WaitNotify(n *Notify, timeout time.Duration, site uintptr) error {
 	if err := n.check(); err != nil {
+		return err
+	}
+	if err := s.ipcWaitable(n); err != nil {
 		return err
 	}
 	if timeout < 0 {

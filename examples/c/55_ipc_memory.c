@@ -1,5 +1,5 @@
 /*
- * 53_ipc_memory: device memory shared between processes of one simulated
+ * 55_ipc_memory: device memory shared between processes of one simulated
  * machine (GOCANN_MACHINE; set here if the environment has none). The
  * program forks two children before any runtime call, as processes using
  * the runtime must start apart: the parent exports, child A imports, and
@@ -76,7 +76,7 @@ static void init_a3(const char *machine)
 {
     char json[256], file[64];
     snprintf(json, sizeof json, "{\"simulator\": {\"soc_name\": \"Ascend910_9391\", \"machine\": \"%s-a3\"}}\n", machine);
-    snprintf(file, sizeof file, "/tmp/53_ipc_memory_%d.json", (int)getpid());
+    snprintf(file, sizeof file, "/tmp/55_ipc_memory_%d.json", (int)getpid());
     write_file(file, json);
     CHECK(aclInit(file));
     remove(file);
@@ -455,6 +455,6 @@ int main(void)
     char a3name[80];
     snprintf(a3name, sizeof a3name, "%s-a3", machine);
     EXPECT(left(machine) == 0 && left(a3name) == 0, "no file of machine %s or %s is left in /dev/shm", machine, a3name);
-    printf("PASS 53_ipc_memory\n");
+    printf("PASS 55_ipc_memory\n");
     return 0;
 }
