@@ -75,7 +75,10 @@ func TestFuzz(t *testing.T) {
 	limit := time.Duration(nseeds)*(3*time.Minute+time.Duration(calls)*time.Millisecond) + time.Minute
 	cmd := exec.Command(fz, fargs...)
 	cmd.Dir = t.TempDir()
-	cmd.Env = isolated(append(os.Environ(), "LD_LIBRARY_PATH="+filepath.Join(prefix, "lib64")))
+	// The fuzzer and its IPC peer share a machine of their own, which must
+	// be gone once they end.
+	machine := fmt.Sprintf("ctest-fuzz-%d", os.Getpid())
+	cmd.Env = append(os.Environ(), "LD_LIBRARY_PATH="+filepath.Join(prefix, "lib64"), "GOCANN_MACHINE="+machine)
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
@@ -96,6 +99,9 @@ func TestFuzz(t *testing.T) {
 		t.Fatalf("fuzz %s: %v\n%s", strings.Join(fargs, " "), err, out.String())
 	}
 	t.Logf("%s (%v)", summary, time.Since(start).Round(time.Millisecond))
+	if left, _ := filepath.Glob(fmt.Sprintf("/dev/shm/gocann-%d-%s-v*", os.Getuid(), machine)); len(left) > 0 {
+		t.Errorf("the fuzzer left its machine's state behind: %v", left)
+	}
 }
 
 func envInt(t *testing.T, name string, def int) int {

@@ -303,6 +303,9 @@ extern const struct op ops_dev[], ops_query[], ops_stream[], ops_event[], ops_no
     ops_vmm[], ops_vmm_use[], ops_managed[], ops_buf[], ops_cntnotify[], ops_process[], ops_binary[], ops_streamctl[], ops_snapshot[], ops_control[], ops_engines[],
     ops_ipc[];
 extern const struct op ops_peer[];
+extern const struct op ops_ipc_peer[]; /* ops_ipcpeer.c, with its second process (ipc_peer.c, ipc.h) */
+int peer_start(void);
+void peer_stop(void);
 void peer_model_reset(void);        /* aclInit: no peer access, limits as configured */
 int peer_on(int from, int to);      /* copies from device from's memory into to's are allowed */
 extern const struct op ops_hostreg[], ops_batch[];

@@ -150,11 +150,15 @@ static int child(uint64_t seed, uint64_t ncalls, const char *kernel)
         fprintf(stderr, "fuzz: mkdtemp: %s\n", strerror(errno));
         return 2;
     }
+    /* The cross-process IPC area's second process forks before the first call. */
+    if (peer_start() != 0) {
+        fprintf(stderr, "fuzz: could not start the IPC peer\n");
+    }
     kernels_init();
     static const struct op *const areas[] = {ops_dev,    ops_query,   ops_stream, ops_event,
                                              ops_notify, ops_mem,     ops_copy,   ops_kernel,
                                              ops_launch, ops_capture, ops_group,  ops_model, ops_label,
-                                             ops_peer, ops_hostreg, ops_batch, ops_pool, ops_allocator, ops_vmm, ops_vmm_use, ops_managed, ops_buf, ops_cntnotify, ops_process, ops_binary, ops_streamctl, ops_snapshot, ops_control, ops_engines, ops_ipc};
+                                             ops_peer, ops_hostreg, ops_batch, ops_pool, ops_allocator, ops_vmm, ops_vmm_use, ops_managed, ops_buf, ops_cntnotify, ops_process, ops_binary, ops_streamctl, ops_snapshot, ops_control, ops_engines, ops_ipc, ops_ipc_peer};
     for (size_t i = 0; i < ARRAY_LEN(areas); i++) {
         add_ops(areas[i]);
     }
@@ -179,6 +183,7 @@ static int child(uint64_t seed, uint64_t ncalls, const char *kernel)
         must_pass(ret(aclFinalize()), AL_FAULT | AL_CAPTURE);
         runtime_finalized();
     }
+    peer_stop();
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", fz.scratch_dir);
     if (system(cmd) != 0) {

@@ -1,7 +1,7 @@
 /*
  * IPC memory inside one process: exports of whatever memory the model
- * holds, their closes, and keys that name nothing. The fuzzer runs alone
- * on its machine, so nothing here is imported by another process.
+ * holds, their closes, and keys that name nothing. Nothing here is
+ * imported by another process: ops_ipcpeer.c exports to one.
  */
 #include "fuzz.h"
 
