@@ -123,7 +123,7 @@ func TestIPCNotifyChecks(t *testing.T) {
 	}
 	_, err = e.c.ImportNotify(strings.Repeat("ab", 32), 0)
 	wantErr(t, err, gocann.CodeRTParamInvalid, "names no live export")
-	wantErr(t, n.AllowImportInterServer(gocann.NotifyServerPids{Pids: []int32{1}}), gocann.CodeRTFeatureNotSupport, "aclrtNotifySetImportPidInterServer")
+	wantErr(t, n.AllowImportInterServer(gocann.ServerPids{Pids: []int32{1}}), gocann.CodeRTFeatureNotSupport, "aclrtNotifySetImportPidInterServer")
 
 	// The creating process imports its own notify; the imported one
 	// signals the creator's.
@@ -169,13 +169,13 @@ func TestIPCNotifyInterServer(t *testing.T) {
 	key, err := n.ExportKey(gocann.NotifyExportDefault)
 	check(t, err)
 	wantErr(t, n.AllowImportInterServer(), gocann.CodeRTParamInvalid, "num is 0")
-	wantErr(t, n.AllowImportInterServer(gocann.NotifyServerPids{SDID: 1}), gocann.CodeRTParamInvalid, "serverPids[0].pid is NULL")
-	wantErr(t, n.AllowImportInterServer(gocann.NotifyServerPids{SDID: 1, Pids: []int32{1}}, gocann.NotifyServerPids{SDID: 2, Pids: []int32{1, 2}}),
+	wantErr(t, n.AllowImportInterServer(gocann.ServerPids{SDID: 1}), gocann.CodeRTParamInvalid, "serverPids[0].pid is NULL")
+	wantErr(t, n.AllowImportInterServer(gocann.ServerPids{SDID: 1, Pids: []int32{1}}, gocann.ServerPids{SDID: 2, Pids: []int32{1, 2}}),
 		gocann.CodeRTParamInvalid, "serverPids[1].num is 2", "expected 1")
 
 	p := startSyncPeer(t, "notify", m, key)
 	p.expect("import 207006")
-	check(t, n.AllowImportInterServer(gocann.NotifyServerPids{SDID: 5, Pids: []int32{int32(p.cmd.Process.Pid)}}))
+	check(t, n.AllowImportInterServer(gocann.ServerPids{SDID: 5, Pids: []int32{int32(p.cmd.Process.Pid)}}))
 	p.send("again")
 	p.expect("import 0 imported=true")
 	p.expect("wait 107000 creator-only=true")

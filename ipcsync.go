@@ -133,29 +133,18 @@ func (n *Notify) AllowImport(pids ...int32) error {
 	return wrap(op, n.n.AllowImport(pids))
 }
 
-// NotifyServerPids names the processes of one server of a SuperPOD
-// (aclrtServerPid); a notify's entry names exactly one.
-type NotifyServerPids struct {
-	SDID uint32  // the server's SuperPOD device id; one host simulates one server
-	Pids []int32 // nil stands for a NULL pid pointer
-}
-
 // AllowImportInterServer adds processes of SuperPOD servers to the
 // whitelist of the exported notify (Atlas A3 only). Each entry names one
-// process; the simulated machine is one host, so the server id is not
+// process (nil Pids stands for a NULL pid pointer); the simulated machine is one host, so the server id is not
 // checked. Entries are applied in order until one is refused.
 //
 // CANN: aclrtNotifySetImportPidInterServer.
-func (n *Notify) AllowImportInterServer(servers ...NotifyServerPids) error {
+func (n *Notify) AllowImportInterServer(servers ...ServerPids) error {
 	const op = "Notify.AllowImportInterServer (aclrtNotifySetImportPidInterServer)"
 	if err := n.r.require("aclrtNotifySetImportPidInterServer"); err != nil {
 		return err
 	}
-	sp := make([]rt.NotifyServerPids, len(servers))
-	for i, s := range servers {
-		sp[i] = rt.NotifyServerPids{SDID: s.SDID, Pids: s.Pids}
-	}
-	return wrap(op, n.n.AllowImportInterServer(sp))
+	return wrap(op, n.n.AllowImportInterServer(servers))
 }
 
 // Imported reports whether the notify came from ImportNotify.

@@ -118,7 +118,7 @@ func gocann_aclrtNotifySetImportPidInterServer(t *C.gocann_thread, p C.aclrtNoti
 		return code
 	}
 	entries := unsafe.Slice(sp, int(num))
-	servers := make([]gocann.NotifyServerPids, len(entries))
+	servers := make([]gocann.ServerPids, len(entries))
 	for i := range entries {
 		e := &entries[i]
 		if e.pid == nil {
@@ -127,7 +127,7 @@ func gocann_aclrtNotifySetImportPidInterServer(t *C.gocann_thread, p C.aclrtNoti
 		if e.num != 1 {
 			return failf(t, fn, gocann.KindInvalidParam, "serverPids[%d].num is %d, expected 1 (a notify takes one pid per server)", i, e.num)
 		}
-		servers[i] = gocann.NotifyServerPids{SDID: uint32(e.sdid), Pids: []int32{int32(*e.pid)}}
+		servers[i] = gocann.ServerPids{SDID: uint32(e.sdid), Pids: []int32{int32(*e.pid)}}
 	}
 	return fail(t, fn, cn.n.AllowImportInterServer(servers...))
 }

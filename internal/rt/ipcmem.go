@@ -191,7 +191,8 @@ func (s *ipcState) exported(k hal.IPCKey) error {
 	return nil
 }
 
-// ServerPids is aclrtServerPid: processes of one server of a SuperPOD.
+// ServerPids is aclrtServerPid: processes of one server of a SuperPOD
+// (nil Pids: the entry's pid pointer is NULL).
 type ServerPids struct {
 	SDID uint32
 	Pids []int32

@@ -114,19 +114,12 @@ func (n *Notify) AllowImport(pids []int32) error {
 	return nil
 }
 
-// NotifyServerPids are the processes of one server allowed to import
-// (aclrtServerPid).
-type NotifyServerPids struct {
-	SDID uint32
-	Pids []int32 // nil: the entry's pid pointer is NULL
-}
-
 // AllowImportInterServer adds the processes of servers to the whitelist of
 // exported notify n (aclrtNotifySetImportPidInterServer), entry by entry:
 // each names exactly one process. All processes of a simulated machine are
 // on one host, so the server id is not checked against anything.
 // It stops at the first entry refused; the entries before stay applied.
-func (n *Notify) AllowImportInterServer(servers []NotifyServerPids) error {
+func (n *Notify) AllowImportInterServer(servers []ServerPids) error {
 	if err := n.check(); err != nil {
 		return err
 	}
