@@ -27,7 +27,7 @@ var envs = map[string][]string{
 }
 
 // examples are the programs in the order they run.
-var examples = slices.Concat(basicExamples, deviceExamples, runtimeExamples)
+var examples = slices.Concat(basicExamples, deviceExamples, runtimeExamples, ipcExamples)
 
 func TestExamples(t *testing.T) {
 	runExamples(t, setup(t), examples, time.Minute)
