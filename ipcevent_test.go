@@ -98,8 +98,8 @@ func capturedIPCOps(c *gocann.Context, ev *gocann.Event) string {
 const refusedOnIPCLine = "refused reset=207000 query=207000 wait=207000 timestamp=207000 elapsed=207000 id=207000 capture=207000/207000"
 
 func TestIPCEventAcrossProcesses(t *testing.T) {
-	m := newSyncMachine()
-	e := setup(t, syncMachineConfig(m))
+	m := newMachine()
+	e := setup(t, ipcConfig(m))
 	ev, err := e.c.NewEvent(gocann.EventIPC)
 	check(t, err)
 	g := block(t, e.s)
@@ -176,7 +176,7 @@ func TestIPCEventChecks(t *testing.T) {
 }
 
 func TestIPCEventOpenUnknown(t *testing.T) {
-	e := setup(t, syncMachineConfig(newSyncMachine()))
+	e := setup(t, ipcConfig(newMachine()))
 	_, err := e.c.OpenIPCEvent(gocann.IPCEventHandle{1, 2, 3})
 	wantErr(t, err, gocann.CodeRTParamInvalid, "names no live export")
 	// A handle names its exporter's process: this one's own opens too.

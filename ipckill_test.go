@@ -66,8 +66,8 @@ func syncBounded(t *testing.T, what string, d time.Duration, f func() error) err
 }
 
 func TestIPCEventExporterKilled(t *testing.T) {
-	m := newSyncMachine()
-	e := setup(t, syncMachineConfig(m))
+	m := newMachine()
+	e := setup(t, ipcConfig(m))
 	p := startSyncPeer(t, "exporter", m, "")
 	h, err := ipcEventHandleOf(p.expectPrefix("handle "))
 	check(t, err)
@@ -92,8 +92,8 @@ func TestIPCEventExporterKilled(t *testing.T) {
 }
 
 func TestIPCNotifyImporterKilled(t *testing.T) {
-	m := newSyncMachine()
-	e := setup(t, syncMachineConfig(m))
+	m := newMachine()
+	e := setup(t, ipcConfig(m))
 	n, err := e.c.NewNotify()
 	check(t, err)
 	key, err := n.ExportKey(gocann.NotifyExportNoPidCheck)

@@ -53,8 +53,8 @@ func waitSyncCount(t *testing.T, n *atomic.Int32, want int32) {
 }
 
 func TestIPCNotifyAcrossProcesses(t *testing.T) {
-	m := newSyncMachine()
-	e := setup(t, syncMachineConfig(m))
+	m := newMachine()
+	e := setup(t, ipcConfig(m))
 	n, err := e.c.NewNotify()
 	check(t, err)
 	key, err := n.ExportKey(gocann.NotifyExportDefault)
@@ -104,7 +104,7 @@ func TestIPCNotifyAcrossProcesses(t *testing.T) {
 }
 
 func TestIPCNotifyChecks(t *testing.T) {
-	e := setup(t, syncMachineConfig(newSyncMachine()))
+	e := setup(t, ipcConfig(newMachine()))
 	n, err := e.c.NewNotify()
 	check(t, err)
 	wantErr(t, n.AllowImport(7), gocann.CodeRTParamInvalid, "not exported", "aclrtNotifyGetExportKey")
@@ -162,7 +162,7 @@ func TestIPCNotifyChecks(t *testing.T) {
 }
 
 func TestIPCNotifyInterServer(t *testing.T) {
-	m := newSyncMachine()
+	m := newMachine()
 	e := setup(t, `{"simulator":{"hbm_size":1073741824,"soc_name":"Ascend910_9391","machine":"`+m+`"}}`)
 	n, err := e.c.NewNotify()
 	check(t, err)

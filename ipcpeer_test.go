@@ -4,15 +4,12 @@ import (
 	"bufio"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/gocann/gocann"
 )
@@ -202,30 +199,19 @@ func d2d(c *gocann.Context, src gocann.DevPtr, n int64) string {
 	return answer(err, "%x", b)
 }
 
-// peer is a running child process.
+// peer is a running child process obeying ipcCommand.
 type peer struct {
-	t   *testing.T
-	cmd *exec.Cmd
-	in  io.WriteCloser
-	out *bufio.Scanner
+	*testProc
 	pid int32
 }
 
 func startPeer(t *testing.T, machine string, soc ...string) *peer {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), ipcChildEnv+"="+machine)
+	env := []string{ipcChildEnv + "=" + machine}
 	if len(soc) > 0 {
-		cmd.Env = append(cmd.Env, ipcSoCEnv+"="+soc[0])
+		env = append(env, ipcSoCEnv+"="+soc[0])
 	}
-	cmd.Stderr = os.Stderr
-	in, err := cmd.StdinPipe()
-	check(t, err)
-	out, err := cmd.StdoutPipe()
-	check(t, err)
-	check(t, cmd.Start())
-	p := &peer{t: t, cmd: cmd, in: in, out: bufio.NewScanner(out)}
-	t.Cleanup(p.end)
+	p := &peer{testProc: startProc(t, env...)}
 	first := p.line()
 	if !strings.HasPrefix(first, "ok ") {
 		t.Fatalf("child: %s", first)
@@ -236,24 +222,17 @@ func startPeer(t *testing.T, machine string, soc ...string) *peer {
 
 func (p *peer) line() string {
 	p.t.Helper()
-	done := make(chan bool, 1)
-	var ok bool
-	go func() { ok = p.out.Scan(); done <- true }()
-	select {
-	case <-done:
-	case <-time.After(long):
-		p.t.Fatal("the child did not answer")
-	}
+	l, ok := p.next()
 	if !ok {
-		p.t.Fatalf("the child ended: %v", p.out.Err())
+		p.t.Fatal("the child ended")
 	}
-	return p.out.Text()
+	return l
 }
 
 // do sends a command and returns the answer.
 func (p *peer) do(format string, args ...any) string {
 	p.t.Helper()
-	fmt.Fprintf(p.in, format+"\n", args...)
+	p.send(fmt.Sprintf(format, args...))
 	return p.line()
 }
 
@@ -277,19 +256,7 @@ func (p *peer) refused(code gocann.Code, format string, args ...any) {
 }
 
 // end closes the child's input and waits for it.
-func (p *peer) end() {
-	if p.cmd.ProcessState != nil {
-		return
-	}
-	p.in.Close()
-	_ = p.cmd.Wait()
-}
-
-// kill ends the child with SIGKILL.
-func (p *peer) kill() {
-	_ = p.cmd.Process.Kill()
-	_ = p.cmd.Wait()
-}
+func (p *peer) end() { _, _ = p.close() }
 
 // ipcEnv is the parent's side: a runtime on a new machine.
 func ipcEnv(t *testing.T, soc ...string) (env, string) {

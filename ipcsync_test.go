@@ -4,13 +4,9 @@ import (
 	"bufio"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"strings"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/gocann/gocann"
 )
@@ -56,18 +52,6 @@ func init() {
 	os.Exit(0)
 }
 
-// syncMachineConfig is the configuration of a runtime on simulated machine m.
-func syncMachineConfig(m string) string {
-	return `{"simulator":{"hbm_size":1073741824,"machine":"` + m + `"}}`
-}
-
-var syncMachines atomic.Int32
-
-// newSyncMachine names a simulated machine no other test uses.
-func newSyncMachine() string {
-	return fmt.Sprintf("ipcsync-%d-%d-%d", os.Getpid(), syncMachines.Add(1), time.Now().UnixNano()%1e6)
-}
-
 // syncChild is the peer process's side: a runtime on the machine, device 0,
 // a stream, and the lines to and from the test.
 type syncChild struct {
@@ -79,7 +63,7 @@ type syncChild struct {
 }
 
 func (c *syncChild) open(m string) error {
-	r, err := gocann.Open(gocann.WithConfigJSON([]byte(syncMachineConfig(m))))
+	r, err := gocann.Open(gocann.WithConfigJSON([]byte(ipcConfig(m))))
 	if err != nil {
 		return err
 	}
@@ -108,66 +92,27 @@ func (c *syncChild) hear() string {
 // syncCode is the CANN code of err as the peer reports it.
 func syncCode(err error) int { return int(gocann.CodeOf(err)) }
 
-// syncPeer is the test's side of a peer process.
-type syncPeer struct {
-	t     testing.TB
-	cmd   *exec.Cmd
-	in    io.WriteCloser
-	lines chan string
-	done  atomic.Bool
-}
+// syncPeer is the test's side of a peer process in a role of syncRoles.
+type syncPeer struct{ *testProc }
 
 // startSyncPeer starts a peer process in role on machine m, with arg.
 func startSyncPeer(t testing.TB, role, m, arg string) *syncPeer {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), syncChildEnv+"="+role, syncMachineEnv+"="+m, syncArgEnv+"="+arg)
-	cmd.Stderr = os.Stderr
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	p := &syncPeer{t: t, cmd: cmd, in: in, lines: make(chan string, 64)}
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			p.lines <- sc.Text()
-		}
-		close(p.lines)
-	}()
-	t.Cleanup(func() {
-		if !p.done.Load() {
-			p.cmd.Process.Kill()
-			p.cmd.Wait()
-		}
-	})
-	return p
+	return &syncPeer{startProc(t, syncChildEnv+"="+role, syncMachineEnv+"="+m, syncArgEnv+"="+arg)}
 }
 
 // next returns the peer's next line, failing the test if the peer ends or
-// stays silent for long.
+// reports a failure.
 func (p *syncPeer) next() string {
 	p.t.Helper()
-	select {
-	case l, ok := <-p.lines:
-		if !ok {
-			p.t.Fatalf("peer ended without saying more")
-		}
-		if strings.HasPrefix(l, "fail:") {
-			p.t.Fatalf("peer: %s", l)
-		}
-		return l
-	case <-time.After(long):
-		p.t.Fatalf("peer said nothing in %v", long)
+	l, ok := p.testProc.next()
+	if !ok {
+		p.t.Fatalf("peer ended without saying more")
 	}
-	return ""
+	if strings.HasPrefix(l, "fail:") {
+		p.t.Fatalf("peer: %s", l)
+	}
+	return l
 }
 
 // expect fails unless the peer's next line is want.
@@ -189,36 +134,19 @@ func (p *syncPeer) expectPrefix(prefix string) string {
 	return strings.TrimPrefix(got, prefix)
 }
 
-func (p *syncPeer) send(line string) {
-	p.t.Helper()
-	if _, err := io.WriteString(p.in, line+"\n"); err != nil {
-		p.t.Fatalf("telling the peer %q: %v", line, err)
-	}
-}
-
 // finish tells the peer to end and checks it exits 0.
 func (p *syncPeer) finish() {
 	p.t.Helper()
 	p.send("exit")
-	for l := range p.lines {
+	rest, err := p.close()
+	for _, l := range rest {
 		if strings.HasPrefix(l, "fail:") {
 			p.t.Errorf("peer: %s", l)
 		}
 	}
-	p.done.Store(true)
-	if err := p.cmd.Wait(); err != nil {
+	if err != nil {
 		p.t.Fatalf("peer: %v", err)
 	}
-}
-
-// kill ends the peer with SIGKILL.
-func (p *syncPeer) kill() {
-	p.t.Helper()
-	if err := p.cmd.Process.Kill(); err != nil {
-		p.t.Fatal(err)
-	}
-	p.cmd.Wait()
-	p.done.Store(true)
 }
 
 func ipcEventHandleOf(s string) (gocann.IPCEventHandle, error) {
