@@ -18,7 +18,7 @@ const (
 
 const (
 	magic         = 0x31306e6e61636f67 // "gocann01"
-	layoutVersion = 2
+	layoutVersion = 3
 )
 
 // table is the file's content.
@@ -44,6 +44,7 @@ type slotWords struct {
 	state atomic.Uint64
 	pid   atomic.Int32
 	bell  atomic.Uint32 // doorbell: bumped by importers signalling this process
+	sleep atomic.Uint32 // 1 while the watcher sleeps on bell: only then is a ring a futex wake
 	used  [MaxDevices]atomic.Uint64
 }
 

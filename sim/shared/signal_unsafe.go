@@ -79,9 +79,17 @@ func (m *Machine) watcher() {
 		for _, t := range ticks {
 			t()
 		}
-		if !spinWhile(bell, v, watchSpin) {
+		if spinWhile(bell, v, watchSpin) {
+			continue
+		}
+		// Ringers wake the watcher only when it says it sleeps; the
+		// look at the bell after saying so closes the race with a ring.
+		sl := &m.t.slots[m.slot].sleep
+		sl.Store(1)
+		if bell.Load() == v {
 			sleep(word(bell), v, LivenessPeriod)
 		}
+		sl.Store(0)
 	}
 }
 
@@ -116,9 +124,11 @@ func (e Export) Signal() bool {
 		return false
 	}
 	en.pending.Add(1)
-	bell := &e.m.t.slots[e.Slot].bell
-	bell.Add(1)
-	wake(word(bell), 1)
+	slot := &e.m.t.slots[e.Slot]
+	slot.bell.Add(1)
+	if slot.sleep.Load() != 0 {
+		wake(word(&slot.bell), 1)
+	}
 	return true
 }
 
