@@ -36,8 +36,9 @@
 //     fields, except the whitelist (exporter) and the signal words below.
 //   - Signals. A notify's importers add to the entry's pending count and
 //     ring the exporting slot's doorbell (a futex word); the exporter's
-//     watcher sleeps on its doorbell and delivers pending records to its
-//     local notify. An event's exporter publishes its submitted and
+//     watcher delivers pending records to its local notify, polls the
+//     doorbell for 50 us, then sleeps on it, saying so in the slot first:
+//     a ringer makes the futex wake call only for a sleeping watcher. An event's exporter publishes its submitted and
 //     completed record numbers in the entry and bumps the entry's futex
 //     word on every completion; importers wait on that word. Waits re-check
 //     the exporter's liveness at least every LivenessPeriod.
