@@ -161,6 +161,7 @@ func (r *Runtime) simBackend(c Config) (b hal.Backend, err error) {
 	}
 	if s.Machine != config.NoMachine {
 		cfg.Machine = s.Machine
+		cfg.MachineBestEffort = s.Machine == config.DefaultMachine
 	}
 	cfg.PhysicalIDs = s.PhysicalIDs
 	for _, g := range s.CoreGroups {
@@ -232,6 +233,14 @@ func (r *Runtime) Init(configPath string) error {
 	}
 	return r.InitConfig(withEnv(c))
 }
+
+// DefaultMachine is the simulated machine C programs join when neither
+// their configuration nor GOCANN_MACHINE names one. Joining it is best
+// effort: where its state cannot be kept (no usable /dev/shm), the
+// devices are the process's own, with a warning in the log.
+//
+// CANN: none.
+const DefaultMachine = config.DefaultMachine
 
 // withEnv takes into c what aclInit reads from the environment:
 // ASCEND_RT_VISIBLE_DEVICES and GOCANN_MACHINE, unless c already has them.

@@ -18,8 +18,6 @@ const (
 	// devicesEnv is the device count (simulator.devices) when the
 	// configuration gives none.
 	devicesEnv = "GOCANN_DEVICE_COUNT"
-	// defaultMachine is the machine of C programs that name none.
-	defaultMachine = "default"
 )
 
 // machineFromEnv fills the machine and device count c leaves unset from
@@ -28,7 +26,7 @@ func machineFromEnv(c *gocann.Config) error {
 	if c.Simulator.Machine == "" {
 		c.Simulator.Machine = os.Getenv(machineEnv)
 		if c.Simulator.Machine == "" {
-			c.Simulator.Machine = defaultMachine
+			c.Simulator.Machine = gocann.DefaultMachine
 		}
 	}
 	if v := os.Getenv(devicesEnv); v != "" && c.Simulator.Devices == 0 {

@@ -50,6 +50,9 @@ type Config struct {
 	Machine string
 	// MachineDir is where the machine's file lives; default shared.Dir.
 	MachineDir string
+	// MachineBestEffort keeps the devices the backend's own, with a
+	// warning, when the machine cannot be joined (no usable /dev/shm).
+	MachineBestEffort bool
 
 	monoBase       int64 // CLOCK_MONOTONIC at clock 0 for the default clock, else 0
 	managedDefault bool  // the managed window is the default one

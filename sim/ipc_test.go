@@ -274,3 +274,28 @@ func TestIPCNotifyImporterKilled(t *testing.T) {
 	}
 	wait(t, q)
 }
+
+// TestMachineBestEffort: a machine that cannot be joined fails the
+// backend, unless joining it is best effort: then the devices are the
+// backend's own and the IPC calls say there is no machine.
+func TestMachineBestEffort(t *testing.T) {
+	cfg := Config{Devices: 1, Profile: hal.Props{HBMSize: 64 << 20}, Machine: "nowhere", MachineDir: "/nonexistent/gocann"}
+	if b, err := New(cfg); err == nil {
+		b.Close()
+		t.Fatal("a backend joined a machine whose directory does not exist")
+	}
+	cfg.MachineBestEffort = true
+	b, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	hd, err := b.Open(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := hd.Malloc(4096, hal.MemPolicy{})
+	if _, err := hd.(hal.IPC).ExportMemory(a.Addr, 4096, hal.ExportOpts{}); hal.KindOf(err) != hal.KindNotSupported {
+		t.Errorf("an export with no machine: %v, want not supported", err)
+	}
+}

@@ -55,5 +55,10 @@ const MachineEnv = "GOCANN_MACHINE"
 // NoMachine as a machine name keeps a process's devices its own.
 const NoMachine = "none"
 
+// DefaultMachine is the machine C programs join when nothing names one;
+// joining it is best effort: where it cannot be joined (no usable
+// /dev/shm), the devices are the process's own.
+const DefaultMachine = "default"
+
 // validMachine is the form of a machine name (sim/shared checks it too).
 var validMachine = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
