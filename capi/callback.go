@@ -1,11 +1,23 @@
 package main
 
 /*
+#include <stdlib.h>
 #include "acl/acl.h"
 #include "thread.h"
+#include "hostfail.h"
 
-static inline void gocann_call_host(uintptr_t fn, uintptr_t arg) { ((aclrtHostFunc)fn)((void *)arg); }
-static inline void gocann_call_callback(uintptr_t fn, uintptr_t arg) { ((aclrtCallback)fn)((void *)arg); }
+// Each call returns the failure the function reported, taken on the thread
+// that ran it.
+static inline char *gocann_call_host(uintptr_t fn, uintptr_t arg) {
+	free(gocann_host_take_failure());
+	((aclrtHostFunc)fn)((void *)arg);
+	return gocann_host_take_failure();
+}
+static inline char *gocann_call_callback(uintptr_t fn, uintptr_t arg) {
+	free(gocann_host_take_failure());
+	((aclrtCallback)fn)((void *)arg);
+	return gocann_host_take_failure();
+}
 */
 import "C"
 
@@ -17,8 +29,23 @@ import (
 	"github.com/gocann/gocann"
 )
 
-// callHost runs a C host function: a is the function, b its argument.
-func callHost(a, b uintptr) { C.gocann_call_host(C.uintptr_t(a), C.uintptr_t(b)) }
+// callHost runs a C host function: a is the function, b its argument. A
+// function that called gocann_host_func_fail fails its task: the panic is
+// the host function fault the simulator reports.
+func callHost(a, b uintptr) {
+	if msg, failed := hostFailure(C.gocann_call_host(C.uintptr_t(a), C.uintptr_t(b))); failed {
+		panic(msg)
+	}
+}
+
+// hostFailure turns a failure taken from C into the fault's message.
+func hostFailure(m *C.char) (string, bool) {
+	if m == nil {
+		return "", false
+	}
+	defer C.free(unsafe.Pointer(m))
+	return "gocann_host_func_fail: " + C.GoString(m), true
+}
 
 //export gocann_aclrtLaunchHostFunc
 func gocann_aclrtLaunchHostFunc(t *C.gocann_thread, sp C.aclrtStream, fn C.aclrtHostFunc, args C.uintptr_t) C.aclError {
@@ -40,6 +67,7 @@ func gocann_aclrtLaunchHostFunc(t *C.gocann_thread, sp C.aclrtStream, fn C.aclrt
 type report struct {
 	fn, arg uintptr
 	done    chan struct{} // closed once it ran (ACL_CALLBACK_BLOCK)
+	failed  *string       // ACL_CALLBACK_BLOCK: what it failed with (gocann_host_func_fail), set before done closes
 }
 
 // reportThread is a subscribed user thread.
@@ -136,7 +164,7 @@ func gocann_aclrtLaunchCallback(t *C.gocann_thread, fn C.aclrtCallback, data C.u
 	}
 	rep := report{fn: uintptr(unsafe.Pointer(fn)), arg: uintptr(data)}
 	if block == C.ACL_CALLBACK_BLOCK {
-		rep.done = make(chan struct{})
+		rep.done, rep.failed = make(chan struct{}), new(string)
 	}
 	// The stream task hands the callback over; with ACL_CALLBACK_BLOCK it
 	// holds the stream until the report thread has run it.
@@ -144,6 +172,9 @@ func gocann_aclrtLaunchCallback(t *C.gocann_thread, fn C.aclrtCallback, data C.u
 		th.reports <- rep
 		if rep.done != nil {
 			<-rep.done
+			if *rep.failed != "" {
+				panic(*rep.failed) // the stream waited for it: its task fails
+			}
 		}
 	}))
 }
@@ -168,8 +199,11 @@ func gocann_aclrtProcessReport(t *C.gocann_thread, timeout C.int32_t) C.aclError
 	}
 	select {
 	case rep := <-th.reports:
-		C.gocann_call_callback(C.uintptr_t(rep.fn), C.uintptr_t(rep.arg))
+		msg, failed := hostFailure(C.gocann_call_callback(C.uintptr_t(rep.fn), C.uintptr_t(rep.arg)))
 		if rep.done != nil {
+			if failed {
+				*rep.failed = msg
+			}
 			close(rep.done)
 		}
 		return 0

@@ -19,6 +19,7 @@ static int64_t (*core_block_num)(void);
 static void (*core_trap)(void);
 static void (*core_trap_message)(const char *);
 static void (*core_report_overflow)(void);
+static void (*core_host_func_fail)(const char *);
 static gocann_dim3_ (*core_thread_idx)(void);
 static gocann_dim3_ (*core_block_dim)(void);
 static gocann_dim3_ (*core_block_idx3)(void);
@@ -33,6 +34,7 @@ const gocann_core_sym gocann_kernel_syms[] = {
 	{"gocann_trap", &core_trap_message},
 	{"gocann_linked_kernel", &core_linked_kernel},
 	{"gocann_report_overflow", &core_report_overflow},
+	{"gocann_host_func_fail", &core_host_func_fail},
 	{"gocann_thread_idx", &core_thread_idx},
 	{"gocann_block_dim", &core_block_dim},
 	{"gocann_block_idx", &core_block_idx3},
@@ -64,6 +66,14 @@ EXPORT void gocann_trap(const char *message) {
 EXPORT void gocann_report_overflow(void) {
 	if (core_report_overflow) {
 		core_report_overflow();
+	}
+}
+
+// A host function runs on the core's threads, after it loaded; before
+// that there is no task to fail.
+EXPORT void gocann_host_func_fail(const char *message) {
+	if (core_host_func_fail) {
+		core_host_func_fail(message);
 	}
 }
 

@@ -6,6 +6,9 @@
 #include "common.h"
 
 #include <pthread.h>
+#include <string.h>
+
+#include <gocann/host.h>
 
 /* Host functions append their number to a log. */
 static int order[16];
@@ -59,6 +62,10 @@ static pthread_t ranOn[8];
 static int cbOrder[8];
 static int ncb;
 
+/* A host function or blocking callback that fails its task, as a binding
+ * does for a callable that raised. */
+static void failing_host(void *arg) { gocann_host_func_fail((const char *)arg); }
+
 static void record_cb(void *userData)
 {
     pthread_mutex_lock(&mu);
@@ -96,6 +103,7 @@ static void gated_cb(void *userData)
 int main(void)
 {
     aclrtStream s = NULL, other = NULL;
+    aclError rc;
 
     CHECK(aclInit(NULL));
     CHECK(aclrtSetDevice(0));
@@ -194,17 +202,38 @@ int main(void)
     EXPECT_CODE(aclrtLaunchCallback(record_cb, NULL, (aclrtCallbackBlockType)7, s), ACL_ERROR_RT_PARAM_INVALID,
                 "unknown block type");
 
+    /* gocann_host_func_fail in a BLOCK callback fails the task waiting for it. */
+    CHECK(aclrtLaunchCallback(failing_host, (void *)"the callback refused", ACL_CALLBACK_BLOCK, s));
+    rc = aclrtSynchronizeStream(s);
+    const char *msg = aclGetRecentErrMsg();
+    EXPECT(rc == ACL_ERROR_RT_INTERNAL_ERROR && msg != NULL && strstr(msg, "the callback refused") != NULL,
+           "gocann_host_func_fail in a BLOCK callback: the stream reports %d with its message", rc);
+    CHECK(aclrtStreamAbort(s));
+
     /* Unsubscribed, the stream takes no callbacks again. */
     CHECK(aclrtUnSubscribeReport((uint64_t)reporter, s));
     pass("aclrtUnSubscribeReport");
     EXPECT_CODE(aclrtLaunchCallback(record_cb, NULL, ACL_CALLBACK_BLOCK, s), ACL_ERROR_RT_STREAM_NO_CB_REG,
                 "aclrtLaunchCallback after aclrtUnSubscribeReport");
-    aclError rc = aclrtUnSubscribeReport((uint64_t)reporter, s);
+    rc = aclrtUnSubscribeReport((uint64_t)reporter, s);
     EXPECT(rc == ACL_ERROR_RT_STREAM_NO_CB_REG, "aclrtUnSubscribeReport twice -> %d", rc);
 
     stop = 1;
     pthread_join(reporter, NULL);
-    EXPECT(others == 0 && processed == 4, "the report thread processed 4 callbacks, no unexpected codes (%d)", others);
+    EXPECT(others == 0 && processed == 5, "the report thread processed 5 callbacks, no unexpected codes (%d)", others);
+
+    /* gocann_host_func_fail in a host function fails its task: the stream
+     * reports a host function fault with the message. */
+    CHECK(aclrtLaunchHostFunc(other, failing_host, (void *)"bad input from the host function"));
+    rc = aclrtSynchronizeStream(other);
+    msg = aclGetRecentErrMsg();
+    EXPECT(rc == ACL_ERROR_RT_INTERNAL_ERROR && msg != NULL && strstr(msg, "bad input from the host function") != NULL,
+           "gocann_host_func_fail in a host function: the stream reports %d with its message", rc);
+    gocann_host_func_fail("outside any host function: nothing happens");
+    CHECK(aclrtStreamAbort(other));
+    CHECK(aclrtLaunchHostFunc(other, log_host, (void *)4));
+    CHECK(aclrtSynchronizeStream(other));
+    pass("a host function after the failed one runs and synchronizes cleanly");
 
     CHECK(aclrtFree(d));
     CHECK(aclrtDestroyStream(s));

@@ -78,6 +78,9 @@ var basicExamples = []example{
 		"ok: the callbacks ran on the subscribed report thread",
 		"ok: NO_BLOCK: the stream ran past the callback before it returned",
 		"ok: aclrtLaunchCallback after aclrtUnSubscribeReport (",
+		"ok: gocann_host_func_fail in a BLOCK callback: the stream reports 507000 with its message",
+		"ok: gocann_host_func_fail in a host function: the stream reports 507000 with its message",
+		"ok: a host function after the failed one runs and synchronizes cleanly",
 	}},
 	{"09_kernel", "vadd", []string{
 		"ok: aclrtLaunchKernel (arguments in device memory): all 10007 sums right",
