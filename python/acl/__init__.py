@@ -68,6 +68,7 @@ sys_ = _namespace("sys", "The aclsys* functions: aclsysGetCANNVersion is sys.get
 # pyACL name → C function (the mechanical name stays too).
 PYACL_NAMES = {
     ("rt", "get_context"): "aclrtGetCurrentContext",
+    ("rt", "set_context"): "aclrtSetCurrentContext",
 }
 
 # C name → (namespace module, Python name), for every bound function.

@@ -1,0 +1,136 @@
+import os
+
+import pytest
+
+import acl
+
+
+def test_import_from_install_tree():
+    # The installed module, found through PYTHONPATH from set_env.sh.
+    home = os.environ["ASCEND_HOME_PATH"]
+    assert os.path.realpath(acl.__file__).startswith(os.path.realpath(home))
+    assert acl.ACL_SUCCESS == 0
+    assert acl.ACL_ERROR_INVALID_PARAM == 100000
+    assert acl.ACL_MEMCPY_HOST_TO_DEVICE == 1
+
+
+def test_init_finalize():
+    assert acl.init() == 0
+    assert acl.finalize() == 0
+
+
+def test_namespaces():
+    import acl.rt
+    import acl.mdl
+    assert acl.rt.set_device is acl.rt.set_device
+    assert callable(acl.rt.malloc_host)
+    assert callable(acl.rt.get_device_count)
+    assert callable(acl.rt.synchronize_stream)
+    assert callable(acl.rt.create_context)
+    assert callable(acl.mdl.ri_execute_async)
+    assert acl.rt.get_context is acl.rt.get_current_context
+
+
+def test_flow(device):
+    ctx, ret = acl.rt.create_context(device)
+    assert ret == 0 and ctx != 0
+    assert acl.rt.set_context(ctx) == 0
+    cur, ret = acl.rt.get_context()
+    assert (cur, ret) == (ctx, 0)
+    stream, ret = acl.rt.create_stream()
+    assert ret == 0 and stream != 0
+    size = 256
+    dev, ret = acl.rt.malloc(size, acl.ACL_MEM_MALLOC_HUGE_FIRST)
+    assert ret == 0 and dev != 0
+    src = bytes(range(256))
+    assert acl.rt.memcpy(dev, size, acl.util.bytes_to_ptr(src), size, acl.ACL_MEMCPY_HOST_TO_DEVICE) == 0
+    back = bytearray(size)
+    assert acl.rt.memcpy(back, size, dev, size, acl.ACL_MEMCPY_DEVICE_TO_HOST) == 0
+    assert bytes(back) == src
+    host, ret = acl.rt.malloc_host(size)
+    assert ret == 0
+    assert acl.rt.memcpy_async(host, size, dev, size, acl.ACL_MEMCPY_DEVICE_TO_HOST, stream) == 0
+    assert acl.rt.synchronize_stream(stream) == 0
+    assert acl.util.ptr_to_bytes(host, size) == src
+    assert acl.rt.free_host(host) == 0
+    assert acl.rt.free(dev) == 0
+    assert acl.rt.destroy_stream(stream) == 0
+    assert acl.rt.destroy_context(ctx) == 0
+
+
+def test_default_stream(device):
+    # 0 and None are the default stream.
+    assert acl.rt.synchronize_stream(0) == 0
+    assert acl.rt.synchronize_stream(None) == 0
+
+
+def test_numpy_roundtrip(device):
+    np = pytest.importorskip("numpy")
+    a = np.arange(1024, dtype=np.float32)
+    n = a.nbytes
+    dev, ret = acl.rt.malloc(n, acl.ACL_MEM_MALLOC_HUGE_FIRST)
+    assert ret == 0
+    assert acl.rt.memcpy(dev, n, acl.util.numpy_to_ptr(a), n, acl.ACL_MEMCPY_HOST_TO_DEVICE) == 0
+    host, ret = acl.rt.malloc_host(n)
+    assert ret == 0
+    assert acl.rt.memcpy(host, n, dev, n, acl.ACL_MEMCPY_DEVICE_TO_HOST) == 0
+    b = acl.util.ptr_to_numpy(host, (32, 32), np.float32)
+    assert (b.ravel() == a).all()
+    del b
+    assert acl.rt.free_host(host) == 0
+    assert acl.rt.free(dev) == 0
+
+
+def test_out_params(device):
+    count, ret = acl.rt.get_device_count()
+    assert ret == 0 and count >= 1
+    dev, ret = acl.rt.get_device()
+    assert (dev, ret) == (0, 0)
+    major, minor, patch, ret = acl.rt.get_version()
+    assert ret == 0 and major >= 1
+    free, total, ret = acl.rt.get_mem_info(acl.ACL_HBM_MEM)
+    assert ret == 0 and 0 < free <= total
+    mode, ret = acl.rt.get_run_mode()
+    assert ret == 0 and mode in (acl.ACL_DEVICE, acl.ACL_HOST)
+
+
+def test_error_path():
+    # Before aclInit: the CANN code, and the message names it.
+    ret = acl.rt.set_device(0)
+    assert ret == acl.ACL_ERROR_UNINITIALIZE
+    assert "ACL_ERROR_UNINITIALIZE" in acl.get_recent_err_msg()
+
+
+def test_invalid_param(device):
+    ptr, ret = acl.rt.malloc(0, acl.ACL_MEM_MALLOC_HUGE_FIRST)
+    assert ret == acl.ACL_ERROR_RT_PARAM_INVALID
+    assert ptr == 0
+    assert "ACL_ERROR_RT_PARAM_INVALID" in acl.get_recent_err_msg()
+    dev, ret = acl.rt.malloc(64, acl.ACL_MEM_MALLOC_HUGE_FIRST)
+    assert ret == 0
+    small = bytearray(16)
+    ret = acl.rt.memcpy(small, len(small), dev, 64, acl.ACL_MEMCPY_DEVICE_TO_HOST)
+    assert ret == acl.ACL_ERROR_RT_PARAM_INVALID
+    assert "destMax" in acl.get_recent_err_msg()
+    assert acl.rt.free(dev) == 0
+
+
+def test_type_errors():
+    # Raised before any C call.
+    with pytest.raises(TypeError):
+        acl.rt.set_device("0")
+    with pytest.raises(TypeError):
+        acl.rt.set_device(1 << 40)
+    with pytest.raises(TypeError):
+        acl.rt.malloc(16)
+    with pytest.raises(TypeError):
+        acl.rt.synchronize_stream(-1)
+    with pytest.raises(TypeError):
+        acl.rt.synchronize_stream(1.5)
+    with pytest.raises(TypeError):
+        acl.util.ptr_to_bytes("x", 1)
+
+
+def test_structs():
+    d = acl.dim3(4)
+    assert (d.x, d.y, d.z) == (4, 1, 1)
