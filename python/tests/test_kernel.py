@@ -1,0 +1,75 @@
+import ctypes
+import os
+import shutil
+import subprocess
+
+import pytest
+
+import acl
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+VADD = os.path.join(HERE, os.pardir, os.pardir, "examples", "c", "kernels", "vadd.c")
+
+
+@pytest.fixture(scope="module")
+def kernels(tmp_path_factory):
+    """libvadd.so, built like a CANN user builds a host kernel."""
+    if shutil.which("gcc") is None:
+        pytest.skip("gcc not found: the kernel is built with gcc")
+    so = str(tmp_path_factory.mktemp("kernels") / "libvadd.so")
+    inc = os.path.join(os.environ["ASCEND_HOME_PATH"], "include")
+    subprocess.run(["gcc", "-O2", "-shared", "-fPIC", "-I" + inc, "-o", so, VADD], check=True)
+    return so
+
+
+class VaddArgs(ctypes.Structure):
+    _fields_ = [("x", ctypes.c_uint64), ("y", ctypes.c_uint64), ("z", ctypes.c_uint64), ("n", ctypes.c_uint64)]
+
+
+def test_vadd_numpy(device, kernels):
+    np = pytest.importorskip("numpy")
+    bin_, ret = acl.rt.binary_load_from_file(kernels, 0)
+    assert ret == 0, acl.get_recent_err_msg()
+    func, ret = acl.rt.binary_get_function(bin_, "vadd")
+    assert ret == 0
+    stream, ret = acl.rt.create_stream()
+    assert ret == 0
+    n = 4096
+    x = np.arange(n, dtype=np.float32)
+    y = np.full(n, 0.5, dtype=np.float32)
+    z = np.zeros(n, dtype=np.float32)
+    devs = []
+    for a in (x, y, z):
+        d, ret = acl.rt.malloc(a.nbytes, acl.ACL_MEM_MALLOC_HUGE_FIRST)
+        assert ret == 0
+        devs.append(d)
+    for a, d in zip((x, y), devs):
+        assert acl.rt.memcpy(d, a.nbytes, acl.util.numpy_to_ptr(a), a.nbytes, acl.ACL_MEMCPY_HOST_TO_DEVICE) == 0
+    args = VaddArgs(devs[0], devs[1], devs[2], n)
+    ret = acl.rt.launch_kernel_with_host_args(func, 8, stream, None, args, ctypes.sizeof(args), None, 0)
+    assert ret == 0, acl.get_recent_err_msg()
+    assert acl.rt.synchronize_stream(stream) == 0
+    assert acl.rt.memcpy(acl.util.numpy_to_ptr(z), z.nbytes, devs[2], z.nbytes, acl.ACL_MEMCPY_DEVICE_TO_HOST) == 0
+    assert (z == x + y).all()
+    for d in devs:
+        assert acl.rt.free(d) == 0
+    assert acl.rt.destroy_stream(stream) == 0
+    assert acl.rt.binary_unload(bin_) == 0
+
+
+def test_trap_is_a_task_fault(device, kernels):
+    # Trap resolves from the global scope (the library is loaded
+    # RTLD_GLOBAL); the fault comes back as a code, not a crash.
+    bin_, ret = acl.rt.binary_load_from_file(kernels, 0)
+    assert ret == 0
+    func, ret = acl.rt.binary_get_function(bin_, "trap_block")
+    assert ret == 0
+    out, ret = acl.rt.malloc(8 * 4, acl.ACL_MEM_MALLOC_HUGE_FIRST)
+    assert ret == 0
+    args = (ctypes.c_uint64 * 2)(out, 1)
+    assert acl.rt.launch_kernel_with_host_args(func, 4, 0, None, args, ctypes.sizeof(args), None, 0) == 0
+    ret = acl.rt.synchronize_stream(0)
+    assert ret != 0
+    assert acl.get_recent_err_msg()
+    acl.rt.free(out)
+    acl.rt.binary_unload(bin_)
