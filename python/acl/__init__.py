@@ -22,6 +22,7 @@ import types
 
 from . import _api
 from . import _binding
+from . import _callbacks
 from . import _structs
 
 _LIB_NAME = "libascendcl.so"
@@ -64,13 +65,11 @@ rt = _namespace("rt", "The aclrt* functions, in snake_case: aclrtSetDevice is rt
 mdl = _namespace("mdl", "The aclmdl* functions: aclmdlRIExecuteAsync is mdl.ri_execute_async.")
 sys_ = _namespace("sys", "The aclsys* functions: aclsysGetCANNVersion is sys.get_cann_version.")
 
-# Where pyACL's documented name is not the mechanical one, or the C name
-# splits a word (UnLoad): namespace, name → C function (the mechanical
-# name stays too).
+# Where pyACL's documented name is not the mechanical one: namespace,
+# pyACL name → C function (the mechanical name stays too).
 PYACL_NAMES = {
     ("rt", "get_context"): "aclrtGetCurrentContext",
     ("rt", "set_context"): "aclrtSetCurrentContext",
-    ("rt", "binary_unload"): "aclrtBinaryUnLoad",
 }
 
 # C name → (namespace module, Python name), for every bound function.
@@ -100,6 +99,7 @@ def _bind():
 
 
 _bind()
+_callbacks.install(rt)
 _c_init = init  # noqa: F821 (bound above)
 
 

@@ -122,10 +122,12 @@ def _result(restype):
 
 
 def snake(name):
-    """aclrtGetDeviceCount → get_device_count (after the prefix)."""
+    """aclrtGetDeviceCount → get_device_count (after the prefix); the C
+    names' Un prefix stays on its word (UnSubscribeReport →
+    unsubscribe_report, BinaryUnLoad → binary_unload)."""
     name = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", name)
     name = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name)
-    return name.lower()
+    return re.sub(r"(^|_)un_", r"\1un", name.lower())
 
 
 def make(lib, cname, pyname):

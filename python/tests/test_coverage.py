@@ -55,3 +55,8 @@ def test_absent_is_absent():
     for name in ABSENT:
         assert name not in acl.BINDINGS
     assert not hasattr(acl, "op"), "acl.op: operator execution belongs to CANN's operator library"
+
+
+def test_names_unique():
+    names = [(mod.__name__, n) for mod, n in acl.BINDINGS.values()]
+    assert len(names) == len(set(names))
