@@ -134,3 +134,23 @@ def test_type_errors():
 def test_structs():
     d = acl.dim3(4)
     assert (d.x, d.y, d.z) == (4, 1, 1)
+
+
+def test_without_numpy():
+    # The module imports and works with numpy unavailable.
+    import subprocess
+    import sys
+    script = ("import sys; sys.modules['numpy'] = None\n"
+              "import acl\n"
+              "assert acl.init() == 0\n"
+              "b = bytearray(b'abc')\n"
+              "assert acl.util.ptr_to_bytes(acl.util.bytes_to_ptr(b), 3) == b'abc'\n"
+              "try:\n"
+              "    acl.util.numpy_to_ptr(None)\n"
+              "except ImportError:\n"
+              "    pass\n"
+              "else:\n"
+              "    raise SystemExit('numpy_to_ptr without numpy')\n"
+              "assert acl.finalize() == 0\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
