@@ -37,6 +37,8 @@ def address(value, what="argument"):
     """The address a pointer argument stands for: an int, None (NULL), a
     ctypes object (its own address), bytes (its buffer; read-only), or a
     writable buffer such as a bytearray."""
+    if type(value) is int and 0 <= value <= _PTR_MAX:
+        return value or None
     if value is None:
         return None
     if isinstance(value, bool):
@@ -72,11 +74,13 @@ def _converter(typ, what):
             lo, hi = -128, 255
 
         def conv(v):
+            if type(v) is int and lo <= v <= hi:
+                return v
             if not isinstance(v, int):
                 raise TypeError("%s: expected an int, got %s" % (what, type(v).__name__))
             if v < lo or v > hi:
                 raise TypeError("%s: %d is out of range for %s" % (what, v, typ))
-            return v
+            return int(v)
         return conv
     if typ in ("c_float", "c_double"):
         def conv(v):
@@ -132,7 +136,11 @@ def snake(name):
 
 def make(lib, cname, pyname):
     """The Python function for the C function cname, or None when the
-    library does not export it."""
+    library does not export it.
+
+    The function's source is written here from the description, with each
+    argument's common case (an int in range) checked inline and anything
+    else handed to its converter, which converts or raises TypeError."""
     _, restype, params = _api.FUNCTIONS[cname]
     try:
         cfunc = getattr(lib, cname)
@@ -140,38 +148,46 @@ def make(lib, cname, pyname):
         return None
     cfunc.restype = ctype(restype)
     cfunc.argtypes = [ctype(t) for _, t, _ in params]
-    n = len(params)
-    ins = [(i, _converter(t, "%s: %s" % (pyname, p))) for i, (p, t, o) in enumerate(params) if o is None]
-    outs = [(i, ctype(o)) for i, (_, _, o) in enumerate(params) if o is not None]
-    voidp = [o is ctypes.c_void_p for _, o in outs]
-    post = _result(restype)
+    env = {"_cfunc": cfunc, "_byref": ctypes.byref, "_post": _result(restype)}
+    args, body, cargs, outs = [], [], [], []
+    for i, (p, t, o) in enumerate(params):
+        if o is not None:
+            env["_t%d" % i] = ctype(o)
+            body.append("    o%d = _t%d()" % (i, i))
+            cargs.append("_byref(o%d)" % i)
+            outs.append("(o%d.value or 0)" % i if o == "c_void_p" else "o%d.value" % i)
+            continue
+        a = "a%d" % i
+        args.append(a)
+        cargs.append(a)
+        env["_c%d" % i] = _converter(t, "%s: %s" % (pyname, p))
+        rng = None
+        if t in _INTS and t != "c_char":
+            bits, signed = _INTS[t]
+            rng = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
+        elif t == "c_void_p":
+            rng = (0, _PTR_MAX)
+        if rng is not None:
+            body.append("    if type(%s) is not int or not %d <= %s <= %d:\n        %s = _c%d(%s)"
+                        % (a, rng[0], a, rng[1], a, i, a))
+        else:
+            body.append("    %s = _c%d(%s)" % (a, i, a))
+    call = "_cfunc(%s)" % ", ".join(cargs)
+    if env["_post"] is not None:
+        call = "_post(%s)" % call
+    if not outs:
+        body.append("    return " + call)
+    elif restype == "None":
+        body.append("    " + call)
+        body.append("    return " + (outs[0] if len(outs) == 1 else "(%s,)" % ", ".join(outs)))
+    else:
+        body.append("    ret = " + call)
+        body.append("    return (%s, ret)" % ", ".join(outs))
+    src = "def %s(%s):\n%s\n" % (pyname, ", ".join(args), "\n".join(body))
+    exec(compile(src, "<acl binding %s>" % cname, "exec"), env)
+    fn = env[pyname]
     names = [p for p, _, o in params if o is None]
-
-    def call(*args):
-        if len(args) != len(ins):
-            raise TypeError("%s() takes %d arguments (%s), %d given"
-                            % (pyname, len(ins), ", ".join(names), len(args)))
-        cargs = [None] * n
-        for (i, conv), a in zip(ins, args):
-            cargs[i] = conv(a)
-        cells = []
-        for i, t in outs:
-            c = t()
-            cells.append(c)
-            cargs[i] = ctypes.byref(c)
-        ret = cfunc(*cargs)
-        if post is not None:
-            ret = post(ret)
-        if not outs:
-            return ret
-        vals = [(c.value or 0) if vp else c.value for c, vp in zip(cells, voidp)]
-        if restype == "None":
-            return vals[0] if len(vals) == 1 else tuple(vals)
-        return tuple(vals) + (ret,)
-
-    call.__name__ = pyname
-    call.__qualname__ = pyname
-    call.__doc__ = "%s(%s): binds %s%s." % (
-        pyname, ", ".join(names), cname,
-        "; returns (%s, ret)" % ", ".join(params[i][0] for i, _ in outs) if outs else "")
-    return call
+    outnames = [p for p, _, o in params if o is not None]
+    fn.__doc__ = "%s(%s): binds %s%s." % (
+        pyname, ", ".join(names), cname, "; returns (%s, ret)" % ", ".join(outnames) if outnames else "")
+    return fn
