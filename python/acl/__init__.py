@@ -50,7 +50,7 @@ _lib = ctypes.CDLL(_find_library(), mode=ctypes.RTLD_GLOBAL)
 for _name, _value in _api.CONSTANTS.items():
     globals()[_name] = _value
 
-for _name in ("dim3", "aclrtMemManagedLocation", "aclrtIpcEventHandle", "aclmdlRICondTaskParams"):
+for _name in _structs.NAMES:
     globals()[_name] = getattr(_structs, _name)
 
 

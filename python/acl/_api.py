@@ -414,6 +414,75 @@ VARIADIC = (
     "aclAppLog",
 )
 
+# STRUCTS lists the headers' structs and unions in definition order:
+# (name, "struct" or "union", ((field, type, count), ...)), a type being a
+# ctypes name or an earlier struct's, count an array length (0: none;
+# -1: an unnamed member, whose fields the outer struct shows).
+STRUCTS = (
+    ("aclrtUtilizationInfo", "struct", (("cubeUtilization", "c_int32", 0), ("vectorUtilization", "c_int32", 0), ("aicpuUtilization", "c_int32", 0), ("memoryUtilization", "c_int32", 0), ("utilizationExtend", "c_void_p", 0), )),
+    ("aclrtUuid", "struct", (("bytes", "c_char", 16), )),
+    ("aclrtStreamConfigHandle", "struct", (("workptr", "c_void_p", 0), ("workSize", "c_size_t", 0), ("flag", "c_size_t", 0), ("priority", "c_uint32", 0), )),
+    ("aclrtStreamAttrValue", "union", (("failureMode", "c_uint64", 0), ("overflowSwitch", "c_uint32", 0), ("userCustomTag", "c_uint32", 0), ("cacheOpInfoSwitch", "c_uint32", 0), ("streamPriority", "c_uint32", 0), ("reserve", "c_uint32", 4), )),
+    ("aclrtSnapShotBackupArgs", "struct", (("backupFlags", "c_uint32", 0), ("reserved", "c_char", 60), )),
+    ("aclrtSnapShotRestoreArgs", "struct", (("restoreFlags", "c_uint32", 0), ("reserved", "c_char", 60), )),
+    ("aclCANNPackageVersion", "struct", (("version", "c_char", 128), ("majorVersion", "c_char", 64), ("minorVersion", "c_char", 64), ("releaseVersion", "c_char", 64), ("patchVersion", "c_char", 64), ("reserved", "c_char", 128), )),
+    ("aclrtMemUceInfo", "struct", (("addr", "c_void_p", 0), ("len", "c_size_t", 0), ("reserved", "c_size_t", 14), )),
+    ("aclrtMemUceInfoArray", "struct", (("arraySize", "c_size_t", 0), ("memUceInfoArray", "aclrtMemUceInfo", 20), )),
+    ("aclrtErrorInfoDetail", "union", (("uceInfo", "aclrtMemUceInfoArray", 0), ("aicoreErrType", "c_int", 0), )),
+    ("aclrtErrorInfo", "struct", (("tryRepair", "c_uint8", 0), ("hasDetail", "c_uint8", 0), ("reserved", "c_uint8", 2), ("errorType", "c_int", 0), ("detail", "aclrtErrorInfoDetail", 0), )),
+    ("aclrtIpcEventHandle", "struct", (("reserved", "c_char", 64), )),
+    ("aclrtServerPid", "struct", (("sdid", "c_uint32", 0), ("pid", "c_void_p", 0), ("num", "c_size_t", 0), )),
+    ("aclrtCntNotifyRecordInfo", "struct", (("mode", "c_int", 0), ("value", "c_uint32", 0), )),
+    ("aclrtCntNotifyWaitInfo", "struct", (("mode", "c_int", 0), ("value", "c_uint32", 0), ("timeout", "c_uint32", 0), ("isClear", "c_uint8", 0), ("rsv", "c_uint8", 3), )),
+    ("aclmdlRIKernelTaskParams", "struct", (("funcHandle", "c_void_p", 0), ("cfg", "c_void_p", 0), ("args", "c_void_p", 0), ("isHostArgs", "c_uint32", 0), ("argsSize", "c_size_t", 0), ("numBlocks", "c_uint32", 0), ("rsv", "c_uint32", 10), )),
+    ("aclmdlRIEventRecordTaskParams", "struct", (("event", "c_void_p", 0), ("eventFlag", "c_uint32", 0), ("recordFlag", "c_uint32", 0), )),
+    ("aclmdlRIEventWaitTaskParams", "struct", (("event", "c_void_p", 0), ("eventFlag", "c_uint32", 0), ("waitFlag", "c_uint32", 0), )),
+    ("aclmdlRIEventResetTaskParams", "struct", (("event", "c_void_p", 0), ("eventFlag", "c_uint32", 0), ("resetFlag", "c_uint32", 0), )),
+    ("aclmdlRIValueWriteTaskParams", "struct", (("devAddr", "c_void_p", 0), ("value", "c_uint64", 0), )),
+    ("aclmdlRIValueWaitTaskParams", "struct", (("devAddr", "c_void_p", 0), ("value", "c_uint64", 0), ("flag", "c_uint32", 0), )),
+    ("aclmdlRITaskParams__u", "union", (("rsv2", "c_uint8", 128), ("kernelTaskParams", "aclmdlRIKernelTaskParams", 0), ("eventRecordTaskParams", "aclmdlRIEventRecordTaskParams", 0), ("eventWaitTaskParams", "aclmdlRIEventWaitTaskParams", 0), ("eventResetTaskParams", "aclmdlRIEventResetTaskParams", 0), ("valueWriteTaskParams", "aclmdlRIValueWriteTaskParams", 0), ("valueWaitTaskParams", "aclmdlRIValueWaitTaskParams", 0), )),
+    ("aclmdlRITaskParams", "struct", (("type", "c_int", 0), ("rsv0", "c_uint32", 3), ("taskGrp", "c_void_p", 0), ("opInfoPtr", "c_void_p", 0), ("opInfoSize", "c_size_t", 0), ("rsv1", "c_uint8", 32), ("_u", "aclmdlRITaskParams__u", -1), )),
+    ("aclmdlRICondTaskParams", "struct", (("handle", "c_void_p", 0), ("type", "c_int", 0), ("size", "c_uint32", 0), ("modelRIArray", "c_void_p", 0), )),
+    ("aclrtRandomParaInfo", "struct", (("isAddr", "c_uint8", 0), ("valueOrAddr", "c_uint8", 8), ("size", "c_uint8", 0), ("rsv", "c_uint8", 6), )),
+    ("aclrtDropoutBitmaskInfo", "struct", (("dropoutRation", "aclrtRandomParaInfo", 0), )),
+    ("aclrtUniformDisInfo", "struct", (("min", "aclrtRandomParaInfo", 0), ("max", "aclrtRandomParaInfo", 0), )),
+    ("aclrtNormalDisInfo", "struct", (("mean", "aclrtRandomParaInfo", 0), ("stddev", "aclrtRandomParaInfo", 0), )),
+    ("aclrtRandomNumFuncParaInfo_paramInfo", "union", (("dropoutBitmaskInfo", "aclrtDropoutBitmaskInfo", 0), ("uniformDisInfo", "aclrtUniformDisInfo", 0), ("normalDisInfo", "aclrtNormalDisInfo", 0), )),
+    ("aclrtRandomNumFuncParaInfo", "struct", (("funcType", "c_int", 0), ("paramInfo", "aclrtRandomNumFuncParaInfo_paramInfo", 0), )),
+    ("aclrtRandomNumTaskInfo", "struct", (("dataType", "c_int", 0), ("randomNumFuncParaInfo", "aclrtRandomNumFuncParaInfo", 0), ("randomParaAddr", "c_void_p", 0), ("randomResultAddr", "c_void_p", 0), ("randomCounterAddr", "c_void_p", 0), ("randomSeed", "aclrtRandomParaInfo", 0), ("randomNum", "aclrtRandomParaInfo", 0), ("rsv", "c_uint8", 8), )),
+    ("aclrtRandomTaskUpdateAttr", "struct", (("srcAddr", "c_void_p", 0), ("size", "c_size_t", 0), ("rsv", "c_uint32", 4), )),
+    ("aclrtAicAivTaskUpdateAttr", "struct", (("binHandle", "c_void_p", 0), ("funcEntryAddr", "c_void_p", 0), ("blockDimAddr", "c_void_p", 0), ("rsv", "c_uint32", 4), )),
+    ("aclrtUpdateTaskAttrVal", "union", (("randomTaskAttr", "aclrtRandomTaskUpdateAttr", 0), ("aicAivTaskAttr", "aclrtAicAivTaskUpdateAttr", 0), )),
+    ("aclrtTaskUpdateInfo", "struct", (("id", "c_int", 0), ("val", "aclrtUpdateTaskAttrVal", 0), )),
+    ("aclrtBinaryLoadOptionValue", "union", (("isLazyLoad", "c_uint32", 0), ("magic", "c_uint32", 0), ("cpuKernelMode", "c_int32", 0), ("rsv", "c_uint32", 4), )),
+    ("aclrtBinaryLoadOption", "struct", (("type", "c_int", 0), ("value", "aclrtBinaryLoadOptionValue", 0), )),
+    ("aclrtBinaryLoadOptions", "struct", (("options", "c_void_p", 0), ("numOpt", "c_size_t", 0), )),
+    ("dim3", "struct", (("x", "c_uint32", 0), ("y", "c_uint32", 0), ("z", "c_uint32", 0), )),
+    ("aclrtTimeoutUs", "struct", (("timeoutLow", "c_uint32", 0), ("timeoutHigh", "c_uint32", 0), )),
+    ("aclrtLaunchKernelAttrValue", "union", (("schemMode", "c_uint8", 0), ("localMemorySize", "c_uint32", 0), ("dynUBufSize", "c_uint32", 0), ("engineType", "c_int", 0), ("blockDimOffset", "c_uint32", 0), ("isBlockTaskPrefetch", "c_uint8", 0), ("isDataDump", "c_uint8", 0), ("timeout", "c_uint16", 0), ("timeoutUs", "aclrtTimeoutUs", 0), ("enableProfiling", "c_uint8", 0), ("rsv", "c_uint32", 4), )),
+    ("aclrtLaunchKernelAttr", "struct", (("id", "c_int", 0), ("value", "aclrtLaunchKernelAttrValue", 0), )),
+    ("aclrtLaunchKernelCfg", "struct", (("attrs", "c_void_p", 0), ("numAttrs", "c_size_t", 0), )),
+    ("aclrtPlaceHolderInfo", "struct", (("addrOffset", "c_uint32", 0), ("dataOffset", "c_uint32", 0), )),
+    ("aclrtMallocAttrValue", "union", (("moduleId", "c_uint16", 0), ("deviceId", "c_uint32", 0), ("vaFlag", "c_uint32", 0), ("rsv", "c_uint8", 8), )),
+    ("aclrtMallocAttribute", "struct", (("attr", "c_int", 0), ("value", "aclrtMallocAttrValue", 0), )),
+    ("aclrtMallocConfig", "struct", (("attrs", "c_void_p", 0), ("numAttrs", "c_size_t", 0), )),
+    ("aclrtMemLocation", "struct", (("id", "c_uint32", 0), ("type", "c_int", 0), )),
+    ("aclrtPtrAttributes", "struct", (("location", "aclrtMemLocation", 0), ("pageSize", "c_uint32", 0), ("rsv", "c_uint32", 4), )),
+    ("aclrtMemUsageInfo", "struct", (("name", "c_char", 32), ("curMemSize", "c_uint64", 0), ("memPeakSize", "c_uint64", 0), ("reserved", "c_size_t", 8), )),
+    ("aclrtMemManagedLocation", "struct", (("type", "c_int", 0), ("id", "c_int32", 0), )),
+    ("aclrtMemFabricHandle", "struct", (("data", "c_uint8", 128), )),
+    ("aclrtPhysicalMemProp", "struct", (("handleType", "c_int", 0), ("allocationType", "c_int", 0), ("memAttr", "c_int", 0), ("location", "aclrtMemLocation", 0), ("reserve", "c_uint64", 0), )),
+    ("aclrtMemAccessDesc", "struct", (("flags", "c_int", 0), ("location", "aclrtMemLocation", 0), ("rsv", "c_uint8", 12), )),
+    ("aclrtMemcpyBatchAttr", "struct", (("dstLoc", "aclrtMemLocation", 0), ("srcLoc", "aclrtMemLocation", 0), ("rsv", "c_uint8", 16), )),
+    ("aclrtBarrierCmoInfo", "struct", (("cmoType", "c_int", 0), ("barrierId", "c_uint32", 0), )),
+    ("aclrtBarrierTaskInfo", "struct", (("barrierNum", "c_size_t", 0), ("cmoInfo", "aclrtBarrierCmoInfo", 6), )),
+    ("aclrtMemPoolProps", "struct", (("allocType", "c_int", 0), ("handleType", "c_int", 0), ("location", "aclrtMemLocation", 0), ("maxSize", "c_size_t", 0), ("reserved", "c_ubyte", 32), )),
+)
+
+# Structs left out, with the reason.
+SKIPPED_STRUCTS = (
+)
+
 CONSTANTS = {
     "ACL_ERROR_NONE": 0,
     "ACL_SUCCESS": 0,

@@ -97,7 +97,7 @@ func parse(src string) ([]Decl, error) {
 var scalars = map[string]string{
 	"int8_t": "c_int8", "uint8_t": "c_uint8", "int16_t": "c_int16", "uint16_t": "c_uint16",
 	"int32_t": "c_int32", "uint32_t": "c_uint32", "int64_t": "c_int64", "uint64_t": "c_uint64",
-	"int": "c_int", "unsigned int": "c_uint", "long": "c_long", "unsigned long": "c_ulong",
+	"int": "c_int", "unsigned int": "c_uint", "unsigned char": "c_ubyte", "long": "c_long", "unsigned long": "c_ulong",
 	"size_t": "c_size_t", "bool": "c_bool", "float": "c_float", "double": "c_double",
 	"char": "c_char", "aclError": "c_int", "aclFloat16": "c_uint16",
 }
@@ -355,6 +355,39 @@ func render(dir string) ([]byte, error) {
 	w.WriteString("}\n\nVARIADIC = (\n")
 	for _, v := range variadic {
 		fmt.Fprintf(&w, "    %q,\n", v)
+	}
+	w.WriteString(")\n\n# STRUCTS lists the headers' structs and unions in definition order:\n")
+	w.WriteString("# (name, \"struct\" or \"union\", ((field, type, count), ...)), a type being a\n")
+	w.WriteString("# ctypes name or an earlier struct's, count an array length (0: none;\n")
+	w.WriteString("# -1: an unnamed member, whose fields the outer struct shows).\n")
+	w.WriteString("STRUCTS = (\n")
+	known := map[string]bool{}
+	var skipped []string
+	for _, f := range all {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		ss, sk := ts.structs(string(src), known)
+		skipped = append(skipped, sk...)
+		for _, st := range ss {
+			fmt.Fprintf(&w, "    (%q, %q, (", st.Name, st.Kind)
+			for _, fl := range st.Fields {
+				c := "0"
+				if fl.Count != "" {
+					c = fl.Count
+					if _, err := strconv.Atoi(c); err != nil && c != "-1" {
+						c = ts.Consts[c]
+					}
+				}
+				fmt.Fprintf(&w, "(%q, %q, %s), ", fl.Name, fl.Type, c)
+			}
+			w.WriteString(")),\n")
+		}
+	}
+	w.WriteString(")\n\n# Structs left out, with the reason.\nSKIPPED_STRUCTS = (\n")
+	for _, sk := range skipped {
+		fmt.Fprintf(&w, "    %q,\n", sk)
 	}
 	w.WriteString(")\n\nCONSTANTS = {\n")
 	for _, n := range ts.order {

@@ -154,3 +154,44 @@ def test_without_numpy():
               "assert acl.finalize() == 0\n")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
+
+
+def test_struct_layouts(tmp_path):
+    # Every struct of the headers has the C size and field offsets.
+    import re
+    import shutil
+    import subprocess
+    if shutil.which("gcc") is None:
+        pytest.skip("gcc not found")
+    from acl import _api
+    inc = os.path.join(os.environ["ASCEND_HOME_PATH"], "include")
+    text = "".join(open(os.path.join(inc, "acl", f)).read() for f in os.listdir(os.path.join(inc, "acl"))
+                   if f.endswith(".h"))
+    checks = []
+    for name, _, fields in _api.STRUCTS:
+        if not re.search(r"\}\s*%s\s*;" % name, text):
+            continue  # an unnamed inner struct or union
+        cls = getattr(acl, name)
+        checks.append((name, None, ctypes_size(cls)))
+        for fname, _, count in fields:
+            if count >= 0:
+                checks.append((name, fname, getattr(cls, fname).offset))
+    src = ["#include <stdio.h>", "#include <stddef.h>", "#include <acl/acl.h>", "#include <acl/acl_rt_memory_soma.h>",
+           "int main(void) {", "  int bad = 0;"]
+    for name, field, want in checks:
+        expr = "sizeof(%s)" % name if field is None else "offsetof(%s, %s)" % (name, field)
+        src.append('  if (%s != %d) { printf("%s: C %%zu, Python %d\\n", (size_t)%s); bad = 1; }'
+                   % (expr, want, expr, want, expr))
+    src += ["  return bad;", "}"]
+    c = tmp_path / "layout.c"
+    c.write_text("\n".join(src) + "\n")
+    exe = tmp_path / "layout"
+    subprocess.run(["gcc", "-std=gnu11", "-I" + inc, "-o", str(exe), str(c)], check=True)
+    out = subprocess.run([str(exe)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout
+    assert len(checks) > 100
+
+
+def ctypes_size(cls):
+    import ctypes
+    return ctypes.sizeof(cls)

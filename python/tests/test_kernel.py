@@ -51,6 +51,20 @@ def test_vadd_numpy(device, kernels):
     assert acl.rt.synchronize_stream(stream) == 0
     assert acl.rt.memcpy(acl.util.numpy_to_ptr(z), z.nbytes, devs[2], z.nbytes, acl.ACL_MEMCPY_DEVICE_TO_HOST) == 0
     assert (z == x + y).all()
+    # With a launch configuration: the header's structs as ctypes classes.
+    attrs = (acl.aclrtLaunchKernelAttr * 2)()
+    attrs[0].id = acl.ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE
+    attrs[0].value.schemMode = 1
+    attrs[1].id = acl.ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT
+    attrs[1].value.timeout = 30
+    cfg = acl.aclrtLaunchKernelCfg(ctypes.addressof(attrs), 2)
+    y2 = np.full(n, 2.0, dtype=np.float32)
+    assert acl.rt.memcpy(devs[1], y2.nbytes, acl.util.numpy_to_ptr(y2), y2.nbytes, acl.ACL_MEMCPY_HOST_TO_DEVICE) == 0
+    ret = acl.rt.launch_kernel_with_host_args(func, 8, stream, cfg, args, ctypes.sizeof(args), None, 0)
+    assert ret == 0, acl.get_recent_err_msg()
+    assert acl.rt.synchronize_stream(stream) == 0
+    assert acl.rt.memcpy(acl.util.numpy_to_ptr(z), z.nbytes, devs[2], z.nbytes, acl.ACL_MEMCPY_DEVICE_TO_HOST) == 0
+    assert (z == x + y2).all()
     for d in devs:
         assert acl.rt.free(d) == 0
     assert acl.rt.destroy_stream(stream) == 0
