@@ -87,3 +87,34 @@ def test_trap_is_a_task_fault(device, kernels):
     assert acl.get_recent_err_msg()
     acl.rt.free(out)
     acl.rt.binary_unload(bin_)
+
+
+def test_exception_callback(device, kernels):
+    # A Python exception callback sees the trapped kernel's task; one that
+    # raises is reported, not fatal.
+    bin_, ret = acl.rt.binary_load_from_file(kernels, 0)
+    assert ret == 0
+    func, ret = acl.rt.binary_get_function(bin_, "trap_block")
+    assert ret == 0
+    seen = []
+
+    def on_exception(info):
+        seen.append((acl.rt.get_device_id_from_exception_info(info),
+                     acl.rt.get_error_code_from_exception_info(info)))
+        raise RuntimeError("from the exception callback")
+    acl.rt.callback_errors()
+    assert acl.rt.set_exception_info_callback(on_exception) == 0
+    stream, ret = acl.rt.create_stream()
+    assert ret == 0
+    out, ret = acl.rt.malloc(8 * 4, acl.ACL_MEM_MALLOC_HUGE_FIRST)
+    assert ret == 0
+    args = (ctypes.c_uint64 * 2)(out, 0)
+    assert acl.rt.launch_kernel_with_host_args(func, 4, stream, None, args, ctypes.sizeof(args), None, 0) == 0
+    assert acl.rt.synchronize_stream(stream) != 0
+    assert seen and seen[0][0] == device and seen[0][1] != 0
+    errs = acl.rt.callback_errors()
+    assert errs and isinstance(errs[0][1], RuntimeError)
+    assert acl.rt.set_exception_info_callback(None) == 0
+    acl.rt.destroy_stream(stream)
+    acl.rt.free(out)
+    acl.rt.binary_unload(bin_)
