@@ -195,3 +195,19 @@ def test_struct_layouts(tmp_path):
 def ctypes_size(cls):
     import ctypes
     return ctypes.sizeof(cls)
+
+
+def test_bogus_handles(device):
+    # Dead or invented handles give CANN codes, never a crash.
+    for f in (acl.rt.destroy_stream, acl.rt.synchronize_stream, acl.rt.destroy_event,
+              acl.rt.destroy_context, acl.rt.query_event_status):
+        for h in (1, 123456789, (1 << 64) - 1):
+            r = f(h)
+            ret = r[-1] if isinstance(r, tuple) else r
+            assert ret == acl.ACL_ERROR_RT_INVALID_HANDLE, (f.__name__, h, r)
+    for h in (1, 123456789):
+        assert acl.rt.free(h) in (acl.ACL_ERROR_INVALID_PARAM, acl.ACL_ERROR_RT_PARAM_INVALID)
+    stream, ret = acl.rt.create_stream()
+    assert ret == 0
+    assert acl.rt.destroy_stream(stream) == 0
+    assert acl.rt.destroy_stream(stream) == acl.ACL_ERROR_RT_INVALID_HANDLE
