@@ -7,6 +7,7 @@
 #   make install PREFIX=dir     dir/include/acl, dir/include/gocann,
 #                               dir/lib64/ (the libraries above),
 #                               dir/<arch>-linux/tikcpp/ascendc_kernel_cmake/ascendc.cmake,
+#                               dir/python/site-packages/acl (the Python module),
 #                               dir/set_env.sh, dir/bin/setenv.bash
 #
 # After `source dir/set_env.sh`, a CANN program builds with
@@ -34,6 +35,9 @@ SOC_DEFAULT := Ascend910B1
 # looks there first).
 ARCH_DIR := $(shell uname -m | sed -e 's/^amd64$$/x86_64/' -e 's/^arm64$$/aarch64/')-linux
 ASCENDC_CMAKE := $(ARCH_DIR)/tikcpp/ascendc_kernel_cmake
+# Where CANN's toolkit keeps pyACL, the Python module acl (its set_env.sh
+# puts this directory on PYTHONPATH).
+PYTHON_SITE := python/site-packages
 BUILD  ?= $(CURDIR)/build
 FRONT  := $(BUILD)/libascendcl.so
 CORE   := $(BUILD)/libgocann_core.so
@@ -89,6 +93,10 @@ install: lib
 	cd $(PREFIX)/lib64 && for a in $(ALIASES); do ln -sf libascendcl.so $$a; done
 	mkdir -p $(PREFIX)/$(ASCENDC_CMAKE)
 	cp cmake/ascendc.cmake cmake/ascendc_launch.cmake $(PREFIX)/$(ASCENDC_CMAKE)/
+	mkdir -p $(PREFIX)/$(PYTHON_SITE)
+	rm -rf $(PREFIX)/$(PYTHON_SITE)/acl
+	mkdir -p $(PREFIX)/$(PYTHON_SITE)/acl
+	cp python/acl/*.py $(PREFIX)/$(PYTHON_SITE)/acl/
 	prefix=$$(cd $(PREFIX) && pwd); \
 	printf '%s\n' \
 	  '# Environment for programs built against this gocann install.' \
@@ -97,6 +105,7 @@ install: lib
 	  "export ASCEND_TOOLKIT_HOME=$$prefix" \
 	  "export LD_LIBRARY_PATH=$$prefix/lib64\$${LD_LIBRARY_PATH:+:\$$LD_LIBRARY_PATH}" \
 	  "export ASCENDC_CMAKE_DIR=$$prefix/$(ASCENDC_CMAKE)" \
+	  "export PYTHONPATH=$$prefix/$(PYTHON_SITE)\$${PYTHONPATH:+:\$$PYTHONPATH}" \
 	  '# The simulated chip: GOCANN_SOC_NAME if set, else the default.' \
 	  "export SOC_VERSION=\$${GOCANN_SOC_NAME:-$(SOC_DEFAULT)}" \
 	  > $(PREFIX)/set_env.sh; \
