@@ -99,7 +99,7 @@ def _bind():
 
 
 _bind()
-_callbacks.install(rt)
+_callbacks.install(rt, _lib)
 _c_init = init  # noqa: F821 (bound above)
 
 

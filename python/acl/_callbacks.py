@@ -5,7 +5,10 @@ acl.rt.set_exception_info_callback take a Python callable (or, as in C, a
 function's address). A callable launched on a stream is kept until it runs;
 it runs with the GIL held on the runtime's thread (or the thread calling
 acl.rt.process_report). One that raises does not stop the interpreter: its
-exception is printed to stderr and kept for acl.rt.callback_errors().
+exception is printed to stderr and kept for acl.rt.callback_errors(), and a
+host function or blocking callback that raised fails its task, as a C one
+calling gocann_host_func_fail does: the stream reports
+ACL_ERROR_RT_INTERNAL_ERROR with the exception in the message.
 """
 
 import ctypes
@@ -21,6 +24,7 @@ _tokens = itertools.count(1)
 _pending = {}  # token → (callable, user data)
 _errors = []   # (callable, exception), oldest first
 _exception_callback = None  # the CFUNCTYPE object given to the runtime
+_fail = None  # gocann_host_func_fail of the runtime library (install)
 
 
 def _report(fn, exc):
@@ -43,6 +47,8 @@ def _run(token):
         fn(data)
     except BaseException as exc:  # never into C: a raising callable is reported
         _report(fn, exc)
+        if _fail is not None:
+            _fail(("%s: %s" % (type(exc).__name__, exc)).encode("utf-8", "replace"))
 
 
 _trampoline = _CALLBACK(_run)
@@ -70,9 +76,12 @@ def callback_errors():
     return errs
 
 
-def install(rt):
+def install(rt, lib):
     """Replace rt's callback-taking functions with ones that also take
-    Python callables."""
+    Python callables; lib is the runtime library."""
+    global _fail
+    _fail = lib.gocann_host_func_fail
+    _fail.argtypes, _fail.restype = [ctypes.c_char_p], None
     c_launch_callback = rt.launch_callback
     c_launch_host_func = rt.launch_host_func
     c_set_exception = rt.set_exception_info_callback

@@ -25,8 +25,10 @@ def test_host_func_raising(device, capfd):
     ran = []
     assert acl.rt.launch_host_func(stream, boom, None) == 0
     assert acl.rt.launch_host_func(stream, ran.append, 7) == 0
-    acl.rt.synchronize_stream(stream)
-    # The interpreter lives on, the next task ran, the exception is kept.
+    # The task that raised failed, with the exception in the message; the
+    # interpreter lives on, the next task ran, the exception is kept.
+    assert acl.rt.synchronize_stream(stream) == acl.ACL_ERROR_RT_INTERNAL_ERROR
+    assert "ValueError: boom" in acl.get_recent_err_msg()
     assert ran == [7]
     errs = acl.rt.callback_errors()
     assert len(errs) == 1 and errs[0][0] is boom and isinstance(errs[0][1], ValueError)
