@@ -20,6 +20,7 @@ _INTS = {
     "c_size_t": (8 * ctypes.sizeof(ctypes.c_size_t), False), "c_char": (8, True),
 }
 _PTR_MAX = (1 << (8 * ctypes.sizeof(ctypes.c_void_p))) - 1
+_COMPOSITE = (ctypes.Structure, ctypes.Union, ctypes.Array)
 
 
 def ctype(name):
@@ -41,6 +42,8 @@ def address(value, what="argument"):
         return value or None
     if value is None:
         return None
+    if isinstance(value, _COMPOSITE):
+        return ctypes.addressof(value)
     if isinstance(value, bool):
         raise TypeError("%s: a bool is no address" % what)
     if isinstance(value, int):
@@ -51,7 +54,7 @@ def address(value, what="argument"):
         return ctypes.cast(value, ctypes.c_void_p).value
     if isinstance(value, ctypes._CFuncPtr):
         return ctypes.cast(value, ctypes.c_void_p).value
-    if isinstance(value, (ctypes.Structure, ctypes.Union, ctypes.Array, ctypes._SimpleCData)):
+    if isinstance(value, ctypes._SimpleCData):
         return ctypes.addressof(value)
     if isinstance(value, bytes):
         return ctypes.cast(ctypes.c_char_p(value), ctypes.c_void_p).value
@@ -65,11 +68,15 @@ def address(value, what="argument"):
     return ctypes.addressof(ctypes.c_char.from_buffer(view)) if view.nbytes else None
 
 
+def _int_range(typ):
+    bits, signed = _INTS[typ]
+    return (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
+
+
 def _converter(typ, what):
     """A function checking and converting one input argument of type typ."""
     if typ in _INTS:
-        bits, signed = _INTS[typ]
-        lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
+        lo, hi = _int_range(typ)
         if typ == "c_char":
             lo, hi = -128, 255
 
@@ -105,7 +112,11 @@ def _converter(typ, what):
             raise TypeError("%s: expected str, bytes or None, got %s" % (what, type(v).__name__))
         return conv
     if typ == "c_void_p" or typ.startswith("P:"):
-        return lambda v: address(v, what)
+        def conv(v):
+            if isinstance(v, _COMPOSITE):  # an argument struct, mostly
+                return ctypes.addressof(v)
+            return address(v, what)
+        return conv
     if typ.startswith("S:"):
         cls = getattr(_structs, typ[2:])
 
@@ -138,9 +149,13 @@ def make(lib, cname, pyname):
     """The Python function for the C function cname, or None when the
     library does not export it.
 
-    The function's source is written here from the description, with each
-    argument's common case (an int in range) checked inline and anything
-    else handed to its converter, which converts or raises TypeError."""
+    The function's source is written here from the description. ctypes
+    truncates out-of-range ints silently, so every integer and address is
+    checked; one inline test covers the common case (each an int in range,
+    or None for an address) and lets them through untouched. Otherwise each
+    argument failing its test goes to its converter, which converts it (an
+    argument struct to its address, say) or raises TypeError. Every launch
+    from Python pays this test, so it stays one expression."""
     _, restype, params = _api.FUNCTIONS[cname]
     try:
         cfunc = getattr(lib, cname)
@@ -149,11 +164,11 @@ def make(lib, cname, pyname):
     cfunc.restype = ctype(restype)
     cfunc.argtypes = [ctype(t) for _, t, _ in params]
     env = {"_cfunc": cfunc, "_byref": ctypes.byref, "_post": _result(restype)}
-    args, body, cargs, outs = [], [], [], []
+    args, fast, slow, always, outdecls, cargs, outs = [], [], [], [], [], [], []
     for i, (p, t, o) in enumerate(params):
         if o is not None:
             env["_t%d" % i] = ctype(o)
-            body.append("    o%d = _t%d()" % (i, i))
+            outdecls.append("    o%d = _t%d()" % (i, i))
             cargs.append("_byref(o%d)" % i)
             outs.append("(o%d.value or 0)" % i if o == "c_void_p" else "o%d.value" % i)
             continue
@@ -161,17 +176,25 @@ def make(lib, cname, pyname):
         args.append(a)
         cargs.append(a)
         env["_c%d" % i] = _converter(t, "%s: %s" % (pyname, p))
-        rng = None
+        conv = "%s = _c%d(%s)" % (a, i, a)
+        # A shift tests both bounds at once: the cheapest range test there is.
         if t in _INTS and t != "c_char":
             bits, signed = _INTS[t]
-            rng = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
+            shifted = "(%s + %d)" % (a, 1 << (bits - 1)) if signed else a
+            test = "type(%s) is int and not %s >> %d" % (a, shifted, bits)
         elif t == "c_void_p":
-            rng = (0, _PTR_MAX)
-        if rng is not None:
-            body.append("    if type(%s) is not int or not %d <= %s <= %d:\n        %s = _c%d(%s)"
-                        % (a, rng[0], a, rng[1], a, i, a))
+            test = "(%s is None or type(%s) is int and not %s >> %d)" % (a, a, a, _PTR_MAX.bit_length())
         else:
-            body.append("    %s = _c%d(%s)" % (a, i, a))
+            always.append("    " + conv)
+            continue
+        fast.append(test)
+        slow.append("        if not (%s):\n            %s" % (test, conv))
+    body = []
+    if fast:
+        body.append("    if not (%s):" % " and ".join(fast))
+        body.extend(slow)
+    body.extend(always)
+    body.extend(outdecls)
     call = "_cfunc(%s)" % ", ".join(cargs)
     if env["_post"] is not None:
         call = "_post(%s)" % call
