@@ -61,6 +61,7 @@ func TestImportGraph(t *testing.T) {
 	deps(module+"/sim", under(module+"/hal", module+"/sim", "golang.org/x/sys"))
 	deps(module+"/sim/shared", under(module+"/sim/shared", "golang.org/x/sys"))
 	deps(module+"/internal/rterr", under(module+"/hal", module+"/internal/rterr"))
+	deps(module+"/internal/cheader", under(module+"/internal/cheader"))
 	for _, pkg := range goList(t, "./internal/...") {
 		deps(pkg, under(module+"/hal", module+"/internal"))
 	}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gocann/gocann/internal/cheader"
 )
 
 // TestFresh fails when the generated front files differ from what the
@@ -29,7 +31,7 @@ func TestFresh(t *testing.T) {
 // TestForwarder pins the shape of a forwarded function and of a refusal's
 // value for each return type.
 func TestForwarder(t *testing.T) {
-	decls, err := Parse(`ACL_FUNC_VISIBILITY aclError aclrtF(int32_t a, const void *p);
+	decls, err := cheader.Parse(`ACL_FUNC_VISIBILITY aclError aclrtF(int32_t a, const void *p);
 ACL_FUNC_VISIBILITY const char *aclrtG(void);
 ACL_FUNC_VISIBILITY void aclV(int a, const char *fmt, ...);`)
 	if err != nil || len(decls) != 3 {
@@ -45,7 +47,7 @@ ACL_FUNC_VISIBILITY void aclV(int a, const char *fmt, ...);`)
 		t.Errorf("Forwarder:\n%s\nwant:\n%s", got, want)
 	}
 	// User data is handed back as given, as an integer, and not checked.
-	cb, err := Parse("ACL_FUNC_VISIBILITY aclError aclrtL(aclrtCb fn, void* userData);")
+	cb, err := cheader.Parse("ACL_FUNC_VISIBILITY aclError aclrtL(aclrtCb fn, void* userData);")
 	if err != nil || len(cb) != 1 {
 		t.Fatal(err)
 	}

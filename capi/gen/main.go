@@ -15,6 +15,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/gocann/gocann/internal/cheader"
 )
 
 // headers are the headers declaring the API, under include/.
@@ -22,59 +24,18 @@ var headers = []string{"acl/acl_base_rt.h", "acl/acl_rt.h", "acl/acl_rt_callback
 	"acl/acl_rt_memory.h", "acl/acl_rt_copy.h", "acl/acl_rt_vmm.h", "acl/acl_rt_kernel.h", "acl/acl_rt_graph.h",
 	"acl/acl_rt_allocator.h", "acl/acl_rt_memory_soma.h", "acl/acl_rt_mbuf.h", "acl/acl_rt_process.h", "acl/acl_rt_control.h"}
 
-// Decl is one function declaration.
-type Decl struct {
-	Ret, Name string
-	Params    []Param
-	Variadic  bool
-}
-
-// Param is one parameter.
-type Param struct{ Type, Name string }
-
-var declRE = regexp.MustCompile(`(?s)ACL_FUNC_VISIBILITY\s+([^;{]*?)\(([^;{]*?)\)\s*;`)
-
-// Parse returns the functions a header declares.
-func Parse(src string) ([]Decl, error) {
-	src = regexp.MustCompile(`(?s)/\*.*?\*/`).ReplaceAllString(src, "")
-	src = regexp.MustCompile(`//[^\n]*`).ReplaceAllString(src, "")
-	var out []Decl
-	for _, m := range declRE.FindAllStringSubmatch(src, -1) {
-		head := strings.Join(strings.Fields(m[1]), " ")
-		i := strings.LastIndexAny(head, " *")
-		d := Decl{Ret: strings.TrimSpace(head[:i+1]), Name: head[i+1:]}
-		params := strings.Join(strings.Fields(m[2]), " ")
-		if params != "" && params != "void" {
-			for k, p := range strings.Split(params, ",") {
-				p = strings.TrimSpace(p)
-				if p == "..." {
-					d.Variadic = true
-					continue
-				}
-				j := strings.LastIndexAny(p, " *")
-				if j < 0 {
-					return nil, fmt.Errorf("%s: parameter %d %q has no name", d.Name, k, p)
-				}
-				d.Params = append(d.Params, Param{Type: strings.TrimSpace(p[:j+1]), Name: p[j+1:]})
-			}
-		}
-		out = append(out, d)
-	}
-	return out, nil
-}
-
 // opaque reports whether p is a value the runtime only hands back (a
 // callback's user data) or must find NULL (reserve): it is no address the
 // runtime looks at, may hold any value, and so reaches the core as an
 // integer, never as a pointer.
-func opaque(p Param) bool {
+func opaque(p cheader.Param) bool {
 	return unconst(p.Type) == "void*" && (p.Name == "userData" || p.Name == "args" || p.Name == "reserve")
 }
 
 // signature renders d's parameter list, with the thread first when
 // withThread is set (the core's entry points take it, and opaque values
 // as integers).
-func signature(d Decl, withThread bool) string {
+func signature(d cheader.Decl, withThread bool) string {
 	var ps []string
 	if withThread {
 		ps = append(ps, "gocann_thread *t")
@@ -93,13 +54,13 @@ func signature(d Decl, withThread bool) string {
 }
 
 // Field renders d's entry in the core table.
-func Field(d Decl) string {
+func Field(d cheader.Decl) string {
 	return fmt.Sprintf("\t%s (*%s)(%s);\n", d.Ret, d.Name, signature(d, true))
 }
 
 // failValue is what d returns when the core cannot serve a call: the
 // error code for aclError functions, zero otherwise.
-func failValue(d Decl) string {
+func failValue(d cheader.Decl) string {
 	if d.Ret == "aclError" {
 		return "(aclError)e_"
 	}
@@ -145,7 +106,7 @@ func unconst(t string) string {
 // checked before the call: one below 4096 is no address or handle at all,
 // and the Go runtime must never see it as a pointer (its stack copying
 // takes such a value for a corrupt pointer and stops the process).
-func (ps Pointers) Forwarder(d Decl) string {
+func (ps Pointers) Forwarder(d cheader.Decl) string {
 	args := []string{"t"}
 	var checks strings.Builder
 	for _, p := range d.Params {
@@ -234,7 +195,7 @@ func render(capi string) (map[string][]byte, error) {
 	}
 	var table, syms, fwd bytes.Buffer
 	for _, name := range headers {
-		decls, err := Parse(srcs[name])
+		decls, err := cheader.Parse(srcs[name])
 		if err != nil {
 			return nil, err
 		}

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/gocann/gocann/internal/cheader"
 )
 
 // TestFresh checks that acl/_api.py is what the headers give.
@@ -44,7 +46,7 @@ func TestParams(t *testing.T) {
 		{"aclrtLaunchKernel", "dim3", "grid", "S:dim3", ""},
 	}
 	for _, c := range cases {
-		arg, out, err := ts.param(Decl{Name: c.fn}, Param{Type: c.typ, Name: c.name})
+		arg, out, err := ts.param(cheader.Decl{Name: c.fn}, cheader.Param{Type: c.typ, Name: c.name})
 		if err != nil || arg != c.arg || out != c.out {
 			t.Errorf("%s(%s %s): %q, %q, %v; want %q, %q", c.fn, c.typ, c.name, arg, out, err, c.arg, c.out)
 		}

@@ -16,6 +16,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/gocann/gocann/internal/cheader"
 )
 
 // headers are the headers declaring the API, under include/ (those the
@@ -49,49 +51,7 @@ var notOut = map[string][]string{
 	"aclmdlRIGetTasksByStream":             {"tasks", "numTasks"},
 }
 
-// Decl is one function declaration.
-type Decl struct {
-	Ret, Name string
-	Params    []Param
-	Variadic  bool
-}
-
-// Param is one parameter.
-type Param struct{ Type, Name string }
-
-var (
-	declRE    = regexp.MustCompile(`(?s)ACL_FUNC_VISIBILITY\s+([^;{]*?)\(([^;{]*?)\)\s*;`)
-	commentRE = regexp.MustCompile(`(?s)/\*.*?\*/|//[^\n]*`)
-	constRE   = regexp.MustCompile(`\bconst\b`)
-)
-
-// parse returns the functions a header declares.
-func parse(src string) ([]Decl, error) {
-	src = commentRE.ReplaceAllString(src, "")
-	var out []Decl
-	for _, m := range declRE.FindAllStringSubmatch(src, -1) {
-		head := strings.Join(strings.Fields(m[1]), " ")
-		i := strings.LastIndexAny(head, " *")
-		d := Decl{Ret: strings.TrimSpace(head[:i+1]), Name: head[i+1:]}
-		params := strings.Join(strings.Fields(m[2]), " ")
-		if params != "" && params != "void" {
-			for k, p := range strings.Split(params, ",") {
-				p = strings.TrimSpace(p)
-				if p == "..." {
-					d.Variadic = true
-					continue
-				}
-				j := strings.LastIndexAny(p, " *")
-				if j < 0 {
-					return nil, fmt.Errorf("%s: parameter %d %q has no name", d.Name, k, p)
-				}
-				d.Params = append(d.Params, Param{Type: strings.TrimSpace(p[:j+1]), Name: p[j+1:]})
-			}
-		}
-		out = append(out, d)
-	}
-	return out, nil
-}
+var constRE = regexp.MustCompile(`\bconst\b`)
 
 // scalars maps the C integer and float types to ctypes.
 var scalars = map[string]string{
@@ -149,7 +109,7 @@ func (ts *Types) constant(name, value string) {
 
 // scan adds a header's types and constants to ts.
 func (ts *Types) scan(src string) error {
-	src = commentRE.ReplaceAllString(src, "")
+	src = cheader.StripComments(src)
 	for _, m := range handleRE.FindAllStringSubmatch(src, -1) {
 		ts.Handles[m[1]] = true
 	}
@@ -225,7 +185,7 @@ func (ts *Types) ctype(t string) (string, error) {
 
 // param returns a parameter's ctypes type and, for an out-parameter, its
 // pointee's ctypes type.
-func (ts *Types) param(d Decl, p Param) (arg, out string, err error) {
+func (ts *Types) param(d cheader.Decl, p cheader.Param) (arg, out string, err error) {
 	t := strings.Join(strings.Fields(p.Type), " ")
 	isConst := strings.Contains(t, "const")
 	base := strings.Join(strings.Fields(constRE.ReplaceAllString(t, "")), " ")
@@ -304,7 +264,7 @@ func render(dir string) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		decls, err := parse(string(src))
+		decls, err := cheader.Parse(string(src))
 		if err != nil {
 			return nil, err
 		}

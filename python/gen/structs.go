@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/gocann/gocann/internal/cheader"
 )
 
 // Struct is a struct or union the headers define, with its fields.
@@ -86,7 +88,7 @@ func splitTop(body string) []string {
 // structs returns the structs and unions a header defines, in order; one
 // with a field it cannot describe is left out (skipped says why).
 func (ts *Types) structs(src string, known map[string]bool) (out []Struct, skipped []string) {
-	src = dropCxx(commentRE.ReplaceAllString(src, ""))
+	src = dropCxx(cheader.StripComments(src))
 	for _, m := range aggRE.FindAllStringSubmatchIndex(src, -1) {
 		open := m[1] - 1
 		end := closing(src, open)
