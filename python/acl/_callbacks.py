@@ -27,7 +27,8 @@ _exception_callback = None  # the CFUNCTYPE object given to the runtime
 _fail = None  # gocann_host_func_fail of the runtime library (install)
 
 
-def _report(fn, exc):
+def report(fn, exc):
+    """Print fn's exception exc and keep it for callback_errors."""
     with _lock:
         _errors.append((fn, exc))
     try:
@@ -46,7 +47,7 @@ def _run(token):
     try:
         fn(data)
     except BaseException as exc:  # never into C: a raising callable is reported
-        _report(fn, exc)
+        report(fn, exc)
         if _fail is not None:
             _fail(("%s: %s" % (type(exc).__name__, exc)).encode("utf-8", "replace"))
 
@@ -131,7 +132,7 @@ def install(rt, lib):
             try:
                 fn(info or 0)
             except BaseException as exc:
-                _report(fn, exc)
+                report(fn, exc)
         cb = _CALLBACK(call)
         ret = c_set_exception(cb)
         if ret == 0:
