@@ -44,6 +44,9 @@ func TestParams(t *testing.T) {
 		{"aclmdlRIGetStreams", "uint32_t*", "numStreams", "c_void_p", ""},
 		{"aclrtLaunchKernelWithArgsArray", "void**", "args", "c_void_p", ""},
 		{"aclrtLaunchKernel", "dim3", "grid", "S:dim3", ""},
+		{"aclrtGetOpExecuteTimeout", "uint32_t* const", "timeoutMs", "P:c_uint32", "c_uint32"},
+		{"aclrtGetLogicDevIdByUserDevId", "const int32_t", "userDevid", "c_int32", ""},
+		{"aclrtMemcpy", "const void* const", "src", "c_void_p", ""},
 	}
 	for _, c := range cases {
 		arg, out, err := ts.param(cheader.Decl{Name: c.fn}, cheader.Param{Type: c.typ, Name: c.name})

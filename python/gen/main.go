@@ -187,6 +187,11 @@ func (ts *Types) ctype(t string) (string, error) {
 // pointee's ctypes type.
 func (ts *Types) param(d cheader.Decl, p cheader.Param) (arg, out string, err error) {
 	t := strings.Join(strings.Fields(p.Type), " ")
+	// A const after the last * makes the pointer itself const (int32_t*
+	// const out): its pointee is still written, so it may be an output.
+	if i := strings.LastIndex(t, "*"); i >= 0 && strings.TrimSpace(t[i+1:]) == "const" {
+		t = strings.TrimSpace(t[:i+1])
+	}
 	isConst := strings.Contains(t, "const")
 	base := strings.Join(strings.Fields(constRE.ReplaceAllString(t, "")), " ")
 	base = strings.ReplaceAll(base, " *", "*")
