@@ -23,6 +23,8 @@ import types
 from . import _api
 from . import _binding
 from . import _callbacks
+from . import _pyacl
+from . import _pyacl_structs
 from . import _structs
 
 _LIB_NAME = "libascendcl.so"
@@ -65,11 +67,15 @@ rt = _namespace("rt", "The aclrt* functions, in snake_case: aclrtSetDevice is rt
 mdl = _namespace("mdl", "The aclmdl* functions: aclmdlRIExecuteAsync is mdl.ri_execute_async.")
 sys_ = _namespace("sys", "The aclsys* functions: aclsysGetCANNVersion is sys.get_cann_version.")
 
-# Where pyACL's documented name is not the mechanical one: namespace,
-# pyACL name → C function (the mechanical name stays too).
+# Where pyACL's documented name is not the mechanical one: namespace ("" for
+# the top level), pyACL name → C function (the mechanical name stays too).
 PYACL_NAMES = {
     ("rt", "get_context"): "aclrtGetCurrentContext",
     ("rt", "set_context"): "aclrtSetCurrentContext",
+    ("", "get_soc_name"): "aclrtGetSocName",
+    ("", "get_version"): "aclrtGetVersion",
+    ("rt", "set_op_execute_timeout_v2"): "aclrtSetOpExecuteTimeOutV2",
+    ("rt", "get_op_timeout_interval"): "aclrtGetOpTimeOutInterval",
 }
 
 # C name → (namespace module, Python name), for every bound function.
@@ -95,11 +101,14 @@ def _bind():
     for (ns, pyname), cname in PYACL_NAMES.items():
         if cname in BINDINGS:
             mod, mech = BINDINGS[cname]
-            setattr(getattr(this, ns), pyname, getattr(mod, mech))
+            setattr(getattr(this, ns) if ns else this, pyname, getattr(mod, mech))
 
 
 _bind()
 _callbacks.install(rt, _lib)
+_pyacl.install(_sys.modules[__name__], rt, _lib)
+_pyacl_structs.install(_sys.modules[__name__], rt, _lib)
+BINDINGS["aclAppLog"] = (_sys.modules[__name__], "app_log")
 _c_init = init  # noqa: F821 (bound above)
 
 

@@ -117,10 +117,10 @@ def install(rt, lib):
             _drop(token)
         return ret
 
-    def set_exception_info_callback(fn):
+    def set_exception_info_callback(fn=None):
         """aclrtSetExceptionInfoCallback: fn(info) with info the address of
         the aclrtExceptionInfo (read it with get_*_from_exception_info);
-        None unsets it; ret."""
+        None, or no argument, unsets it; ret."""
         global _exception_callback
         if fn is None or not callable(fn):
             ret = c_set_exception(fn)

@@ -90,8 +90,8 @@ def ptr_to_numpy(ptr, shape, dtype):
 
 
 def start_thread(func, args_list):
-    """(thread_id, ret): starts a thread running func(args_list), as
-    pyACL's: thread_id is what acl.rt.subscribe_report takes. The thread
+    """(thread_id, ret): starts a thread running func(args_list), or
+    func() when args_list is None, as pyACL's: thread_id is what acl.rt.subscribe_report takes. The thread
     has no context until it sets one (acl.rt.set_context). An exception
     func raises is reported as a callback's (acl.rt.callback_errors)."""
     if not callable(func):
@@ -102,7 +102,10 @@ def start_thread(func, args_list):
     def run():
         known.wait()
         try:
-            func(args_list)
+            if args_list is None:  # as pyACL: func() without arguments
+                func()
+            else:
+                func(args_list)
         except BaseException as exc:
             _callbacks.report(func, exc)
     t = threading.Thread(target=run, name="acl.util thread", daemon=True)
