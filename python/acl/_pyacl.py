@@ -23,9 +23,12 @@ def _array(ctype, values, what):
     return (ctype * len(values))(*(checked(ctype, v, "%s[%d]" % (what, i)) for i, v in enumerate(values)))
 
 
-def _with_list(c_fn, ctype, name, what):
-    """fn(head..., values): c_fn(head..., array, len(values))."""
+def _with_list(c_fn, ctype, name, what, c_arity):
+    """fn(head..., values): c_fn(head..., array, len(values)); called with
+    the C arity (an address and a count), as C."""
     def fn(*args):
+        if len(args) == c_arity:
+            return c_fn(*args)
         if not args:
             raise TypeError("%s: expected its arguments and the list %s" % (name, what))
         arr = _array(ctype, args[-1], "%s: %s" % (name, what))
@@ -101,15 +104,10 @@ def install(top, rt, lib):
         return [values[i] for i in range(num)] if ret == 0 and p.value else [], num, ret
     top.get_cann_attribute_list = get_cann_attribute_list
 
-    pid_fns = (("notify_set_import_pid", "pid"), ("ipc_mem_set_import_pid", "pid"),
-               ("mem_set_pid_to_shareable_handle", "pid"))
-    for name, what in pid_fns:
-        c_fn = getattr(rt, name, None)
-        if c_fn is not None:
-            setattr(rt, name, _with_list(c_fn, ctypes.c_int32, name, what))
-    if hasattr(rt, "notify_batch_reset"):
-        rt.notify_batch_reset = _with_list(rt.notify_batch_reset, ctypes.c_void_p, "notify_batch_reset",
-                                           "notifies")
+    for name in ("notify_set_import_pid", "ipc_mem_set_import_pid", "mem_set_pid_to_shareable_handle"):
+        setattr(rt, name, _with_list(getattr(rt, name), ctypes.c_int32, name, "pid", 3))
+    rt.notify_batch_reset = _with_list(rt.notify_batch_reset, ctypes.c_void_p, "notify_batch_reset",
+                                       "notifies", 2)
 
     c_primary = lib.aclrtGetPrimaryCtxState  # argtypes set by its binding
 

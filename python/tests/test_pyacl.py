@@ -71,6 +71,8 @@ def test_lists_for_arrays(device):
     assert "aclrtNotifyGetExportKey" in acl.get_recent_err_msg()
     with pytest.raises(TypeError, match="pid"):
         acl.rt.notify_set_import_pid(n1, [1 << 40])
+    arr = (ctypes.c_void_p * 2)(n1, n2)  # the C shape: an address and a count
+    assert acl.rt.notify_batch_reset(arr, 2) == 0
     for n in (n1, n2):
         assert acl.rt.destroy_notify(n) == 0
 
