@@ -107,7 +107,7 @@ def _bind():
 _bind()
 _callbacks.install(rt, _lib)
 _pyacl.install(_sys.modules[__name__], rt, _lib)
-_pyacl_structs.install(_sys.modules[__name__], rt, _lib)
+_pyacl_structs.install(rt)
 BINDINGS["aclAppLog"] = (_sys.modules[__name__], "app_log")
 _c_init = init  # noqa: F821 (bound above)
 

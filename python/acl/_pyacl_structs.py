@@ -121,9 +121,8 @@ def _stream_attr_key(attr):
     return _STREAM_ATTR_KEYS.get(attr, ("reserved", "reserve"))
 
 
-def install(top, rt, lib):
-    """Put pyACL's dict forms in place on the module top and its rt
-    namespace; lib is the runtime library."""
+def install(rt):
+    """Put pyACL's dict forms in place on the module's rt namespace."""
     S = _structs
     mech = {n: getattr(rt, n) for n in dir(rt) if not n.startswith("_")}
 
