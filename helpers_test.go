@@ -70,6 +70,19 @@ func (e env) newStream(t *testing.T, opts ...gocann.StreamOption) *gocann.Stream
 	return s
 }
 
+// onDevice sets device id and returns its default context and a new
+// stream in it.
+func onDevice(t *testing.T, r *gocann.Runtime, id int) (*gocann.Context, *gocann.Stream) {
+	t.Helper()
+	d, err := r.SetDevice(id)
+	check(t, err)
+	c, err := d.Context()
+	check(t, err)
+	s, err := c.NewStream()
+	check(t, err)
+	return c, s
+}
+
 // malloc allocates n bytes of normal-page device memory in c.
 func malloc(t *testing.T, c *gocann.Context, n int64) gocann.DevPtr {
 	t.Helper()

@@ -190,12 +190,7 @@ func TestIPCEventOpenUnknown(t *testing.T) {
 	check(t, e.s.SynchronizeTimeout(long))
 	check(t, op.Close())
 	// Opened on another device, it is waited on there, and only there.
-	d1, err := e.r.SetDevice(1)
-	check(t, err)
-	c1, err := d1.Context()
-	check(t, err)
-	s1, err := c1.NewStream()
-	check(t, err)
+	c1, s1 := onDevice(t, e.r, 1)
 	op1, err := c1.OpenIPCEvent(h)
 	check(t, err)
 	g := block(t, e.s)

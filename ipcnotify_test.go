@@ -134,12 +134,7 @@ func TestIPCNotifyChecks(t *testing.T) {
 	check(t, e.s.SynchronizeTimeout(long))
 	check(t, imp.Close())
 	// An exported notify is waited on from its own device only.
-	d1, err := e.r.SetDevice(1)
-	check(t, err)
-	c1, err := d1.Context()
-	check(t, err)
-	s1, err := c1.NewStream()
-	check(t, err)
+	_, s1 := onDevice(t, e.r, 1)
 	wantErr(t, s1.WaitNotify(n, 0), gocann.CodeRTParamInvalid, "device where the IPC notify was created (device 0)")
 	// Destroying the creator's notify ends the export.
 	check(t, n.Close())

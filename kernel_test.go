@@ -191,12 +191,7 @@ func TestKernelViewBounds(t *testing.T) {
 	check(t, e.s.Launch(k, 1, gocann.Ptr(p), gocann.U64(1)))
 	wantErr(t, e.s.SynchronizeTimeout(long), gocann.CodeRTAICoreException, `kernel "overrun"`, "no live allocation")
 	// Memory of another device is out of reach too.
-	d1, err := e.r.SetDevice(1)
-	check(t, err)
-	c1, err := d1.Context()
-	check(t, err)
-	s1, err := c1.NewStream()
-	check(t, err)
+	_, s1 := onDevice(t, e.r, 1)
 	q := malloc(t, e.c, 16)
 	check(t, s1.Launch(k, 1, gocann.Ptr(q), gocann.U64(1)))
 	wantErr(t, s1.SynchronizeTimeout(long), gocann.CodeRTAICoreException, `kernel "overrun"`, "not on device 1")

@@ -99,12 +99,7 @@ func TestModelRunOtherContextAndDevice(t *testing.T) {
 	runOK(t, m, s)
 	wantU64(t, e, p, 1, "a run on a stream of another context")
 	// Not a stream of another device.
-	d1, err := e.r.SetDevice(1)
-	check(t, err)
-	c1, err := d1.Context()
-	check(t, err)
-	s1, err := c1.NewStream()
-	check(t, err)
+	_, s1 := onDevice(t, e.r, 1)
 	wantErr(t, m.Run(s1), gocann.CodeRTParamInvalid, "model "+utoa(m.ID())+" is on device 0", "stream "+itoa(s1.ID())+" on device 1")
 	wantErr(t, m.Run(nil), gocann.CodeInvalidParam, "stream is nil")
 }

@@ -99,12 +99,7 @@ func TestNotifyTimeoutCountsFromWaitStart(t *testing.T) {
 func TestNotifyAcrossDevices(t *testing.T) {
 	// "Purpose: mostly cross-device sync."
 	e := setup(t)
-	d1, err := e.r.SetDevice(1)
-	check(t, err)
-	c1, err := d1.Context()
-	check(t, err)
-	s1, err := c1.NewStream()
-	check(t, err)
+	c1, s1 := onDevice(t, e.r, 1)
 	n0, err := e.c.NewNotify()
 	check(t, err)
 	n1, err := c1.NewNotify()
