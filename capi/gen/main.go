@@ -19,11 +19,6 @@ import (
 	"github.com/gocann/gocann/internal/cheader"
 )
 
-// headers are the headers declaring the API, under include/.
-var headers = []string{"acl/acl_base_rt.h", "acl/acl_rt.h", "acl/acl_rt_callback.h", "acl/acl_rt_event.h",
-	"acl/acl_rt_memory.h", "acl/acl_rt_copy.h", "acl/acl_rt_vmm.h", "acl/acl_rt_kernel.h", "acl/acl_rt_graph.h",
-	"acl/acl_rt_allocator.h", "acl/acl_rt_memory_soma.h", "acl/acl_rt_mbuf.h", "acl/acl_rt_process.h", "acl/acl_rt_control.h"}
-
 // opaque reports whether p is a value the runtime only hands back (a
 // callback's user data) or must find NULL (reserve): it is no address the
 // runtime looks at, may hold any value, and so reaches the core as an
@@ -185,7 +180,7 @@ func render(capi string) (map[string][]byte, error) {
 	}
 	srcs := map[string]string{}
 	ps := Pointers{Handles: map[string]bool{}, Funcs: map[string]bool{}}
-	for _, name := range headers {
+	for _, name := range cheader.Headers {
 		src, err := os.ReadFile(filepath.Join(capi, "..", "include", name))
 		if err != nil {
 			return nil, err
@@ -194,7 +189,7 @@ func render(capi string) (map[string][]byte, error) {
 		ps.ParsePointers(string(src))
 	}
 	var table, syms, fwd bytes.Buffer
-	for _, name := range headers {
+	for _, name := range cheader.Headers {
 		decls, err := cheader.Parse(srcs[name])
 		if err != nil {
 			return nil, err

@@ -9,6 +9,12 @@ import (
 	"strings"
 )
 
+// Headers are the headers declaring the runtime API, under include/: the
+// ones both generators read.
+var Headers = []string{"acl/acl_base_rt.h", "acl/acl_rt.h", "acl/acl_rt_callback.h", "acl/acl_rt_event.h",
+	"acl/acl_rt_memory.h", "acl/acl_rt_copy.h", "acl/acl_rt_vmm.h", "acl/acl_rt_kernel.h", "acl/acl_rt_graph.h",
+	"acl/acl_rt_allocator.h", "acl/acl_rt_memory_soma.h", "acl/acl_rt_mbuf.h", "acl/acl_rt_process.h", "acl/acl_rt_control.h"}
+
 // Decl is one function declaration.
 type Decl struct {
 	Ret, Name string

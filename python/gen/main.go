@@ -20,12 +20,6 @@ import (
 	"github.com/gocann/gocann/internal/cheader"
 )
 
-// headers are the headers declaring the API, under include/ (those the
-// C ABI's own generator reads).
-var headers = []string{"acl/acl_base_rt.h", "acl/acl_rt.h", "acl/acl_rt_callback.h", "acl/acl_rt_event.h",
-	"acl/acl_rt_memory.h", "acl/acl_rt_copy.h", "acl/acl_rt_vmm.h", "acl/acl_rt_kernel.h", "acl/acl_rt_graph.h",
-	"acl/acl_rt_allocator.h", "acl/acl_rt_memory_soma.h", "acl/acl_rt_mbuf.h", "acl/acl_rt_process.h", "acl/acl_rt_control.h"}
-
 // notOut lists parameters the rule takes for out-parameters but that are
 // arrays or buffers the caller passes (by address): function → parameters.
 var notOut = map[string][]string{
@@ -264,7 +258,7 @@ func render(dir string) ([]byte, error) {
 	var variadic []string
 	seen := map[string]bool{}
 	w.WriteString("FUNCTIONS = {\n")
-	for _, h := range headers {
+	for _, h := range cheader.Headers {
 		src, err := os.ReadFile(filepath.Join(inc, h))
 		if err != nil {
 			return nil, err
