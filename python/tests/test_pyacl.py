@@ -27,14 +27,17 @@ def test_names():
 def test_versions():
     version, ret = acl.get_version_str("runtime")
     assert ret == 0 and version.count(".") >= 1
-    info, ret = acl.get_cann_version(acl.ACL_PKG_NAME_RUNTIME if hasattr(acl, "ACL_PKG_NAME_RUNTIME") else 0)
+    info, ret = acl.get_cann_version(acl.ACL_PKG_NAME_RUNTIME)
     assert ret == 0
     assert sorted(info) == ["major_version", "minor_version", "patch_version", "release_version", "reserved", "version"]
     assert info["version"] == version and info["major_version"] == version.split(".")[0]
     with pytest.raises(TypeError, match="pkg_name"):
         acl.get_version_str(b"runtime")
     attrs, num, ret = acl.get_cann_attribute_list()
-    assert ret == 0 and len(attrs) == num and all(type(a) is int for a in attrs)
+    assert ret == 0 and len(attrs) == num
+    # The list holds exactly the features aclGetCannAttribute reports on.
+    named = (acl.ACL_CANN_ATTR_INF_NAN, acl.ACL_CANN_ATTR_BF16, acl.ACL_CANN_ATTR_JIT_COMPILE)
+    assert attrs == [a for a in named if acl.get_cann_attribute(a) == (1, 0)]
 
 
 def test_primary_ctx_state():
