@@ -105,6 +105,7 @@ func TestOverflowStatus(t *testing.T) {
 		t.Fatalf("status %d through another stream after an overflow, want 1 (the device's)", st)
 	}
 	check(t, other.ResetOverflowStatus())
+	syncOK(t, other) // the reset is queued on other, the status read on e.s
 	if st := status(t, e, e.s); st != 0 {
 		t.Fatalf("status %d after the reset, want 0", st)
 	}
