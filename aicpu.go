@@ -1,8 +1,8 @@
 package gocann
 
 import (
-	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/rterr"
+	"github.com/gocann/gocann/kernel"
 )
 
 // AI CPU kernels: functions run on the device's AI CPU engine, which has
@@ -36,7 +36,7 @@ func (r *Runtime) RegisterCPUKernel(name string, fn KernelFunc) (*Kernel, error)
 // function of a binary loaded in CPU kernel mode.
 //
 // CANN: aclrtRegisterCpuFunc (a function of a loaded binary).
-func CPUKernel(k *hal.Kernel, opType string) *Kernel {
+func CPUKernel(k *kernel.Func, opType string) *Kernel {
 	c := *k
 	c.Name, c.CPU, c.Batch, c.Entry = opType, true, nil, 0
 	return NewKernel(&c)

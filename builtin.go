@@ -6,6 +6,7 @@ import (
 	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/callsite"
 	"github.com/gocann/gocann/internal/rt"
+	"github.com/gocann/gocann/kernel"
 )
 
 // The built-in system tasks (the guide's "系统任务"): reduce and random
@@ -125,7 +126,7 @@ func (s *Stream) RandomNumAsync(t *RandomTask) error {
 	}
 	task := rt.RandomTask{
 		Random: hal.Random{
-			Func: hal.RandomFunc(t.Func), Type: hal.DType(t.Type),
+			Func: hal.RandomFunc(t.Func), Type: kernel.DType(t.Type),
 			Params: [2]hal.RandomParam{p(t.Params[0]), p(t.Params[1])},
 			Seed:   p(t.Seed), Num: p(t.Num),
 			Counter: uint64(t.Counter), Result: uint64(t.Result),

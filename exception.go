@@ -4,6 +4,7 @@ import (
 	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/callsite"
 	"github.com/gocann/gocann/internal/rterr"
+	"github.com/gocann/gocann/kernel"
 )
 
 // ExceptionInfo describes an asynchronous task fault, as the exception
@@ -100,7 +101,7 @@ func (r *Runtime) callException(fn func(ExceptionInfo), info ExceptionInfo) {
 
 // kernelOf is the API's view of a faulting task's kernel, nil for other
 // tasks.
-func kernelOf(k *hal.Kernel) *Kernel {
+func kernelOf(k *kernel.Func) *Kernel {
 	if k == nil {
 		return nil
 	}

@@ -189,7 +189,7 @@ func (d *fakeDevice) MemInfo() (free, total uint64) {
 	return uint64(len(d.mem)) - (d.next - fakeBase), uint64(len(d.mem))
 }
 
-// Pointer is also the memory a kernel block reads (hal.Memory).
+// Pointer is also the memory a kernel block reads (kernel.Memory).
 func (d *fakeDevice) Pointer(addr, n uint64) (unsafe.Pointer, error) {
 	a, ok := d.Lookup(addr)
 	if !ok || !a.Contains(addr, n) || addr-fakeBase >= uint64(len(d.mem)) {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/kernel"
 )
 
 // fakeQueue runs its tasks in order on one goroutine. It runs kernels and
@@ -101,7 +102,7 @@ func (q *fakeQueue) exec(t *hal.Task, seq uint64) (f hal.Fault, failed bool) {
 				failed = true
 			}
 		}()
-		var blk hal.Block
+		var blk kernel.Block
 		for i := range t.Blocks {
 			blk.Reset(i, t.Blocks, t.Args[:t.NArgs], d)
 			t.Kernel.Fn(&blk)

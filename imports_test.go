@@ -40,14 +40,16 @@ func under(prefixes ...string) func(string) bool {
 	}
 }
 
-// TestImportGraph keeps the layering of ARCHITECTURE.md: hal imports only
-// the standard library; sim only hal and golang.org/x/sys, and its
-// cross-process state (sim/shared) only golang.org/x/sys; internal/rterr,
-// the error kinds, only hal; internal packages never sim or the root; the
-// root none of the cgo packages, so the Go API needs no C compiler; ckernel
-// only hal and internal/rterr; and capi, the C ABI,
-// reaches the runtime through the root package's API (the typed and the
-// raw dialect), hal's types and ckernel, never internal/ or sim directly.
+// TestImportGraph keeps the layering of ARCHITECTURE.md: kernel, the
+// kernel contract, imports only the standard library; hal only kernel; sim
+// only hal, kernel and golang.org/x/sys, and its cross-process state
+// (sim/shared) only golang.org/x/sys; internal/rterr, the error kinds, only
+// hal; internal packages never sim or the root; the root none of the cgo
+// packages, so the Go API needs no C compiler; ckernel names only kernel,
+// internal/rterr and golang.org/x/sys, never the device contract; and capi,
+// the C ABI, reaches the runtime through the root package's API (the typed
+// and the raw dialect), hal's types and ckernel, never internal/ or sim
+// directly.
 func TestImportGraph(t *testing.T) {
 	deps := func(pkg string, allowed func(dep string) bool) {
 		t.Helper()
@@ -57,23 +59,31 @@ func TestImportGraph(t *testing.T) {
 			}
 		}
 	}
-	deps(module+"/hal", under(module+"/hal"))
-	deps(module+"/sim", under(module+"/hal", module+"/sim", "golang.org/x/sys"))
+	deps(module+"/kernel", under(module+"/kernel"))
+	deps(module+"/hal", under(module+"/hal", module+"/kernel"))
+	deps(module+"/sim", under(module+"/hal", module+"/kernel", module+"/sim", "golang.org/x/sys"))
 	deps(module+"/sim/shared", under(module+"/sim/shared", "golang.org/x/sys"))
-	deps(module+"/internal/rterr", under(module+"/hal", module+"/internal/rterr"))
+	deps(module+"/internal/rterr", under(module+"/hal", module+"/kernel", module+"/internal/rterr"))
 	deps(module+"/internal/cheader", under(module+"/internal/cheader"))
 	for _, pkg := range goList(t, "./internal/...") {
-		deps(pkg, under(module+"/hal", module+"/internal"))
+		deps(pkg, under(module+"/hal", module+"/kernel", module+"/internal"))
 	}
-	deps(module, under(module+"/hal", module+"/internal", module+"/sim", "golang.org/x/sys"))
-	deps(module+"/ckernel", under(module+"/hal", module+"/internal/rterr", "golang.org/x/sys"))
+	deps(module, under(module+"/hal", module+"/kernel", module+"/internal", module+"/sim", "golang.org/x/sys"))
+	deps(module+"/ckernel", under(module+"/hal", module+"/kernel", module+"/internal/rterr", "golang.org/x/sys"))
+	for _, dep := range goList(t, "-f", "{{join .Imports \"\\n\"}}", module+"/ckernel") {
+		if std := !strings.Contains(strings.Split(dep, "/")[0], "."); !std && !under(module+"/kernel", module+"/internal/rterr", "golang.org/x/sys")(dep) {
+			t.Errorf("ckernel imports %s; it may import kernel, internal/rterr and golang.org/x/sys only", dep)
+		}
+	}
 
 	// capi depends on everything through the root; what it may name itself
 	// is its direct imports, tests included.
-	allowed := func(dep string) bool { return dep == module || under(module+"/hal", module+"/ckernel")(dep) }
+	allowed := func(dep string) bool {
+		return dep == module || under(module+"/hal", module+"/kernel", module+"/ckernel")(dep)
+	}
 	for _, dep := range goList(t, "-f", "{{join .Imports \"\\n\"}}\n{{join .TestImports \"\\n\"}}", module+"/capi") {
 		if std := !strings.Contains(strings.Split(dep, "/")[0], "."); !std && !allowed(dep) {
-			t.Errorf("capi imports %s; it may import the root package, hal and ckernel only", dep)
+			t.Errorf("capi imports %s; it may import the root package, hal, kernel and ckernel only", dep)
 		}
 	}
 }
@@ -119,7 +129,7 @@ var directGlue = map[string]bool{
 }
 
 // TestCAPIImports keeps the C ABI above the Go API: its files import the
-// root package and ckernel, and hal only in the direct path's glue; no
+// root package, ckernel and kernel, and hal only in the direct path's glue; no
 // internal package.
 func TestCAPIImports(t *testing.T) {
 	fset := token.NewFileSet()
@@ -140,7 +150,7 @@ func TestCAPIImports(t *testing.T) {
 				if !directGlue[filepath.ToSlash(path)] {
 					t.Errorf("%s imports %s; only the direct path's glue (%v) may", path, p, directGlue)
 				}
-			case p == module || p == module+"/ckernel" || !strings.HasPrefix(p, module+"/"):
+			case p == module || p == module+"/ckernel" || p == module+"/kernel" || !strings.HasPrefix(p, module+"/"):
 			case p == module+"/internal/cheader" && strings.HasPrefix(filepath.ToSlash(path), "capi/gen/"):
 				// The generator of the front's forwarders reads the headers;
 				// it is a build tool, not linked into the library.

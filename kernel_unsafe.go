@@ -7,14 +7,15 @@ import (
 
 	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/rt"
+	"github.com/gocann/gocann/kernel"
 )
 
 // Kernel is device code registered with Runtime.RegisterKernel.
 //
 // It is the device-level kernel itself, seen as the API's type (NewKernel
-// converts the pointer), so each hal.Kernel has one *Kernel without the
+// converts the pointer), so each kernel.Func has one *Kernel without the
 // device layer holding a pointer back to it.
-type Kernel struct{ k hal.Kernel }
+type Kernel struct{ k kernel.Func }
 
 // MaxBlocks is the largest block count (numBlocks) a launch accepts.
 const MaxBlocks = rt.MaxBlocks
@@ -33,12 +34,12 @@ type KernelFunc func(b *Block)
 
 // Block is what a kernel body sees: its block index and count, the launch's
 // argument slots and device memory.
-type Block struct{ b hal.Block }
+type Block struct{ b kernel.Block }
 
 // adaptKernel lets the simulator call fn with its own block type: Block
-// wraps hal.Block with the same memory layout, so this is a conversion.
-func adaptKernel(fn KernelFunc) func(*hal.Block) {
-	return func(hb *hal.Block) { fn((*Block)(unsafe.Pointer(hb))) }
+// wraps kernel.Block with the same memory layout, so this is a conversion.
+func adaptKernel(fn KernelFunc) func(*kernel.Block) {
+	return func(hb *kernel.Block) { fn((*Block)(unsafe.Pointer(hb))) }
 }
 
 // Idx is this block's index in [0, Num()).
@@ -172,6 +173,6 @@ func (a Arg) F64() float64 { return math.Float64frombits(uint64(a)) }
 // one *Kernel of k.
 //
 // CANN: aclrtBinaryGetFunction (kernel from a loaded binary).
-func NewKernel(k *hal.Kernel) *Kernel {
-	return (*Kernel)(unsafe.Pointer(k)) // Kernel's one field is a hal.Kernel
+func NewKernel(k *kernel.Func) *Kernel {
+	return (*Kernel)(unsafe.Pointer(k)) // Kernel's one field is a kernel.Func
 }

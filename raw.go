@@ -3,6 +3,7 @@ package gocann
 import (
 	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/rt"
+	"github.com/gocann/gocann/kernel"
 )
 
 // The raw dialect (see the package documentation): views of a Runtime, a
@@ -66,19 +67,19 @@ func (x RawStream) Direct() hal.Direct { return x.s.s.Direct() }
 // Go programs launch k itself.
 //
 // CANN: none.
-func (k *Kernel) Raw() *hal.Kernel {
+func (k *Kernel) Raw() *kernel.Func {
 	if k == nil {
 		return nil // refused where the launch is checked, once
 	}
 	return &k.k
 }
 
-// RegisterKernel registers a kernel whose body works on a *hal.Block, as
+// RegisterKernel registers a kernel whose body works on a *kernel.Block, as
 // kernels from package ckernel do; Runtime.RegisterKernel takes a Go
 // kernel.
 //
 // CANN: none.
-func (x RawRuntime) RegisterKernel(name string, fn func(*hal.Block)) (*Kernel, error) {
+func (x RawRuntime) RegisterKernel(name string, fn func(*kernel.Block)) (*Kernel, error) {
 	k, err := x.r.rt.RegisterKernel(name, fn)
 	if err != nil {
 		return nil, wrap("RawRuntime.RegisterKernel", err)

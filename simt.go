@@ -1,9 +1,9 @@
 package gocann
 
 import (
-	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/rt"
 	"github.com/gocann/gocann/internal/rterr"
+	"github.com/gocann/gocann/kernel"
 )
 
 // SIMT launches (single instruction, multiple threads): each block of the
@@ -14,9 +14,9 @@ import (
 // Dim3 is CANN's dim3: an extent or index in three dimensions.
 type Dim3 struct{ X, Y, Z uint32 }
 
-func (d Dim3) hal() hal.Dim3 { return hal.Dim3{X: d.X, Y: d.Y, Z: d.Z} }
+func (d Dim3) kernelDim() kernel.Dim3 { return kernel.Dim3{X: d.X, Y: d.Y, Z: d.Z} }
 
-func dim3(d hal.Dim3) Dim3 { return Dim3{X: d.X, Y: d.Y, Z: d.Z} }
+func dim3(d kernel.Dim3) Dim3 { return Dim3{X: d.X, Y: d.Y, Z: d.Z} }
 
 // MaxSIMTThreads is the most threads a SIMT block may have.
 const MaxSIMTThreads = rt.MaxSIMTThreads
@@ -49,7 +49,7 @@ func (k *Kernel) IsSIMT() bool { return k.k.SIMT }
 //
 // CANN: none.
 func (k *Kernel) SIMTLaunch(grid, block Dim3) (*Kernel, uint32, error) {
-	sk, n, err := rt.SIMTKernel(&k.k, grid.hal(), block.hal())
+	sk, n, err := rt.SIMTKernel(&k.k, grid.kernelDim(), block.kernelDim())
 	if err != nil {
 		return nil, 0, wrap("Kernel.SIMTLaunch", err)
 	}
@@ -64,7 +64,7 @@ func (s *Stream) LaunchSIMT(k *Kernel, grid, block Dim3, args ...Arg) error {
 	if err := s.r.require("aclrtLaunchSIMTKernelWithHostArgs"); err != nil {
 		return err
 	}
-	sk, n, err := rt.SIMTKernel(&k.k, grid.hal(), block.hal())
+	sk, n, err := rt.SIMTKernel(&k.k, grid.kernelDim(), block.kernelDim())
 	if err != nil {
 		return wrap("Stream.LaunchSIMT (aclrtLaunchSIMTKernelWithHostArgs)", err)
 	}

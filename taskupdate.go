@@ -1,8 +1,8 @@
 package gocann
 
 import (
-	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/rterr"
+	"github.com/gocann/gocann/kernel"
 )
 
 // UpdateKernelTask queues on s an update of kernel task t of a model: when
@@ -24,7 +24,7 @@ func (s *Stream) UpdateKernelTask(t ModelTask, resolve func(entry uint64) (*Kern
 	if resolve == nil {
 		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "resolve is nil, expected a function"))
 	}
-	r := func(entry uint64) (*hal.Kernel, error) {
+	r := func(entry uint64) (*kernel.Func, error) {
 		k, err := resolve(entry)
 		if err != nil {
 			return nil, err

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gocann/gocann"
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/kernel"
 )
 
 // directStream opens a runtime with a stream of device 0 that takes direct
@@ -56,7 +57,7 @@ func TestDirectLaunchRacingRecordReuse(t *testing.T) {
 	}
 	var ids [2]uint64
 	for i := range ids {
-		k := &hal.Kernel{Name: fmt.Sprint("mark", i), Fn: func(b *hal.Block) { b.Store64(b.Arg(0), uint64(i)+1) }}
+		k := &kernel.Func{Name: fmt.Sprint("mark", i), Fn: func(b *kernel.Block) { b.Store64(b.Arg(0), uint64(i)+1) }}
 		ids[i] = uint64(dq.(hal.KernelNumberer).KernelID(k))
 	}
 	// The stream's record, and its handle in the table for the doorbell.
@@ -137,7 +138,7 @@ func TestDirectLaunchRacingRecordReuse(t *testing.T) {
 // stream handles; the function record is cleared at the test's end.
 func directLaunchable(t *testing.T, dev *gocann.Device, s *gocann.Stream, dq hal.Direct, idx uint32) (*cContext, handle, handle) {
 	t.Helper()
-	k := &hal.Kernel{Name: "nothing", Fn: func(*hal.Block) {}}
+	k := &kernel.Func{Name: "nothing", Fn: func(*kernel.Block) {}}
 	fh := makeHandle(kindFunc, 1, idx)
 	proc.direct.set(fh, uint64(dq.(hal.KernelNumberer).KernelID(k)), nil)
 	t.Cleanup(func() { proc.direct.clear(fh.index()) })

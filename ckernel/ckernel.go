@@ -32,8 +32,8 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/rterr"
+	"github.com/gocann/gocann/kernel"
 	"golang.org/x/sys/unix"
 )
 
@@ -47,7 +47,7 @@ type Binary struct {
 	mu     sync.RWMutex
 	handle unsafe.Pointer // nil once unloaded
 
-	calls sync.Pool // *[hal.MaxBatch]C.gocann_native_call, RunBatch's buffers
+	calls sync.Pool // *[kernel.MaxBatch]C.gocann_native_call, RunBatch's buffers
 }
 
 // LoadFile loads the kernel binary at path.
@@ -138,7 +138,7 @@ func open(path, name string, image []byte) (*Binary, error) {
 func (b *Binary) Name() string { return b.name }
 
 // Kernel returns the kernel exported under name.
-func (b *Binary) Kernel(name string) (*hal.Kernel, error) {
+func (b *Binary) Kernel(name string) (*kernel.Func, error) {
 	if name == "" {
 		return nil, rterr.Errorf(rterr.KindBadArgument, "kernelName is empty")
 	}
@@ -160,9 +160,9 @@ func (b *Binary) Kernel(name string) (*hal.Kernel, error) {
 	simt := b.symbol(simtMarker + name)
 	if fp != 0 || simt {
 		// The batch and direct paths pass integer slots only, to one thread.
-		return &hal.Kernel{Name: name, Fn: func(blk *hal.Block) { b.runFP(fn, name, blk, fp) }, SIMT: simt}, nil
+		return &kernel.Func{Name: name, Fn: func(blk *kernel.Block) { b.runFP(fn, name, blk, fp) }, SIMT: simt}, nil
 	}
-	return &hal.Kernel{Name: name, Fn: func(blk *hal.Block) { b.run(fn, name, blk) }, Batch: b, Entry: uintptr(fn)}, nil
+	return &kernel.Func{Name: name, Fn: func(blk *kernel.Block) { b.run(fn, name, blk) }, Batch: b, Entry: uintptr(fn)}, nil
 }
 
 // fpMask marks kernel name's float and double parameters (bit i for
@@ -192,11 +192,11 @@ func floatMask(ps []Param, name, where string) (uint32, error) {
 }
 
 // run runs one block; a trap or an unloaded binary is a kernel fault.
-func (b *Binary) run(fn unsafe.Pointer, name string, blk *hal.Block) { b.runFP(fn, name, blk, 0) }
+func (b *Binary) run(fn unsafe.Pointer, name string, blk *kernel.Block) { b.runFP(fn, name, blk, 0) }
 
 // runFP runs one block of a kernel whose parameters fp marks as floating
 // point (fpMask).
-func (b *Binary) runFP(fn unsafe.Pointer, name string, blk *hal.Block, fp uint32) {
+func (b *Binary) runFP(fn unsafe.Pointer, name string, blk *kernel.Block, fp uint32) {
 	b.mu.RLock()
 	if b.handle == nil {
 		b.mu.RUnlock()
@@ -205,7 +205,7 @@ func (b *Binary) runFP(fn unsafe.Pointer, name string, blk *hal.Block, fp uint32
 	trapped := callBlock(fn, blk, blk.Args(), fp)
 	b.mu.RUnlock()
 	if trapped {
-		panic(&hal.TrapError{Msg: trapMessage()})
+		panic(&kernel.TrapError{Msg: trapMessage()})
 	}
 }
 
@@ -216,7 +216,7 @@ func trapMessage() string { return C.GoString(C.gocann_trap_message()) }
 // floating point routed to their registers; it reports whether the
 // kernel trapped, and passes a reported overflow on to blk. One thread of
 // a SIMT launch calls it with its thread's view of the block.
-func callBlock(fn unsafe.Pointer, blk *hal.Block, args []uint64, fp uint32) bool {
+func callBlock(fn unsafe.Pointer, blk *kernel.Block, args []uint64, fp uint32) bool {
 	var p uintptr
 	if len(args) > 0 {
 		p = uintptr(unsafe.Pointer(&args[0]))
@@ -244,13 +244,13 @@ func (b *Binary) symbol(name string) bool {
 	return C.dlsym(b.handle, cname) != nil
 }
 
-var _ hal.Batcher = (*Binary)(nil)
+var _ kernel.Batcher = (*Binary)(nil)
 
 // RunBatch runs one-block launches of kernels of b in one call into C.
-func (b *Binary) RunBatch(calls []hal.BatchCall) (int, any) {
-	buf, _ := b.calls.Get().(*[hal.MaxBatch]C.gocann_native_call)
+func (b *Binary) RunBatch(calls []kernel.BatchCall) (int, any) {
+	buf, _ := b.calls.Get().(*[kernel.MaxBatch]C.gocann_native_call)
 	if buf == nil {
-		buf = new([hal.MaxBatch]C.gocann_native_call)
+		buf = new([kernel.MaxBatch]C.gocann_native_call)
 	}
 	defer b.calls.Put(buf)
 	done := 0
@@ -260,7 +260,7 @@ func (b *Binary) RunBatch(calls []hal.BatchCall) (int, any) {
 		return 0, fmt.Sprintf("kernel %q: its binary %s was unloaded", calls[0].Kernel.Name, b.name)
 	}
 	for done < len(calls) {
-		n := min(len(calls)-done, hal.MaxBatch)
+		n := min(len(calls)-done, kernel.MaxBatch)
 		for i, c := range calls[done : done+n] {
 			buf[i] = C.gocann_native_call{fn: C.uintptr_t(c.Kernel.Entry),
 				args: C.uintptr_t(uintptr(unsafe.Pointer(unsafe.SliceData(c.Args)))), nargs: C.int64_t(len(c.Args))}
@@ -271,7 +271,7 @@ func (b *Binary) RunBatch(calls []hal.BatchCall) (int, any) {
 		runtime.KeepAlive(calls)
 		done += ran
 		if ran < n {
-			return done, &hal.TrapError{Msg: trapMessage()}
+			return done, &kernel.TrapError{Msg: trapMessage()}
 		}
 	}
 	return done, nil

@@ -16,8 +16,8 @@ import (
 
 	"github.com/gocann/gocann"
 	"github.com/gocann/gocann/ckernel"
-	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/rterr"
+	"github.com/gocann/gocann/kernel"
 )
 
 const kernelSrc = `
@@ -319,16 +319,16 @@ func TestRunBatch(t *testing.T) {
 	}
 	put, _ := bin.Kernel("put")
 	trap, _ := bin.Kernel("trap_if")
-	if put.Batch != hal.Batcher(bin) || put.Entry == 0 {
+	if put.Batch != kernel.Batcher(bin) || put.Entry == 0 {
 		t.Fatalf("a kernel of a binary has Batch %v and Entry %#x, want the binary and its address", put.Batch, put.Entry)
 	}
 	out := make([]uint64, 40)
 	base := uint64(uintptr(unsafe.Pointer(&out[0])))
 	args := make([][]uint64, 40)
-	var calls []hal.BatchCall
+	var calls []kernel.BatchCall
 	for i := range 40 {
 		args[i] = []uint64{base, uint64(i), uint64(100 + i)}
-		calls = append(calls, hal.BatchCall{Kernel: put, Args: args[i]})
+		calls = append(calls, kernel.BatchCall{Kernel: put, Args: args[i]})
 	}
 	if done, failure := bin.RunBatch(calls); done != 40 || failure != nil {
 		t.Fatalf("RunBatch of 40 puts = %d, %v", done, failure)
@@ -339,10 +339,10 @@ func TestRunBatch(t *testing.T) {
 		}
 	}
 	clear(out)
-	batch := []hal.BatchCall{calls[0], calls[1], {Kernel: trap, Args: []uint64{0}}, calls[3],
+	batch := []kernel.BatchCall{calls[0], calls[1], {Kernel: trap, Args: []uint64{0}}, calls[3],
 		{Kernel: trap, Args: []uint64{1}}, calls[5]}
 	done, failure := bin.RunBatch(batch)
-	if _, ok := failure.(*hal.TrapError); done != 4 || !ok {
+	if _, ok := failure.(*kernel.TrapError); done != 4 || !ok {
 		t.Fatalf("RunBatch with a trap at 4 = %d, %v; want 4 and a trap", done, failure)
 	}
 	if out[0] != 100 || out[1] != 101 || out[3] != 103 || out[5] != 0 {

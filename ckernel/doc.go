@@ -15,10 +15,10 @@
 // crashes the process, as on hardware; Trap and bounds-checked faults do
 // not.
 //
-// It imports hal, internal/rterr and golang.org/x/sys only, never the
-// runtime core: its kernels are hal kernels, which the Go API
-// (gocann.NewKernel) and the C ABI both take, and its errors are the
-// runtime's (internal/rterr) of the kinds CANN reports for kernel
-// binaries (invalid file, symbol not found, ...); gocann.Wrap gives one
-// its CANN code.
+// It imports kernel, internal/rterr and golang.org/x/sys only, never the
+// device contract or the runtime core: its kernels are kernel.Funcs,
+// which the Go API (gocann.NewKernel) and the C ABI both take, and its
+// errors are the runtime's (internal/rterr) of the kinds CANN reports for
+// kernel binaries (invalid file, symbol not found, ...); gocann.Wrap gives
+// one its CANN code.
 package ckernel

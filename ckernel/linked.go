@@ -3,8 +3,8 @@ package ckernel
 import (
 	"unsafe"
 
-	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/rterr"
+	"github.com/gocann/gocann/kernel"
 )
 
 // Linked returns a kernel linked into the program itself, as a static
@@ -12,7 +12,7 @@ import (
 // fn is its entry, decl its GOCANN_KERNEL_PARAMS-style declaration, which
 // the launch site builds from the kernel's parameter types. Such code is
 // never unloaded.
-func Linked(name string, fn unsafe.Pointer, decl []byte) (*hal.Kernel, []Param, error) {
+func Linked(name string, fn unsafe.Pointer, decl []byte) (*kernel.Func, []Param, error) {
 	if fn == nil {
 		return nil, nil, rterr.Errorf(rterr.KindBadArgument, "kernel %q has no entry address", name)
 	}
@@ -25,9 +25,9 @@ func Linked(name string, fn unsafe.Pointer, decl []byte) (*hal.Kernel, []Param, 
 	if err != nil {
 		return nil, nil, err
 	}
-	return &hal.Kernel{Name: name, Fn: func(blk *hal.Block) {
+	return &kernel.Func{Name: name, Fn: func(blk *kernel.Block) {
 		if callBlock(fn, blk, blk.Args(), fp) {
-			panic(&hal.TrapError{Msg: trapMessage()})
+			panic(&kernel.TrapError{Msg: trapMessage()})
 		}
 	}}, ps, nil
 }

@@ -5,8 +5,8 @@ import (
 	"debug/dwarf"
 	"debug/elf"
 
-	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/rterr"
+	"github.com/gocann/gocann/kernel"
 )
 
 // ParamKind is what a kernel parameter holds, as GOCANN_KERNEL_PARAMS
@@ -71,8 +71,8 @@ func declared(decl []byte, name, bin string) ([]Param, error) {
 		return nil, rterr.Errorf(rterr.KindInvalidParam, "%s in %s is not a GOCANN_KERNEL_PARAMS declaration (expected it to start with 'G')", sym, bin)
 	}
 	decl = decl[1:]
-	if len(decl) > hal.MaxArgs {
-		return nil, rterr.Errorf(rterr.KindInvalidParam, "%s in %s declares %d parameters, expected at most %d", sym, bin, len(decl), hal.MaxArgs)
+	if len(decl) > kernel.MaxArgs {
+		return nil, rterr.Errorf(rterr.KindInvalidParam, "%s in %s declares %d parameters, expected at most %d", sym, bin, len(decl), kernel.MaxArgs)
 	}
 	ps := make([]Param, len(decl))
 	for i, c := range decl {

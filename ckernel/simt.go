@@ -10,7 +10,7 @@ import (
 	"runtime/cgo"
 	"unsafe"
 
-	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/kernel"
 )
 
 // SIMT threads of C kernels: each runs in its own call into C, with its
@@ -23,7 +23,7 @@ const simtMarker = "gocann_simt_"
 
 // callThread runs one SIMT thread of blk. The barrier travels to C as a
 // handle, deleted when the thread returns.
-func callThread(fn unsafe.Pointer, blk *hal.Block, args []uint64, fp uint32) C.int {
+func callThread(fn unsafe.Pointer, blk *kernel.Block, args []uint64, fp uint32) C.int {
 	s := blk.SIMT()
 	t, bd, g := blk.ThreadIdx(), s.Block, s.Grid
 	layout := [9]C.uint32_t{C.uint32_t(t.X), C.uint32_t(t.Y), C.uint32_t(t.Z), C.uint32_t(bd.X), C.uint32_t(bd.Y), C.uint32_t(bd.Z),
@@ -40,5 +40,5 @@ func callThread(fn unsafe.Pointer, blk *hal.Block, args []uint64, fp uint32) C.i
 
 //export gocann_simt_barrier_wait
 func gocann_simt_barrier_wait(h C.uintptr_t) {
-	cgo.Handle(h).Value().(hal.Barrier).Wait()
+	cgo.Handle(h).Value().(kernel.Barrier).Wait()
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 	"unsafe"
+
+	"github.com/gocann/gocann/kernel"
 )
 
 // Backend is one opened device backend, owned by one runtime.
@@ -152,7 +154,7 @@ type Fault struct {
 	Task   TaskKind
 	Kernel string // kernel name for kernel tasks
 	// Kernel tasks: the kernel and its argument slots, as the task ran.
-	Func   *Kernel
+	Func   *kernel.Func
 	NArgs  uint32
 	Args   [MaxArgs]uint64
 	Site   uintptr

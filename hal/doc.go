@@ -6,19 +6,19 @@
 // It follows the shape of database/sql/driver: a small mandatory interface
 // (Backend, Device, Queue, Event, Notify) and optional capabilities that the
 // front end discovers by type assertion (Tracer, Sharer, Direct,
-// KernelNumberer, Batcher, Peer, Identifier, Utilizer, MemUser, VMM). The
+// KernelNumberer, Peer, Identifier, Utilizer, MemUser, VMM). The
 // runtime core owns the CANN semantics (contexts, lifetimes, fault
 // reporting, error codes); a backend only
 // executes what it is given, in order, per queue. hal types hold no
 // pointer back to the layers above, which keep what they know about a
 // device object themselves: a model stream names the runtime event of
-// each of its event operations, and the API's Kernel is the hal.Kernel
+// each of its event operations, and the API's Kernel is the kernel.Func
 // itself, seen as the API's type.
 //
 // hal owns:
 //   - the interfaces a backend implements, and the values crossing them:
-//     Task, Graph and its operations, Kernel and Block, Props, Allocation,
-//     Span, Fault, Record;
+//     Task (whose kernel tasks carry a kernel.Func), Graph and its
+//     operations, Props, Allocation, Span, Fault, Record;
 //   - SQ, the submission area producers outside Go (the C ABI's launch
 //     path) write; how a backend numbers kernels for it is the backend's
 //     (KernelNumberer);
@@ -29,6 +29,10 @@
 //     values, and the root package maps every kind to a CANN code in one
 //     place.
 //
-// hal imports only the standard library. Backends (sim) and the runtime core
-// (internal/...) import hal; hal imports neither.
+// What a kernel sees of its launch (kernel.Block) and how it fails
+// (kernel.TrapError) are the kernel contract, package kernel, which hal's
+// task descriptors refer to.
+//
+// hal imports only the standard library and kernel. Backends (sim) and the
+// runtime core (internal/...) import hal; hal imports neither.
 package hal

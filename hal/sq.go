@@ -1,6 +1,10 @@
 package hal
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+
+	"github.com/gocann/gocann/kernel"
+)
 
 // SQEntries is the number of entries of an SQ: how many direct launches may
 // be written ahead of the scheduler taking them in.
@@ -82,13 +86,13 @@ type Direct interface {
 }
 
 // KernelNumberer is implemented by Direct queues whose SQ entries name
-// kernels by number, as a producer outside Go cannot hold a *Kernel. A
+// kernels by number, as a producer outside Go cannot hold a *kernel.Func. A
 // producer asks for a kernel's number before writing an entry for it.
 type KernelNumberer interface {
 	// KernelID numbers k for SQE.Kernel: never 0, and the same number
 	// every time until ForgetKernel.
-	KernelID(k *Kernel) uint32
+	KernelID(k *kernel.Func) uint32
 	// ForgetKernel lets the numbering drop k (its code is being unloaded):
 	// an entry still naming it faults when it runs.
-	ForgetKernel(k *Kernel)
+	ForgetKernel(k *kernel.Func)
 }

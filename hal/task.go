@@ -1,9 +1,14 @@
 package hal
 
-import "time"
+import (
+	"time"
 
-// MaxArgs is the number of 8-byte argument slots a kernel launch carries.
-const MaxArgs = 32
+	"github.com/gocann/gocann/kernel"
+)
+
+// MaxArgs is the number of 8-byte argument slots a kernel launch carries
+// (the kernel contract's).
+const MaxArgs = kernel.MaxArgs
 
 // TaskKind is the kind of work a task descriptor describes.
 type TaskKind uint8
@@ -89,7 +94,7 @@ type Task struct {
 	// TaskKernel. The submitter checks a launch, once: Kernel and its Fn
 	// set, Blocks from 1, NArgs at most MaxArgs. A backend takes them as
 	// given.
-	Kernel *Kernel
+	Kernel *kernel.Func
 	Blocks uint32
 	NArgs  uint32
 	Args   [MaxArgs]uint64
@@ -104,7 +109,7 @@ type Task struct {
 	// TaskMemset: Width 4 fills with the 32-bit little-endian pattern
 	// uint32(Value) (Size a multiple of 4); 0 or 1 fills bytes.
 	// TaskReduce: Value is the operation (ReduceSum...), Flag the element
-	// type (a DType), Size a multiple of its size; Width 1 saturates float
+	// type (a kernel.DType), Size a multiple of its size; Width 1 saturates float
 	// results (SatSaturate) instead of producing inf and NaN.
 
 	// TaskKernel, TaskReduce, TaskRandom: the device address of the

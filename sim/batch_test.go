@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/kernel"
 )
 
 // logBatcher runs batches of its kernels by logging their arguments; a
@@ -16,11 +17,11 @@ type logBatcher struct {
 	fail    uint64
 }
 
-func (b *logBatcher) RunBatch(calls []hal.BatchCall) (int, any) {
+func (b *logBatcher) RunBatch(calls []kernel.BatchCall) (int, any) {
 	b.batches = append(b.batches, len(calls))
 	for i, c := range calls {
 		if c.Args[0] == b.fail {
-			return i, &hal.TrapError{Msg: "trapped"}
+			return i, &kernel.TrapError{Msg: "trapped"}
 		}
 		b.got = append(b.got, c.Args[0])
 	}
@@ -28,14 +29,14 @@ func (b *logBatcher) RunBatch(calls []hal.BatchCall) (int, any) {
 }
 
 // TestGraphBatches: runs of one-block kernels sharing a Batcher run through
-// it, at most hal.MaxBatch a call, skipping disabled operations; a failing
+// it, at most kernel.MaxBatch a call, skipping disabled operations; a failing
 // launch faults as its own operation and the rest of the stream runs on.
 func TestGraphBatches(t *testing.T) {
 	_, q := graphDev(t)
 	b := &logBatcher{fail: 7}
-	k := &hal.Kernel{Name: "batched", Batch: b, Fn: func(blk *hal.Block) { b.got = append(b.got, 1000+blk.Args()[0]) }}
-	other := &hal.Kernel{Name: "alone", Fn: func(blk *hal.Block) { b.got = append(b.got, 2000+blk.Args()[0]) }}
-	launch := func(k *hal.Kernel, v uint64) hal.Op {
+	k := &kernel.Func{Name: "batched", Batch: b, Fn: func(blk *kernel.Block) { b.got = append(b.got, 1000+blk.Args()[0]) }}
+	other := &kernel.Func{Name: "alone", Fn: func(blk *kernel.Block) { b.got = append(b.got, 2000+blk.Args()[0]) }}
+	launch := func(k *kernel.Func, v uint64) hal.Op {
 		return hal.Op{Kind: hal.OpTask, Task: hal.Task{Kind: hal.TaskKernel, Kernel: k, Blocks: 1, NArgs: 1, Args: [hal.MaxArgs]uint64{v}}}
 	}
 	var ops []hal.Op

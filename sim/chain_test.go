@@ -8,12 +8,13 @@ import (
 	"time"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/kernel"
 )
 
 // chainKernel logs its argument, and fails as told for some arguments:
 // "panic" panics, "exit" calls runtime.Goexit.
-func chainKernel(l *logKernel, fail map[uint64]string) *hal.Kernel {
-	return &hal.Kernel{Name: "chained", Fn: func(b *hal.Block) {
+func chainKernel(l *logKernel, fail map[uint64]string) *kernel.Func {
+	return &kernel.Func{Name: "chained", Fn: func(b *kernel.Block) {
 		v := b.Args()[0]
 		switch fail[v] {
 		case "panic":
@@ -30,7 +31,7 @@ func chainKernel(l *logKernel, fail map[uint64]string) *hal.Kernel {
 // queueChain holds q, queues n one-block kernels of k with arguments 0..n-1
 // behind the hold, so they run as chains, and releases it; it returns the
 // sequence number of the first.
-func queueChain(t *testing.T, d hal.Device, q hal.Queue, k *hal.Kernel, n int) uint64 {
+func queueChain(t *testing.T, d hal.Device, q hal.Queue, k *kernel.Func, n int) uint64 {
 	t.Helper()
 	release := hold(t, d, q)
 	first := q.Submitted() + 1
@@ -132,7 +133,7 @@ func TestChainStopsWithGroup(t *testing.T) {
 	b.SetStopOnFailure(true)
 	l := newLogKernel()
 	gate := make(chan struct{})
-	k := &hal.Kernel{Name: "gated", Fn: func(blk *hal.Block) {
+	k := &kernel.Func{Name: "gated", Fn: func(blk *kernel.Block) {
 		v := blk.Args()[0]
 		if v == 3 {
 			<-gate
@@ -142,7 +143,7 @@ func TestChainStopsWithGroup(t *testing.T) {
 		l.mu.Unlock()
 	}}
 	first := queueChain(t, d, a, k, 10)
-	submit(t, b, hal.Task{Kind: hal.TaskKernel, Blocks: 1, Kernel: &hal.Kernel{Name: "bad", Fn: func(*hal.Block) { panic("bad") }}})
+	submit(t, b, hal.Task{Kind: hal.TaskKernel, Blocks: 1, Kernel: &kernel.Func{Name: "bad", Fn: func(*kernel.Block) { panic("bad") }}})
 	b.Wait(t.Context(), b.Submitted(), 0)
 	if _, stopped := a.Stopped(); !stopped {
 		t.Fatal("a fault on a queue of the group did not stop the other")

@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/kernel"
 )
 
 // TestDeviceCloseIsPrompt closes a device whose engines have all run work
@@ -29,7 +30,7 @@ func TestDeviceCloseIsPrompt(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		submit(t, q, hal.Task{Kind: hal.TaskKernel, Blocks: 8, Kernel: &hal.Kernel{Name: "nop", Fn: func(*hal.Block) {}}})
+		submit(t, q, hal.Task{Kind: hal.TaskKernel, Blocks: 8, Kernel: &kernel.Func{Name: "nop", Fn: func(*kernel.Block) {}}})
 		submit(t, q, hal.Task{Kind: hal.TaskCopy, Dst: hal.DevLoc(a.Addr + 1<<19), Src: hal.DevLoc(a.Addr), Size: 1 << 19})
 		submit(t, q, hal.Task{Kind: hal.TaskHostFunc, Host: func() {}})
 		wait(t, q)

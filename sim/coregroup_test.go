@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/kernel"
 )
 
 // groupedDev opens a 16-core device split into a 4-core group 0 and an
@@ -19,7 +20,7 @@ func groupedDev(t *testing.T) hal.Device {
 	return openDev(t, p)
 }
 
-func grouped(k *hal.Kernel, blocks uint32, group uint8) hal.Task {
+func grouped(k *kernel.Func, blocks uint32, group uint8) hal.Task {
 	return hal.Task{Kind: hal.TaskKernel, Kernel: k, Blocks: blocks, Group: group}
 }
 
@@ -95,7 +96,7 @@ func TestGroupParkedAbort(t *testing.T) {
 	d := groupedDev(t)
 	var started atomic.Int32
 	release := make(chan struct{})
-	hold := &hal.Kernel{Name: "hold", Fn: func(*hal.Block) { started.Add(1); <-release }}
+	hold := &kernel.Func{Name: "hold", Fn: func(*kernel.Block) { started.Add(1); <-release }}
 	busy := newQ(t, d, 0)
 	submit(t, busy, grouped(hold, 4, 1))
 	for started.Load() < 4 {
@@ -103,14 +104,14 @@ func TestGroupParkedAbort(t *testing.T) {
 	}
 	var ran atomic.Int32
 	q := newQ(t, d, 0)
-	submit(t, q, grouped(&hal.Kernel{Name: "parked", Fn: func(*hal.Block) { ran.Add(1) }}, 2, 1))
+	submit(t, q, grouped(&kernel.Func{Name: "parked", Fn: func(*kernel.Block) { ran.Add(1) }}, 2, 1))
 	time.Sleep(5 * time.Millisecond)
 	if err := q.Abort(); err != nil {
 		t.Fatal(err)
 	}
 	close(release)
 	wait(t, busy)
-	submit(t, q, grouped(&hal.Kernel{Name: "after", Fn: func(*hal.Block) { ran.Add(10) }}, 2, 1))
+	submit(t, q, grouped(&kernel.Func{Name: "after", Fn: func(*kernel.Block) { ran.Add(10) }}, 2, 1))
 	wait(t, q)
 	if got := ran.Load(); got != 20 {
 		t.Errorf("blocks ran for %d, want 20: the aborted kernel's none, the next one's two", got)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/kernel"
 )
 
 // peakKernel counts the blocks running at once: each holds its core for a
@@ -14,8 +15,8 @@ type peakKernel struct {
 	running, peak, ran atomic.Int32
 }
 
-func (p *peakKernel) kernel() *hal.Kernel {
-	return &hal.Kernel{Name: "peak", Fn: func(*hal.Block) {
+func (p *peakKernel) kernel() *kernel.Func {
+	return &kernel.Func{Name: "peak", Fn: func(*kernel.Block) {
 		n := p.running.Add(1)
 		for {
 			m := p.peak.Load()

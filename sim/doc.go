@@ -31,6 +31,6 @@
 // their seeds; go test -fuzz=FuzzAllocatorInputs -fuzztime=10m ./sim
 // explores.
 //
-// sim imports only hal, the standard library and golang.org/x/sys; never the
-// gocann root package or internal/.
+// sim imports only hal, kernel, the standard library and golang.org/x/sys;
+// never the gocann root package or internal/.
 package sim

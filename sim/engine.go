@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/kernel"
 )
 
 // item is one task on an engine: parts are handed to workers one at a time
@@ -259,13 +260,13 @@ func (e *engine) down(i int) {
 type worker struct {
 	e     *engine
 	wake  chan struct{}
-	block hal.Block // reused for every kernel block this worker runs
-	busy  bool      // counted in e.load.active; guarded by the scheduler's mu
+	block kernel.Block // reused for every kernel block this worker runs
+	busy  bool         // counted in e.load.active; guarded by the scheduler's mu
 
 	// A batch of graph kernels (runBatch): the launches and their
 	// operations' positions.
-	calls   [hal.MaxBatch]hal.BatchCall
-	callPCs [hal.MaxBatch]int
+	calls   [kernel.MaxBatch]kernel.BatchCall
+	callPCs [kernel.MaxBatch]int
 }
 
 func (w *worker) run() {

@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/kernel"
 )
 
 // Copies and memsets below splitMin bytes run as one part; larger ones are
@@ -193,7 +194,7 @@ func (w *worker) faultOf(q *queue, seq uint64, t *hal.Task, p int32, v any) *hal
 	switch t.Kind {
 	case hal.TaskKernel:
 		k := hal.KindAICoreException
-		if _, ok := v.(*hal.TrapError); ok {
+		if _, ok := v.(*kernel.TrapError); ok {
 			k = hal.KindAICoreTrap
 		}
 		if t.Kernel.CPU {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/kernel"
 )
 
 // A wait that a fault ends returns after the fault handler has seen the
@@ -22,7 +23,7 @@ func TestFaultReportedBeforeWaitEnds(t *testing.T) {
 		})
 		q := newQ(t, d, 0)
 		q.SetStopOnFailure(stop)
-		k := &hal.Kernel{Name: "bad", Fn: func(*hal.Block) { panic("boom") }}
+		k := &kernel.Func{Name: "bad", Fn: func(*kernel.Block) { panic("boom") }}
 		seq := submit(t, q, hal.Task{Kind: hal.TaskKernel, Kernel: k, Blocks: 1})
 		err := q.Wait(context.Background(), seq, 10*time.Second)
 		if stop {
@@ -60,7 +61,7 @@ func TestFaultHandlerWaitsOnItsQueue(t *testing.T) {
 	})
 	q = newQ(t, d, 0)
 	q.SetStopOnFailure(true)
-	k := &hal.Kernel{Name: "bad", Fn: func(*hal.Block) { panic("boom") }}
+	k := &kernel.Func{Name: "bad", Fn: func(*kernel.Block) { panic("boom") }}
 	submit(t, q, hal.Task{Kind: hal.TaskKernel, Kernel: k, Blocks: 1})
 	select {
 	case err := <-done:

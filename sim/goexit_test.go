@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/kernel"
 )
 
 // A host function or kernel calling runtime.Goexit (t.FailNow in a test
@@ -26,7 +27,7 @@ func TestGoexitInTask(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k := &hal.Kernel{Name: "quit", Fn: func(*hal.Block) { runtime.Goexit() }}
+	k := &kernel.Func{Name: "quit", Fn: func(*kernel.Block) { runtime.Goexit() }}
 	for range 3 {
 		q.Submit(hal.Task{Kind: hal.TaskHostFunc, Host: runtime.Goexit})
 		q.Submit(hal.Task{Kind: hal.TaskKernel, Kernel: k, Blocks: 4})

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/kernel"
 )
 
 // Kernels inside a graph: one at a time, or runs of one-block C kernels in
@@ -70,7 +71,7 @@ func (w *worker) runKernel(r *graphRun, si, pc int, t *hal.Task) {
 
 // batchOf returns the Batcher that may run t, if any. A kernel on memory
 // of a closed device takes none: it runs alone, and faults.
-func (b *Backend) batchOf(dev int, t *hal.Task) hal.Batcher {
+func (b *Backend) batchOf(dev int, t *hal.Task) kernel.Batcher {
 	if t.Kind != hal.TaskKernel || t.Blocks != 1 || t.ArgsDev != 0 || t.Kernel == nil || t.Overflow != 0 || t.Kernel.CPU || b.closedKernel(dev, t) != nil {
 		return nil
 	}
@@ -89,7 +90,7 @@ func (w *worker) runBatch(r *graphRun, si, pc int, ops []hal.Op) int {
 		return 0
 	}
 	n, end := 0, pc
-	for ; end < len(ops) && n < hal.MaxBatch; end++ {
+	for ; end < len(ops) && n < kernel.MaxBatch; end++ {
 		op := &ops[end]
 		if op.Disabled {
 			continue
@@ -97,7 +98,7 @@ func (w *worker) runBatch(r *graphRun, si, pc int, ops []hal.Op) int {
 		if op.Kind != hal.OpTask || sb.batchOf(r.s.dev.id, &op.Task) != b {
 			break
 		}
-		w.calls[n] = hal.BatchCall{Kernel: op.Task.Kernel, Args: op.Task.Args[:op.Task.NArgs]}
+		w.calls[n] = kernel.BatchCall{Kernel: op.Task.Kernel, Args: op.Task.Args[:op.Task.NArgs]}
 		w.callPCs[n] = end
 		n++
 	}
@@ -118,7 +119,7 @@ func (w *worker) runBatch(r *graphRun, si, pc int, ops []hal.Op) int {
 
 // panicError is what a kernel panicked with, as an error.
 func panicError(v any) error {
-	if te, ok := v.(*hal.TrapError); ok {
+	if te, ok := v.(*kernel.TrapError); ok {
 		return te
 	}
 	if e, ok := v.(error); ok {
@@ -139,7 +140,7 @@ func (w *worker) block1(t *hal.Task) (err error) {
 }
 
 func faultKind(err error) hal.Kind {
-	if _, ok := err.(*hal.TrapError); ok {
+	if _, ok := err.(*kernel.TrapError); ok {
 		return hal.KindAICoreTrap
 	}
 	return hal.KindAICoreException

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/kernel"
 )
 
 func graphDev(t *testing.T) (hal.Device, hal.Queue) {
@@ -56,7 +57,7 @@ func TestGraphStreams(t *testing.T) {
 	var log []string
 	note := func(s string) func() { return func() { mu.Lock(); log = append(log, s); mu.Unlock() } }
 	var blocks atomic.Int32
-	k := &hal.Kernel{Name: "count", Fn: func(*hal.Block) { blocks.Add(1) }}
+	k := &kernel.Func{Name: "count", Fn: func(*kernel.Block) { blocks.Add(1) }}
 	g := &hal.Graph{Name: "two", Events: 2, Streams: []*hal.GraphStream{
 		stream(true, host(note("a1")), hal.Op{Kind: hal.OpRecord, Event: 0},
 			hal.Op{Kind: hal.OpWait, Event: 1}, host(note("a2"))),

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/kernel"
 )
 
 // BenchmarkIPCImportedRead: a one-block kernel summing 16 MiB of imported
@@ -37,7 +38,7 @@ func BenchmarkIPCImportedRead(b *testing.B) {
 		b.Fatal(err)
 	}
 	var sink uint64
-	sum := &hal.Kernel{Name: "sum", Fn: func(blk *hal.Block) {
+	sum := &kernel.Func{Name: "sum", Fn: func(blk *kernel.Block) {
 		var s uint64
 		buf := blk.Bytes(blk.Arg(0), n)
 		for i := 0; i+8 <= len(buf); i += 8 {

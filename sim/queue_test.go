@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/kernel"
 )
 
 // ringLen is the number of slots q's ring has now.
@@ -89,7 +90,7 @@ func TestQueueRingGrows(t *testing.T) {
 			case 4:
 				submit(t, q, hal.Task{Kind: hal.TaskEventWait, Event: ev})
 			case 7:
-				submit(t, q, hal.Task{Kind: hal.TaskKernel, Blocks: 2, Kernel: &hal.Kernel{Name: "nop", Fn: func(*hal.Block) {}}})
+				submit(t, q, hal.Task{Kind: hal.TaskKernel, Blocks: 2, Kernel: &kernel.Func{Name: "nop", Fn: func(*kernel.Block) {}}})
 			}
 			submit(t, q, l.task(i))
 		}
@@ -264,7 +265,7 @@ func TestStoppedRecordReleasesWaits(t *testing.T) {
 	}
 	a.SetStopOnFailure(true)
 	release := hold(t, d, a)
-	k := &hal.Kernel{Name: "bad", Fn: func(*hal.Block) { panic("boom") }}
+	k := &kernel.Func{Name: "bad", Fn: func(*kernel.Block) { panic("boom") }}
 	submit(t, a, hal.Task{Kind: hal.TaskKernel, Kernel: k, Blocks: 1})
 	ran := false
 	submit(t, a, hal.Task{Kind: hal.TaskHostFunc, Host: func() { ran = true }})

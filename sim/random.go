@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/kernel"
 )
 
 // The random number task of the DSA engine: Philox4x32-10, counter-based,
@@ -64,22 +65,22 @@ func (b *Backend) randomParam(p hal.RandomParam) (uint64, error) {
 }
 
 // asFloat interprets the low bits of v as a value of float type t.
-func asFloat(v uint64, t hal.DType) float64 {
+func asFloat(v uint64, t kernel.DType) float64 {
 	switch t {
-	case hal.F16:
+	case kernel.F16:
 		return float64(f16ToF32(uint16(v)))
-	case hal.BF16:
+	case kernel.BF16:
 		return float64(bf16ToF32(uint16(v)))
 	}
 	return float64(math.Float32frombits(uint32(v)))
 }
 
 // asInt sign-extends the low bits of v for a signed type t.
-func asInt(v uint64, t hal.DType) uint64 {
-	if t == hal.I32 {
+func asInt(v uint64, t kernel.DType) uint64 {
+	if t == kernel.I32 {
 		return uint64(int64(int32(v)))
 	}
-	if t == hal.U32 {
+	if t == kernel.U32 {
 		return uint64(uint32(v))
 	}
 	return v
@@ -194,11 +195,11 @@ func truncNormal(w uint32) float64 {
 	return math.Sqrt2 * math.Erfinv(erfSqrt2*(2*u-1))
 }
 
-func storeFloat(out unsafe.Pointer, i uint64, v float64, t hal.DType) {
+func storeFloat(out unsafe.Pointer, i uint64, v float64, t kernel.DType) {
 	switch t {
-	case hal.F16:
+	case kernel.F16:
 		*(*uint16)(unsafe.Add(out, 2*i)) = f32ToF16(float32(v))
-	case hal.BF16:
+	case kernel.BF16:
 		*(*uint16)(unsafe.Add(out, 2*i)) = f32ToBF16(float32(v))
 	default:
 		*(*float32)(unsafe.Add(out, 4*i)) = float32(v)
@@ -206,9 +207,9 @@ func storeFloat(out unsafe.Pointer, i uint64, v float64, t hal.DType) {
 }
 
 // uniformInt draws integers in [lo, hi); an empty range gives lo.
-func (g *gen) uniformInt(t hal.DType, lo, hi, num uint64, out unsafe.Pointer) {
+func (g *gen) uniformInt(t kernel.DType, lo, hi, num uint64, out unsafe.Pointer) {
 	span := hi - lo
-	if t == hal.U32 || t == hal.U64 {
+	if t == kernel.U32 || t == kernel.U64 {
 		if hi <= lo {
 			span = 0
 		}

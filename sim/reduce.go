@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/kernel"
 )
 
 // reduce runs part p of parts of a TaskReduce: dst = dst op src over its
@@ -14,7 +15,7 @@ import (
 // SatSaturate. A float result that is inf or NaN flags the task's overflow
 // area, if it has one.
 func (b *Backend) reduce(t *hal.Task, p, parts int32) error {
-	typ := hal.DType(t.Flag)
+	typ := kernel.DType(t.Flag)
 	es := typ.Size()
 	dst, err := b.resolve(t.Dst, t.Size)
 	if err != nil {
@@ -34,21 +35,21 @@ func (b *Backend) reduce(t *hal.Task, p, parts int32) error {
 	check := sat || t.Overflow != 0
 	bad := false
 	switch typ {
-	case hal.F32:
+	case kernel.F32:
 		bad = reduceF32(unsafe.Slice((*float32)(d), m), unsafe.Slice((*float32)(s), m), t.Value, check, sat)
-	case hal.F16, hal.BF16:
-		bad = reduceHalf(unsafe.Slice((*uint16)(d), m), unsafe.Slice((*uint16)(s), m), t.Value, typ == hal.BF16, sat)
-	case hal.I8:
+	case kernel.F16, kernel.BF16:
+		bad = reduceHalf(unsafe.Slice((*uint16)(d), m), unsafe.Slice((*uint16)(s), m), t.Value, typ == kernel.BF16, sat)
+	case kernel.I8:
 		reduceInt(unsafe.Slice((*int8)(d), m), unsafe.Slice((*int8)(s), m), t.Value)
-	case hal.U8:
+	case kernel.U8:
 		reduceInt(unsafe.Slice((*uint8)(d), m), unsafe.Slice((*uint8)(s), m), t.Value)
-	case hal.I16:
+	case kernel.I16:
 		reduceInt(unsafe.Slice((*int16)(d), m), unsafe.Slice((*int16)(s), m), t.Value)
-	case hal.U16:
+	case kernel.U16:
 		reduceInt(unsafe.Slice((*uint16)(d), m), unsafe.Slice((*uint16)(s), m), t.Value)
-	case hal.I32:
+	case kernel.I32:
 		reduceInt(unsafe.Slice((*int32)(d), m), unsafe.Slice((*int32)(s), m), t.Value)
-	case hal.U32:
+	case kernel.U32:
 		reduceInt(unsafe.Slice((*uint32)(d), m), unsafe.Slice((*uint32)(s), m), t.Value)
 	default:
 		return hal.Errorf(hal.KindInvalidParam, "reduce of element type %d is not supported", typ)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/kernel"
 )
 
 func openDev(t *testing.T, p hal.Props) hal.Device {
@@ -56,7 +57,7 @@ func TestKernelBlocksBoundedByCores(t *testing.T) {
 	d := openDev(t, hal.Props{AICores: 4})
 	q := newQ(t, d, 0)
 	var running, peak, ran atomic.Int32
-	k := &hal.Kernel{Name: "probe", Fn: func(b *hal.Block) {
+	k := &kernel.Func{Name: "probe", Fn: func(b *kernel.Block) {
 		n := running.Add(1)
 		for {
 			p := peak.Load()
@@ -87,7 +88,7 @@ func TestQueueOrder(t *testing.T) {
 		kind := hal.TaskHostFunc
 		task := hal.Task{Kind: kind, Host: func() { mu.Lock(); got = append(got, i); mu.Unlock() }}
 		if i%2 == 1 {
-			task = hal.Task{Kind: hal.TaskKernel, Blocks: 3, Kernel: &hal.Kernel{Name: "k", Fn: func(b *hal.Block) {
+			task = hal.Task{Kind: hal.TaskKernel, Blocks: 3, Kernel: &kernel.Func{Name: "k", Fn: func(b *kernel.Block) {
 				if b.Idx() == 0 {
 					mu.Lock()
 					got = append(got, i)
@@ -168,7 +169,7 @@ func TestKernelFault(t *testing.T) {
 	var mu sync.Mutex
 	d.SetFaultHandler(func(f hal.Fault) { mu.Lock(); got = append(got, f); mu.Unlock() })
 	q := newQ(t, d, 0)
-	k := &hal.Kernel{Name: "bad", Fn: func(b *hal.Block) {
+	k := &kernel.Func{Name: "bad", Fn: func(b *kernel.Block) {
 		if b.Idx() == 1 {
 			panic("boom")
 		}

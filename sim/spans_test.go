@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/kernel"
 )
 
 // staleAddr opens device 1 of b, allocates on it and closes it, returning
@@ -44,7 +45,7 @@ func TestGraphClosedDeviceArgs(t *testing.T) {
 		t.Fatal(err)
 	}
 	lb := &logBatcher{fail: ^uint64(0)}
-	k := &hal.Kernel{Name: "batched", Batch: lb, Fn: func(blk *hal.Block) { lb.got = append(lb.got, blk.Args()[0]) }}
+	k := &kernel.Func{Name: "batched", Batch: lb, Fn: func(blk *kernel.Block) { lb.got = append(lb.got, blk.Args()[0]) }}
 	launch := func(blocks uint32, args ...uint64) hal.Op {
 		t := hal.Task{Kind: hal.TaskKernel, Kernel: k, Blocks: blocks, NArgs: uint32(len(args))}
 		copy(t.Args[:], args)

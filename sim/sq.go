@@ -4,6 +4,7 @@ import (
 	"runtime"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/kernel"
 )
 
 var _ hal.Direct = (*queue)(nil)
@@ -80,7 +81,7 @@ func (q *queue) materialize(seq uint64, e *hal.SQE) {
 		// A number no kernel has (the producer checked the rest of the
 		// entry, hal.SQE): the task fails when it runs rather than
 		// taking the scheduler down.
-		sl.t.Kernel = &hal.Kernel{Name: "(unknown kernel)", Fn: func(*hal.Block) { panic("direct launch of an unknown kernel") }}
+		sl.t.Kernel = &kernel.Func{Name: "(unknown kernel)", Fn: func(*kernel.Block) { panic("direct launch of an unknown kernel") }}
 	}
 }
 

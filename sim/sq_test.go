@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/kernel"
 )
 
 // directLaunch writes a launch into q's SQ as a producer outside Go does
@@ -26,12 +27,12 @@ func directLaunch(q hal.Queue, kernel uint32, blocks uint32, args ...uint64) boo
 type logKernel struct {
 	mu  sync.Mutex
 	got []uint64
-	k   hal.Kernel
+	k   kernel.Func
 }
 
 func newLogKernel() *logKernel {
 	l := &logKernel{}
-	l.k = hal.Kernel{Name: "log", Fn: func(b *hal.Block) {
+	l.k = kernel.Func{Name: "log", Fn: func(b *kernel.Block) {
 		l.mu.Lock()
 		l.got = append(l.got, b.Args()[0])
 		l.mu.Unlock()
@@ -148,7 +149,7 @@ func TestDirectRefused(t *testing.T) {
 	// A stopped queue refuses until the stop is cleared.
 	q.SetStopOnFailure(true)
 	release = hold(t, d, q)
-	submit(t, q, hal.Task{Kind: hal.TaskKernel, Blocks: 1, Kernel: &hal.Kernel{Name: "bad", Fn: func(*hal.Block) { panic("bad") }}})
+	submit(t, q, hal.Task{Kind: hal.TaskKernel, Blocks: 1, Kernel: &kernel.Func{Name: "bad", Fn: func(*kernel.Block) { panic("bad") }}})
 	release()
 	q.Wait(t.Context(), q.Submitted(), 0)
 	if _, stopped := q.Stopped(); !stopped {
@@ -179,7 +180,7 @@ func TestDirectUnknownKernel(t *testing.T) {
 	kn := q.(hal.KernelNumberer)
 	l := newLogKernel()
 	id := kn.KernelID(&l.k)
-	gone := &hal.Kernel{Name: "gone", Fn: func(*hal.Block) { t.Error("a forgotten kernel ran") }}
+	gone := &kernel.Func{Name: "gone", Fn: func(*kernel.Block) { t.Error("a forgotten kernel ran") }}
 	goneID := kn.KernelID(gone)
 	kn.ForgetKernel(gone)
 	release := hold(t, d, q)

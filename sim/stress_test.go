@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/kernel"
 )
 
 // TestStressManyQueues has many goroutines each feed its own queue a mix of
@@ -33,7 +34,7 @@ func TestStressManyQueues(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	kernel := &hal.Kernel{Name: "stress", Fn: func(b *hal.Block) {
+	kernel := &kernel.Func{Name: "stress", Fn: func(b *kernel.Block) {
 		b.Add64(b.Arg(0), 1)
 		if got := b.Load64(b.Arg(1)); got != b.Arg(2) {
 			panic("the value write before this kernel has not landed")

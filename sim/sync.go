@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/kernel"
 )
 
 // admit checks a task at submission and notes what the scheduler must know
@@ -94,7 +95,7 @@ func staticCheck(t *hal.Task) error {
 			return hal.Errorf(hal.KindInvalidParam, "host function task without a function")
 		}
 	case hal.TaskReduce:
-		if es := hal.DType(t.Flag).Size(); es == 0 || t.Size%es != 0 {
+		if es := kernel.DType(t.Flag).Size(); es == 0 || t.Size%es != 0 {
 			return hal.Errorf(hal.KindInvalidParam, "reduce of %d bytes of element type %d is invalid", t.Size, t.Flag)
 		}
 	case hal.TaskRandom:

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/kernel"
 )
 
 // run executes a transfer through a queue (q != nil) or Device.Run.
@@ -231,7 +232,7 @@ func testCopyFault(e *env) {
 func testRunRefuses(e *env) {
 	for _, task := range []hal.Task{
 		hostTask(func() { e.t.Error("Run ran a host function") }),
-		kernelTask("haltest_run", 1, func(*hal.Block) { e.t.Error("Run ran a kernel") }),
+		kernelTask("haltest_run", 1, func(*kernel.Block) { e.t.Error("Run ran a kernel") }),
 	} {
 		if err := e.d.Run(task); err == nil {
 			e.t.Errorf("Run accepted a %s task", task.Kind)
@@ -255,7 +256,7 @@ func testCopyOverlapsKernel(e *env) {
 		}
 	}))
 	seqCopy := e.submit(qc, copyTask(hal.DevLoc(dst.Addr), hal.DevLoc(src.Addr), n))
-	e.submit(qk, kernelTask("haltest_overlap", 1, func(b *hal.Block) {
+	e.submit(qk, kernelTask("haltest_overlap", 1, func(b *kernel.Block) {
 		started.Store(true)
 		deadline := time.Now().Add(patience)
 		for qc.Completed() < seqCopy {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/kernel"
 )
 
 // Direct producers (hal.Direct): code outside the backend writing launches
@@ -18,7 +19,7 @@ import (
 type directProducer struct {
 	q      hal.Queue
 	dq     hal.Direct
-	kernel *hal.Kernel
+	kernel *kernel.Func
 	id     uint32 // the kernel's number for SQ entries
 }
 
@@ -85,7 +86,7 @@ func testDirectRace(e *env) {
 		t.Skip("the backend's queues take no direct producers (hal.Direct)")
 	}
 	log := &raceLog{taken: map[uint64]takenLaunch{}}
-	k := &hal.Kernel{Name: "haltest_direct_race", Fn: func(b *hal.Block) {
+	k := &kernel.Func{Name: "haltest_direct_race", Fn: func(b *kernel.Block) {
 		log.mu.Lock()
 		log.ran = append(log.ran, b.Arg(0)<<32|b.Arg(1))
 		log.mu.Unlock()

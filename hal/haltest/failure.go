@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/kernel"
 )
 
 // testStopOnFailure checks STOP_ON_FAILURE: a fault on one queue of a group
@@ -27,7 +28,7 @@ func testStopOnFailure(e *env) {
 	// that ran first would refuse the later submissions.
 	g := e.gate()
 	e.submit(qa, e.blocker(g))
-	seqTrap := e.submit(qa, kernelTask("haltest_stop", 2, func(b *hal.Block) { b.Trap("stop the group") }))
+	seqTrap := e.submit(qa, kernelTask("haltest_stop", 2, func(b *kernel.Block) { b.Trap("stop the group") }))
 	seqA := e.submit(qa, hostTask(func() { ranA.Store(true) }))
 	g.open()
 
@@ -100,7 +101,7 @@ func testAbortDropsPending(e *env) {
 		headDone.Store(true)
 	}))
 	e.submit(q, hostTask(func() { dropped.Store(true) }))
-	e.submit(q, kernelTask("haltest_dropped", 1, func(*hal.Block) { dropped.Store(true) }))
+	e.submit(q, kernelTask("haltest_dropped", 1, func(*kernel.Block) { dropped.Store(true) }))
 	if !e.until(running.Load) {
 		t.Fatal("the head never started")
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/kernel"
 )
 
 const (
@@ -345,8 +346,8 @@ func wantKind(t *testing.T, err error, k hal.Kind, what string) {
 
 func hostTask(fn func()) hal.Task { return hal.Task{Kind: hal.TaskHostFunc, Host: fn} }
 
-func kernelTask(name string, blocks int, fn func(b *hal.Block), args ...uint64) hal.Task {
-	t := hal.Task{Kind: hal.TaskKernel, Kernel: &hal.Kernel{Name: name, Fn: fn}, Blocks: uint32(blocks), NArgs: uint32(len(args))}
+func kernelTask(name string, blocks int, fn func(b *kernel.Block), args ...uint64) hal.Task {
+	t := hal.Task{Kind: hal.TaskKernel, Kernel: &kernel.Func{Name: name, Fn: fn}, Blocks: uint32(blocks), NArgs: uint32(len(args))}
 	copy(t.Args[:], args)
 	return t
 }

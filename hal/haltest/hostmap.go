@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/kernel"
 )
 
 // testHostMap checks hal.HostMapper: a kernel writes mapped host memory in
@@ -23,7 +24,7 @@ func testHostMap(e *env) {
 	}
 	wantKind(t, m.MapHost(hostLoc(host[4000:]).Host, 200), hal.KindInvalidParam, "MapHost over a mapped range")
 	q := e.queue()
-	fill := func(b *hal.Block) {
+	fill := func(b *kernel.Block) {
 		copy(b.Bytes(b.Arg(0), int(b.Arg(1))), "written by a kernel")
 	}
 	e.run(q, kernelTask("haltest_hostmap", 1, fill, hostAddr(host)+10, 19))

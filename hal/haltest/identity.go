@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/kernel"
 )
 
 // testIdentity checks the identity capability: every device has one,
@@ -60,7 +61,7 @@ func testUtilization(e *env) {
 	cores := e.props.AICores
 	q := e.queue()
 	var stop atomic.Bool
-	e.submit(q, kernelTask("haltest_busy", cores, func(b *hal.Block) {
+	e.submit(q, kernelTask("haltest_busy", cores, func(b *kernel.Block) {
 		for !stop.Load() && !e.quit.Load() {
 			time.Sleep(time.Millisecond / 10)
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/kernel"
 )
 
 func testKernelBlocksAndArgs(e *env) {
@@ -17,7 +18,7 @@ func testKernelBlocksAndArgs(e *env) {
 	out := e.malloc(e.d, uint64(8*n))
 	const magic1, magic2 = 0x0123456789abcdef, 0xfedcba9876543210
 	var ran atomic.Int64
-	e.submit(q, kernelTask("haltest_blocks", n, func(b *hal.Block) {
+	e.submit(q, kernelTask("haltest_blocks", n, func(b *kernel.Block) {
 		ran.Add(1)
 		if b.Num() != n || b.NArgs() != 3 || b.Arg(1) != magic1 || b.Arg(2) != magic2 {
 			t.Errorf("block %d sees Num %d, NArgs %d, args %#x %#x", b.Idx(), b.Num(), b.NArgs(), b.Arg(1), b.Arg(2))
@@ -42,7 +43,7 @@ func testKernelCoreBound(e *env) {
 	blocks := min(4*cores, 256)
 	q := e.queue()
 	var running, peak, ran atomic.Int64
-	e.submit(q, kernelTask("haltest_cores", blocks, func(b *hal.Block) {
+	e.submit(q, kernelTask("haltest_cores", blocks, func(b *kernel.Block) {
 		n := running.Add(1)
 		for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
 		}
@@ -67,7 +68,7 @@ func testKernelPoll(e *env) {
 	w := e.malloc(e.d, 8).Addr
 	q1, q2 := e.queue(), e.queue()
 	var polling, released atomic.Int64
-	e.submit(q1, kernelTask("haltest_poll", nb, func(b *hal.Block) {
+	e.submit(q1, kernelTask("haltest_poll", nb, func(b *kernel.Block) {
 		polling.Add(1)
 		deadline := time.Now().Add(patience)
 		for b.Load64(b.Arg(0)) != 7 {
@@ -101,10 +102,10 @@ func testKernelFaults(e *env) {
 	}
 	before := e.d.Now()
 	// Every block panics: still one fault for the task.
-	seqPanic := e.submit(q, kernelTask("haltest_panic", 4, func(b *hal.Block) { panic(errKernel) }))
+	seqPanic := e.submit(q, kernelTask("haltest_panic", 4, func(b *kernel.Block) { panic(errKernel) }))
 	var ran1, ran2 atomic.Bool
 	e.submit(q, hostTask(func() { ran1.Store(true) }))
-	seqTrap := e.submit(q, kernelTask("haltest_trap", 3, func(b *hal.Block) {
+	seqTrap := e.submit(q, kernelTask("haltest_trap", 3, func(b *kernel.Block) {
 		if b.Idx() == 1 {
 			b.Trap("stop here")
 		}
@@ -133,10 +134,10 @@ func testKernelFaults(e *env) {
 		t.Fatalf("TakeFaults(%d) = %+v, want the trap fault only", q.Submitted(), fs)
 	}
 	f = fs[0]
-	var te *hal.TrapError
+	var te *kernel.TrapError
 	if f.Kind != hal.KindAICoreTrap || f.Kernel != "haltest_trap" || f.Seq != seqTrap || f.Queue != q.ID() ||
 		!errors.As(f.Err, &te) || te.Msg != "stop here" {
-		t.Errorf("trap fault %+v: want kind %s, kernel haltest_trap, seq %d, a *hal.TrapError as Err", f, hal.KindAICoreTrap, seqTrap)
+		t.Errorf("trap fault %+v: want kind %s, kernel haltest_trap, seq %d, a *kernel.TrapError as Err", f, hal.KindAICoreTrap, seqTrap)
 	}
 	if fs := q.TakeFaults(q.Submitted()); fs != nil {
 		t.Errorf("faults returned twice: %+v", fs)
@@ -162,9 +163,9 @@ func testKernelBadAccess(e *env) {
 		t.Fatal(err)
 	}
 	bad := []hal.Task{
-		kernelTask("haltest_oob", 1, func(b *hal.Block) { b.Store64(b.Arg(0)+a.Size, 1) }, a.Addr),
-		kernelTask("haltest_freed", 1, func(b *hal.Block) { b.Load64(b.Arg(0)) }, freed.Addr),
-		kernelTask("haltest_arg", 1, func(b *hal.Block) { b.Arg(1) }, a.Addr),
+		kernelTask("haltest_oob", 1, func(b *kernel.Block) { b.Store64(b.Arg(0)+a.Size, 1) }, a.Addr),
+		kernelTask("haltest_freed", 1, func(b *kernel.Block) { b.Load64(b.Arg(0)) }, freed.Addr),
+		kernelTask("haltest_arg", 1, func(b *kernel.Block) { b.Arg(1) }, a.Addr),
 	}
 	for _, k := range bad {
 		e.submit(q, k)

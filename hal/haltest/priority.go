@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/kernel"
 )
 
 // hog occupies every AI core with one kernel whose block i runs until
@@ -19,7 +20,7 @@ type hog struct {
 func (e *env) hog(q hal.Queue) *hog {
 	h := &hog{e: e, q: q}
 	cores := e.props.AICores
-	e.submit(q, kernelTask("haltest_hog", cores, func(b *hal.Block) {
+	e.submit(q, kernelTask("haltest_hog", cores, func(b *kernel.Block) {
 		h.holding.Add(1)
 		deadline := time.Now().Add(patience)
 		for h.released.Load() <= int64(b.Idx()) && !e.quit.Load() && time.Now().Before(deadline) {
@@ -38,7 +39,7 @@ func (h *hog) free(n int) { h.released.Add(int64(n)) }
 // stamp is a one-block kernel that notes when it starts, on a shared clock
 // of start numbers.
 func stamp(clock *atomic.Int64, at *atomic.Int64) hal.Task {
-	return kernelTask("haltest_stamp", 1, func(*hal.Block) { at.Store(clock.Add(1)) })
+	return kernelTask("haltest_stamp", 1, func(*kernel.Block) { at.Store(clock.Add(1)) })
 }
 
 // testPriority occupies every core, queues a kernel on a least urgent queue

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/kernel"
 )
 
 // testInOrderMixed runs tasks of every engine on one queue. Each task
@@ -33,7 +34,7 @@ func testInOrderMixed(e *env) {
 		time.Sleep(20 * time.Millisecond)
 		o.add("host1")
 	}))
-	e.submit(q, kernelTask("haltest_order_a", 3, func(b *hal.Block) {
+	e.submit(q, kernelTask("haltest_order_a", 3, func(b *kernel.Block) {
 		b.Add64(b.Arg(1), 1)
 		if b.Idx() == 0 {
 			check("kernel2", len(o.get()) == 1)
@@ -46,7 +47,7 @@ func testInOrderMixed(e *env) {
 			bytes.Equal(devBytes(t, e.d, data, n), bytes.Repeat([]byte{0x5a}, n)))
 	}))
 	e.submit(q, valueWrite(word, 2))
-	e.submit(q, kernelTask("haltest_order_b", 1, func(b *hal.Block) {
+	e.submit(q, kernelTask("haltest_order_b", 1, func(b *kernel.Block) {
 		check("kernel6", b.Load64(b.Arg(0)) == 2)
 		b.Store64(b.Arg(0), 3)
 	}, word))

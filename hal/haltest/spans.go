@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/kernel"
 )
 
 // testClosedSpan closes device 0 and opens it again: its span stays
@@ -68,7 +69,7 @@ func testClosedSpanUse(e *env) {
 	}
 	e.run(e.queue(), copyTask(hal.DevLoc(a.Addr), hostLoc(u64Bytes(stale)), 8))
 	var ran atomic.Int32
-	fn := func(*hal.Block) { ran.Add(1) }
+	fn := func(*kernel.Block) { ran.Add(1) }
 	q := e.queue()
 	e.submit(q, kernelTask("haltest_ok", 1, fn, 1))
 	bad := e.submit(q, kernelTask("haltest_stale", 1, fn, 7, stale))

@@ -2,6 +2,7 @@ package haltest
 
 import (
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/kernel"
 )
 
 // testTrace runs one task of each kind and checks its trace record: queue,
@@ -22,7 +23,7 @@ func testTrace(e *env) {
 		engine hal.Engine
 		failed bool
 	}{
-		{kernelTask("haltest_trace", 2, func(*hal.Block) {}), hal.EngineAICore, false},
+		{kernelTask("haltest_trace", 2, func(*kernel.Block) {}), hal.EngineAICore, false},
 		{copyTask(hal.DevLoc(a.Addr+2048), hal.DevLoc(a.Addr), 1024), hal.EngineDMA, false},
 		{memsetTask(a.Addr, 1, 64), hal.EngineDMA, false},
 		{hostTask(func() {}), hal.EngineHost, false},
@@ -32,7 +33,7 @@ func testTrace(e *env) {
 		{waitNotify(n, 0), hal.EngineScheduler, false},
 		{valueWrite(a.Addr, 5), hal.EngineScheduler, false},
 		{valueWait(a.Addr, 5, hal.WaitEQ), hal.EngineScheduler, false},
-		{kernelTask("haltest_trace_fault", 1, func(*hal.Block) { panic("traced fault") }), hal.EngineAICore, true},
+		{kernelTask("haltest_trace_fault", 1, func(*kernel.Block) { panic("traced fault") }), hal.EngineAICore, true},
 		{copy2DTask(hal.DevLoc(a.Addr+1024), hal.DevLoc(a.Addr), 16, 16, 8, 4), hal.EngineDMA, false},
 	}
 	for _, x := range tasks {

@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/kernel"
 )
 
 func testValueWrite(e *env) {
@@ -106,7 +107,7 @@ func testValueWaitLater(e *env, byKernel bool) {
 		for i, c := range cs {
 			args = append(args, a.Addr+8*uint64(i), pick(c))
 		}
-		e.submit(writer, kernelTask("haltest_store", len(cs), func(b *hal.Block) {
+		e.submit(writer, kernelTask("haltest_store", len(cs), func(b *kernel.Block) {
 			b.Store64(b.Arg(2*b.Idx()), b.Arg(2*b.Idx()+1))
 		}, args...))
 		e.wait(writer)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/kernel"
 )
 
 const vmmPage = hal.PageSizeHuge
@@ -70,7 +71,7 @@ func testVMMReserve(e *env) {
 	}
 	q := e.queue()
 	ran := false
-	seq := e.submit(q, kernelTask("haltest_vmm_released", 1, func(*hal.Block) { ran = true }, a))
+	seq := e.submit(q, kernelTask("haltest_vmm_released", 1, func(*kernel.Block) { ran = true }, a))
 	if err := waitSeq(q, seq, patience); err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +124,7 @@ func testVMMDoubleMap(e *env) {
 	}
 	// A kernel reaches the bytes at a mapped address.
 	q := e.queue()
-	e.submit(q, kernelTask("haltest_vmm", 1, func(blk *hal.Block) { blk.Store64(blk.Arg(0), 0x1122334455667788) }, a+2*vmmPage+64))
+	e.submit(q, kernelTask("haltest_vmm", 1, func(blk *kernel.Block) { blk.Store64(blk.Arg(0), 0x1122334455667788) }, a+2*vmmPage+64))
 	e.wait(q)
 	e.run(nil, hal.Task{Kind: hal.TaskCopy, Dst: hostLoc(got[:8]), Src: hal.DevLoc(b + 64), Size: 8})
 	if !bytes.Equal(got[:8], []byte{0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11}) {
@@ -180,7 +181,7 @@ func testVMMAccess(e *env) {
 	}
 	q := e.queue()
 	ran := false
-	k := kernelTask("haltest_vmm_access", 1, func(*hal.Block) { ran = true }, a)
+	k := kernelTask("haltest_vmm_access", 1, func(*kernel.Block) { ran = true }, a)
 	seq := e.submit(q, k)
 	if err := waitSeq(q, seq, patience); err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/rterr"
 	"github.com/gocann/gocann/internal/support"
+	"github.com/gocann/gocann/kernel"
 )
 
 // The built-in system tasks: the SDMA engine's reduce and the DSA engine's
@@ -16,27 +17,27 @@ const maxReduceSum = 4 << 30
 
 // reduceTypes lists the element types the SDMA reduce of a product
 // supports (the reference's per-product constraints).
-func reduceTypes(soc string) []hal.DType {
+func reduceTypes(soc string) []kernel.DType {
 	p, _ := support.ProductOf(soc)
 	switch p {
 	case support.Ascend950PR, support.Ascend950DT:
-		return []hal.DType{hal.I8, hal.I16, hal.I32, hal.U32, hal.F16, hal.F32, hal.BF16}
+		return []kernel.DType{kernel.I8, kernel.I16, kernel.I32, kernel.U32, kernel.F16, kernel.F32, kernel.BF16}
 	case support.Atlas200I500A2:
-		return []hal.DType{hal.I8, hal.I16, hal.I32, hal.F16, hal.F32}
+		return []kernel.DType{kernel.I8, kernel.I16, kernel.I32, kernel.F16, kernel.F32}
 	case support.AtlasInference:
-		return []hal.DType{hal.F32, hal.F16, hal.I16}
+		return []kernel.DType{kernel.F32, kernel.F16, kernel.I16}
 	case support.AtlasTraining:
-		return []hal.DType{hal.F32}
+		return []kernel.DType{kernel.F32}
 	}
-	return []hal.DType{hal.I8, hal.I16, hal.I32, hal.F16, hal.F32, hal.BF16}
+	return []kernel.DType{kernel.I8, kernel.I16, kernel.I32, kernel.F16, kernel.F32, kernel.BF16}
 }
 
 // int4 is ACL_INT4, which aclrtReduceAsync takes but no chip reduces.
-const int4 hal.DType = 29
+const int4 kernel.DType = 29
 
 // reduceDTypes are the data types aclrtReduceAsync maps to the runtime's at
 // all; others are refused before any chip check.
-var reduceDTypes = [...]hal.DType{hal.F32, hal.F16, hal.I16, int4, hal.I8, hal.I32, hal.BF16, hal.U8, hal.U16, hal.U32}
+var reduceDTypes = [...]kernel.DType{kernel.F32, kernel.F16, kernel.I16, int4, kernel.I8, kernel.I32, kernel.BF16, kernel.U8, kernel.U16, kernel.U32}
 
 // ReduceAsync queues dst = dst op src over count bytes of elements of type
 // typ (aclrtReduceAsync), checked in CANN's order.
@@ -47,7 +48,7 @@ func (s *Stream) ReduceAsync(dst, src, count uint64, kind uint32, typ int32, sit
 	case src == 0:
 		return rterr.Errorf(rterr.KindBadArgument, "src is NULL, expected device memory")
 	}
-	t := hal.DType(typ)
+	t := kernel.DType(typ)
 	if typ < 0 || !hasType(reduceDTypes[:], t) {
 		return rterr.Errorf(rterr.KindBadArgument, "type %d is invalid: the data type is not supported by aclrtReduceAsync", typ)
 	}
@@ -95,7 +96,7 @@ func (s *Stream) ReduceAsync(dst, src, count uint64, kind uint32, typ int32, sit
 	return err
 }
 
-func hasType(ts []hal.DType, t hal.DType) bool {
+func hasType(ts []kernel.DType, t kernel.DType) bool {
 	for _, x := range ts {
 		if x == t {
 			return true
@@ -115,11 +116,11 @@ type RandomTask struct {
 }
 
 // randomTypes are the data types each function draws (CANN's table).
-var randomTypes = [...][]hal.DType{
-	hal.RandomDropout:         {hal.BF16, hal.F16, hal.F32},
-	hal.RandomUniform:         {hal.BF16, hal.F16, hal.F32, hal.I32, hal.I64, hal.U32, hal.U64},
-	hal.RandomNormal:          {hal.BF16, hal.F16, hal.F32},
-	hal.RandomTruncatedNormal: {hal.BF16, hal.F16, hal.F32},
+var randomTypes = [...][]kernel.DType{
+	hal.RandomDropout:         {kernel.BF16, kernel.F16, kernel.F32},
+	hal.RandomUniform:         {kernel.BF16, kernel.F16, kernel.F32, kernel.I32, kernel.I64, kernel.U32, kernel.U64},
+	hal.RandomNormal:          {kernel.BF16, kernel.F16, kernel.F32},
+	hal.RandomTruncatedNormal: {kernel.BF16, kernel.F16, kernel.F32},
 }
 
 // RandomNumAsync queues a random number task (aclrtRandomNumAsync),

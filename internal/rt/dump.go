@@ -13,6 +13,7 @@ import (
 	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/config"
 	"github.com/gocann/gocann/internal/rterr"
+	"github.com/gocann/gocann/kernel"
 )
 
 // dumpState is the data dump: turned on by aclInit's "dump" section, or
@@ -146,7 +147,7 @@ func (r *Runtime) refreshDirect() {
 
 // dumpTarget returns the dump a kernel launch of k on s is written under,
 // nil if none.
-func (s *Stream) dumpTarget(k *hal.Kernel) *config.Dump {
+func (s *Stream) dumpTarget(k *kernel.Func) *config.Dump {
 	d := s.c.d.r.dump.on.Load()
 	if d == nil || s.persistent || s.diverted() || !d.Wants(k.Name) {
 		return nil

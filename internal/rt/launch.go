@@ -3,6 +3,7 @@ package rt
 import (
 	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/rterr"
+	"github.com/gocann/gocann/kernel"
 )
 
 // MaxBlocks is the largest block count a launch accepts.
@@ -11,7 +12,7 @@ const MaxBlocks = 65535
 // Launch queues kernel k over blocks blocks with argument slots args, at
 // most hal.MaxArgs (the caller checks), (aclrtLaunchKernel). It allocates
 // nothing.
-func (s *Stream) Launch(k *hal.Kernel, blocks uint32, args []uint64, site uintptr) error {
+func (s *Stream) Launch(k *kernel.Func, blocks uint32, args []uint64, site uintptr) error {
 	return s.LaunchSlots(k, blocks, args, hal.LaunchAttrs{}, 0, site)
 }
 
@@ -22,7 +23,7 @@ func (s *Stream) Launch(k *hal.Kernel, blocks uint32, args []uint64, site uintpt
 // take slots so laid out say so.
 
 // checkKernel checks the kernel and block count of a launch.
-func checkKernel(k *hal.Kernel, blocks uint32) error {
+func checkKernel(k *kernel.Func, blocks uint32) error {
 	switch {
 	case k == nil:
 		return rterr.Errorf(rterr.KindBadArgument, "kernel is nil, expected a kernel")
@@ -35,7 +36,7 @@ func checkKernel(k *hal.Kernel, blocks uint32) error {
 }
 
 // checkLaunch checks a launch of k over blocks blocks with nargs slots.
-func checkLaunch(k *hal.Kernel, blocks uint32, nargs int) error {
+func checkLaunch(k *kernel.Func, blocks uint32, nargs int) error {
 	if err := checkKernel(k, blocks); err != nil {
 		return err
 	}
@@ -120,7 +121,7 @@ func (s *Stream) ValueWait(addr, value uint64, flag uint32, site uintptr) error 
 // hal.MaxArgs (the caller checks), are in device memory at argsDev; they
 // are read when the kernel is about to start, after every earlier task of
 // s (aclrtLaunchKernel's argsData).
-func (s *Stream) LaunchDeviceArgs(k *hal.Kernel, blocks uint32, argsDev uint64, nargs int, attrs hal.LaunchAttrs, thread uint32, site uintptr) error {
+func (s *Stream) LaunchDeviceArgs(k *kernel.Func, blocks uint32, argsDev uint64, nargs int, attrs hal.LaunchAttrs, thread uint32, site uintptr) error {
 	if err := s.check(); err != nil {
 		return err
 	}
@@ -143,7 +144,7 @@ func (s *Stream) LaunchDeviceArgs(k *hal.Kernel, blocks uint32, argsDev uint64, 
 // LaunchSlots is Launch for callers that know their OS thread, recorded in
 // the task for exception reports. args holds at most hal.MaxArgs slots
 // (the caller checks).
-func (s *Stream) LaunchSlots(k *hal.Kernel, blocks uint32, args []uint64, attrs hal.LaunchAttrs, thread uint32, site uintptr) error {
+func (s *Stream) LaunchSlots(k *kernel.Func, blocks uint32, args []uint64, attrs hal.LaunchAttrs, thread uint32, site uintptr) error {
 	if err := s.check(); err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package rt
 import (
 	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/rterr"
+	"github.com/gocann/gocann/kernel"
 )
 
 // Looking into a model after it is built or captured, and changing its
@@ -128,7 +129,7 @@ func (t ModelTask) edit(fn func(op *hal.Op) error) error {
 // inline slots args, or, with argsDev != 0, nargs slots read from device
 // memory when the task starts (aclmdlRITaskSetParams). Update makes it
 // take effect.
-func (t ModelTask) SetKernel(k *hal.Kernel, blocks uint32, args []uint64, argsDev uint64, nargs int) error {
+func (t ModelTask) SetKernel(k *kernel.Func, blocks uint32, args []uint64, argsDev uint64, nargs int) error {
 	d := t.s.m.c.d
 	for _, n := range []int{len(args), nargs} {
 		if err := checkLaunch(k, blocks, n); err != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/rterr"
+	"github.com/gocann/gocann/kernel"
 )
 
 // Placeholder is a pointer slot of a host argument block, at Slot, that
@@ -21,7 +22,7 @@ type Placeholder struct{ Slot, Data uint64 }
 // kernel has run, or with the model when the stream records into one. A
 // task-group update refuses it: the task it replaces may still be reading
 // its own copy.
-func (s *Stream) LaunchPlaceholders(k *hal.Kernel, blocks uint32, block []byte, params int, phs []Placeholder, attrs hal.LaunchAttrs, thread uint32, site uintptr) error {
+func (s *Stream) LaunchPlaceholders(k *kernel.Func, blocks uint32, block []byte, params int, phs []Placeholder, attrs hal.LaunchAttrs, thread uint32, site uintptr) error {
 	if err := s.usable(); err != nil {
 		return err
 	}

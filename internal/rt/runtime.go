@@ -11,6 +11,7 @@ import (
 	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/config"
 	"github.com/gocann/gocann/internal/rterr"
+	"github.com/gocann/gocann/kernel"
 )
 
 // BackendFactory opens the device backend for a configuration.
@@ -58,7 +59,7 @@ type Runtime struct {
 	cfg     config.Config
 	backend hal.Backend
 	devices []*Device
-	kernels map[string]*hal.Kernel
+	kernels map[string]*kernel.Func
 }
 
 // New returns an uninitialized runtime.
@@ -66,7 +67,7 @@ func New(newBackend BackendFactory, log *slog.Logger) *Runtime {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Runtime{newBackend: newBackend, log: log, kernels: make(map[string]*hal.Kernel), captures: make(map[*Capture]struct{})}
+	return &Runtime{newBackend: newBackend, log: log, kernels: make(map[string]*kernel.Func), captures: make(map[*Capture]struct{})}
 }
 
 // SetFaultHook installs the function told of every asynchronous fault, on
@@ -228,16 +229,16 @@ func (r *Runtime) SetDevice(id int) (*Device, error) {
 }
 
 // RegisterKernel adds a Go kernel under name.
-func (r *Runtime) RegisterKernel(name string, fn func(*hal.Block)) (*hal.Kernel, error) {
-	return r.register(&hal.Kernel{Name: name, Fn: fn})
+func (r *Runtime) RegisterKernel(name string, fn func(*kernel.Block)) (*kernel.Func, error) {
+	return r.register(&kernel.Func{Name: name, Fn: fn})
 }
 
 // RegisterCPUKernel is RegisterKernel for an AI CPU kernel.
-func (r *Runtime) RegisterCPUKernel(name string, fn func(*hal.Block)) (*hal.Kernel, error) {
-	return r.register(&hal.Kernel{Name: name, Fn: fn, CPU: true})
+func (r *Runtime) RegisterCPUKernel(name string, fn func(*kernel.Block)) (*kernel.Func, error) {
+	return r.register(&kernel.Func{Name: name, Fn: fn, CPU: true})
 }
 
-func (r *Runtime) register(k *hal.Kernel) (*hal.Kernel, error) {
+func (r *Runtime) register(k *kernel.Func) (*kernel.Func, error) {
 	name, fn := k.Name, k.Fn
 	if name == "" {
 		return nil, rterr.Errorf(rterr.KindInvalidParam, "kernel name is empty, expected a name")
@@ -255,7 +256,7 @@ func (r *Runtime) register(k *hal.Kernel) (*hal.Kernel, error) {
 }
 
 // Kernel finds a registered kernel.
-func (r *Runtime) Kernel(name string) (*hal.Kernel, error) {
+func (r *Runtime) Kernel(name string) (*kernel.Func, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	k, ok := r.kernels[name]

@@ -4,8 +4,8 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/rterr"
+	"github.com/gocann/gocann/kernel"
 )
 
 // SIMT launches. A SIMT kernel's launch runs each block as blockDim
@@ -19,7 +19,7 @@ const MaxSIMTThreads = 2048
 
 // SIMTKernel returns the kernel one SIMT launch of k over grid × block
 // runs, and its block count, checked as CANN checks a SIMT launch.
-func SIMTKernel(k *hal.Kernel, grid, block hal.Dim3) (*hal.Kernel, uint32, error) {
+func SIMTKernel(k *kernel.Func, grid, block kernel.Dim3) (*kernel.Func, uint32, error) {
 	switch {
 	case !k.SIMT:
 		return nil, 0, rterr.Errorf(rterr.KindInvalidParam, "kernel %q is not a SIMT kernel: this launch only takes SIMT kernels (GOCANN_SIMT_KERNEL, RegisterSIMTKernel)", k.Name)
@@ -33,16 +33,16 @@ func SIMTKernel(k *hal.Kernel, grid, block hal.Dim3) (*hal.Kernel, uint32, error
 		return nil, 0, rterr.Errorf(rterr.KindInvalidParam, "gridDim [%d,%d,%d] is invalid: %d blocks, expected at most %d", grid.X, grid.Y, grid.Z, grid.Count(), MaxBlocks)
 	}
 	fn := k.Fn
-	run := func(b *hal.Block) { runThreads(fn, b, grid, block) }
-	return &hal.Kernel{Name: k.Name, Fn: run, CPU: k.CPU, SIMT: true}, uint32(grid.Count()), nil
+	run := func(b *kernel.Block) { runThreads(fn, b, grid, block) }
+	return &kernel.Func{Name: k.Name, Fn: run, CPU: k.CPU, SIMT: true}, uint32(grid.Count()), nil
 }
 
 // runThreads runs block b of a SIMT launch: its threads at once, then the
 // first failure, if any, as the block's.
-func runThreads(fn func(*hal.Block), b *hal.Block, grid, block hal.Dim3) {
+func runThreads(fn func(*kernel.Block), b *kernel.Block, grid, block kernel.Dim3) {
 	n := uint32(block.Count())
 	bar := newBarrier(int(n))
-	s := &hal.SIMT{Grid: grid, Block: block, Barrier: bar}
+	s := &kernel.SIMT{Grid: grid, Block: block, Barrier: bar}
 	var (
 		wg         sync.WaitGroup
 		failure    atomic.Pointer[any]
@@ -72,7 +72,7 @@ func runThreads(fn func(*hal.Block), b *hal.Block, grid, block hal.Dim3) {
 	}
 }
 
-// barrier is a block's thread barrier (hal.Barrier): a generation count
+// barrier is a block's thread barrier (kernel.Barrier): a generation count
 // under a mutex, for a set of threads that shrinks as they leave.
 type barrier struct {
 	mu      sync.Mutex

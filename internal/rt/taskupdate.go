@@ -6,6 +6,7 @@ import (
 
 	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/rterr"
+	"github.com/gocann/gocann/kernel"
 )
 
 // Updating a kernel task of a model from a stream (aclrtTaskUpdateAsync):
@@ -16,7 +17,7 @@ import (
 
 // KernelResolver finds the kernel an update names by the entry word it
 // read from device memory.
-type KernelResolver func(entry uint64) (*hal.Kernel, error)
+type KernelResolver func(entry uint64) (*kernel.Func, error)
 
 // QueueTaskUpdate queues on s an update of kernel task t: when it runs, the
 // 64-bit words at entryAddr and blocksAddr give the entry that resolve

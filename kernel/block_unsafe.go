@@ -1,31 +1,10 @@
-package hal
+package kernel
 
 import (
 	"fmt"
 	"sync/atomic"
 	"unsafe"
 )
-
-// Kernel is device code for the simulator: a host function run once per
-// block of a launch.
-type Kernel struct {
-	Name string
-	Fn   func(b *Block)
-
-	// Batch, if set, runs one-block launches of this kernel and of others
-	// with the same Batch several to a call: a backend running a run of
-	// such launches back to back may use it instead of Fn. Kernels in C
-	// then cost one crossing from Go per batch rather than per launch.
-	Batch Batcher
-	// Entry is the kernel's entry point for its Batcher; 0 without one.
-	Entry uintptr
-	// CPU makes it an AI CPU kernel: its blocks run on the device's AI
-	// CPU engine (Props.AICPUs cores) instead of its AI cores.
-	CPU bool
-	// SIMT marks a kernel written for SIMT launches, whose blocks are
-	// blocks of threads (Block.ThreadIdx, Block.SyncThreads).
-	SIMT bool
-}
 
 // Memory is the view of device memory a running block has.
 type Memory interface {
@@ -130,31 +109,3 @@ func (b *Block) Store64(addr, v uint64) { atomic.StoreUint64(b.word(addr), v) }
 
 // Add64 atomically adds d to the 64-bit word at addr and returns the new value.
 func (b *Block) Add64(addr, d uint64) uint64 { return atomic.AddUint64(b.word(addr), d) }
-
-// TrapError is the panic value of Block.Trap: a kernel-raised trap, reported
-// as an AI core trap exception rather than a generic one.
-type TrapError struct{ Msg string }
-
-func (e *TrapError) Error() string { return "trap: " + e.Msg }
-
-// Trap stops this block and raises an AI core trap exception for the task,
-// as a device trap instruction does.
-func (b *Block) Trap(msg string) { panic(&TrapError{Msg: msg}) }
-
-// Batcher runs block 0 of 1 of several kernel launches in one call.
-type Batcher interface {
-	// RunBatch runs calls in order, every kernel's Batch being this
-	// Batcher. It stops at the first that fails, returning how many
-	// completed and that one's failure: a *TrapError for a trap, or what
-	// the kernel panicked with.
-	RunBatch(calls []BatchCall) (done int, failure any)
-}
-
-// BatchCall is one launch of a batch.
-type BatchCall struct {
-	Kernel *Kernel
-	Args   []uint64
-}
-
-// MaxBatch bounds the launches a backend hands a Batcher at once.
-const MaxBatch = 16

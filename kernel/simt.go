@@ -1,4 +1,4 @@
-package hal
+package kernel
 
 // SIMT launches: a block of threads that run the kernel body together,
 // each knowing its index in the block, meeting at block barriers.

@@ -1,0 +1,44 @@
+package kernel
+
+// Func is a kernel's code for the simulated NPU: a host function run once
+// per block of a launch (or once per thread of a SIMT launch's blocks).
+type Func struct {
+	Name string
+	Fn   func(b *Block)
+
+	// Batch, if set, runs one-block launches of this kernel and of others
+	// with the same Batch several to a call: a backend running a run of
+	// such launches back to back may use it instead of Fn. Kernels in C
+	// then cost one crossing from Go per batch rather than per launch.
+	Batch Batcher
+	// Entry is the kernel's entry point for its Batcher; 0 without one.
+	Entry uintptr
+	// CPU makes it an AI CPU kernel: its blocks run on the device's AI
+	// CPU engine (Props.AICPUs cores) instead of its AI cores.
+	CPU bool
+	// SIMT marks a kernel written for SIMT launches, whose blocks are
+	// blocks of threads (Block.ThreadIdx, Block.SyncThreads).
+	SIMT bool
+}
+
+// Batcher runs block 0 of 1 of several kernel launches in one call.
+type Batcher interface {
+	// RunBatch runs calls in order, every kernel's Batch being this
+	// Batcher. It stops at the first that fails, returning how many
+	// completed and that one's failure: a *TrapError for a trap, or what
+	// the kernel panicked with.
+	RunBatch(calls []BatchCall) (done int, failure any)
+}
+
+// BatchCall is one launch of a batch.
+type BatchCall struct {
+	Kernel *Func
+	Args   []uint64
+}
+
+// MaxBatch bounds the launches a backend hands a Batcher at once.
+const MaxBatch = 16
+
+// MaxArgs is the number of 8-byte argument slots a launch passes a kernel
+// at most.
+const MaxArgs = 32
