@@ -73,7 +73,7 @@ lib: core front
 # the same names never stand in for them.
 core:
 	mkdir -p $(BUILD)
-	CGO_CFLAGS="$(CFLAGS) $(SAN_FLAGS)" CGO_LDFLAGS="$(SAN_FLAGS)" \
+	CGO_CFLAGS="$(CFLAGS) $(SAN_FLAGS)" CGO_CXXFLAGS="$(CFLAGS) $(SAN_FLAGS)" CGO_LDFLAGS="$(SAN_FLAGS)" \
 	  $(GO) build $(if $(RACE),-race) -buildmode=c-shared \
 	  -ldflags '-extldflags "$(CORE_LDFLAGS)"' -o $(CORE) ./capi
 	rm -f $(BUILD)/libgocann_core.h

@@ -74,10 +74,12 @@ var (
 		rterr.KindWaitTimeout, rterr.KindReportTimeout, rterr.KindAICoreTimeout)}
 	// ErrClosed: the handle was destroyed, or its device reset.
 	ErrClosed error = &sentinel{"gocann: closed", kinds(rterr.KindInvalidHandle)}
-	// ErrDevice: a task failed on the device (kernel exception or trap,
-	// copy fault, host function panic, device-side wait or kernel timeout).
+	// ErrDevice: a task failed on the device (kernel exception, trap or
+	// fault, copy fault, host function panic, device-side wait or kernel
+	// timeout).
 	ErrDevice error = &sentinel{"gocann: device task failed", kinds(rterr.KindAICoreException, rterr.KindAICoreTrap, rterr.KindAICPUException,
-		rterr.KindDMAFault, rterr.KindHostFuncFault, rterr.KindWaitTimeout, rterr.KindAICoreTimeout)}
+		rterr.KindDMAFault, rterr.KindHostFuncFault, rterr.KindWaitTimeout, rterr.KindAICoreTimeout,
+		rterr.KindAICoreReadOverflow, rterr.KindAICoreWriteOverflow)}
 	// ErrCapture: the call is not allowed in a capture, or the capture
 	// failed.
 	ErrCapture error = &sentinel{"gocann: capture", kinds(rterr.KindModelCaptured, rterr.KindStreamCaptured,
@@ -144,6 +146,10 @@ func codeFor(k rterr.Kind) Code {
 		return CodeRTAICoreException
 	case rterr.KindAICoreTrap:
 		return CodeRTAICoreTrapException
+	case rterr.KindAICoreReadOverflow:
+		return CodeRTAICoreTrapReadOverflow
+	case rterr.KindAICoreWriteOverflow:
+		return CodeRTAICoreTrapWriteOverflow
 	case rterr.KindAICPUException:
 		return CodeRTAICPUException
 	case rterr.KindAICoreTimeout:

@@ -52,7 +52,7 @@ func (d *Device) ErrorVerbose() (ErrorVerbose, error) {
 		return ErrorVerbose{Type: ErrorNone}, nil
 	}
 	switch f.Kind {
-	case hal.KindDMAFault, hal.KindInvalidAddress:
+	case hal.KindDMAFault, hal.KindInvalidAddress, hal.KindAICoreReadOverflow, hal.KindAICoreWriteOverflow:
 		return ErrorVerbose{Type: ErrorMemory}, nil
 	case hal.KindAICoreException, hal.KindAICoreTrap:
 		if p, ok := support.ProductOf(d.SoCName()); ok && (p == support.Ascend950PR || p == support.Ascend950DT) {

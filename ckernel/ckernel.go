@@ -5,21 +5,6 @@ package ckernel
 #include <dlfcn.h>
 #include <stdlib.h>
 #include "shim.h"
-
-// call_kernel takes its pointers as integers: the arguments are in Go
-// memory the caller keeps alive, and pointer arguments would cost a cgo
-// pointer check on every block.
-static int call_kernel(uintptr_t fn, int64_t idx, int64_t num, uintptr_t args, int n) {
-	return gocann_call_kernel((void *)fn, idx, num, (const uint64_t *)args, n);
-}
-
-static int call_kernel_fp(uintptr_t fn, int64_t idx, int64_t num, uintptr_t args, int n, uint32_t fpmask) {
-	return gocann_call_kernel_fp((void *)fn, idx, num, (const uint64_t *)args, n, fpmask);
-}
-
-static int call_kernels(uintptr_t calls, int n) {
-	return gocann_call_kernels((const gocann_native_call *)calls, n);
-}
 */
 import "C"
 
@@ -131,6 +116,7 @@ func open(path, name string, image []byte) (*Binary, error) {
 	if h == nil {
 		return nil, rterr.Errorf(rterr.KindInvalidParam, "loading %s: %s", name, C.GoString(C.dlerror()))
 	}
+	installFaults()
 	return &Binary{name: name, image: image, handle: h}, nil
 }
 
@@ -191,90 +177,11 @@ func floatMask(ps []Param, name, where string) (uint32, error) {
 	return mask, nil
 }
 
-// run runs one block; a trap or an unloaded binary is a kernel fault.
-func (b *Binary) run(fn unsafe.Pointer, name string, blk *kernel.Block) { b.runFP(fn, name, blk, 0) }
-
-// runFP runs one block of a kernel whose parameters fp marks as floating
-// point (fpMask).
-func (b *Binary) runFP(fn unsafe.Pointer, name string, blk *kernel.Block, fp uint32) {
-	b.mu.RLock()
-	if b.handle == nil {
-		b.mu.RUnlock()
-		panic(fmt.Sprintf("kernel %q: its binary %s was unloaded", name, b.name))
-	}
-	trapped := callBlock(fn, blk, blk.Args(), fp)
-	b.mu.RUnlock()
-	if trapped {
-		panic(&kernel.TrapError{Msg: trapMessage()})
-	}
-}
-
-// trapMessage is the message of the calling thread's last trap.
-func trapMessage() string { return C.GoString(C.gocann_trap_message()) }
-
-// callBlock calls fn for block blk with args, its parameters fp marks as
-// floating point routed to their registers; it reports whether the
-// kernel trapped, and passes a reported overflow on to blk. One thread of
-// a SIMT launch calls it with its thread's view of the block.
-func callBlock(fn unsafe.Pointer, blk *kernel.Block, args []uint64, fp uint32) bool {
-	var p uintptr
-	if len(args) > 0 {
-		p = uintptr(unsafe.Pointer(&args[0]))
-	}
-	var r C.int
-	switch {
-	case blk.SIMT() != nil:
-		r = callThread(fn, blk, args, fp)
-	case fp == 0:
-		r = C.call_kernel(C.uintptr_t(uintptr(fn)), C.int64_t(blk.Idx()), C.int64_t(blk.Num()), C.uintptr_t(p), C.int(len(args)))
-	default:
-		r = C.call_kernel_fp(C.uintptr_t(uintptr(fn)), C.int64_t(blk.Idx()), C.int64_t(blk.Num()), C.uintptr_t(p), C.int(len(args)), C.uint32_t(fp))
-	}
-	runtime.KeepAlive(args)
-	if r&C.GOCANN_CALL_OVERFLOW != 0 {
-		blk.ReportOverflow()
-	}
-	return r&C.GOCANN_CALL_TRAPPED != 0
-}
-
 // symbol reports whether b exports name. b.mu read-held.
 func (b *Binary) symbol(name string) bool {
 	cname := C.CString(name)
 	defer C.free(unsafe.Pointer(cname))
 	return C.dlsym(b.handle, cname) != nil
-}
-
-var _ kernel.Batcher = (*Binary)(nil)
-
-// RunBatch runs one-block launches of kernels of b in one call into C.
-func (b *Binary) RunBatch(calls []kernel.BatchCall) (int, any) {
-	buf, _ := b.calls.Get().(*[kernel.MaxBatch]C.gocann_native_call)
-	if buf == nil {
-		buf = new([kernel.MaxBatch]C.gocann_native_call)
-	}
-	defer b.calls.Put(buf)
-	done := 0
-	b.mu.RLock()
-	defer b.mu.RUnlock()
-	if b.handle == nil {
-		return 0, fmt.Sprintf("kernel %q: its binary %s was unloaded", calls[0].Kernel.Name, b.name)
-	}
-	for done < len(calls) {
-		n := min(len(calls)-done, kernel.MaxBatch)
-		for i, c := range calls[done : done+n] {
-			buf[i] = C.gocann_native_call{fn: C.uintptr_t(c.Kernel.Entry),
-				args: C.uintptr_t(uintptr(unsafe.Pointer(unsafe.SliceData(c.Args)))), nargs: C.int64_t(len(c.Args))}
-		}
-		// The buffer and the arguments are Go memory the calls keep
-		// alive, passed as integers as call_kernel's are.
-		ran := int(C.call_kernels(C.uintptr_t(uintptr(unsafe.Pointer(buf))), C.int(n)))
-		runtime.KeepAlive(calls)
-		done += ran
-		if ran < n {
-			return done, &kernel.TrapError{Msg: trapMessage()}
-		}
-	}
-	return done, nil
 }
 
 // Unload unloads the binary once no block of it is running. Kernels of

@@ -11,9 +11,17 @@
 // with -rdynamic) so kernel binaries resolve them when loaded.
 //
 // Loading C code needs cgo, so it lives here, apart from the runtime, which
-// builds without it. A kernel that crashes (a wild pointer, a segfault)
-// crashes the process, as on hardware; Trap and bounds-checked faults do
-// not.
+// builds without it.
+//
+// A block runs inside one call into C, with a trap point Trap leaves
+// through (shim.c). A fault of the kernel's own code (SIGSEGV, SIGBUS,
+// SIGFPE, SIGILL) fails the block as an AI core's exception fails its task
+// on the device: the handler fault.c installs when the first kernel is
+// loaded records it and resumes the thread at the trap point, and
+// guard.cc catches a C++ exception leaving the kernel. The block's call
+// returns a kernel.Fault, which the backend makes the task's fault; the
+// process goes on. A fault anywhere else goes to the handler installed
+// before (Go's, the program's own, the default action).
 //
 // It imports kernel, internal/rterr and golang.org/x/sys only, never the
 // device contract or the runtime core: its kernels are kernel.Funcs,

@@ -25,9 +25,10 @@ func Linked(name string, fn unsafe.Pointer, decl []byte) (*kernel.Func, []Param,
 	if err != nil {
 		return nil, nil, err
 	}
+	installFaults()
 	return &kernel.Func{Name: name, Fn: func(blk *kernel.Block) {
-		if callBlock(fn, blk, blk.Args(), fp) {
-			panic(&kernel.TrapError{Msg: trapMessage()})
+		if failure := callBlock(fn, blk, blk.Args(), fp); failure != nil {
+			panic(failure)
 		}
 	}}, ps, nil
 }

@@ -5,23 +5,45 @@
 
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define GOCANN_MAX_ARGS 32
 
 // What a block's call returns: 0, or these bits.
 #define GOCANN_CALL_TRAPPED 1  // the kernel called Trap (or gocann_trap)
 #define GOCANN_CALL_OVERFLOW 2 // it returned having called gocann_report_overflow
+#define GOCANN_CALL_FAULTED 4  // its code raised a signal, or a C++ exception left it
+
+// How a faulting instruction used memory (gocann_failure.access).
+#define GOCANN_ACCESS_UNKNOWN 0
+#define GOCANN_ACCESS_READ 1
+#define GOCANN_ACCESS_WRITE 2
+#define GOCANN_ACCESS_EXEC 3
+
+// gocann_failure is what a call that failed leaves for its caller: a
+// trap's message, or a fault's signal and address, or an exception's type
+// and message. Only a failed call writes it.
+typedef struct gocann_failure {
+	int32_t signo; // the fault's signal; 0 for a trap or an exception
+	int32_t code;  // its si_code
+	int32_t access;
+	int32_t addr_known; // addr is the faulting data address
+	uint64_t addr;
+	uint64_t pc;    // the faulting instruction, 0 if unknown
+	char text[256]; // a trap's message, or an exception's "type: what()"
+} gocann_failure;
 
 // gocann_call_kernel runs block idx of num of kernel fn with n argument
-// slots. It returns 0 or GOCANN_CALL_* bits.
-int gocann_call_kernel(void *fn, int64_t idx, int64_t num, const uint64_t *args, int n);
-
-// gocann_call_kernel_fp is gocann_call_kernel for a kernel whose
-// parameters fpmask marks as floating point (bit i: parameter i is a float
-// or a double). Only where gocann_fp_supported says so.
-int gocann_call_kernel_fp(void *fn, int64_t idx, int64_t num, const uint64_t *args, int n, uint32_t fpmask);
+// slots, those fpmask marks (bit i: parameter i is a float or a double)
+// in floating-point registers. It returns 0 or GOCANN_CALL_* bits; on a
+// trap or a fault it fills *fail.
+int gocann_call_kernel(void *fn, int64_t idx, int64_t num, const uint64_t *args, int n, uint32_t fpmask,
+		       gocann_failure *fail);
 
 // gocann_fp_supported reports whether this host's calling convention is
-// one gocann_call_kernel_fp knows.
+// one a float mask can be passed in.
 int gocann_fp_supported(void);
 
 // gocann_native_call is one launch of gocann_call_kernels.
@@ -31,22 +53,31 @@ typedef struct gocann_native_call {
 } gocann_native_call;
 
 // gocann_call_kernels runs block 0 of 1 of each of n launches in order. It
-// returns n, or the index of the first that called Trap (later ones do not
-// run).
-int gocann_call_kernels(const gocann_native_call *calls, int n);
+// returns n, or the index of the first that trapped or faulted (later
+// ones do not run), with *result its GOCANN_CALL_* bits and *fail filled.
+int gocann_call_kernels(const gocann_native_call *calls, int n, int *result, gocann_failure *fail);
 
 // gocann_dim3 is a SIMT extent or index (the layout of CANN's dim3).
 typedef struct gocann_dim3 {
 	uint32_t x, y, z;
 } gocann_dim3;
 
-// gocann_call_simt is gocann_call_kernel_fp for one thread of a SIMT block:
+// gocann_call_simt is gocann_call_kernel for one thread of a SIMT block:
 // layout holds the thread's index, the block's and the grid's extents (nine
 // words), barrier the block's barrier handle.
 int gocann_call_simt(void *fn, int64_t idx, int64_t num, const uint64_t *args, int n, uint32_t fpmask,
-		     const uint32_t *layout, uintptr_t barrier);
+		     const uint32_t *layout, uintptr_t barrier, gocann_failure *fail);
 
-// gocann_trap_message returns the message of the calling thread's last trap.
-const char *gocann_trap_message(void);
+// gocann_fault_install makes faults of kernel code fail their block
+// instead of the process, from now on: it installs the handler of
+// SIGSEGV, SIGBUS, SIGFPE and SIGILL, which passes every other fault on
+// to the handler it replaced. It returns 0, or -1 on a host where faults
+// cannot be contained (they end the process, as before). Calls after the
+// first do nothing.
+int gocann_fault_install(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

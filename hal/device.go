@@ -147,7 +147,7 @@ type Notify interface {
 
 // Fault is an asynchronous task failure.
 type Fault struct {
-	Kind   Kind // KindAICoreException, KindAICoreTrap, KindDMAFault, KindHostFuncFault, KindWaitTimeout
+	Kind   Kind // KindAICoreException, KindAICoreTrap, KindAICore*Overflow, KindDMAFault, KindHostFuncFault, KindWaitTimeout, ...
 	Device int
 	Queue  int32
 	Seq    uint64

@@ -30,8 +30,8 @@
 //     place.
 //
 // What a kernel sees of its launch (kernel.Block) and how it fails
-// (kernel.TrapError) are the kernel contract, package kernel, which hal's
-// task descriptors refer to.
+// (kernel.TrapError, kernel.Fault) are the kernel contract, package
+// kernel, which hal's task descriptors refer to.
 //
 // hal imports only the standard library and kernel. Backends (sim) and the
 // runtime core (internal/...) import hal; hal imports neither.

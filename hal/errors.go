@@ -12,29 +12,31 @@ import (
 type Kind uint8
 
 const (
-	KindInternal          Kind = iota // backend bug or unexpected OS failure
-	KindInvalidParam                  // an argument value is out of its documented range
-	KindInvalidDevice                 // device id out of range
-	KindInvalidHandle                 // closed or foreign queue, event or notify
-	KindInvalidAddress                // pointer outside any live allocation, or on the wrong device
-	KindUnaligned                     // address not aligned as required
-	KindNotSupported                  // feature not supported by this device or backend
-	KindOutOfMemory                   // device or host memory exhausted
-	KindNoStream                      // the device's queues (StreamLimit) are all in use
-	KindNoEvent                       // the device's events (EventLimit) are all in use
-	KindNoNotify                      // the device's notifies (NotifyLimit) are all in use
-	KindNotReady                      // resource busy; try again later
-	KindStreamSyncTimeout             // a wait for a queue timed out
-	KindWaitTimeout                   // a device-side wait timed out
-	KindAICoreException               // a kernel faulted
-	KindAICoreTrap                    // a kernel raised a trap
-	KindDMAFault                      // a copy, memset or value operation faulted
-	KindHostFuncFault                 // a host function panicked
-	KindStreamAborted                 // the queue was aborted while waiting
-	KindModelAborted                  // a running graph was aborted (Graph.Abort)
-	KindAICPUException                // a kernel on the AI CPU engine faulted or trapped
-	KindAICoreTimeout                 // a kernel ran past its execute timeout
-	KindNoPermission                  // the process is not allowed the object (an IPC whitelist)
+	KindInternal            Kind = iota // backend bug or unexpected OS failure
+	KindInvalidParam                    // an argument value is out of its documented range
+	KindInvalidDevice                   // device id out of range
+	KindInvalidHandle                   // closed or foreign queue, event or notify
+	KindInvalidAddress                  // pointer outside any live allocation, or on the wrong device
+	KindUnaligned                       // address not aligned as required
+	KindNotSupported                    // feature not supported by this device or backend
+	KindOutOfMemory                     // device or host memory exhausted
+	KindNoStream                        // the device's queues (StreamLimit) are all in use
+	KindNoEvent                         // the device's events (EventLimit) are all in use
+	KindNoNotify                        // the device's notifies (NotifyLimit) are all in use
+	KindNotReady                        // resource busy; try again later
+	KindStreamSyncTimeout               // a wait for a queue timed out
+	KindWaitTimeout                     // a device-side wait timed out
+	KindAICoreException                 // a kernel faulted
+	KindAICoreTrap                      // a kernel raised a trap
+	KindDMAFault                        // a copy, memset or value operation faulted
+	KindHostFuncFault                   // a host function panicked
+	KindStreamAborted                   // the queue was aborted while waiting
+	KindModelAborted                    // a running graph was aborted (Graph.Abort)
+	KindAICPUException                  // a kernel on the AI CPU engine faulted or trapped
+	KindAICoreTimeout                   // a kernel ran past its execute timeout
+	KindNoPermission                    // the process is not allowed the object (an IPC whitelist)
+	KindAICoreReadOverflow              // a kernel read memory outside what is mapped for it
+	KindAICoreWriteOverflow             // a kernel wrote memory outside what is mapped for it
 	numKinds
 )
 
@@ -44,7 +46,7 @@ var kindNames = [numKinds]string{
 	"no stream resource", "no event resource", "no notify resource", "not ready",
 	"stream synchronize timeout", "wait timeout", "AI core exception", "AI core trap",
 	"DMA fault", "host function fault", "stream aborted", "model aborted", "AI CPU exception",
-	"AI core timeout", "no permission",
+	"AI core timeout", "no permission", "AI core trap read overflow", "AI core trap write overflow",
 }
 
 func (k Kind) String() string {

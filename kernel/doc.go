@@ -7,8 +7,10 @@
 //   - Block, a running block's view of its launch (index, count, argument
 //     slots, device memory through Memory), and for SIMT launches the
 //     thread layout (Dim3, SIMT) and the block's Barrier;
-//   - how a block ends early: a TrapError (Block.Trap, Trap in C), which
-//     the backend running the block makes the task's AI-core exception;
+//   - how a block ends early: a TrapError (Block.Trap, Trap in C) or a
+//     Fault (a signal its native code raised, a C++ exception that left
+//     it), which the backend running the block makes the task's AI-core
+//     exception;
 //   - DType, the element types of device data (CANN's aclDataType values);
 //   - MaxArgs, the argument slots a launch passes at most.
 //

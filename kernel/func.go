@@ -25,8 +25,8 @@ type Func struct {
 type Batcher interface {
 	// RunBatch runs calls in order, every kernel's Batch being this
 	// Batcher. It stops at the first that fails, returning how many
-	// completed and that one's failure: a *TrapError for a trap, or what
-	// the kernel panicked with.
+	// completed and that one's failure: a *TrapError for a trap, a
+	// *Fault for a fault, or what the kernel panicked with.
 	RunBatch(calls []BatchCall) (done int, failure any)
 }
 

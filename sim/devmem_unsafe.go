@@ -56,13 +56,13 @@ func newDevMem(dev int, hbm uint64) (*devMem, error) {
 	if hbm == 0 || hbm > maxHBM {
 		return nil, hal.Errorf(hal.KindInvalidParam, "device %d memory size %d is invalid, expected 1 to %d bytes", dev, hbm, uint64(maxHBM))
 	}
-	base, err := reserve(mapLength(hbm), mapAlign(hbm))
+	base, err := reserve(reservedLength(hbm), mapAlign(hbm))
 	if err != nil {
 		return nil, hal.Wrap(errKind(err), err, "device %d: reserving %d bytes of address space", dev, hbm)
 	}
 	m := &devMem{dev: dev, hbm: hbm, start: base, base: uint64(uintptr(base)), fd: -1}
 	if err := m.reopen(); err != nil {
-		_ = unix.MunmapPtr(base, uintptr(mapLength(hbm)))
+		_ = unix.MunmapPtr(base, uintptr(reservedLength(hbm)))
 		return nil, err
 	}
 	return m, nil
@@ -72,6 +72,20 @@ func mapLength(hbm uint64) uint64 {
 	n, _ := roundUp(hbm, hal.PageSizeNormal)
 	return n
 }
+
+// maxGuard bounds the guard after a device's range.
+const maxGuard = 1 << 40
+
+// guardLength is the inaccessible address space kept after a device's
+// range, as large as the range up to maxGuard: a kernel indexing past the
+// end of device memory faults there, with an address the fault report can
+// place, instead of reaching whatever the process mapped next (another
+// device's memory, say). It costs address space only.
+func guardLength(hbm uint64) uint64 { return min(mapLength(hbm), maxGuard) }
+
+// reservedLength is the range reserved for a device: its memory and its
+// guard.
+func reservedLength(hbm uint64) uint64 { return mapLength(hbm) + guardLength(hbm) }
 
 func errKind(err error) hal.Kind {
 	if errors.Is(err, unix.ENOMEM) {
@@ -288,6 +302,29 @@ func (m *devMem) contains(addr uint64) bool {
 // inRange reports whether addr is in the reserved range, open or not.
 func (m *devMem) inRange(addr uint64) bool { return addr-m.base < m.hbm }
 
+// inGuard reports whether addr is in the guard after the range.
+func (m *devMem) inGuard(addr uint64) bool {
+	return addr-(m.base+mapLength(m.hbm)) < guardLength(m.hbm)
+}
+
+// below returns the live allocation starting nearest at or below addr.
+func (m *devMem) below(addr uint64) (hal.Allocation, bool) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if m.alloc == nil {
+		return hal.Allocation{}, false
+	}
+	i, found := m.alloc.find(addr)
+	if !found {
+		if i == 0 {
+			return hal.Allocation{}, false
+		}
+		i--
+	}
+	s := m.alloc.live[i]
+	return hal.Allocation{Device: m.dev, Addr: s.start, Size: s.size, PageSize: s.page(), Tag: s.tag()}, true
+}
+
 // share returns a path another process can open to map the memory at addr,
 // which must be in a live allocation, and addr's offset in that file.
 func (m *devMem) share(addr uint64) (path string, off int64, err error) {
@@ -340,7 +377,7 @@ func (m *devMem) release() error {
 		return nil
 	}
 	m.gone = true
-	if err := unix.MunmapPtr(m.start, uintptr(mapLength(m.hbm))); err != nil {
+	if err := unix.MunmapPtr(m.start, uintptr(reservedLength(m.hbm))); err != nil {
 		return hal.Wrap(hal.KindInternal, err, "device %d: releasing its address range", m.dev)
 	}
 	return nil
@@ -364,7 +401,7 @@ func (m *devMem) bytes(addr, n uint64) ([]byte, error) {
 }
 
 // Pointer is pointer, exported so running kernel blocks see device memory
-// through hal.Memory; they see mapped virtual memory through it too.
+// through kernel.Memory; they see mapped virtual memory through it too.
 func (m *devMem) Pointer(addr, n uint64) (unsafe.Pointer, error) {
 	if v := m.vm.Load(); v != nil && !m.inRange(addr) && v.inWindow(addr) {
 		return v.pointer(addr, n)

@@ -31,6 +31,12 @@
 // their seeds; go test -fuzz=FuzzAllocatorInputs -fuzztime=10m ./sim
 // explores.
 //
+// A kernel block's fault (a kernel.Fault its native code raised) becomes
+// its task's AI-core exception, the faulting address placed against the
+// device memory the backend knows (faultaddr.go); each device's range has
+// an inaccessible guard after it, so an index past the end of device
+// memory faults there.
+//
 // sim imports only hal, kernel, the standard library and golang.org/x/sys;
 // never the gocann root package or internal/.
 package sim

@@ -6,7 +6,6 @@ import (
 	"unsafe"
 
 	"github.com/gocann/gocann/hal"
-	"github.com/gocann/gocann/kernel"
 )
 
 // Copies and memsets below splitMin bytes run as one part; larger ones are
@@ -193,13 +192,7 @@ func (w *worker) faultOf(q *queue, seq uint64, t *hal.Task, p int32, v any) *hal
 	}
 	switch t.Kind {
 	case hal.TaskKernel:
-		k := hal.KindAICoreException
-		if _, ok := v.(*kernel.TrapError); ok {
-			k = hal.KindAICoreTrap
-		}
-		if t.Kernel.CPU {
-			k = hal.KindAICPUException
-		}
+		k := s.dev.b.kernelFailure(t, v)
 		return s.newFault(q, seq, t, k, what(fmt.Sprintf("kernel %q block %d of %d", t.Kernel.Name, p, t.Blocks)), err)
 	case hal.TaskHostFunc:
 		return s.newFault(q, seq, t, hal.KindHostFuncFault, what("host function panicked"), err)

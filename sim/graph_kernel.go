@@ -36,7 +36,7 @@ func (w *worker) runKernel(r *graphRun, si, pc int, t *hal.Task) {
 	defer r.kernelEnd(si)
 	if t.Blocks == 1 {
 		if err := w.block1(t); err != nil {
-			r.fail(si, pc, t, faultKind(err), err.Error(), err)
+			r.fail(si, pc, t, r.s.dev.b.kernelFailure(t, err), err.Error(), err)
 		}
 		return
 	}
@@ -113,15 +113,12 @@ func (w *worker) runBatch(r *graphRun, si, pc int, ops []hal.Op) int {
 	fpc := w.callPCs[done]
 	t := &ops[fpc].Task
 	err := panicError(failure)
-	r.fail(si, fpc, t, faultKind(err), err.Error(), err)
+	r.fail(si, fpc, t, sb.kernelFailure(t, err), err.Error(), err)
 	return fpc + 1 - pc
 }
 
 // panicError is what a kernel panicked with, as an error.
 func panicError(v any) error {
-	if te, ok := v.(*kernel.TrapError); ok {
-		return te
-	}
 	if e, ok := v.(error); ok {
 		return e
 	}
@@ -137,11 +134,4 @@ func (w *worker) block1(t *hal.Task) (err error) {
 	}()
 	w.runBlock(t, 0)
 	return nil
-}
-
-func faultKind(err error) hal.Kind {
-	if _, ok := err.(*kernel.TrapError); ok {
-		return hal.KindAICoreTrap
-	}
-	return hal.KindAICoreException
 }

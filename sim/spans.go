@@ -29,6 +29,16 @@ func (s *spanSet) find(addr uint64) (spanOf, bool) {
 	return spanOf{}, false
 }
 
+// guarding returns the range whose guard holds addr.
+func (s *spanSet) guarding(addr uint64) (spanOf, bool) {
+	for _, sp := range s.all {
+		if sp.m.inGuard(addr) {
+			return sp, true
+		}
+	}
+	return spanOf{}, false
+}
+
 // closedIn reports the first of args that is an address in the range of a
 // device that is not open, or in reserved virtual memory device dev has no
 // access to: a kernel given one would touch memory that is gone. It costs

@@ -20,8 +20,10 @@ var cflags = []string{"-std=c11", "-Wall", "-Wextra", "-Werror", "-O2", "-g"}
 var cxxflags = []string{"-std=c++17", "-Wall", "-Wextra", "-Werror", "-O2", "-g"}
 
 // kernelFlags are a kernel's flags beyond cflags: params.c is built without
-// debug information, so that only its declarations tell its parameters.
-var kernelFlags = map[string][]string{"params": {"-g0"}}
+// debug information, so that only its declarations tell its parameters;
+// faults.cpp divides by zero on purpose, which UBSan would report before
+// the processor faults.
+var kernelFlags = map[string][]string{"params": {"-g0"}, "faults": {"-fno-sanitize=integer-divide-by-zero"}}
 
 // tools is a build of the libraries, and the kernels and programs built
 // against it, shared by the tests.

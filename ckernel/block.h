@@ -1,0 +1,55 @@
+// The per-thread state of a running block, shared by the call shim
+// (shim.c), the fault handler (fault.c) and the exception guard
+// (guard.cc). Internal to ckernel.
+#ifndef GOCANN_CKERNEL_BLOCK_H
+#define GOCANN_CKERNEL_BLOCK_H
+
+#include <setjmp.h>
+#include <signal.h>
+#include <stdint.h>
+#include "shim.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct gocann_block_state {
+	int64_t idx, num;
+	jmp_buf *trap;        // the block's trap point; NULL outside a block
+	const uint32_t *simt; // a SIMT thread's layout: thread x y z, block x y z, grid x y z
+	uintptr_t barrier;    // its block's barrier, for gocann_simt_barrier_wait
+	// running is 1 while the thread runs the kernel's own code (and what
+	// it calls), not the shim's or Go's: only a fault raised then is the
+	// kernel's. Two plain stores a block; the handler reads it.
+	volatile sig_atomic_t running;
+	// resume_sp is where a contained fault resumes, to leave through the
+	// trap point: the guard's frame, below the shim's and above the
+	// kernel's, whatever state the kernel left its own stack in.
+	uintptr_t resume_sp;
+};
+
+// Initial-exec: the state is read on every kernel call and in the signal
+// handler, and the library is linked into the process (or loaded like
+// the Go runtime it comes with, which uses the same model).
+extern __thread struct gocann_block_state gocann_block
+	__attribute__((tls_model("initial-exec"), visibility("hidden")));
+
+// gocann_fault is the thread's last fault, as the handler or the guard
+// recorded it; apart from the block state, which every block saves and
+// restores.
+extern __thread gocann_failure gocann_fault __attribute__((tls_model("initial-exec"), visibility("hidden")));
+
+// gocann_invoke calls fn with the argument slots, in the registers fpmask
+// says; it returns 0, or GOCANN_CALL_FAULTED with gocann_fault
+// describing the C++ exception that left the kernel (guard.cc).
+int gocann_invoke(void *fn, const uint64_t *args, int n, uint32_t fpmask) __attribute__((visibility("hidden")));
+
+// gocann_fault_resume leaves a block whose fault the handler contained,
+// through its trap point (fault.c).
+void gocann_fault_resume(void) __attribute__((visibility("hidden"), noreturn));
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,121 @@
+package ckernel
+
+/*
+#include "shim.h"
+
+// The calls take their pointers as integers: the arguments and the
+// failure record are Go memory the caller keeps alive, and pointer
+// arguments would cost a cgo pointer check on every block.
+static int call_kernel(uintptr_t fn, int64_t idx, int64_t num, uintptr_t args, int n, uint32_t fpmask, uintptr_t fail) {
+	return gocann_call_kernel((void *)fn, idx, num, (const uint64_t *)args, n, fpmask, (gocann_failure *)fail);
+}
+
+static int call_kernels(uintptr_t calls, int n, uintptr_t result, uintptr_t fail) {
+	return gocann_call_kernels((const gocann_native_call *)calls, n, (int *)result, (gocann_failure *)fail);
+}
+*/
+import "C"
+
+import (
+	"fmt"
+	"runtime"
+	"unsafe"
+
+	"github.com/gocann/gocann/kernel"
+)
+
+// Running blocks of native kernels: one call into C a block (or a batch of
+// one-block launches), which returns how the block ended.
+
+// run runs one block; a trap or an unloaded binary is a kernel fault.
+func (b *Binary) run(fn unsafe.Pointer, name string, blk *kernel.Block) { b.runFP(fn, name, blk, 0) }
+
+// runFP runs one block of a kernel whose parameters fp marks as floating
+// point (fpMask).
+func (b *Binary) runFP(fn unsafe.Pointer, name string, blk *kernel.Block, fp uint32) {
+	b.mu.RLock()
+	if b.handle == nil {
+		b.mu.RUnlock()
+		panic(fmt.Sprintf("kernel %q: its binary %s was unloaded", name, b.name))
+	}
+	failure := callBlock(fn, blk, blk.Args(), fp)
+	b.mu.RUnlock()
+	if failure != nil {
+		panic(failure)
+	}
+}
+
+// callBlock calls fn for block blk with args, its parameters fp marks as
+// floating point routed to their registers; it returns how the block
+// failed (a *kernel.TrapError or a *kernel.Fault), or nil, and passes a
+// reported overflow on to blk. One thread of a SIMT launch calls it with
+// its thread's view of the block.
+func callBlock(fn unsafe.Pointer, blk *kernel.Block, args []uint64, fp uint32) error {
+	if blk.SIMT() != nil {
+		return callThread(fn, blk, args, fp)
+	}
+	var p uintptr
+	if len(args) > 0 {
+		p = uintptr(unsafe.Pointer(&args[0]))
+	}
+	// The record stays on this goroutine's stack, which does not move
+	// while it is in a call into C (and a plain kernel calls back into Go
+	// for nothing).
+	var fail C.gocann_failure
+	r := C.call_kernel(C.uintptr_t(uintptr(fn)), C.int64_t(blk.Idx()), C.int64_t(blk.Num()), C.uintptr_t(p), C.int(len(args)),
+		C.uint32_t(fp), C.uintptr_t(uintptr(unsafe.Pointer(&fail))))
+	runtime.KeepAlive(args)
+	return ended(r, &fail, blk)
+}
+
+// ended is how a block whose call returned r ended, fail its record.
+func ended(r C.int, fail *C.gocann_failure, blk *kernel.Block) error {
+	if r == 0 {
+		return nil
+	}
+	if r&C.GOCANN_CALL_OVERFLOW != 0 {
+		blk.ReportOverflow()
+	}
+	if r&(C.GOCANN_CALL_TRAPPED|C.GOCANN_CALL_FAULTED) == 0 {
+		return nil
+	}
+	return failureOf(r, fail)
+}
+
+var _ kernel.Batcher = (*Binary)(nil)
+
+// RunBatch runs one-block launches of kernels of b in one call into C.
+func (b *Binary) RunBatch(calls []kernel.BatchCall) (int, any) {
+	buf, _ := b.calls.Get().(*[kernel.MaxBatch]C.gocann_native_call)
+	if buf == nil {
+		buf = new([kernel.MaxBatch]C.gocann_native_call)
+	}
+	defer b.calls.Put(buf)
+	done := 0
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	if b.handle == nil {
+		return 0, fmt.Sprintf("kernel %q: its binary %s was unloaded", calls[0].Kernel.Name, b.name)
+	}
+	for done < len(calls) {
+		n := min(len(calls)-done, kernel.MaxBatch)
+		for i, c := range calls[done : done+n] {
+			buf[i] = C.gocann_native_call{fn: C.uintptr_t(c.Kernel.Entry),
+				args: C.uintptr_t(uintptr(unsafe.Pointer(unsafe.SliceData(c.Args)))), nargs: C.int64_t(len(c.Args))}
+		}
+		// The buffer and the arguments are Go memory the calls keep
+		// alive, passed as integers as call_kernel's are.
+		var (
+			result C.int
+			fail   C.gocann_failure
+		)
+		ran := int(C.call_kernels(C.uintptr_t(uintptr(unsafe.Pointer(buf))), C.int(n),
+			C.uintptr_t(uintptr(unsafe.Pointer(&result))), C.uintptr_t(uintptr(unsafe.Pointer(&fail)))))
+		runtime.KeepAlive(calls)
+		done += ran
+		if ran < n {
+			return done, failureOf(result, &fail)
+		}
+	}
+	return done, nil
+}

@@ -1,0 +1,318 @@
+package ckernel_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/gocann/gocann"
+	"github.com/gocann/gocann/ckernel"
+	"github.com/gocann/gocann/kernel"
+)
+
+// Kernels whose code faults: a fault fails the task with an AI-core
+// exception and the process goes on.
+const faultSrc = `
+#include <stdint.h>
+#include <stdexcept>
+extern "C" int64_t GetBlockIdx(void);
+extern "C" int64_t GetBlockNum(void);
+
+extern "C" void read_at(uint64_t *out, uint64_t addr) { *out = *(volatile uint64_t *)addr; }
+extern "C" void write_at(uint64_t addr, uint64_t v) { *(volatile uint64_t *)addr = v; }
+/* Block b writes addr + b*4096 when b is odd (or every block, with all set). */
+extern "C" void write_blocks(uint64_t addr, uint64_t all) {
+	int64_t b = GetBlockIdx();
+	if (all || b % 2) *(volatile uint64_t *)(addr + (uint64_t)b * 4096) = 1;
+}
+/* The pointer is read from device memory: no argument slot holds it. */
+extern "C" void chase(uint64_t *table) { table[1] = *(volatile uint64_t *)table[0]; }
+extern "C" void divide(int32_t *out, int32_t a, int32_t b) { volatile int32_t x = a, y = b; *out = x / y; }
+extern "C" void index_far(float *x, uint64_t i) { x[i] = 1.0f; }
+extern "C" void throws(uint64_t v) {
+	if (v) throw std::runtime_error("boom " + std::to_string(v));
+}
+extern "C" void throws_int(void) { throw 42; }
+extern "C" void store(uint64_t *out, uint64_t v) { out[GetBlockIdx()] = v; }
+extern "C" void gocann_report_overflow(void);
+extern "C" void overflows(void) { gocann_report_overflow(); }
+`
+
+// buildCXX compiles a C++ kernel binary.
+func buildCXX(t *testing.T, src string) string {
+	t.Helper()
+	if _, err := exec.LookPath("g++"); err != nil {
+		t.Skip("g++ is not installed")
+	}
+	dir := t.TempDir()
+	file, so := filepath.Join(dir, "k.cpp"), filepath.Join(dir, "k.so")
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("g++", "-O2", "-Wall", "-Werror", "-shared", "-fPIC", "-o", so, file).CombinedOutput(); err != nil {
+		t.Fatalf("g++: %v\n%s", err, out)
+	}
+	return so
+}
+
+type faultKit struct {
+	r   *gocann.Runtime
+	c   *gocann.Context
+	s   *gocann.Stream
+	bin *ckernel.Binary
+}
+
+func newFaultKit(t *testing.T) *faultKit {
+	t.Helper()
+	so := buildCXX(t, faultSrc)
+	r, c, s := setup(t)
+	bin, err := ckernel.LoadFile(so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { bin.Unload() })
+	return &faultKit{r: r, c: c, s: s, bin: bin}
+}
+
+func (k *faultKit) kernel(t *testing.T, name string) *gocann.Kernel {
+	t.Helper()
+	hk, err := k.bin.Kernel(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return gocann.NewKernel(hk)
+}
+
+// launch runs kernel name on blocks blocks and returns what synchronizing
+// the stream reports.
+func (k *faultKit) launch(t *testing.T, name string, blocks uint32, args ...gocann.Arg) error {
+	t.Helper()
+	if err := k.s.Launch(k.kernel(t, name), blocks, args...); err != nil {
+		t.Fatalf("launching %s: %v", name, err)
+	}
+	return k.s.Synchronize(context.Background())
+}
+
+// works checks that the device still runs correct work, on a new stream.
+func (k *faultKit) works(t *testing.T) {
+	t.Helper()
+	s, err := k.c.NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	out, err := k.c.Malloc(8*4, gocann.NormalOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.c.Free(out)
+	if err := s.Launch(k.kernel(t, "store"), 4, gocann.Ptr(out), gocann.U64(0x5eed)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Synchronize(context.Background()); err != nil {
+		t.Fatalf("work after a fault: %v", err)
+	}
+	buf := make([]byte, 8*4)
+	if err := k.c.CopyFromDevice(buf, out); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 4 {
+		if v := *(*uint64)(unsafe.Pointer(&buf[8*i])); v != 0x5eed {
+			t.Fatalf("after a fault, block %d stored %#x, want 0x5eed", i, v)
+		}
+	}
+}
+
+// wantFault checks err's code and that its message holds every part.
+func wantFault(t *testing.T, what string, err error, code gocann.Code, parts ...string) {
+	t.Helper()
+	if gocann.CodeOf(err) != code || !errors.Is(err, gocann.ErrDevice) {
+		t.Fatalf("%s: %v, want code %d", what, err, code)
+	}
+	for _, p := range parts {
+		if !strings.Contains(err.Error(), p) {
+			t.Errorf("%s: %q lacks %q", what, err, p)
+		}
+	}
+}
+
+// inaccessiblePage returns the address of a page mapped with no access,
+// kept until the test ends: an unmapped page would be taken by the next
+// mapping the process makes, and a kernel's stray write would land there.
+func inaccessiblePage(t *testing.T) uint64 {
+	t.Helper()
+	m, err := unix.Mmap(-1, 0, 4096, unix.PROT_NONE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { unix.Munmap(m) })
+	return uint64(uintptr(unsafe.Pointer(&m[0])))
+}
+
+func TestKernelFaults(t *testing.T) {
+	k := newFaultKit(t)
+	out, _ := k.c.Malloc(64, gocann.NormalOnly)
+	noAccess := inaccessiblePage(t)
+	hex := fmt.Sprintf("%#x", noAccess)
+
+	err := k.launch(t, "read_at", 1, gocann.Ptr(out), gocann.U64(8))
+	wantFault(t, "reading the NULL page", err, gocann.CodeRTAICoreTrapReadOverflow,
+		`kernel "read_at" block 0 of 1`, "read of address 0x8 faulted (SIGSEGV, address not mapped) at instruction 0x",
+		"(read_at+0x", "k.so): the NULL page, in no allocation")
+	k.works(t)
+
+	err = k.launch(t, "read_at", 1, gocann.Ptr(out), gocann.U64(noAccess))
+	wantFault(t, "reading an inaccessible page", err, gocann.CodeRTAICoreTrapReadOverflow, "read of address "+hex, "in no allocation")
+	k.works(t)
+
+	err = k.launch(t, "write_at", 1, gocann.U64(noAccess), gocann.U64(1))
+	wantFault(t, "writing an inaccessible page", err, gocann.CodeRTAICoreTrapWriteOverflow, "write of address "+hex)
+	k.works(t)
+
+	err = k.launch(t, "divide", 1, gocann.Ptr(out), gocann.I64(7), gocann.I64(0))
+	wantFault(t, "dividing by zero", err, gocann.CodeRTAICoreException, "SIGFPE, integer division by zero", `kernel "divide"`)
+	k.works(t)
+
+	err = k.launch(t, "throws", 1, gocann.U64(7))
+	wantFault(t, "throwing", err, gocann.CodeRTAICoreException, "a C++ exception left the kernel: std::runtime_error: boom 7")
+	err = k.launch(t, "throws_int", 1)
+	wantFault(t, "throwing an int", err, gocann.CodeRTAICoreException, "a C++ exception left the kernel: int")
+	k.works(t)
+
+	// A block that reports an overflow returns normally.
+	if err := k.launch(t, "overflows", 2); err != nil {
+		t.Errorf("a kernel reporting an overflow: %v", err)
+	}
+}
+
+// TestKernelFaultBlocks: one block of several faults, then every block at
+// once; each is contained on its own thread.
+func TestKernelFaultBlocks(t *testing.T) {
+	k := newFaultKit(t)
+	m, err := unix.Mmap(-1, 0, 64*4096, unix.PROT_READ, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Munmap(m)
+	base := uint64(uintptr(unsafe.Pointer(&m[0])))
+	err = k.launch(t, "write_blocks", 2, gocann.U64(base), gocann.U64(0))
+	wantFault(t, "block 1 of 2 writing a read-only page", err, gocann.CodeRTAICoreTrapWriteOverflow,
+		"block 1 of 2", "(SIGSEGV, access not permitted)")
+	err = k.launch(t, "write_blocks", 64, gocann.U64(base), gocann.U64(1))
+	wantFault(t, "all 64 blocks writing read-only pages", err, gocann.CodeRTAICoreTrapWriteOverflow, "of 64: write of address")
+	k.works(t)
+}
+
+// TestKernelFaultPlaces: the message says where the address is: past the
+// end of an argument's allocation (into the guard after device memory),
+// or in memory of a device that was reset.
+func TestKernelFaultPlaces(t *testing.T) {
+	k := newFaultKit(t)
+	x, _ := k.c.Malloc(4096, gocann.NormalOnly)
+	// setup's device has 1 GiB: 2^28 floats past x is past its memory.
+	err := k.launch(t, "index_far", 1, gocann.Ptr(x), gocann.U64(1<<28))
+	wantFault(t, "indexing past device memory", err, gocann.CodeRTAICoreTrapWriteOverflow,
+		fmt.Sprintf("past the end of argument 0, the 4096-byte allocation at %#x (memory of device 0)", uint64(x)))
+
+	d1, err := k.r.SetDevice(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c1, _ := d1.Context()
+	y, err := c1.Malloc(4096, gocann.NormalOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d1.Reset(); err != nil {
+		t.Fatal(err)
+	}
+	table, _ := k.c.Malloc(16, gocann.NormalOnly)
+	var ptr [16]byte
+	*(*uint64)(unsafe.Pointer(&ptr[0])) = uint64(y)
+	if err := k.c.CopyToDevice(table, ptr[:]); err != nil {
+		t.Fatal(err)
+	}
+	err = k.launch(t, "chase", 1, gocann.Ptr(table))
+	wantFault(t, "reading memory of a reset device", err, gocann.CodeRTAICoreTrapReadOverflow,
+		fmt.Sprintf("read of address %#x", uint64(y)), "freed device memory: memory of device 1, which was reset since")
+	k.works(t)
+}
+
+// TestKernelFaultsInARow: twenty faulting launches, on streams running at
+// once, leave the device as it was.
+func TestKernelFaultsInARow(t *testing.T) {
+	k := newFaultKit(t)
+	var wg sync.WaitGroup
+	for g := range 4 {
+		s, err := k.c.NewStream()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		wg.Go(func() {
+			for i := range 5 {
+				if err := s.Launch(k.kernel(t, "write_at"), 3, gocann.U64(uint64(16+g)), gocann.U64(uint64(i))); err != nil {
+					t.Error(err)
+					return
+				}
+				if err := s.Synchronize(context.Background()); gocann.CodeOf(err) != gocann.CodeRTAICoreTrapWriteOverflow {
+					t.Errorf("stream %d launch %d: %v", g, i, err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	k.works(t)
+}
+
+// TestKernelFaultInModel: a fault in a captured model fails the run that
+// met it, every time it is replayed, and the model's other work is done.
+func TestKernelFaultInModel(t *testing.T) {
+	k := newFaultKit(t)
+	out, _ := k.c.Malloc(8*4, gocann.NormalOnly)
+	m, err := k.s.Capture(gocann.CaptureGlobal, func(s *gocann.Stream) error {
+		if err := s.Launch(k.kernel(t, "store"), 1, gocann.Ptr(out), gocann.U64(1)); err != nil {
+			return err
+		}
+		if err := s.Launch(k.kernel(t, "store"), 1, gocann.Ptr(out), gocann.U64(2)); err != nil {
+			return err
+		}
+		return s.Launch(k.kernel(t, "read_at"), 1, gocann.Ptr(out), gocann.U64(24))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	for i := range 3 {
+		if err := m.Run(k.s); err != nil {
+			t.Fatal(err)
+		}
+		err := k.s.Synchronize(context.Background())
+		wantFault(t, fmt.Sprintf("replay %d", i), err, gocann.CodeRTAICoreTrapReadOverflow, "read of address 0x18")
+	}
+	buf := make([]byte, 8)
+	if err := k.c.CopyFromDevice(buf, out); err != nil {
+		t.Fatal(err)
+	}
+	if v := *(*uint64)(unsafe.Pointer(&buf[0])); v != 2 {
+		t.Errorf("the model's kernels before the fault stored %d, want 2", v)
+	}
+	k.works(t)
+}
+
+// TestFaultValue: a Fault describes itself for the task's message.
+func TestFaultValue(t *testing.T) {
+	f := &kernel.Fault{Signal: unix.SIGSEGV, Code: 1, Addr: 0x10, AddrKnown: true, Access: kernel.AccessWrite, Where: "the NULL page"}
+	if got, want := f.Error(), "write of address 0x10 faulted (SIGSEGV, address not mapped): the NULL page"; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+}
