@@ -44,6 +44,10 @@ extern __thread gocann_failure gocann_fault __attribute__((tls_model("initial-ex
 // describing the C++ exception that left the kernel (guard.cc).
 int gocann_invoke(void *fn, const uint64_t *args, int n, uint32_t fpmask) __attribute__((visibility("hidden")));
 
+// gocann_invoke_batch is gocann_invoke for n one-block launches in order,
+// with integer slots only; *at is the launch running.
+int gocann_invoke_batch(const gocann_native_call *calls, int n, volatile int *at) __attribute__((visibility("hidden")));
+
 // gocann_fault_resume leaves a block whose fault the handler contained,
 // through its trap point (fault.c).
 void gocann_fault_resume(void) __attribute__((visibility("hidden"), noreturn));

@@ -79,7 +79,7 @@ func ended(r C.int, fail *C.gocann_failure, blk *kernel.Block) error {
 	if r&(C.GOCANN_CALL_TRAPPED|C.GOCANN_CALL_FAULTED) == 0 {
 		return nil
 	}
-	return failureOf(r, fail)
+	return failureOf(r, *fail)
 }
 
 var _ kernel.Batcher = (*Binary)(nil)
@@ -114,7 +114,7 @@ func (b *Binary) RunBatch(calls []kernel.BatchCall) (int, any) {
 		runtime.KeepAlive(calls)
 		done += ran
 		if ran < n {
-			return done, failureOf(result, &fail)
+			return done, failureOf(result, fail)
 		}
 	}
 	return done, nil

@@ -299,14 +299,49 @@ func TestKernelFaultInModel(t *testing.T) {
 		err := k.s.Synchronize(context.Background())
 		wantFault(t, fmt.Sprintf("replay %d", i), err, gocann.CodeRTAICoreTrapReadOverflow, "read of address 0x18")
 	}
-	buf := make([]byte, 8)
-	if err := k.c.CopyFromDevice(buf, out); err != nil {
-		t.Fatal(err)
-	}
-	if v := *(*uint64)(unsafe.Pointer(&buf[0])); v != 2 {
+	if v := k.word(t, out); v != 2 {
 		t.Errorf("the model's kernels before the fault stored %d, want 2", v)
 	}
+
+	// A C++ exception in the middle of a run of one-block C kernels, which
+	// the graph runner hands to the binary as one batch: the fault names
+	// the kernel that threw, and the model goes on past it, as a stream in
+	// ACL_CONTINUE_ON_FAILURE mode does.
+	m2, err := k.s.Capture(gocann.CaptureGlobal, func(s *gocann.Stream) error {
+		for _, l := range []struct {
+			name string
+			args []gocann.Arg
+		}{{"store", []gocann.Arg{gocann.Ptr(out), gocann.U64(5)}}, {"throws", []gocann.Arg{gocann.U64(9)}},
+			{"store", []gocann.Arg{gocann.Ptr(out), gocann.U64(6)}}} {
+			if err := s.Launch(k.kernel(t, l.name), 1, l.args...); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m2.Close()
+	if err := m2.Run(k.s); err != nil {
+		t.Fatal(err)
+	}
+	err = k.s.Synchronize(context.Background())
+	wantFault(t, "a model's batch", err, gocann.CodeRTAICoreException, `"throws"`, "std::runtime_error: boom 9")
+	if v := k.word(t, out); v != 6 {
+		t.Errorf("around the exception the batch stored %d, want 6 (the last kernel's)", v)
+	}
 	k.works(t)
+}
+
+// word reads the first 8 bytes at p.
+func (k *faultKit) word(t *testing.T, p gocann.DevPtr) uint64 {
+	t.Helper()
+	buf := make([]byte, 8)
+	if err := k.c.CopyFromDevice(buf, p); err != nil {
+		t.Fatal(err)
+	}
+	return *(*uint64)(unsafe.Pointer(&buf[0]))
 }
 
 // TestFaultValue: a Fault describes itself for the task's message.

@@ -136,3 +136,26 @@ extern "C" int gocann_invoke(void *fn, const uint64_t *args, int n, uint32_t fpm
 	}
 	return GOCANN_CALL_FAULTED;
 }
+
+extern "C" int gocann_invoke_batch(const gocann_native_call *calls, int n, volatile int *at) {
+	gocann_block.resume_sp = (uintptr_t)__builtin_frame_address(0);
+	try {
+		gocann_block.running = 1;
+		for (int i = 0; i < n; i++) {
+			*at = i;
+			invoke((void *)calls[i].fn, (const uint64_t *)calls[i].args, (int)calls[i].nargs);
+		}
+		gocann_block.running = 0;
+		return 0;
+	} catch (abi::__forced_unwind &) {
+		gocann_block.running = 0;
+		throw;
+	} catch (const std::exception &e) {
+		gocann_block.running = 0;
+		escaped(e.what());
+	} catch (...) {
+		gocann_block.running = 0;
+		escaped(nullptr);
+	}
+	return GOCANN_CALL_FAULTED;
+}

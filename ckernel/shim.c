@@ -166,12 +166,10 @@ int gocann_call_kernels(const gocann_native_call *calls, int n, int *result, goc
 		*result = failed(how, fail);
 		return i;
 	}
-	for (; i < n; i++) {
-		if (gocann_invoke((void *)calls[i].fn, (const uint64_t *)calls[i].args, (int)calls[i].nargs, 0) != 0) {
-			gocann_block = saved;
-			*result = failed(2, fail);
-			return i;
-		}
+	if (gocann_invoke_batch(calls, n, &i) != 0) {
+		gocann_block = saved;
+		*result = failed(2, fail);
+		return i;
 	}
 	gocann_block = saved;
 	return n;
