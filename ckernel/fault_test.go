@@ -48,18 +48,24 @@ extern "C" void overflows(void) { gocann_report_overflow(); }
 `
 
 // buildCXX compiles a C++ kernel binary.
-func buildCXX(t *testing.T, src string) string {
+func buildCXX(t *testing.T, src string) string { return buildSrc(t, "g++", "k.cpp", src) }
+
+// buildSrc compiles src, in file name, into a kernel binary with
+// compiler, with the kernel headers.
+func buildSrc(t *testing.T, compiler, name, src string) string {
 	t.Helper()
-	if _, err := exec.LookPath("g++"); err != nil {
-		t.Skip("g++ is not installed")
+	if _, err := exec.LookPath(compiler); err != nil {
+		t.Skipf("%s is not installed", compiler)
 	}
 	dir := t.TempDir()
-	file, so := filepath.Join(dir, "k.cpp"), filepath.Join(dir, "k.so")
+	file, so := filepath.Join(dir, name), filepath.Join(dir, "k.so")
 	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if out, err := exec.Command("g++", "-O2", "-Wall", "-Werror", "-shared", "-fPIC", "-o", so, file).CombinedOutput(); err != nil {
-		t.Fatalf("g++: %v\n%s", err, out)
+	out, err := exec.Command(compiler, "-O2", "-Wall", "-Werror", "-shared", "-fPIC", "-I"+filepath.Join("..", "include"),
+		"-o", so, file).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", compiler, err, out)
 	}
 	return so
 }
@@ -349,5 +355,87 @@ func TestFaultValue(t *testing.T) {
 	f := &kernel.Fault{Signal: unix.SIGSEGV, Code: 1, Addr: 0x10, AddrKnown: true, Access: kernel.AccessWrite, Where: "the NULL page"}
 	if got, want := f.Error(), "write of address 0x10 faulted (SIGSEGV, address not mapped): the NULL page"; got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
+	}
+}
+
+// TestKernelFaultSIMT: one thread of a SIMT block faults before the
+// block's barrier; it leaves the barrier, the others go on, and the launch
+// fails with the fault.
+func TestKernelFaultSIMT(t *testing.T) {
+	so := buildSrc(t, "gcc", "k.c", `
+#include <gocann/kernel.h>
+void simt_fault(uint64_t *out, uint64_t bad) {
+	gocann_dim3 t = gocann_thread_idx();
+	if (t.x == 3) *(volatile uint64_t *)bad = 1;
+	asc_syncthreads();
+	out[t.x] = 1;
+}
+GOCANN_SIMT_KERNEL(simt_fault);
+`)
+	r, err := gocann.Open(gocann.WithConfigJSON([]byte(`{"simulator":{"hbm_size":1073741824,"soc_name":"Ascend950PR_9599"}}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	d, _ := r.SetDevice(0)
+	c, _ := d.Context()
+	s, _ := c.NewStream()
+	bin, err := ckernel.LoadFile(so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bin.Unload()
+	hk, err := bin.Kernel("simt_fault")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := c.Malloc(8*32, gocann.NormalOnly)
+	if err := s.LaunchSIMT(gocann.NewKernel(hk), gocann.Dim3{X: 2, Y: 1, Z: 1}, gocann.Dim3{X: 32, Y: 1, Z: 1}, gocann.Ptr(out), gocann.U64(24)); err != nil {
+		t.Fatal(err)
+	}
+	wantFault(t, "a SIMT thread writing the NULL page", s.Synchronize(context.Background()), gocann.CodeRTAICoreTrapWriteOverflow,
+		`kernel "simt_fault"`, "write of address 0x18 faulted")
+}
+
+// TestGoFaultsStayGo: with kernel faults contained, a fault in Go code is
+// still Go's: a nil dereference panics, and recover stops it.
+func TestGoFaultsStayGo(t *testing.T) {
+	k := newFaultKit(t) // loads a kernel binary: the handler is installed
+	wantFault(t, "a kernel fault first", k.launch(t, "read_at", 1, gocann.U64(0), gocann.U64(8)),
+		gocann.CodeRTAICoreTrapReadOverflow, "read of address 0x8")
+	var got any
+	func() {
+		defer func() { got = recover() }()
+		var p *struct{ x [64]int }
+		p.x[3] = 1
+	}()
+	if err, ok := got.(error); !ok || !strings.Contains(err.Error(), "nil pointer dereference") {
+		t.Fatalf("a nil dereference in Go code recovered %v, want Go's runtime error", got)
+	}
+	k.works(t)
+}
+
+// TestHostFaultEndsProcess: a fault outside kernel code, in a program
+// whose kernel faults are contained, ends it as Go ends it: a panic
+// report naming the signal, exit status 2.
+func TestHostFaultEndsProcess(t *testing.T) {
+	if os.Getenv("GOCANN_HOST_FAULT_CHILD") == "1" {
+		k := newFaultKit(t)
+		if err := k.launch(t, "read_at", 1, gocann.U64(0), gocann.U64(8)); gocann.CodeOf(err) != gocann.CodeRTAICoreTrapReadOverflow {
+			t.Fatalf("the kernel fault: %v", err)
+		}
+		fmt.Println("kernel fault contained")
+		var p *[64]int
+		p[5] = 1 // the program's own bug, on no goroutine that recovers
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHostFaultEndsProcess$", "-test.v")
+	cmd.Env = append(os.Environ(), "GOCANN_HOST_FAULT_CHILD=1")
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 2 || !strings.Contains(string(out), "kernel fault contained") ||
+		!strings.Contains(string(out), "panic: runtime error: invalid memory address or nil pointer dereference") ||
+		!strings.Contains(string(out), "[signal SIGSEGV: segmentation violation") {
+		t.Fatalf("a host fault in the child: %v, want Go's panic report and exit status 2\n%s", err, out)
 	}
 }
