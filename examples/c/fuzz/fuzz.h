@@ -341,7 +341,7 @@ void cap_note_trap(int s);               /* a trapping kernel was queued on stre
 void report_thread_start(void);
 
 /* Fuzz kernels (kernels.c, loaded from a shared object). */
-enum fk { FK_FILL, FK_NOP, FK_TRAP, FK_ADD, NFK };
+enum fk { FK_FILL, FK_NOP, FK_TRAP, FK_ADD, FK_FAULT, NFK };
 extern const char *const fk_names[NFK];
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))

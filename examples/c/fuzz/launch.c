@@ -166,7 +166,7 @@ static void launched(int fk, const harg *s, char *dst)
     int c = s->idx >= 0 ? fz.objs[s->idx].ctx : fz.cur_ctx, a = dst ? alloc_of(dst) : -1;
     alloc_touch(a, stream_dev(s));
     cap_note_task(s->idx, a);
-    if (fk == FK_TRAP) {
+    if (fk == FK_TRAP || fk == FK_FAULT) {
         ctx_taint(c);
         cap_note_trap(s->idx);
     }
@@ -203,8 +203,8 @@ static void op_launch(void)
     harg f = pick_handle(K_FUNC, 0), s = pick_stream();
     enum validity sv = queue_on(&s);
     int fk = f.v == VALID ? fz.objs[f.idx].fk : FK_NOP;
-    if (fk == FK_TRAP && !one_in(6)) {
-        return; /* traps taint a context: keep them rare */
+    if ((fk == FK_TRAP || fk == FK_FAULT) && !one_in(6)) {
+        return; /* traps and faults taint a context: keep them rare */
     }
     int d = stream_dev(&s), variant = (int)below(5);
     uint32_t blocks = 1 + (uint32_t)below(32);
@@ -244,6 +244,10 @@ static void op_launch(void)
         if (fk == FK_ADD) {
             variant = variant == 3 ? 2 : variant;
         }
+    } else if (fk == FK_FAULT) {
+        args[0] = below(3); /* read, write or divide: the NULL page, or by 0 */
+        args[1] = args[0] == 2 ? 0 : 8 * below(512);
+        argc = 2;
     } else if (one_in(6) && variant == 2 && !(fz.avoid & AV_HOSTARGS_HUGE) && why == NULL) {
         /* A kernel without parameters, given an argument block of a size
          * no host can have. */

@@ -10,7 +10,7 @@
 #include <string.h>
 
 /* Each fuzz kernel's parameter count (from the binary's debug information). */
-static const size_t fk_params[NFK] = {3, 0, 0, 2};
+static const size_t fk_params[NFK] = {3, 0, 0, 2, 2};
 
 static int soc_is(const char *prefix)
 {

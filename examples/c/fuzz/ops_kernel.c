@@ -8,7 +8,7 @@
 #include <string.h>
 
 
-const char *const fk_names[NFK] = {"fz_fill", "fz_nop", "fz_trap", "fz_add"};
+const char *const fk_names[NFK] = {"fz_fill", "fz_nop", "fz_trap", "fz_add", "fz_fault"};
 
 void kernels_init(void)
 {
@@ -238,7 +238,64 @@ static void op_args(void)
     }
 }
 
+/* A kernel whose code faults on a clean stream fails its task with the
+ * AI-core code of the fault, at the stream's synchronization: a read or
+ * write of the NULL page, a division by zero, a write past the end of
+ * device memory. Under STOP_ON_FAILURE the fault stops the context. */
+static void op_fault(void)
+{
+    if (ensure_device() != 0 || fz.objs[fz.cur_ctx].tainted) {
+        return;
+    }
+    int f = -1;
+    for (int i = 0; i < MAXOBJ; i++) {
+        if (fz.objs[i].live && fz.objs[i].kind == K_FUNC && fz.objs[i].fk == FK_FAULT) {
+            f = i;
+        }
+    }
+    int si = clean_stream(fz.cur_ctx);
+    if (f < 0 || si < 0) {
+        return;
+    }
+    static const aclError want[] = {507042, 507043, 507015, 507043}; /* read/write overflow, AI core exception */
+    static const char *const what[] = {"reads the NULL page", "writes the NULL page", "divides by zero",
+                                       "writes past the end of device memory"};
+    uint64_t how = below(4), addr = 8 * below(512);
+    if (how == 2) {
+        addr = 0;
+    } else if (how == 3) {
+        int a = alloc_pick(1 << M_DEV);
+        size_t freeb = 0, total = 0;
+        if (a < 0 || fz.allocs[a].dev != cur_dev() || aclrtGetMemInfo(ACL_HBM_MEM, &freeb, &total) != 0) {
+            return;
+        }
+        addr = (uint64_t)(uintptr_t)fz.allocs[a].p + total; /* in the guard after the device's range */
+    }
+    uint64_t args[2] = {how, addr};
+    uint32_t blocks = 1 + (uint32_t)below(48);
+    harg s = {fz.objs[si].h, si, VALID, "live"};
+    callf("aclrtLaunchKernelWithHostArgs(%s, %u, %s, NULL, {%llu, %#llx}, 16, NULL, 0) [a kernel that %s]",
+          hdesc(&(harg){fz.objs[f].h, f, VALID, "live"}), blocks, hdesc(&s), (unsigned long long)how,
+          (unsigned long long)addr, what[how]);
+    if (ret(aclrtLaunchKernelWithHostArgs(fz.objs[f].h, blocks, s.h, NULL, args, sizeof args, NULL, 0)) != 0) {
+        must_pass(1, 0); /* a valid launch on a clean stream: reported as failed */
+        return;
+    }
+    callf("aclrtSynchronizeStream(%s) [after a kernel that %s]", hdesc(&s), what[how]);
+    aclError rc = ret(aclrtSynchronizeStream(s.h));
+    must_fail(rc, what[how]);
+    if (rc != 0 && rc != want[how]) {
+        const char *msg = aclGetRecentErrMsg();
+        finding("WRONG VALUE", "aclrtSynchronizeStream after a fault", "a kernel that %s: code %d, want %d: %s",
+                what[how], rc, want[how], msg ? msg : "(no message)");
+    }
+    if (fz.objs[fz.cur_ctx].stop_mode) {
+        ctx_taint(fz.cur_ctx);
+    }
+}
+
 const struct op ops_kernel[] = {
+    {"fault", 2, op_fault},
     {"load_binary", 4, op_load_binary},
     {"get_function", 6, op_get_function},
     {"unload", 2, op_unload},

@@ -1,7 +1,7 @@
 /*
  * Kernels for the fuzzer (examples/c/fuzz): one that writes a pattern the
- * fuzzer can check, one that does nothing, one that traps, one that adds
- * to a word, and a SIMT kernel whose threads read each other's slots.
+ * fuzzer can check, one that does nothing, one that traps, one whose code
+ * faults, one that adds to a word, and a SIMT kernel whose threads read each other's slots.
  * Build: gcc -g -O2 -shared -fPIC -I<include> fuzz.c -o libfuzzk.so
  */
 #include <gocann/kernel.h>
@@ -30,6 +30,21 @@ __global__ __aicore__ void fz_trap(void)
 {
     if (GetBlockIdx() == 0) {
         Trap();
+    }
+}
+
+/* Every block faults, as a kernel bug does: how 0 reads the word at addr,
+ * 1 (and 3) writes it, 2 divides by addr (0). The launch fails with the
+ * AI-core code of the fault; the process goes on. */
+__global__ __aicore__ void fz_fault(uint64_t how, uint64_t addr)
+{
+    if (how == 0) {
+        (void)*(volatile uint64_t *)(uintptr_t)addr;
+    } else if (how == 2) {
+        volatile uint32_t a = 1, b = (uint32_t)addr;
+        a = a / b;
+    } else {
+        *(volatile uint64_t *)(uintptr_t)addr = how;
     }
 }
 
