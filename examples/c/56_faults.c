@@ -13,10 +13,11 @@
  *
  * With a second argument the program goes on to a fault in its own code,
  * which must end it as it would without the runtime: "own" installs a
- * SIGSEGV handler before aclInit, which must be called (it exits 42);
+ * SIGSEGV handler before aclInit, "late" after aclInit (before the first
+ * kernel binary loads), and either must be called (it exits 42);
  * "default" installs none, and the process dies of SIGSEGV.
  *
- * Usage: 56_faults libfaults.so [own|default]
+ * Usage: 56_faults libfaults.so [own|late|default]
  */
 #define _GNU_SOURCE
 #include "common.h"
@@ -252,24 +253,32 @@ static void own_handler(int sig, siginfo_t *si, void *ctx)
     _exit(42);
 }
 
+static void install_own(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = own_handler;
+    sa.sa_flags = SA_SIGINFO;
+    sigaction(SIGSEGV, &sa, NULL);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: %s libfaults.so [own|default]\n", argv[0]);
+        fprintf(stderr, "usage: %s libfaults.so [own|late|default]\n", argv[0]);
         return 2;
     }
     const char *host = argc > 2 ? argv[2] : NULL;
     if (host != NULL && strcmp(host, "own") == 0) {
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_sigaction = own_handler;
-        sa.sa_flags = SA_SIGINFO;
-        sigaction(SIGSEGV, &sa, NULL);
+        install_own();
     }
     aclrtBinHandle bin = NULL;
     void *out = NULL, *x = NULL;
     CHECK(aclInit(NULL));
     CHECK(aclrtSetDevice(0));
+    if (host != NULL && strcmp(host, "late") == 0) {
+        install_own();
+    }
     CHECK(aclrtCreateStream(&s));
     CHECK(aclrtExceptionInfoCallbackRegister(on_exception));
     CHECK(aclrtBinaryLoadFromFile(argv[1], NULL, &bin));
