@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -38,6 +39,13 @@ extern "C" void write_blocks(uint64_t addr, uint64_t all) {
 extern "C" void chase(uint64_t *table) { table[1] = *(volatile uint64_t *)table[0]; }
 extern "C" void divide(int32_t *out, int32_t a, int32_t b) { volatile int32_t x = a, y = b; *out = x / y; }
 extern "C" void index_far(float *x, uint64_t i) { x[i] = 1.0f; }
+extern "C" void illegal(void) {
+#if defined(__x86_64__)
+	__asm__ volatile("ud2");
+#elif defined(__aarch64__)
+	__asm__ volatile(".inst 0x00000000");
+#endif
+}
 extern "C" void throws(uint64_t v) {
 	if (v) throw std::runtime_error("boom " + std::to_string(v));
 }
@@ -184,8 +192,14 @@ func TestKernelFaults(t *testing.T) {
 	wantFault(t, "writing an inaccessible page", err, gocann.CodeRTAICoreTrapWriteOverflow, "write of address "+hex)
 	k.works(t)
 
-	err = k.launch(t, "divide", 1, gocann.Ptr(out), gocann.I64(7), gocann.I64(0))
-	wantFault(t, "dividing by zero", err, gocann.CodeRTAICoreException, "SIGFPE, integer division by zero", `kernel "divide"`)
+	if runtime.GOARCH == "amd64" { // arm64's division by zero gives 0
+		err = k.launch(t, "divide", 1, gocann.Ptr(out), gocann.I64(7), gocann.I64(0))
+		wantFault(t, "dividing by zero", err, gocann.CodeRTAICoreException, "SIGFPE, integer division by zero", `kernel "divide"`)
+		k.works(t)
+	}
+
+	err = k.launch(t, "illegal", 3)
+	wantFault(t, "an illegal instruction", err, gocann.CodeRTAICoreException, "SIGILL, illegal instruction", `kernel "illegal" block `)
 	k.works(t)
 
 	err = k.launch(t, "throws", 1, gocann.U64(7))

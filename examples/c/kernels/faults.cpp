@@ -1,5 +1,6 @@
 // Kernels for 56_faults whose code faults, as kernel bugs do: a wild
-// pointer read or written, a division by zero, an Ascend C kernel
+// pointer read or written, a division by zero, an illegal instruction, an
+// Ascend C kernel
 // indexing far past its GlobalTensor, a C++ exception left to escape.
 // Each fails its own task with an AI-core exception; the process goes on.
 // And one that works, to check the device after each fault.
@@ -29,6 +30,20 @@ extern "C" __global__ __aicore__ void divide(GM_ADDR out, int32_t a, int32_t b)
 {
     volatile int32_t x = a, y = b;
     *(int32_t *)out = x / y;
+}
+
+// illegal runs an instruction no processor defines: SIGILL, as an AI core
+// meeting one it cannot execute raises an exception.
+extern "C" __global__ __aicore__ void illegal(GM_ADDR out)
+{
+    *(volatile uint64_t *)out = 1;
+#if defined(__x86_64__)
+    __asm__ volatile("ud2");
+#elif defined(__aarch64__)
+    __asm__ volatile(".inst 0x00000000"); // udf #0
+#else
+    __builtin_trap();
+#endif
 }
 
 // far_index stores 1.0 at element i of a GlobalTensor over x set without a
