@@ -111,17 +111,17 @@ static void escaped(const char *what) {
 	free(readable);
 }
 
-extern "C" int gocann_invoke(void *fn, const uint64_t *args, int n, uint32_t fpmask) {
+// guarded runs call, the kernel's code, marked as running and under the
+// guard: it returns 0, or GOCANN_CALL_FAULTED with gocann_fault
+// describing the C++ exception that left it.
+template <typename Call>
+static inline int guarded(Call call) {
 	// A contained fault resumes here, in a frame the kernel's stack lies
 	// below: the kernel may have overflowed or wrecked its own.
 	gocann_block.resume_sp = (uintptr_t)__builtin_frame_address(0);
 	try {
 		gocann_block.running = 1;
-		if (fpmask == 0) {
-			invoke(fn, args, n);
-		} else {
-			invoke_fp(fn, args, n, fpmask);
-		}
+		call();
 		gocann_block.running = 0;
 		return 0;
 	} catch (abi::__forced_unwind &) {
@@ -137,25 +137,21 @@ extern "C" int gocann_invoke(void *fn, const uint64_t *args, int n, uint32_t fpm
 	return GOCANN_CALL_FAULTED;
 }
 
+extern "C" int gocann_invoke(void *fn, const uint64_t *args, int n, uint32_t fpmask) {
+	return guarded([=] {
+		if (fpmask == 0) {
+			invoke(fn, args, n);
+		} else {
+			invoke_fp(fn, args, n, fpmask);
+		}
+	});
+}
+
 extern "C" int gocann_invoke_batch(const gocann_native_call *calls, int n, volatile int *at) {
-	gocann_block.resume_sp = (uintptr_t)__builtin_frame_address(0);
-	try {
-		gocann_block.running = 1;
+	return guarded([=] {
 		for (int i = 0; i < n; i++) {
 			*at = i;
 			invoke((void *)calls[i].fn, (const uint64_t *)calls[i].args, (int)calls[i].nargs);
 		}
-		gocann_block.running = 0;
-		return 0;
-	} catch (abi::__forced_unwind &) {
-		gocann_block.running = 0;
-		throw;
-	} catch (const std::exception &e) {
-		gocann_block.running = 0;
-		escaped(e.what());
-	} catch (...) {
-		gocann_block.running = 0;
-		escaped(nullptr);
-	}
-	return GOCANN_CALL_FAULTED;
+	});
 }
