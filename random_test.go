@@ -97,6 +97,16 @@ func TestRandomUniform(t *testing.T) {
 			t.Fatalf("sample %d = %v, outside [-1, 3)", i, x)
 		}
 	}
+	// A range one float wide: every draw is its minimum, never the maximum
+	// that half the draws round to.
+	top := math.Nextafter32(-92, 0)
+	v = floats(r.run(t, r.task(gocann.DTFloat, gocann.RandomUniform, gocann.RandomFloat32(-92), gocann.RandomFloat32(top), 3, n), 4*n))
+	for i, x := range v {
+		if x != -92 {
+			t.Fatalf("sample %d of [-92, %v) = %v, want -92", i, top, x)
+		}
+	}
+	v = floats(r.run(t, r.task(gocann.DTFloat, gocann.RandomUniform, gocann.RandomFloat32(-1), gocann.RandomFloat32(3), 11, n), 4*n))
 	m, s := meanStd(v)
 	if math.Abs(m-1) > 0.02 || math.Abs(s-4/math.Sqrt(12)) > 0.02 {
 		t.Errorf("uniform(-1, 3): mean %.4f stddev %.4f, want 1 and %.4f", m, s, 4/math.Sqrt(12))
@@ -124,14 +134,21 @@ func TestRandomUniform(t *testing.T) {
 }
 
 // TestRandomHalfTypes: float16 and bfloat16 results are the float32
-// distribution rounded: uniform in [1, 2] by their bit patterns.
+// distribution rounded, a uniform draw kept below its maximum: in [1, 2)
+// by their bit patterns, and the one value of [1, 1 + 2^-10).
 func TestRandomHalfTypes(t *testing.T) {
 	const n = 4096
 	r := newRandomEnv(t, 2*n)
 	b := r.run(t, r.task(gocann.DTFloat16, gocann.RandomUniform, gocann.RandomValue(0x3c00, 2), gocann.RandomValue(0x4000, 2), 1, n), 2*n)
 	for i := range n {
-		if h := binary.LittleEndian.Uint16(b[2*i:]); h < 0x3c00 || h > 0x4000 {
-			t.Fatalf("fp16 sample %d = %#04x, outside [1.0, 2.0]", i, h)
+		if h := binary.LittleEndian.Uint16(b[2*i:]); h < 0x3c00 || h >= 0x4000 {
+			t.Fatalf("fp16 sample %d = %#04x, outside [1.0, 2.0)", i, h)
+		}
+	}
+	b = r.run(t, r.task(gocann.DTFloat16, gocann.RandomUniform, gocann.RandomValue(0x3c00, 2), gocann.RandomValue(0x3c01, 2), 2, n), 2*n)
+	for i := range n {
+		if h := binary.LittleEndian.Uint16(b[2*i:]); h != 0x3c00 {
+			t.Fatalf("fp16 sample %d of [1, 1+2^-10) = %#04x, want 0x3c00", i, h)
 		}
 	}
 	b = r.run(t, r.task(gocann.DTBF16, gocann.RandomNormal, gocann.RandomValue(0x3f80, 2), gocann.RandomValue(0x3c23, 2), 1, n), 2*n) // mean 1, stddev 0.01

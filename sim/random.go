@@ -170,6 +170,9 @@ func (g *gen) fill(r *hal.Random, p0, p1, num uint64, out unsafe.Pointer) uint64
 		}
 		for i := range min(4, num-4*j) {
 			storeFloat(out, 4*j+i, v[i], r.Type)
+			if r.Func == hal.RandomUniform {
+				keepBelow(out, 4*j+i, lo, hi, r.Type)
+			}
 		}
 	}
 	return blocks
@@ -193,6 +196,44 @@ var erfSqrt2 = math.Erf(math.Sqrt2)
 func truncNormal(w uint32) float64 {
 	u := (float64(w) + 0.5) * (1.0 / (1 << 32))
 	return math.Sqrt2 * math.Erfinv(erfSqrt2*(2*u-1))
+}
+
+// keepBelow keeps element i of a uniform draw from [lo, hi) below hi:
+// rounding a value just under hi to t's precision can give hi itself.
+func keepBelow(out unsafe.Pointer, i uint64, lo, hi float64, t kernel.DType) {
+	if hi <= lo || loadFloat(out, i, t) < hi {
+		return
+	}
+	switch t {
+	case kernel.F16:
+		*(*uint16)(unsafe.Add(out, 2*i)) = prev16(f32ToF16(float32(hi)))
+	case kernel.BF16:
+		*(*uint16)(unsafe.Add(out, 2*i)) = prev16(f32ToBF16(float32(hi)))
+	default:
+		*(*float32)(unsafe.Add(out, 4*i)) = math.Nextafter32(float32(hi), float32(math.Inf(-1)))
+	}
+}
+
+// prev16 is the 16-bit float (binary16 or bfloat16, both sign and
+// magnitude) just below the finite h.
+func prev16(h uint16) uint16 {
+	switch {
+	case h == 0: // +0: the smallest negative subnormal
+		return 0x8001
+	case h&0x8000 != 0: // negative: a larger magnitude
+		return h + 1
+	}
+	return h - 1
+}
+
+func loadFloat(out unsafe.Pointer, i uint64, t kernel.DType) float64 {
+	switch t {
+	case kernel.F16:
+		return float64(f16ToF32(*(*uint16)(unsafe.Add(out, 2*i))))
+	case kernel.BF16:
+		return float64(bf16ToF32(*(*uint16)(unsafe.Add(out, 2*i))))
+	}
+	return float64(*(*float32)(unsafe.Add(out, 4*i)))
 }
 
 func storeFloat(out unsafe.Pointer, i uint64, v float64, t kernel.DType) {
