@@ -61,8 +61,12 @@ func gocann_aclInit(t *C.gocann_thread, configPath *C.char) C.aclError {
 	}
 	// fail takes proc.mu (to read err_msg_mode), so errors are recorded
 	// after it is released.
-	if err := initRuntime(path); err != nil {
+	fresh, err := initRuntime(path)
+	if err != nil {
 		return fail(t, fn, err)
+	}
+	if !fresh {
+		return 0 // it took over aclrtSetDevice's start, whose callbacks ran
 	}
 	// The init callbacks run without proc.mu, so they may call the API;
 	// one failing undoes the initialization, finalize callbacks not run.
@@ -73,15 +77,53 @@ func gocann_aclInit(t *C.gocann_thread, configPath *C.char) C.aclError {
 	return 0
 }
 
-// initRuntime is aclInit under proc.mu.
-func initRuntime(path string) error {
+// initRuntime is aclInit under proc.mu; fresh says it started the runtime.
+func initRuntime(path string) (fresh bool, err error) {
 	proc.mu.Lock()
 	defer proc.mu.Unlock()
+	if proc.implicit {
+		// The first aclInit takes over the reference of the start
+		// aclrtSetDevice made; a configuration comes too late.
+		proc.implicit = false
+		if path != "" {
+			return false, gocann.Errorf("aclInit", gocann.KindRepeatInit,
+				"the runtime was already started, without a configuration, by aclrtSetDevice before aclInit; %s was not applied (call aclInit before any other call to configure the runtime)", path)
+		}
+		return false, nil
+	}
 	if proc.inits > 0 {
 		// CANN counts every aclInit; aclFinalizeReference undoes one.
 		proc.inits++
-		return gocann.Errorf("aclInit", gocann.KindRepeatInit, "aclInit was already called; this call only adds a reference")
+		return false, gocann.Errorf("aclInit", gocann.KindRepeatInit, "aclInit was already called; this call only adds a reference")
 	}
+	return true, startLocked(path)
+}
+
+// startImplicitly starts the runtime as aclInit(NULL) would, if it is not
+// running: CANN's runtime layer needs no aclInit before aclrtSetDevice,
+// and programs (the Ascend C devkit's among them) set a device without
+// one. The start counts as one aclInit reference: aclFinalize ends it, and
+// the first aclInit takes it over.
+func startImplicitly() error {
+	proc.mu.Lock()
+	if proc.inits > 0 {
+		proc.mu.Unlock()
+		return nil
+	}
+	err := startLocked("")
+	if err == nil {
+		proc.implicit = true
+	}
+	proc.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	return proc.r.Raw().NotifyInit()
+}
+
+// startLocked initializes the runtime with the configuration at path;
+// proc.mu held.
+func startLocked(path string) error {
 	if proc.r == nil {
 		proc.r = newRuntime()
 	}
@@ -162,6 +204,7 @@ func (p *process) runtimeInits() int {
 func teardown(t *C.gocann_thread) error {
 	proc.mu.Lock()
 	proc.inits = 0
+	proc.implicit = false
 	defaults := proc.defaults
 	proc.defaults = nil
 	proc.msgs = nil // process-wide messages belong to this initialization

@@ -66,6 +66,7 @@ type process struct {
 	mu       sync.Mutex
 	r        *gocann.Runtime // nil until the first aclInit
 	inits    int             // aclInit calls not yet finalized
+	implicit bool            // the one reference is aclrtSetDevice's start, not aclInit's
 	cfg      gocann.Config
 	defaults map[int]*cContext // default context of each set device
 	msgs     []string          // err_msg_mode 1: the process's pending messages, newest last
@@ -271,6 +272,9 @@ func currentContext(t *C.gocann_thread, fn string) (*cContext, C.aclError) {
 
 // setDevice is aclrtSetDevice for thread t.
 func setDevice(t *C.gocann_thread, fn string, id int) C.aclError {
+	if err := startImplicitly(); err != nil {
+		return fail(t, fn, err)
+	}
 	r, code := rt(t, fn)
 	if code != 0 {
 		return code

@@ -134,8 +134,16 @@ int main(void)
     CHECK(aclFinalize());
     pass("aclFinalize");
     EXPECT_CODE(aclFinalize(), ACL_ERROR_REPEAT_FINALIZE, "second aclFinalize");
-    EXPECT_CODE(aclrtSetDevice(0), ACL_ERROR_UNINITIALIZE, "aclrtSetDevice after aclFinalize");
+    /* aclrtSetDevice without a running runtime starts it, as aclInit(NULL)
+     * would (CANN's runtime layer needs no aclInit); the next aclInit takes
+     * that start over, and one with a configuration is too late for it. */
+    EXPECT_CODE(aclrtSetDevice(0), ACL_SUCCESS, "aclrtSetDevice after aclFinalize starts the runtime again");
+    write_file("late.json", "{}\n");
+    EXPECT_CODE(aclInit("late.json"), ACL_ERROR_REPEAT_INITIALIZE, "aclInit with a configuration after that start");
+    CHECK(aclFinalize());
+    CHECK(aclrtSetDevice(0));
     CHECK(aclInit(NULL));
+    pass("aclInit(NULL) takes over the start aclrtSetDevice made");
     EXPECT_CODE(aclrtSetCurrentContext(ctx), ACL_ERROR_RT_INVALID_HANDLE, "a context from before aclFinalize is gone");
     EXPECT_CODE(aclrtSynchronizeStream(live), ACL_ERROR_RT_INVALID_HANDLE, "and so is its stream");
     CHECK(aclrtSetDevice(0));

@@ -96,7 +96,7 @@ def test_out_params(device):
 
 def test_error_path():
     # Before aclInit: the CANN code, and the message names it.
-    ret = acl.rt.set_device(0)
+    _, ret = acl.rt.get_device_count()
     assert ret == acl.ACL_ERROR_UNINITIALIZE
     assert "ACL_ERROR_UNINITIALIZE" in acl.get_recent_err_msg()
 

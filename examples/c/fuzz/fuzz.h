@@ -182,6 +182,7 @@ struct fz {
     /* counters */
     uint64_t wrong_successes, unexpected_failures, mismatches, others, checks;
     int inits;                    /* aclInit references */
+    int implicit;                 /* the one reference is aclrtSetDevice's start */
     /* epochs for objects kept outside objs (ops_pool.c): a device's moves on
      * when it closes, the runtime's when it is finalized */
     uint64_t dev_epoch[MAXDEV], rt_epoch;

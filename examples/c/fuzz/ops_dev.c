@@ -21,10 +21,35 @@ int32_t bad_dev(void)
     return one_in(3) ? fz.ndev : v[below(ARRAY_LEN(v))];
 }
 
+/* started notes that the runtime is initialized, with one reference. */
+static void started(void)
+{
+    fz.inited = 1;
+    fz.inits = 1;
+    uint32_t n = 0;
+    callf("aclrtGetDeviceCount(&n)");
+    must_pass(ret(aclrtGetDeviceCount(&n)), 0);
+    fz.ndev = n > MAXDEV ? MAXDEV : (int)n;
+    if (fz.ndev < 1) {
+        fz.ndev = 1;
+    }
+}
+
 static void do_init(const char *path)
 {
     callf("aclInit(%s)", path ? path : "NULL");
     aclError rc = ret(aclInit(path));
+    if (fz.implicit) {
+        /* The first aclInit takes over the start aclrtSetDevice made; a
+         * configuration comes too late for it. */
+        fz.implicit = 0;
+        if (path == NULL) {
+            must_pass(rc, 0);
+        } else {
+            must_fail(rc, "aclInit with a configuration after aclrtSetDevice started the runtime");
+        }
+        return;
+    }
     if (fz.inited) {
         must_fail(rc, "aclInit when already initialized");
         fz.inits++;
@@ -34,15 +59,7 @@ static void do_init(const char *path)
         must_pass(rc, 0);
     }
     if (rc == 0) {
-        fz.inited = 1;
-        fz.inits = 1;
-        uint32_t n = 0;
-        callf("aclrtGetDeviceCount(&n)");
-        must_pass(ret(aclrtGetDeviceCount(&n)), 0);
-        fz.ndev = n > MAXDEV ? MAXDEV : (int)n;
-        if (fz.ndev < 1) {
-            fz.ndev = 1;
-        }
+        started();
     }
 }
 
@@ -132,6 +149,7 @@ static void finalized(void)
 {
     runtime_finalized();
     fz.inits = 0;
+    fz.implicit = 0;
 }
 
 /* The default context of dev holds live streams or memory. */
@@ -214,7 +232,10 @@ static void op_set_device(void)
     callf("aclrtSetDevice(%d)", d);
     aclError rc = ret(aclrtSetDevice(d));
     if (!fz.inited) {
-        return;
+        /* aclrtSetDevice starts the runtime as aclInit(NULL) would, valid
+         * device or not. */
+        started();
+        fz.implicit = 1;
     }
     if (bad) {
         must_fail(rc, "an invalid device id");
