@@ -48,6 +48,32 @@ int gocann_invoke(void *fn, const uint64_t *args, int n, uint32_t fpmask) __attr
 // with integer slots only; *at is the launch running.
 int gocann_invoke_batch(const gocann_native_call *calls, int n, volatile int *at) __attribute__((visibility("hidden")));
 
+// gocann_printed is 1 once the thread's block printed lines not yet
+// written out; every block's call ends by writing them
+// (gocann_flush_prints, print.c).
+extern __thread int gocann_printed __attribute__((tls_model("initial-exec"), visibility("hidden")));
+void gocann_flush_prints(void) __attribute__((visibility("hidden")));
+
+// gocann_end_batch_prints ends a batch of one-block launches: their lines
+// are written out, in order already.
+static inline void gocann_end_batch_prints(void) {
+	if (__builtin_expect(gocann_printed, 0)) {
+		gocann_flush_prints();
+	}
+}
+
+// gocann_take_prints hands the lines over to the block's caller.
+int gocann_take_prints(gocann_failure *fail) __attribute__((visibility("hidden")));
+
+// gocann_end_prints ends a block's call: its lines go to the caller, who
+// shows a launch's blocks in order (GOCANN_CALL_PRINTED).
+static inline int gocann_end_prints(gocann_failure *fail) {
+	if (__builtin_expect(gocann_printed, 0)) {
+		return gocann_take_prints(fail);
+	}
+	return 0;
+}
+
 // gocann_fault_resume leaves a block whose fault the handler contained,
 // through its trap point (fault.c).
 void gocann_fault_resume(void) __attribute__((visibility("hidden"), noreturn));

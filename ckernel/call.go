@@ -1,6 +1,7 @@
 package ckernel
 
 /*
+#include <stdlib.h>
 #include "shim.h"
 
 // The calls take their pointers as integers: the arguments and the
@@ -13,6 +14,11 @@ static int call_kernel(uintptr_t fn, int64_t idx, int64_t num, uintptr_t args, i
 static int call_kernels(uintptr_t calls, int n, uintptr_t result, uintptr_t fail) {
 	return gocann_call_kernels((const gocann_native_call *)calls, n, (int *)result, (gocann_failure *)fail);
 }
+
+void gocann_write_out(const char *p, size_t n);
+
+// write_out takes its bytes as an integer, as the calls do.
+static void write_out(uintptr_t p, size_t n) { gocann_write_out((const char *)p, n); }
 */
 import "C"
 
@@ -68,13 +74,18 @@ func callBlock(fn unsafe.Pointer, blk *kernel.Block, args []uint64, fp uint32) e
 	return ended(r, &fail, blk)
 }
 
-// ended is how a block whose call returned r ended, fail its record.
+// ended is how a block whose call returned r ended, fail its record; what
+// the block printed goes to blk.
 func ended(r C.int, fail *C.gocann_failure, blk *kernel.Block) error {
 	if r == 0 {
 		return nil
 	}
 	if r&C.GOCANN_CALL_OVERFLOW != 0 {
 		blk.ReportOverflow()
+	}
+	if r&C.GOCANN_CALL_PRINTED != 0 {
+		blk.Print(unsafe.Slice((*byte)(unsafe.Pointer(fail.out)), int(fail.out_len)))
+		C.free(unsafe.Pointer(fail.out))
 	}
 	if r&(C.GOCANN_CALL_TRAPPED|C.GOCANN_CALL_FAULTED) == 0 {
 		return nil
@@ -118,4 +129,13 @@ func (b *Binary) RunBatch(calls []kernel.BatchCall) (int, any) {
 		}
 	}
 	return done, nil
+}
+
+// emit writes what a launch's blocks printed through the C library's
+// stdout, in order with the program's own printf.
+func emit(out []byte) {
+	if len(out) > 0 {
+		C.write_out(C.uintptr_t(uintptr(unsafe.Pointer(&out[0]))), C.size_t(len(out)))
+		runtime.KeepAlive(out)
+	}
 }

@@ -146,9 +146,9 @@ func (b *Binary) Kernel(name string) (*kernel.Func, error) {
 	simt := b.symbol(simtMarker + name)
 	if fp != 0 || simt {
 		// The batch and direct paths pass integer slots only, to one thread.
-		return &kernel.Func{Name: name, Fn: func(blk *kernel.Block) { b.runFP(fn, name, blk, fp) }, SIMT: simt}, nil
+		return &kernel.Func{Name: name, Fn: func(blk *kernel.Block) { b.runFP(fn, name, blk, fp) }, SIMT: simt, Emit: emit}, nil
 	}
-	return &kernel.Func{Name: name, Fn: func(blk *kernel.Block) { b.run(fn, name, blk) }, Batch: b, Entry: uintptr(fn)}, nil
+	return &kernel.Func{Name: name, Fn: func(blk *kernel.Block) { b.run(fn, name, blk) }, Batch: b, Entry: uintptr(fn), Emit: emit}, nil
 }
 
 // fpMask marks kernel name's float and double parameters (bit i for

@@ -30,5 +30,5 @@ func Linked(name string, fn unsafe.Pointer, decl []byte) (*kernel.Func, []Param,
 		if failure := callBlock(fn, blk, blk.Args(), fp); failure != nil {
 			panic(failure)
 		}
-	}}, ps, nil
+	}, Emit: emit}, ps, nil
 }

@@ -122,18 +122,19 @@ static int call_block(void *fn, int64_t idx, int64_t num, const uint64_t *args, 
 	int how = setjmp(jb);
 	if (how != 0) {
 		gocann_block = saved;
-		return failed(how, fail);
+		int bits = failed(how, fail); // before the lines: it writes the record
+		return bits | gocann_end_prints(fail);
 	}
 	if (fpmask != 0 && !FP_SUPPORTED) {
 		abort(); // refused when the kernel is looked up
 	}
 	int r = gocann_invoke(fn, args, n, fpmask);
-	if (r != 0) {
-		gocann_block = saved;
-		return failed(2, fail);
-	}
 	gocann_block = saved;
-	return overflowed ? GOCANN_CALL_OVERFLOW : 0;
+	if (r != 0) {
+		int bits = failed(2, fail);
+		return bits | gocann_end_prints(fail);
+	}
+	return (overflowed ? GOCANN_CALL_OVERFLOW : 0) | gocann_end_prints(fail);
 }
 
 int gocann_call_kernel(void *fn, int64_t idx, int64_t num, const uint64_t *args, int n, uint32_t fpmask,
@@ -162,11 +163,14 @@ int gocann_call_kernels(const gocann_native_call *calls, int n, int *result, goc
 	gocann_block.trap = &jb;
 	int how = setjmp(jb);
 	if (how != 0) {
+		gocann_end_batch_prints();
 		gocann_block = saved;
 		*result = failed(how, fail);
 		return i;
 	}
-	if (gocann_invoke_batch(calls, n, &i) != 0) {
+	int r = gocann_invoke_batch(calls, n, &i);
+	gocann_end_batch_prints();
+	if (r != 0) {
 		gocann_block = saved;
 		*result = failed(2, fail);
 		return i;

@@ -15,6 +15,7 @@ extern "C" {
 #define GOCANN_CALL_TRAPPED 1  // the kernel called Trap (or gocann_trap)
 #define GOCANN_CALL_OVERFLOW 2 // it returned having called gocann_report_overflow
 #define GOCANN_CALL_FAULTED 4  // its code raised a signal, or a C++ exception left it
+#define GOCANN_CALL_PRINTED 8  // it printed: the record holds the text
 
 // How a faulting instruction used memory (gocann_failure.access).
 #define GOCANN_ACCESS_UNKNOWN 0
@@ -22,9 +23,10 @@ extern "C" {
 #define GOCANN_ACCESS_WRITE 2
 #define GOCANN_ACCESS_EXEC 3
 
-// gocann_failure is what a call that failed leaves for its caller: a
-// trap's message, or a fault's signal and address, or an exception's type
-// and message. Only a failed call writes it.
+// gocann_failure is what a call that failed or printed leaves for its
+// caller: a trap's message, or a fault's signal and address, or an
+// exception's type and message; and the block's printed lines. Only such a
+// call writes it.
 typedef struct gocann_failure {
 	int32_t signo; // the fault's signal; 0 for a trap or an exception
 	int32_t code;  // its si_code
@@ -33,6 +35,8 @@ typedef struct gocann_failure {
 	uint64_t addr;
 	uint64_t pc;    // the faulting instruction, 0 if unknown
 	char text[256]; // a trap's message, or an exception's "type: what()"
+	char *out;      // GOCANN_CALL_PRINTED: the lines, malloc'd, the caller frees them
+	uint64_t out_len;
 } gocann_failure;
 
 // gocann_call_kernel runs block idx of num of kernel fn with n argument

@@ -23,11 +23,25 @@ type Block struct {
 	simt       *SIMT  // the launch's thread layout; nil outside SIMT launches
 	args       []uint64
 	mem        Memory
+	out        []byte // what the block printed
 }
 
 // Reset prepares b for one block. Backends call it; kernels never do.
 func (b *Block) Reset(idx, num uint32, args []uint64, mem Memory) {
-	b.idx, b.num, b.args, b.mem, b.overflowed, b.simt, b.tid = idx, num, args, mem, false, nil, 0
+	b.idx, b.num, b.args, b.mem, b.overflowed, b.simt, b.tid, b.out = idx, num, args, mem, false, nil, 0, nil
+}
+
+// Print adds p to what the block printed. The device shows a kernel's
+// printf output when its launch ends, a block's lines together and the
+// blocks in order; the backend does the same with the launch's Emit.
+func (b *Block) Print(p []byte) { b.out = append(b.out, p...) }
+
+// TakeOutput returns what the block printed and forgets it. Backends call
+// it; kernels never do.
+func (b *Block) TakeOutput() []byte {
+	out := b.out
+	b.out = nil
+	return out
 }
 
 // ReportOverflow records that this block produced a float overflow (an

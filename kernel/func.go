@@ -19,6 +19,11 @@ type Func struct {
 	// SIMT marks a kernel written for SIMT launches, whose blocks are
 	// blocks of threads (Block.ThreadIdx, Block.SyncThreads).
 	SIMT bool
+	// Emit writes what a launch's blocks printed (Block.Print), in block
+	// order, when the launch ends; nil writes it to standard output. A
+	// native kernel's goes through the C library's stdout, in order with
+	// the program's own printf.
+	Emit func(out []byte)
 }
 
 // Batcher runs block 0 of 1 of several kernel launches in one call.

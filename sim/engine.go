@@ -52,6 +52,8 @@ type item struct {
 	// The chained kernel running, for the timeout watcher: its start time
 	// << chainShift | its offset from seq; 0 while the item's own runs.
 	chain atomic.Int64
+
+	printed printed // what a kernel's blocks printed (printed.go)
 }
 
 // maxChain bounds a chain, so one queue holds a worker for a few
@@ -317,6 +319,7 @@ func (w *worker) runPart(it *item, p int32) (*item, int32) {
 	exited = false
 	w.released(it)
 	if it.done.Add(1) == parts {
+		it.printed.emit(it.t)
 		return w.e.s.complete(it, w)
 	}
 	return nil, 0

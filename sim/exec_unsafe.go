@@ -94,6 +94,9 @@ func (w *worker) exec(it *item, p int32) {
 		if v := recover(); v != nil {
 			w.fail(it, p, v)
 		}
+		if it.run == nil && it.t.Kind == hal.TaskKernel {
+			w.output(it, p)
+		}
 	}()
 	if it.run != nil {
 		w.runStream(it.run, it.stream, 0)
@@ -145,6 +148,9 @@ func (w *worker) chained(it *item, t *hal.Task) {
 	defer func() {
 		if v := recover(); v != nil {
 			w.fail(it, 0, v)
+		}
+		if out := w.block.TakeOutput(); out != nil {
+			emitOut(t, out)
 		}
 	}()
 	w.runBlock(t, 0)

@@ -64,6 +64,7 @@ func (w *worker) runKernel(r *graphRun, si, pc int, t *hal.Task) {
 	}
 	s.mu.Unlock()
 	<-sub.wake
+	sub.printed.emit(t)
 	if f := sub.fault.Load(); f != nil {
 		r.fail(si, pc, t, f.Kind, f.Msg, f.Err)
 	}
@@ -130,6 +131,9 @@ func (w *worker) block1(t *hal.Task) (err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = panicError(v)
+		}
+		if out := w.block.TakeOutput(); out != nil {
+			emitOut(t, out)
 		}
 	}()
 	w.runBlock(t, 0)

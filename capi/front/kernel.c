@@ -2,7 +2,9 @@
 // global scope when it is loaded; the core, loaded RTLD_LOCAL, is not
 // part of it, so the front exports them and calls the core's.
 
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include "front.h"
 
@@ -25,6 +27,7 @@ static gocann_dim3_ (*core_block_dim)(void);
 static gocann_dim3_ (*core_block_idx3)(void);
 static gocann_dim3_ (*core_grid_dim)(void);
 static void (*core_syncthreads)(void);
+static int (*core_kernel_vprintf)(const char *, va_list);
 static void *(*core_linked_kernel)(gocann_thread *, const void *, const char *, const unsigned char *, size_t);
 
 const gocann_core_sym gocann_kernel_syms[] = {
@@ -40,6 +43,7 @@ const gocann_core_sym gocann_kernel_syms[] = {
 	{"gocann_block_idx", &core_block_idx3},
 	{"gocann_grid_dim", &core_grid_dim},
 	{"asc_syncthreads", &core_syncthreads},
+	{"gocann_kernel_vprintf", &core_kernel_vprintf},
 	{0, 0},
 };
 
@@ -96,6 +100,15 @@ EXPORT void asc_syncthreads(void) {
 	if (core_syncthreads) {
 		core_syncthreads();
 	}
+}
+
+// A kernel's printf; before the core is loaded no kernel runs.
+EXPORT int gocann_kernel_printf(const char *format, ...) {
+	va_list ap;
+	va_start(ap, format);
+	int n = core_kernel_vprintf ? core_kernel_vprintf(format, ap) : vprintf(format, ap);
+	va_end(ap);
+	return n;
 }
 
 // gocann_linked_kernel is the function handle of a kernel linked into the

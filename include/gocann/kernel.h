@@ -116,6 +116,15 @@ void gocann_trap(const char *message);
  * is set (aclrtGetOverflowStatus). */
 void gocann_report_overflow(void);
 
+/* printf as the device prints a kernel's lines: each line of a block comes
+ * out prefixed "[AIV Block i/n] ", when the launch ends, blocks in order.
+ * Outside a kernel (and in a SIMT thread) it is printf. The Ascend C
+ * compiler driver makes a kernel's printf calls this. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2)))
+#endif
+int gocann_kernel_printf(const char *format, ...);
+
 /* SIMT kernels (aclrtLaunchSIMTKernelWithArgsArray / WithHostArgs, on
  * chips with SIMT units): each block runs blockDim threads of the kernel
  * at once. Mark such a kernel with GOCANN_SIMT_KERNEL(kernel) at file

@@ -34,7 +34,7 @@ func SIMTKernel(k *kernel.Func, grid, block kernel.Dim3) (*kernel.Func, uint32, 
 	}
 	fn := k.Fn
 	run := func(b *kernel.Block) { runThreads(fn, b, grid, block) }
-	return &kernel.Func{Name: k.Name, Fn: run, CPU: k.CPU, SIMT: true}, uint32(grid.Count()), nil
+	return &kernel.Func{Name: k.Name, Fn: run, CPU: k.CPU, SIMT: true, Emit: k.Emit}, uint32(grid.Count()), nil
 }
 
 // runThreads runs block b of a SIMT launch: its threads at once, then the
