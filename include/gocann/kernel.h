@@ -59,6 +59,54 @@ typedef uint8_t* GM_ADDR;
 #ifndef __gm__
 #define __gm__
 #endif
+#ifndef __vector__
+#define __vector__
+#endif
+#ifndef __cube__
+#define __cube__
+#endif
+#ifndef __mix__
+#define __mix__(cube, vector)
+#endif
+#ifndef __host__
+#define __host__
+#endif
+#ifndef __ubuf__
+#define __ubuf__
+#endif
+#ifndef __cbuf__
+#define __cbuf__
+#endif
+#ifndef __ca__
+#define __ca__
+#endif
+#ifndef __cb__
+#define __cb__
+#endif
+#ifndef __cc__
+#define __cc__
+#endif
+#ifndef __fbuf__
+#define __fbuf__
+#endif
+#ifndef __ssbuf__
+#define __ssbuf__
+#endif
+#ifndef __simd_vf__
+#define __simd_vf__
+#endif
+#ifndef __simd_callee__
+#define __simd_callee__
+#endif
+#ifndef __simt_vf__
+#define __simt_vf__
+#endif
+#ifndef __simt_callee__
+#define __simt_callee__
+#endif
+#ifndef __schedmode__
+#define __schedmode__(mode)
+#endif
 
 /* Parameter kinds for GOCANN_KERNEL_PARAMS, one per parameter: the kind
  * in the high four bits, the size in bytes in the low four. Integers may

@@ -1,29 +1,31 @@
 /*
  * gocann: CANN-compatible runtime on a simulated NPU.
  *
- * Part of kernel_operator.h: kernel launches written with <<<>>> in a
- * static kernel library's sources. ascendc.cmake rewrites
+ * Kernel launches written with <<<>>>, in Ascend C sources the compiler
+ * driver (bisheng) or ascendc.cmake builds. Both rewrite
  *
- *     Kernel<<<blockDim, l2ctrl, stream>>>(args...)
+ *     kernel<<<numBlocks, dynUBufSize, stream>>>(args...)
  *
- * into AscendC::gocann::Launch(Kernel, "Kernel", blockDim, l2ctrl,
+ * into AscendC::gocann::Launch(kernel, "kernel", numBlocks, dynUBufSize,
  * stream)(args...): the kernel's parameter kinds come from its type, each
  * argument goes into an 8-byte slot, and the launch is an
  * aclrtLaunchKernelWithHostArgs of the kernel's function handle (made at
  * its first launch). As with CANN's compiler, the launch's value is its
  * code: 0, or why it was refused, which aclrtGetLastError and
  * aclGetRecentErrMsg also tell; a fault is reported when the stream is
- * synchronized. l2ctrl is not used.
- * Include kernel_operator.h, not this.
+ * synchronized. dynUBufSize is not used: a block's unified buffer is
+ * always whole. The driver includes this with its prelude; elsewhere
+ * include kernel_operator.h.
  */
 #ifndef GOCANN_ASCENDC_LAUNCH_H_
 #define GOCANN_ASCENDC_LAUNCH_H_
 
+#include <cstdint>
 #include <cstring>
 #include <type_traits>
 
 #include "../../acl/acl.h"
-#include "gocann_tensor.h"
+#include "../kernel.h"
 
 extern "C" void *gocann_linked_kernel(const void *fn, const char *name, const unsigned char *decl, size_t n);
 
@@ -104,11 +106,15 @@ private:
     void *stream_;
 };
 
-template <typename... P>
-inline Launcher<P...> Launch(void (*fn)(P...), const char *name, uint32_t blockDim, void *l2ctrl, void *stream)
+/* Launch is a launch's configuration: numBlocks, then dynUBufSize (the
+ * dynamic unified buffer's bytes, a number or a pointer as older launches
+ * pass it: the unified buffer here is the block's whole), then the
+ * stream. */
+template <typename D, typename... P>
+inline Launcher<P...> Launch(void (*fn)(P...), const char *name, uint32_t numBlocks, D dynUBufSize, void *stream)
 {
-    (void)l2ctrl;
-    return Launcher<P...>(fn, name, blockDim, stream);
+    (void)dynUBufSize;
+    return Launcher<P...>(fn, name, numBlocks, stream);
 }
 
 } // namespace gocann

@@ -14,6 +14,8 @@
 #include <cstdio>
 
 #include "../kernel.h"
+#include "gocann_builtin.h"
+#include "gocann_print.h"
 
 #if !defined(__FLT16_MAX__)
 #error "kernel_operator.h needs a compiler with _Float16 for half (GCC 12, Clang 15 or later)"
@@ -22,8 +24,6 @@
 using half = _Float16;
 
 namespace AscendC {
-
-using ::printf;
 
 enum class TPosition : uint8_t {
     GM,

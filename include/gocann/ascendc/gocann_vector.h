@@ -12,22 +12,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "gocann_builtin.h"
 #include "gocann_pipe.h"
-
-/* The pipes of an AI core, for PipeBarrier. */
-enum pipe_t {
-    PIPE_S = 0,
-    PIPE_V,
-    PIPE_M,
-    PIPE_MTE1,
-    PIPE_MTE2,
-    PIPE_MTE3,
-    PIPE_ALL,
-    PIPE_MTE4 = 7,
-    PIPE_MTE5 = 8,
-    PIPE_V2 = 9,
-    PIPE_FIX = 10,
-};
 
 namespace AscendC {
 
@@ -75,6 +61,21 @@ enum class HardEvent : uint8_t {
  * to wait for between pipes. */
 template <pipe_t pipe>
 __aicore__ inline void PipeBarrier()
+{
+}
+
+/* InitSocState resets the core's global state (atomic accumulation, mask
+ * mode, ...) at a kernel's entry; a block here starts from nothing. */
+__aicore__ inline void InitSocState() {}
+
+/* SetNextTaskStart and WaitPreTaskEnd let neighbouring sub-kernels of a
+ * SuperKernel overlap; outside one, as here, they do nothing. */
+template <pipe_t AIV_PIPE = PIPE_MTE3, pipe_t AIC_PIPE = PIPE_FIX, bool FORCE = false>
+__aicore__ inline void SetNextTaskStart()
+{
+}
+template <bool FORCE = false>
+__aicore__ inline void WaitPreTaskEnd()
 {
 }
 template <HardEvent event>

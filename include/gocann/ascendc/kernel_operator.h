@@ -16,10 +16,14 @@
  *   Add Sub Mul Div Max Min, Adds Muls Maxs Mins, Abs Exp Ln Sqrt Rsqrt
  *   Relu Reciprocal, Duplicate  the vector operations on the first count
  *                             elements
- *   PipeBarrier, SetFlag, WaitFlag, GetBlockIdx, GetBlockNum, printf
+ *   LocalMemAllocator<Hardware::UB>  static tensors in the unified buffer
+ *   PipeBarrier, SetFlag, WaitFlag (HardEvent, EVENT_ID0..7), InitSocState,
+ *   SetNextTaskStart, WaitPreTaskEnd, GetBlockIdx, GetBlockNum
+ *   printf, PRINTF            a kernel's printf, each line with its block
  *   block_idx, block_num      the block's index and the launch's blocks
- *   <<<>>> launches           in a static kernel library's sources, which
- *                             ascendc.cmake rewrites (gocann_launch.h)
+ *   KERNEL_TASK_TYPE_DEFAULT, TILING_KEY_IS
+ *   <<<>>> launches           which the compiler driver (bisheng) and
+ *                             ascendc.cmake rewrite (gocann_launch.h)
  *
  * A block runs from start to end on one thread, so a copy or a vector
  * operation is done when its call returns: queues hand tensors over in
@@ -42,17 +46,12 @@
 #error "kernel_operator.h is C++: build Ascend C kernels as .cpp sources"
 #endif
 
+#include "gocann_builtin.h"
+#include "gocann_print.h"
 #include "gocann_tensor.h"
 #include "gocann_pipe.h"
+#include "gocann_alloc.h"
 #include "gocann_vector.h"
 #include "gocann_launch.h"
-
-/* Ascend C's built-in block variables, read-only here. */
-#ifndef block_idx
-#define block_idx (::GetBlockIdx())
-#endif
-#ifndef block_num
-#define block_num (::GetBlockNum())
-#endif
 
 #endif /* GOCANN_ASCENDC_KERNEL_OPERATOR_H_ */
