@@ -460,3 +460,22 @@ func (r *rewriter) apply() []byte {
 	b.Write(r.src[at:])
 	return []byte(b.String())
 }
+
+// FindLaunch returns the line and column of the first <<<>>> launch in
+// src, for a host source that should not hold one; found is false when it
+// has none (or when it does not scan).
+func FindLaunch(file string, src []byte) (line, col int, found bool) {
+	toks, err := scan(file, src)
+	if err != nil {
+		return 0, 0, false
+	}
+	r := &rewriter{file: file, src: src, toks: toks}
+	for i := range toks {
+		if r.triple(i, "<") {
+			if k, err := r.callee(i); err == nil {
+				return toks[k].line, toks[k].col, true
+			}
+		}
+	}
+	return 0, 0, false
+}

@@ -122,3 +122,12 @@ func TestScanLiterals(t *testing.T) {
 		t.Errorf("literals, comments or directives rewritten, or the launch missed:\n%s", got)
 	}
 }
+
+func TestFindLaunch(t *testing.T) {
+	if line, col, ok := FindLaunch("m.cpp", []byte("int main() {\n  // k<<<1>>>()\n  ns::k<2><<<1, 0, s>>>(x);\n}")); !ok || line != 3 || col != 3 {
+		t.Errorf("FindLaunch = %d:%d %v, want 3:3", line, col, ok)
+	}
+	if _, _, ok := FindLaunch("m.cpp", []byte("int x = 1 << 2; // <<<\n")); ok {
+		t.Error("FindLaunch found a launch in a comment")
+	}
+}
