@@ -6,7 +6,12 @@
 #                               and libascend_dump.so
 #   make install PREFIX=dir     dir/include/acl, dir/include/gocann,
 #                               dir/lib64/ (the libraries above),
-#                               dir/<arch>-linux/tikcpp/ascendc_kernel_cmake/ascendc.cmake,
+#                               dir/bin/bisheng (the Ascend C compiler driver),
+#                               dir/lib64/cmake/asc-config.cmake (find_package(ASC)),
+#                               dir/<arch>-linux/tikcpp/ascendc_kernel_cmake/ (ascendc.cmake,
+#                               the ASC language modules; reached through
+#                               dir/compiler/tikcpp and dir/tools/tikcpp as in CANN),
+#                               dir/tools/tikicpulib/lib/cmake (find_package(tikicpulib)),
 #                               dir/python/site-packages/acl (the Python module),
 #                               dir/set_env.sh, dir/bin/setenv.bash
 #
@@ -91,8 +96,21 @@ install: lib
 	cp -R include/acl include/gocann $(PREFIX)/include/
 	cp $(FRONT) $(CORE) $(PREFIX)/lib64/
 	cd $(PREFIX)/lib64 && for a in $(ALIASES); do ln -sf libascendcl.so $$a; done
-	mkdir -p $(PREFIX)/$(ASCENDC_CMAKE)
+	$(GO) build -o $(PREFIX)/bin/bisheng ./cmd/bisheng
+	mkdir -p $(PREFIX)/$(ASCENDC_CMAKE)/asc_modules $(PREFIX)/lib64/cmake $(PREFIX)/$(ARCH_DIR)/ccec_compiler/bin
 	cp cmake/ascendc.cmake cmake/ascendc_launch.cmake $(PREFIX)/$(ASCENDC_CMAKE)/
+	cp cmake/asc/asc_modules/* $(PREFIX)/$(ASCENDC_CMAKE)/asc_modules/
+	cp cmake/asc/asc-config.cmake $(PREFIX)/lib64/cmake/
+	ln -sfn ../../../lib64/cmake/asc-config.cmake $(PREFIX)/$(ASCENDC_CMAKE)/asc-config.cmake
+	ln -sfn ../../../bin/bisheng $(PREFIX)/$(ARCH_DIR)/ccec_compiler/bin/bisheng
+	mkdir -p $(PREFIX)/compiler $(PREFIX)/tools
+	ln -sfn ../$(ARCH_DIR)/tikcpp $(PREFIX)/compiler/tikcpp
+	ln -sfn ../$(ARCH_DIR)/tikcpp $(PREFIX)/tools/tikcpp
+	ln -sfn ../$(ARCH_DIR)/ccec_compiler $(PREFIX)/tools/ccec_compiler
+	mkdir -p $(PREFIX)/tools/tikicpulib/lib/cmake $(PREFIX)/toolkit/tools
+	cp cmake/tikicpulib/*.cmake $(PREFIX)/tools/tikicpulib/lib/cmake/
+	ln -sfn ../../../include/gocann/ascendc $(PREFIX)/tools/tikicpulib/lib/include
+	ln -sfn ../../tools/tikicpulib $(PREFIX)/toolkit/tools/tikicpulib
 	mkdir -p $(PREFIX)/$(PYTHON_SITE)
 	rm -rf $(PREFIX)/$(PYTHON_SITE)/acl
 	mkdir -p $(PREFIX)/$(PYTHON_SITE)/acl
@@ -104,6 +122,9 @@ install: lib
 	  "export ASCEND_INSTALL_PATH=$$prefix" \
 	  "export ASCEND_TOOLKIT_HOME=$$prefix" \
 	  "export LD_LIBRARY_PATH=$$prefix/lib64\$${LD_LIBRARY_PATH:+:\$$LD_LIBRARY_PATH}" \
+	  "export PATH=$$prefix/bin\$${PATH:+:\$$PATH}" \
+	  '# find_package(ASC) and find_package(tikicpulib), as CANN finds them.' \
+	  "export CMAKE_PREFIX_PATH=$$prefix/toolkit/tools/tikicpulib/lib/cmake:$$prefix/lib64/cmake\$${CMAKE_PREFIX_PATH:+:\$$CMAKE_PREFIX_PATH}" \
 	  "export ASCENDC_CMAKE_DIR=$$prefix/$(ASCENDC_CMAKE)" \
 	  "export PYTHONPATH=$$prefix/$(PYTHON_SITE)\$${PYTHONPATH:+:\$$PYTHONPATH}" \
 	  '# The simulated chip: GOCANN_SOC_NAME if set, else the default.' \
