@@ -98,7 +98,7 @@ install: lib
 	cd $(PREFIX)/lib64 && for a in $(ALIASES); do ln -sf libascendcl.so $$a; done
 	$(GO) build -o $(PREFIX)/bin/bisheng ./cmd/bisheng
 	mkdir -p $(PREFIX)/$(ASCENDC_CMAKE)/asc_modules $(PREFIX)/lib64/cmake $(PREFIX)/$(ARCH_DIR)/ccec_compiler/bin
-	cp cmake/ascendc.cmake cmake/ascendc_launch.cmake $(PREFIX)/$(ASCENDC_CMAKE)/
+	cp cmake/ascendc.cmake $(PREFIX)/$(ASCENDC_CMAKE)/
 	cp cmake/asc/asc_modules/* $(PREFIX)/$(ASCENDC_CMAKE)/asc_modules/
 	cp cmake/asc/asc-config.cmake $(PREFIX)/lib64/cmake/
 	ln -sfn ../../../lib64/cmake/asc-config.cmake $(PREFIX)/$(ASCENDC_CMAKE)/asc-config.cmake

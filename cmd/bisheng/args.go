@@ -37,20 +37,21 @@ type input struct {
 }
 
 type plan struct {
-	inputs  []input
-	output  string
-	mode    mode
-	asm     bool   // -S: assembly instead of objects
-	runMode string // npu, sim or cpu
-	arch    string // the --npu-arch value, "" if none
-	std     bool   // a -std= was given
-	compile []string
-	deps    []string // -M* flags, for compiles only
-	depFile string   // the -MF file
-	link    []string
-	verbose bool
-	help    bool
-	version bool
+	inputs   []input
+	output   string
+	mode     mode
+	asm      bool   // -S: assembly instead of objects
+	runMode  string // npu, sim or cpu
+	arch     string // the --npu-arch value, "" if none
+	std      bool   // a -std= was given
+	compile  []string
+	deps     []string // -M* flags, for compiles only
+	depFile  string   // the -MF file
+	genACLRT string   // the GEN_ACLRT directory: where launch headers go
+	link     []string
+	verbose  bool
+	help     bool
+	version  bool
 }
 
 // usageError is a command line the driver refuses.
@@ -255,6 +256,9 @@ func (p *plan) hostFlag(args []string, i int, group string) (int, error) {
 	case a == "--sanitizer":
 		return 0, usagef("--sanitizer: the AI core's memory checker does not exist here; use -fsanitize=address for the host build")
 	case name == "-I" || name == "-D" || name == "-U":
+		if dir, ok := strings.CutPrefix(val, "GEN_ACLRT="); ok && name == "-D" {
+			p.genACLRT = strings.Trim(dir, `"`)
+		}
 		both(name + val)
 	case name == "-isystem" || name == "-iquote" || name == "-idirafter" || name == "-include" || name == "-imacros" || name == "-isysroot" || name == "--sysroot":
 		both(name, val)

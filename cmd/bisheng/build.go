@@ -104,7 +104,7 @@ func (tc *toolchain) compile(p *plan, in input, out, tmp string) error {
 	}
 	src := in.path
 	if in.lang == langASC {
-		rewritten, err := tc.rewrite(in.path, tmp)
+		rewritten, err := tc.rewrite(p, in.path, tmp)
 		if err != nil {
 			return err
 		}
@@ -153,15 +153,23 @@ func (tc *toolchain) compile(p *plan, in input, out, tmp string) error {
 }
 
 // rewrite writes the host compiler's version of an Ascend C source into
-// tmp and returns its path.
-func (tc *toolchain) rewrite(path, tmp string) (string, error) {
+// tmp and returns its path. With GEN_ACLRT, it also writes the launch
+// headers of the source's kernels, and their definitions into the source.
+func (tc *toolchain) rewrite(p *plan, path, tmp string) (string, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return "", err
 	}
-	out, _, err := asc.Rewrite(path, src)
+	out, kernels, err := asc.Rewrite(path, src)
 	if err != nil {
 		return "", err
+	}
+	if p.genACLRT != "" {
+		defs, err := launchHeaders(p.genACLRT, path, asc.Launchable(kernels))
+		if err != nil {
+			return "", err
+		}
+		out = append(out, defs...)
 	}
 	f, err := os.CreateTemp(tmp, strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))+"-*.cpp")
 	if err != nil {

@@ -27,16 +27,6 @@ import (
 // prelude to define away. Lines keep their numbers, so the compiler's
 // messages point at the user's lines.
 
-// Kernel is a __global__ function of a source: what a launch header
-// declares for it.
-type Kernel struct {
-	Name     string
-	Params   []string // each parameter's declaration, as written
-	Template string   // its "template <...>" header, or ""
-	ExternC  bool
-	Line     int
-}
-
 // qualifiers mark a function as kernel code (device code, on the AI core).
 var qualifiers = map[string]bool{
 	"__global__": true, "__aicore__": true, "__vector__": true, "__cube__": true, "__mix__": true,
@@ -52,11 +42,12 @@ type edit struct {
 }
 
 type rewriter struct {
-	file  string
-	src   []byte
-	toks  []token
-	edits []edit
-	kerns []Kernel
+	file   string
+	src    []byte
+	toks   []token
+	edits  []edit
+	kerns  []Kernel
+	scopes []scope // the namespaces open at the token being read
 }
 
 // Rewrite rewrites src, the source file, for the host compiler. The result
@@ -221,12 +212,21 @@ func (r *rewriter) functions() error {
 			externC = depth + 1
 			depth++
 			i += 2
+		case r.is(i, "namespace"):
+			if open, name := r.namespace(i); open > 0 {
+				depth++
+				r.scopes = append(r.scopes, scope{name, depth})
+				i = open
+			}
 		case r.is(i, "{"):
 			depth++
 			tmpl = ""
 		case r.is(i, "}"):
 			if depth == externC {
 				externC = 0
+			}
+			if n := len(r.scopes); n > 0 && r.scopes[n-1].depth == depth {
+				r.scopes = r.scopes[:n-1]
 			}
 			depth--
 			tmpl = ""
@@ -242,20 +242,6 @@ func (r *rewriter) functions() error {
 		}
 	}
 	return nil
-}
-
-// externCBefore reports whether the declaration holding token i starts
-// with extern "C".
-func (r *rewriter) externCBefore(i int) bool {
-	for k := i - 1; k >= 0; k-- {
-		if r.is(k, ";") || r.is(k, "{") || r.is(k, "}") || r.toks[k].kind == tDirective {
-			return false
-		}
-		if r.toks[k].kind == tString && r.toks[k].text(r.src) == `"C"` && r.is(k-1, "extern") {
-			return true
-		}
-	}
-	return false
 }
 
 // angles returns the index of the '>' closing the '<' at i.
@@ -330,14 +316,14 @@ func (r *rewriter) function(i int, tmpl string, externC bool) (int, error) {
 		case text == ";" || text == "=" && params >= 0:
 			// A declaration, or a defaulted or deleted function: no body.
 			if global {
-				r.record(i, tmpl, externC, name, params)
+				r.record(i, tmpl, externC, name, params, false)
 			}
 			for ; j < len(r.toks) && !r.is(j, ";"); j++ {
 			}
 			return j, nil
 		case text == "{" && params >= 0:
 			if global {
-				r.record(i, tmpl, externC, name, params)
+				r.record(i, tmpl, externC, name, params, true)
 			}
 			end, err := r.closing(j)
 			if err != nil {
@@ -369,34 +355,6 @@ func (r *rewriter) initializers(i int) (int, error) {
 		}
 	}
 	return len(r.toks), nil
-}
-
-// record notes the __global__ kernel declared from token i.
-func (r *rewriter) record(i int, tmpl string, externC bool, name, params int) {
-	if name < 0 || params < 0 {
-		return
-	}
-	end, err := r.closing(params)
-	if err != nil {
-		return
-	}
-	k := Kernel{Name: r.toks[name].text(r.src), Template: tmpl, ExternC: externC, Line: r.toks[i].line}
-	from := params + 1
-	depth := 0
-	for j := params + 1; j <= end; j++ {
-		switch {
-		case r.is(j, "(") || r.is(j, "[") || r.is(j, "{") || r.is(j, "<"):
-			depth++
-		case (r.is(j, ")") || r.is(j, "]") || r.is(j, "}") || r.is(j, ">")) && j < end:
-			depth--
-		case j == end || depth == 0 && r.is(j, ","):
-			if p := strings.Join(strings.Fields(string(r.src[r.toks[from].start:r.toks[j].start])), " "); p != "" && p != "void" {
-				k.Params = append(k.Params, p)
-			}
-			from = j + 1
-		}
-	}
-	r.kerns = append(r.kerns, k)
 }
 
 // body rewrites a kernel function's body, tokens open to end.

@@ -4,6 +4,7 @@
  * and checks what their kernels computed.
  */
 #include "common.h"
+#include "aclrtlaunch_vinc.h"
 
 #define N 1000
 
@@ -97,6 +98,13 @@ int main(void)
     EXPECT(counts[0] == 111 && counts[3] == 114 && counts[4] == 15 && counts[7] == 18,
            "ascendc_library STATIC: vinc<<<8>>> and vinc<<<4>>> from the library's host code (%u %u %u %u)", counts[0],
            counts[3], counts[4], counts[7]);
+    /* The launch function the library's build generated for vinc, from C. */
+    uint32_t rc0 = ACLRT_LAUNCH_KERNEL(vinc)(8, s, x, 1000);
+    uint32_t rc1 = aclrtlaunch_vinc(8, (aclrtStream)(uintptr_t)0x12345678, x, 1);
+    CHECK(aclrtSynchronizeStream(s));
+    CHECK(aclrtMemcpy(counts, sizeof counts, x, sizeof counts, ACL_MEMCPY_DEVICE_TO_HOST));
+    EXPECT(rc0 == 0 && rc1 == ACL_ERROR_RT_INVALID_HANDLE && counts[0] == 1111 && counts[7] == 1018,
+           "ACLRT_LAUNCH_KERNEL(vinc) from aclrtlaunch_vinc.h: codes %u and %u, %u %u", rc0, rc1, counts[0], counts[7]);
     float fx[4] = {1, 2, 3, 4}, fy[4] = {10, 20, 30, 40};
     CHECK(aclrtMemcpy(x, sizeof fx, fx, sizeof fx, ACL_MEMCPY_HOST_TO_DEVICE));
     CHECK(aclrtMemcpy(y, sizeof fy, fy, sizeof fy, ACL_MEMCPY_HOST_TO_DEVICE));

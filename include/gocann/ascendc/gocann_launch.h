@@ -117,6 +117,16 @@ inline Launcher<P...> Launch(void (*fn)(P...), const char *name, uint32_t numBlo
     return Launcher<P...>(fn, name, numBlocks, stream);
 }
 
+/* LaunchFrom is the launch an aclrtlaunch_<kernel> function makes (the
+ * driver writes it into the kernel's source when GEN_ACLRT names the
+ * directory for its header): pointers come as void *. */
+template <typename... P, typename... A>
+inline aclError LaunchFrom(void (*fn)(P...), const char *name, uint32_t numBlocks, void *stream, A... args)
+{
+    static_assert(sizeof...(P) == sizeof...(A), "a launch function passes each of the kernel's parameters");
+    return Launcher<P...>(fn, name, numBlocks, stream)(static_cast<P>(args)...);
+}
+
 } // namespace gocann
 } // namespace AscendC
 
