@@ -12,7 +12,9 @@
 // __aicore__, __gm__, ...) away. Kernels are host functions linked into
 // the program, as the devkit's kernels are into its binaries, so whole-
 // program and separate compilation (-dc) are the same. Programs and
-// shared libraries link libascendcl. What the driver cannot honour (an
+// shared libraries link libascendcl. With -DGEN_ACLRT=dir, as CANN's
+// kernel CMake passes it, each kernel also gets a launch function and its
+// header, aclrtlaunch_<kernel>.h, in dir. What the driver cannot honour (an
 // option for the AI core's compiler, inline assembly in a kernel) is an
 // error naming it, never dropped in silence.
 package main
@@ -46,6 +48,9 @@ simulated NPU, with the host compiler (g++, or GOCANN_HOST_CXX).
   -Xhost opt, -Xaicore opt
                          options for the host and the kernel code, which
                          are compiled together here
+  -DGEN_ACLRT=dir        also write aclrtlaunch_<kernel>.h into dir for each
+                         kernel an Ascend C source defines (ascendc_library
+                         passes it), and the launch functions they declare
   -I -D -U -O -g -f -W -m -std= -M* -L -l -Wl, -pthread ...
                          as for the host compiler
   -v                     print the commands run

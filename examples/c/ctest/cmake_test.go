@@ -52,12 +52,7 @@ func testSetEnv(t *testing.T, shell, source, prefix string) {
 // fatbin, a shared and a static kernel library, through the installed
 // ascendc.cmake after set_env.sh, and runs its host program.
 func testCMake(t *testing.T, tl *tools, shell, source, prefix string) {
-	if _, err := exec.LookPath("cmake"); err != nil {
-		if os.Getenv("GOCANN_REQUIRE_CMAKE") != "" {
-			t.Fatal("cmake is not installed (apt-get install cmake)")
-		}
-		t.Skip("cmake is not installed; the CMake project is not built (apt-get install cmake)")
-	}
+	needCMake(t)
 	proj := filepath.Join(tl.src, "cmake")
 	build := filepath.Join(t.TempDir(), "build")
 	script := source + ` "$1/set_env.sh" && cmake -S "$2" -B "$3" && cmake --build "$3" && cmake --install "$3" && "$3/host"`

@@ -23,7 +23,11 @@ func TestInstall(t *testing.T) {
 	if _, err := run(tl.root, "make", "install", "PREFIX="+prefix, "BUILD="+filepath.Join(dir, "build")); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"set_env.sh", "bin/setenv.bash", "include/acl/acl.h", "include/gocann/kernel.h", "lib64/libascendcl.so", "lib64/libacl_rt.so", "lib64/libacl_rt_impl.so", "lib64/libascend_dump.so", "lib64/libgocann_core.so"} {
+	for _, f := range []string{"set_env.sh", "bin/setenv.bash", "include/acl/acl.h", "include/gocann/kernel.h", "lib64/libascendcl.so", "lib64/libacl_rt.so", "lib64/libacl_rt_impl.so", "lib64/libascend_dump.so", "lib64/libgocann_core.so",
+		// The Ascend C toolchain where CANN's toolkit keeps it.
+		"bin/bisheng", "lib64/cmake/asc-config.cmake", "compiler/tikcpp/ascendc_kernel_cmake/ascendc.cmake",
+		"tools/tikcpp/ascendc_kernel_cmake/asc_modules/CMakeASCInformation.cmake", "tools/ccec_compiler/bin/bisheng",
+		"tools/tikicpulib/lib/cmake/tikicpulib-config.cmake", "toolkit/tools/tikicpulib/lib/cmake/tikicpulib-config.cmake"} {
 		if !fileExists(filepath.Join(prefix, f)) {
 			t.Errorf("make install did not create %s", f)
 		}
@@ -33,6 +37,8 @@ func TestInstall(t *testing.T) {
 	}
 	t.Run("set_env", func(t *testing.T) { testSetEnv(t, shell, source, prefix) })
 	t.Run("cmake", func(t *testing.T) { testCMake(t, tl, shell, source, prefix) })
+	t.Run("asc", func(t *testing.T) { testASC(t, tl, shell, source, prefix) })
+	t.Run("bisheng", func(t *testing.T) { testBisheng(t, shell, source, prefix) })
 
 	app := filepath.Join(dir, "app")
 	if err := os.MkdirAll(app, 0o755); err != nil {
