@@ -44,7 +44,8 @@ func under(prefixes ...string) func(string) bool {
 // kernel contract, imports only the standard library; hal only kernel; sim
 // only hal, kernel and golang.org/x/sys, and its cross-process state
 // (sim/shared) only golang.org/x/sys; internal/rterr, the error kinds, only
-// hal; internal packages never sim or the root; the root none of the cgo
+// hal; internal packages never sim or the root; the compiler driver
+// (cmd/bisheng) only internal/asc, which only the standard library; the root none of the cgo
 // packages, so the Go API needs no C compiler; ckernel names only kernel,
 // internal/rterr and golang.org/x/sys, never the device contract; and capi,
 // the C ABI, reaches the runtime through the root package's API (the typed
@@ -65,6 +66,8 @@ func TestImportGraph(t *testing.T) {
 	deps(module+"/sim/shared", under(module+"/sim/shared", "golang.org/x/sys"))
 	deps(module+"/internal/rterr", under(module+"/hal", module+"/kernel", module+"/internal/rterr"))
 	deps(module+"/internal/cheader", under(module+"/internal/cheader"))
+	deps(module+"/internal/asc", under(module+"/internal/asc"))
+	deps(module+"/cmd/bisheng", under(module+"/internal/asc"))
 	for _, pkg := range goList(t, "./internal/...") {
 		deps(pkg, under(module+"/hal", module+"/kernel", module+"/internal"))
 	}

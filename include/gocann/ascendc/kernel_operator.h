@@ -3,8 +3,8 @@
  *
  * kernel_operator.h: the part of the Ascend C API that vector kernels of
  * the CANN samples are written with, for building them with the host
- * compiler into binaries the simulated NPU runs (ascendc.cmake puts this
- * directory on the kernels' include path).
+ * compiler into binaries the simulated NPU runs (bisheng and ascendc.cmake
+ * put this directory on the kernels' include path).
  *
  * What is here:
  *   half                      IEEE binary16 (the compiler's _Float16)
@@ -22,8 +22,8 @@
  *   printf, PRINTF            a kernel's printf, each line with its block
  *   block_idx, block_num      the block's index and the launch's blocks
  *   KERNEL_TASK_TYPE_DEFAULT, TILING_KEY_IS
- *   <<<>>> launches           which the compiler driver (bisheng) and
- *                             ascendc.cmake rewrite (gocann_launch.h)
+ *   <<<>>> launches           which the compiler driver (bisheng)
+ *                             rewrites (gocann_launch.h)
  *
  * A block runs from start to end on one thread, so a copy or a vector
  * operation is done when its call returns: queues hand tensors over in
