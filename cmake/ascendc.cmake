@@ -15,8 +15,12 @@
 #   ascendc_fatbin_library(name sources...)   fatbin/<name>/<name>.o in the
 #                                             build tree, installed to
 #                                             ${CMAKE_INSTALL_PREFIX}/fatbin/<name>/
-#   ascendc_include_directories(name ...), ascendc_compile_definitions(name ...),
-#   ascendc_compile_options(name ...)         as target_include_directories etc.
+#   ascendc_include_directories(name ...), ascendc_compile_definitions(name ...)
+#                                             as target_include_directories etc.
+#   ascendc_compile_options(name scope options...
+#       [-forward-options-to-host-compiler options...])
+#                                             the kernel code's options, then
+#                                             the host code's
 #
 # C++ kernel sources are compiled as the ASC language, by the tree's bisheng
 # driver: <<<>>> launches (of template kernels too), a kernel's printf and
@@ -76,6 +80,10 @@ if(NOT CMAKE_ASC_RUN_MODE)
 endif()
 list(APPEND CMAKE_MODULE_PATH "${_gocann_kcmake}/asc_modules")
 enable_language(ASC)
+# ascendc_compile_options (with -forward-options-to-host-compiler),
+# ascendc_compile_definitions and ascendc_include_directories are the ASC
+# language's; the library functions below replace its own, for this flow.
+include("${_gocann_kcmake}/asc_modules/ascendc_functions.cmake")
 message(STATUS "gocann ascendc.cmake: kernels for the simulated NPU (SOC_VERSION ${SOC_VERSION}, RUN_MODE ${RUN_MODE})")
 
 # The targets CANN's kernel CMake defines or links by name: here interface
@@ -156,14 +164,3 @@ function(ascendc_fatbin_library target)
     install(TARGETS ${target} LIBRARY DESTINATION fatbin/${target})
 endfunction()
 
-function(ascendc_include_directories target)
-    target_include_directories(${target} ${ARGN})
-endfunction()
-
-function(ascendc_compile_definitions target)
-    target_compile_definitions(${target} ${ARGN})
-endfunction()
-
-function(ascendc_compile_options target)
-    target_compile_options(${target} ${ARGN})
-endfunction()

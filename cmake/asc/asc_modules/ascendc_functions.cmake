@@ -1,5 +1,6 @@
 # The kernel library functions of find_package(ASC), for kernels written
-# as .asc sources (the ascendc.cmake of CANN's older flow has its own).
+# as .asc sources. The ascendc.cmake of CANN's older flow includes this
+# file and replaces ascendc_library and ascendc_fatbin_library.
 include_guard(GLOBAL)
 
 # ascendc_library(name SHARED|STATIC sources...): a kernel library its
@@ -48,14 +49,15 @@ function(ascendc_compile_options target scope)
         endif()
     endforeach()
     # SHELL: keeps each group whole: CMake would drop an option repeated
-    # across them.
+    # across them. Only bisheng knows the groups: a C source of the
+    # target, which the host's C compiler builds, gets neither.
     if(device)
         string(JOIN " " device ${device})
-        target_compile_options(${target} ${scope} "SHELL:-Xaicore-start ${device} -Xaicore-end")
+        target_compile_options(${target} ${scope} "$<$<COMPILE_LANGUAGE:ASC>:SHELL:-Xaicore-start ${device} -Xaicore-end>")
     endif()
     if(host)
         string(JOIN " " host ${host})
-        target_compile_options(${target} ${scope} "SHELL:-Xhost-start ${host} -Xhost-end")
+        target_compile_options(${target} ${scope} "$<$<COMPILE_LANGUAGE:ASC>:SHELL:-Xhost-start ${host} -Xhost-end>")
     endif()
 endfunction()
 

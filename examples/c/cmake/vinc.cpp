@@ -4,6 +4,11 @@
 // program call the launchers.
 #include "kernel_operator.h"
 
+// ascendc_compile_options gave the kernel code and the host code one each.
+#if !defined(VINC_KERNEL_OPT) || !defined(VINC_HOST_OPT)
+#error "ascendc_compile_options did not reach the compiler"
+#endif
+
 // x[block] += by: each block its own element.
 extern "C" __global__ __aicore__ void vinc(__gm__ uint32_t *x, uint32_t by)
 {
