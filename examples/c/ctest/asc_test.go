@@ -9,12 +9,24 @@ import (
 )
 
 // testASC builds examples/c/asc, a project in CANN's ASC CMake language
-// (find_package(ASC), .asc sources, find_package(tikicpulib)), with the
-// install tree after set_env.sh, in the npu and the cpu run modes, and
-// runs its three programs.
+// (find_package(ASC), .asc sources, separate compilation, find_package(
+// tikicpulib)), with the install tree after set_env.sh, in the npu and the
+// cpu run modes, and runs its three programs; then examples/c/asc/alone,
+// a project of the ASC language alone.
 func testASC(t *testing.T, tl *tools, shell, source, prefix string) {
 	needCMake(t)
 	proj := filepath.Join(tl.src, "asc")
+	t.Run("alone", func(t *testing.T) {
+		build := filepath.Join(t.TempDir(), "build")
+		script := source + ` "$1/set_env.sh" && cmake -S "$2/alone" -B "$3" && cmake --build "$3" -- VERBOSE=1 && "$3/asc_alone"`
+		cmd := exec.Command(shell, "-c", script, "sh", prefix, proj, build)
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "\nPASS asc_demo\n") || !strings.Contains(string(out), "--npu-arch=dav-3510") ||
+			strings.Contains(string(out), "CXX compiler") {
+			t.Fatalf("the project of the ASC language alone: %v\n%s", err, out)
+		}
+	})
 	for _, mode := range []string{"npu", "cpu"} {
 		t.Run(mode, func(t *testing.T) {
 			build := filepath.Join(t.TempDir(), "build")
