@@ -2,7 +2,7 @@
  * gocann: CANN-compatible runtime on a simulated NPU.
  *
  * Kernel launches written with <<<>>>, in Ascend C sources the compiler
- * driver (bisheng) or ascendc.cmake builds. Both rewrite
+ * driver (bisheng) builds, by hand or for CMake. It rewrites
  *
  *     kernel<<<numBlocks, dynUBufSize, stream>>>(args...)
  *
