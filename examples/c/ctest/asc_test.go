@@ -48,6 +48,7 @@ func testASC(t *testing.T, tl *tools, shell, source, prefix string) {
 				"ok: scale<float, 3><<<4>>>: code 0, 256 of 256 right",
 				"ok: scale<int32_t, -2><<<4>>>: 256 of 256 right",
 				"ok: add_one<<<4>>> (LocalMemAllocator, SetFlag/WaitFlag): 256 of 256 right",
+				"ok: __cube__ and __mix__(1, 2) kernels: 3 3",
 				"PASS asc_demo",
 				"ok: stamp<<<6>>> from a static kernel library: code 0, 96 of 96 right",
 				"ok: stamp<<<>>> on a stream that is not one: code 107017",
