@@ -1,105 +1,21 @@
 /*
  * gocann: CANN-compatible runtime on a simulated NPU.
  *
- * Part of kernel_operator.h: copies between global memory and the unified
- * buffer, the vector operations on the first count elements of local
- * tensors, and the pipeline synchronization calls. Include
- * kernel_operator.h, not this.
+ * Part of kernel_operator.h: the element-wise vector operations, each in
+ * its two forms: on the first count elements of local tensors (level 2)
+ * and as one instruction with a mask, repeat times and strides (level 0,
+ * gocann_mask.h). Include kernel_operator.h, not this.
  */
 #ifndef GOCANN_ASCENDC_VECTOR_H_
 #define GOCANN_ASCENDC_VECTOR_H_
 
 #include <cmath>
-#include <cstring>
 
-#include "gocann_builtin.h"
-#include "gocann_pipe.h"
+#include "gocann_mask.h"
 
 namespace AscendC {
 
-/* The events between pipes, for SetFlag and WaitFlag. */
-enum class HardEvent : uint8_t {
-    MTE2_MTE1,
-    MTE1_MTE2,
-    MTE1_M,
-    M_MTE1,
-    MTE2_V,
-    V_MTE2,
-    MTE3_V,
-    V_MTE3,
-    M_V,
-    V_M,
-    V_V,
-    MTE3_MTE1,
-    MTE1_MTE3,
-    MTE1_V,
-    MTE2_M,
-    M_MTE2,
-    V_MTE1,
-    M_FIX,
-    FIX_M,
-    MTE3_MTE2,
-    MTE2_MTE3,
-    S_V,
-    V_S,
-    S_MTE2,
-    MTE2_S,
-    S_MTE3,
-    MTE3_S,
-    MTE2_FIX,
-    FIX_MTE2,
-    FIX_S,
-    M_S,
-    FIX_MTE3,
-    MTE1_FIX,
-    FIX_MTE1,
-    FIX_FIX,
-    MAX,
-};
-
-/* Every operation is finished when its call returns, so there is nothing
- * to wait for between pipes. */
-template <pipe_t pipe>
-__aicore__ inline void PipeBarrier()
-{
-}
-
-/* InitSocState resets the core's global state (atomic accumulation, mask
- * mode, ...) at a kernel's entry; a block here starts from nothing. */
-__aicore__ inline void InitSocState() {}
-
-/* SetNextTaskStart and WaitPreTaskEnd let neighbouring sub-kernels of a
- * SuperKernel overlap; outside one, as here, they do nothing. */
-template <pipe_t AIV_PIPE = PIPE_MTE3, pipe_t AIC_PIPE = PIPE_FIX, bool FORCE = false>
-__aicore__ inline void SetNextTaskStart()
-{
-}
-template <bool FORCE = false>
-__aicore__ inline void WaitPreTaskEnd()
-{
-}
-template <HardEvent event>
-__aicore__ inline void SetFlag(int32_t)
-{
-}
-template <HardEvent event>
-__aicore__ inline void WaitFlag(int32_t)
-{
-}
-
 namespace gocann {
-
-/* CopyCount checks a DataCopy of count elements of T: a whole number of
- * 32-byte blocks, as the copy engines move them. */
-template <typename T>
-inline void CopyCount(uint32_t count)
-{
-    if (uint64_t(count) * sizeof(T) % kBlockBytes != 0) {
-        Fail("DataCopy: %u elements of %zu bytes are not a whole number of %u-byte blocks (DataCopyPad copies "
-             "those on Ascend C)",
-             count, sizeof(T), kBlockBytes);
-    }
-}
 
 template <typename T>
 inline uint32_t Count(int32_t count, const char *what)
@@ -124,6 +40,7 @@ inline void Binary(const LocalTensor<T> &dst, const LocalTensor<T> &a, const Loc
     for (uint32_t i = 0; i < n; i++) {
         d[i] = T(f(A(x[i]), A(y[i])));
     }
+    CountForm();
 }
 
 template <typename T, typename F>
@@ -138,44 +55,85 @@ inline void Unary(const LocalTensor<T> &dst, const LocalTensor<T> &src, int32_t 
     for (uint32_t i = 0; i < n; i++) {
         d[i] = T(f(A(x[i])));
     }
+    CountForm();
+}
+
+/* Binary0 is a two-source instruction: each repeat reads its elements,
+ * then writes its results, as the vector unit does. */
+template <typename T, typename F>
+inline void Binary0(const LocalTensor<T> &dst, const LocalTensor<T> &a, const LocalTensor<T> &b, const Mask &m,
+                    uint8_t repeatTime, const BinaryRepeatParams &p, const char *what, F f)
+{
+    Walk<T> w(m, repeatTime);
+    Strided<T> d = Operand(dst, p.dstBlkStride, p.dstRepStride, w, what, "dst");
+    Strided<T> x = Operand(a, p.src0BlkStride, p.src0RepStride, w, what, "src0");
+    Strided<T> y = Operand(b, p.src1BlkStride, p.src1RepStride, w, what, "src1");
+    using A = typename Arith<T>::type;
+    T out[128];
+    for (uint32_t r = 0; r < w.repeats; r++) {
+        uint32_t n = w.Lanes(r);
+        for (uint32_t j = 0; j < n; j++) {
+            if (w.On(j)) {
+                out[j] = T(f(A(*x.At(r, j)), A(*y.At(r, j))));
+            }
+        }
+        for (uint32_t j = 0; j < n; j++) {
+            if (w.On(j)) {
+                *d.At(r, j) = out[j];
+            }
+        }
+    }
+}
+
+/* Unary0 is a one-source instruction, f mapping each element. */
+template <typename T, typename F>
+inline void Unary0(const LocalTensor<T> &dst, const LocalTensor<T> &src, const Mask &m, uint8_t repeatTime,
+                   const UnaryRepeatParams &p, const char *what, F f)
+{
+    Walk<T> w(m, repeatTime);
+    Strided<T> d = Operand(dst, p.dstBlkStride, p.dstRepStride, w, what, "dst");
+    Strided<T> x = Operand(src, p.srcBlkStride, p.srcRepStride, w, what, "src");
+    using A = typename Arith<T>::type;
+    T out[128];
+    for (uint32_t r = 0; r < w.repeats; r++) {
+        uint32_t n = w.Lanes(r);
+        for (uint32_t j = 0; j < n; j++) {
+            if (w.On(j)) {
+                out[j] = T(f(A(*x.At(r, j))));
+            }
+        }
+        for (uint32_t j = 0; j < n; j++) {
+            if (w.On(j)) {
+                *d.At(r, j) = out[j];
+            }
+        }
+    }
 }
 
 } // namespace gocann
 
-/* DataCopy copies count elements, a whole number of 32-byte blocks. */
-template <typename T>
-__aicore__ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, uint32_t count)
-{
-    gocann::CopyCount<T>(count);
-    dst.gocannCheck(count, "DataCopy to LocalTensor");
-    src.gocannCheck(count, "DataCopy from GlobalTensor");
-    memcpy(dst.GetPhyAddr(), src.GetPhyAddr(), size_t(count) * sizeof(T));
-}
-
-template <typename T>
-__aicore__ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, uint32_t count)
-{
-    gocann::CopyCount<T>(count);
-    dst.gocannCheck(count, "DataCopy to GlobalTensor");
-    src.gocannCheck(count, "DataCopy from LocalTensor");
-    memcpy(dst.GetPhyAddr(), src.GetPhyAddr(), size_t(count) * sizeof(T));
-}
-
-template <typename T>
-__aicore__ inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint32_t count)
-{
-    gocann::CopyCount<T>(count);
-    dst.gocannCheck(count, "DataCopy to LocalTensor");
-    src.gocannCheck(count, "DataCopy from LocalTensor");
-    memmove(dst.GetPhyAddr(), src.GetPhyAddr(), size_t(count) * sizeof(T));
-}
-
-#define GOCANN_ASCENDC_BINARY(name, expr)                                                                     \
-    template <typename T>                                                                                     \
+/* The two-source operations: dst = src0 op src1. */
+#define GOCANN_ASCENDC_BINARY(name, expr)                                                                          \
+    template <typename T>                                                                                          \
     __aicore__ inline void name(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1, \
-                                const int32_t &count)                                                         \
-    {                                                                                                         \
-        gocann::Binary(dst, src0, src1, count, #name, [](auto x, auto y) { return expr; });                   \
+                                const int32_t &count)                                                              \
+    {                                                                                                              \
+        gocann::Binary(dst, src0, src1, count, #name, [](auto x, auto y) { return expr; });                        \
+    }                                                                                                              \
+    template <typename T, bool isSetMask = true>                                                                   \
+    __aicore__ inline void name(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1, \
+                                uint64_t mask, const uint8_t repeatTime, const BinaryRepeatParams &repeatParams)   \
+    {                                                                                                              \
+        gocann::Binary0(dst, src0, src1, gocann::ContinuousMask<T, isSetMask>(mask, #name), repeatTime,           \
+                        repeatParams, #name, [](auto x, auto y) { return expr; });                                 \
+    }                                                                                                              \
+    template <typename T, bool isSetMask = true>                                                                   \
+    __aicore__ inline void name(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1, \
+                                const uint64_t mask[], const uint8_t repeatTime,                                   \
+                                const BinaryRepeatParams &repeatParams)                                            \
+    {                                                                                                              \
+        gocann::Binary0(dst, src0, src1, gocann::BitMask<T, isSetMask>(mask, #name), repeatTime, repeatParams,    \
+                        #name, [](auto x, auto y) { return expr; });                                               \
     }
 GOCANN_ASCENDC_BINARY(Add, x + y)
 GOCANN_ASCENDC_BINARY(Sub, x - y)
@@ -183,30 +141,71 @@ GOCANN_ASCENDC_BINARY(Mul, x *y)
 GOCANN_ASCENDC_BINARY(Div, x / y)
 GOCANN_ASCENDC_BINARY(Max, x > y ? x : y)
 GOCANN_ASCENDC_BINARY(Min, x < y ? x : y)
+GOCANN_ASCENDC_BINARY(And, x &y)
+GOCANN_ASCENDC_BINARY(Or, x | y)
+GOCANN_ASCENDC_BINARY(AddRelu, x + y > decltype(x)(0) ? x + y : decltype(x)(0))
+GOCANN_ASCENDC_BINARY(SubRelu, x - y > decltype(x)(0) ? x - y : decltype(x)(0))
 #undef GOCANN_ASCENDC_BINARY
 
-/* The scalar forms: src op scalarValue for each element. */
-#define GOCANN_ASCENDC_SCALAR(name, expr)                                                                     \
-    template <typename T>                                                                                     \
-    __aicore__ inline void name(const LocalTensor<T> &dst, const LocalTensor<T> &src, const T &scalarValue,  \
-                                const int32_t &count)                                                         \
-    {                                                                                                         \
-        using A = typename gocann::Arith<T>::type;                                                            \
-        A s = A(scalarValue);                                                                                 \
-        gocann::Unary(dst, src, count, #name, [s](auto x) { return expr; });                                  \
+/* The scalar forms: dst = src op scalarValue. */
+#define GOCANN_ASCENDC_SCALAR(name, expr)                                                                         \
+    template <typename T, bool isSetMask = true>                                                                  \
+    __aicore__ inline void name(const LocalTensor<T> &dst, const LocalTensor<T> &src, const T &scalarValue,      \
+                                const int32_t &count)                                                             \
+    {                                                                                                             \
+        using A = typename gocann::Arith<T>::type;                                                                \
+        A s = A(scalarValue);                                                                                     \
+        gocann::Unary(dst, src, count, #name, [s](auto x) { return expr; });                                      \
+    }                                                                                                             \
+    template <typename T, bool isSetMask = true>                                                                  \
+    __aicore__ inline void name(const LocalTensor<T> &dst, const LocalTensor<T> &src, const T &scalarValue,      \
+                                uint64_t mask, const uint8_t repeatTime, const UnaryRepeatParams &repeatParams)   \
+    {                                                                                                             \
+        using A = typename gocann::Arith<T>::type;                                                                \
+        A s = A(scalarValue);                                                                                     \
+        gocann::Unary0(dst, src, gocann::ContinuousMask<T, isSetMask>(mask, #name), repeatTime, repeatParams,    \
+                       #name, [s](auto x) { return expr; });                                                      \
+    }                                                                                                             \
+    template <typename T, bool isSetMask = true>                                                                  \
+    __aicore__ inline void name(const LocalTensor<T> &dst, const LocalTensor<T> &src, const T &scalarValue,      \
+                                const uint64_t mask[], const uint8_t repeatTime,                                  \
+                                const UnaryRepeatParams &repeatParams)                                            \
+    {                                                                                                             \
+        using A = typename gocann::Arith<T>::type;                                                                \
+        A s = A(scalarValue);                                                                                     \
+        gocann::Unary0(dst, src, gocann::BitMask<T, isSetMask>(mask, #name), repeatTime, repeatParams, #name,    \
+                       [s](auto x) { return expr; });                                                             \
     }
 GOCANN_ASCENDC_SCALAR(Adds, x + s)
 GOCANN_ASCENDC_SCALAR(Muls, x *s)
 GOCANN_ASCENDC_SCALAR(Maxs, x > s ? x : s)
 GOCANN_ASCENDC_SCALAR(Mins, x < s ? x : s)
+GOCANN_ASCENDC_SCALAR(LeakyRelu, x >= A(0) ? x : x * s)
 #undef GOCANN_ASCENDC_SCALAR
 
-#define GOCANN_ASCENDC_UNARY(name, expr)                                                                      \
-    template <typename T>                                                                                     \
-    __aicore__ inline void name(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t &count)   \
-    {                                                                                                         \
-        using A = typename gocann::Arith<T>::type;                                                            \
-        gocann::Unary(dst, src, count, #name, [](A x) { return expr; });                                      \
+/* The one-source operations: dst = op(src). */
+#define GOCANN_ASCENDC_UNARY(name, expr)                                                                         \
+    template <typename T, bool isSetMask = true>                                                                 \
+    __aicore__ inline void name(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t &count)      \
+    {                                                                                                            \
+        using A = typename gocann::Arith<T>::type;                                                               \
+        gocann::Unary(dst, src, count, #name, [](A x) { return expr; });                                         \
+    }                                                                                                            \
+    template <typename T, bool isSetMask = true>                                                                 \
+    __aicore__ inline void name(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint64_t mask,             \
+                                const uint8_t repeatTime, const UnaryRepeatParams &repeatParams)                 \
+    {                                                                                                            \
+        using A = typename gocann::Arith<T>::type;                                                               \
+        gocann::Unary0(dst, src, gocann::ContinuousMask<T, isSetMask>(mask, #name), repeatTime, repeatParams,   \
+                       #name, [](A x) { return expr; });                                                         \
+    }                                                                                                            \
+    template <typename T, bool isSetMask = true>                                                                 \
+    __aicore__ inline void name(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask[],     \
+                                const uint8_t repeatTime, const UnaryRepeatParams &repeatParams)                 \
+    {                                                                                                            \
+        using A = typename gocann::Arith<T>::type;                                                               \
+        gocann::Unary0(dst, src, gocann::BitMask<T, isSetMask>(mask, #name), repeatTime, repeatParams, #name,   \
+                       [](A x) { return expr; });                                                                \
     }
 GOCANN_ASCENDC_UNARY(Abs, x < A(0) ? -x : x)
 GOCANN_ASCENDC_UNARY(Exp, A(std::exp(x)))
@@ -215,9 +214,11 @@ GOCANN_ASCENDC_UNARY(Sqrt, A(std::sqrt(x)))
 GOCANN_ASCENDC_UNARY(Rsqrt, A(A(1) / std::sqrt(x)))
 GOCANN_ASCENDC_UNARY(Reciprocal, A(A(1) / x))
 GOCANN_ASCENDC_UNARY(Relu, x > A(0) ? x : A(0))
+GOCANN_ASCENDC_UNARY(Not, A(~x))
 #undef GOCANN_ASCENDC_UNARY
 
-/* Duplicate sets the first count elements of dst to scalarValue. */
+/* Duplicate sets elements of dst to scalarValue: the first count, or
+ * those an instruction's mask lets through. */
 template <typename T>
 __aicore__ inline void Duplicate(const LocalTensor<T> &dst, const T &scalarValue, const int32_t &count)
 {
@@ -227,6 +228,25 @@ __aicore__ inline void Duplicate(const LocalTensor<T> &dst, const T &scalarValue
     for (uint32_t i = 0; i < n; i++) {
         d[i] = scalarValue;
     }
+    gocann::CountForm();
+}
+
+template <typename T, bool isSetMask = true>
+__aicore__ inline void Duplicate(const LocalTensor<T> &dst, const T &scalarValue, uint64_t mask,
+                                 const uint8_t repeatTime, const uint16_t dstBlockStride, const uint8_t dstRepeatStride)
+{
+    UnaryRepeatParams p(dstBlockStride, dstBlockStride, dstRepeatStride, dstRepeatStride);
+    gocann::Unary0(dst, dst, gocann::ContinuousMask<T, isSetMask>(mask, "Duplicate"), repeatTime, p, "Duplicate",
+                   [scalarValue](auto) { return scalarValue; });
+}
+
+template <typename T, bool isSetMask = true>
+__aicore__ inline void Duplicate(const LocalTensor<T> &dst, const T &scalarValue, const uint64_t mask[],
+                                 const uint8_t repeatTime, const uint16_t dstBlockStride, const uint8_t dstRepeatStride)
+{
+    UnaryRepeatParams p(dstBlockStride, dstBlockStride, dstRepeatStride, dstRepeatStride);
+    gocann::Unary0(dst, dst, gocann::BitMask<T, isSetMask>(mask, "Duplicate"), repeatTime, p, "Duplicate",
+                   [scalarValue](auto) { return scalarValue; });
 }
 
 } // namespace AscendC

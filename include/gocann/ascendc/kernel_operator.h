@@ -51,6 +51,9 @@
 #include "gocann_tensor.h"
 #include "gocann_pipe.h"
 #include "gocann_alloc.h"
+#include "gocann_mask.h"
+#include "gocann_sync.h"
+#include "gocann_copy.h"
 #include "gocann_vector.h"
 #include "gocann_launch.h"
 

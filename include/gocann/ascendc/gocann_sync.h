@@ -1,0 +1,95 @@
+/*
+ * gocann: CANN-compatible runtime on a simulated NPU.
+ *
+ * Part of kernel_operator.h: the synchronization between the pipes of one
+ * AI core (PipeBarrier, SetFlag/WaitFlag by hardware event) and the
+ * kernel-entry calls. A block runs on one thread and each operation is
+ * done when its call returns, so they have nothing to wait for. Include
+ * kernel_operator.h, not this.
+ */
+#ifndef GOCANN_ASCENDC_SYNC_H_
+#define GOCANN_ASCENDC_SYNC_H_
+
+#include "gocann_builtin.h"
+#include "gocann_mask.h"
+
+namespace AscendC {
+
+/* The events between pipes, for SetFlag and WaitFlag. */
+enum class HardEvent : uint8_t {
+    MTE2_MTE1,
+    MTE1_MTE2,
+    MTE1_M,
+    M_MTE1,
+    MTE2_V,
+    V_MTE2,
+    MTE3_V,
+    V_MTE3,
+    M_V,
+    V_M,
+    V_V,
+    MTE3_MTE1,
+    MTE1_MTE3,
+    MTE1_V,
+    MTE2_M,
+    M_MTE2,
+    V_MTE1,
+    M_FIX,
+    FIX_M,
+    MTE3_MTE2,
+    MTE2_MTE3,
+    S_V,
+    V_S,
+    S_MTE2,
+    MTE2_S,
+    S_MTE3,
+    MTE3_S,
+    MTE2_FIX,
+    FIX_MTE2,
+    FIX_S,
+    M_S,
+    FIX_MTE3,
+    MTE1_FIX,
+    FIX_MTE1,
+    FIX_FIX,
+    MAX,
+};
+
+/* Every operation is finished when its call returns, so there is nothing
+ * to wait for between pipes. */
+template <pipe_t pipe>
+__aicore__ inline void PipeBarrier()
+{
+}
+
+/* InitSocState resets the core's global state at a kernel's entry: the
+ * mask registers, which otherwise keep what the kernel the core ran
+ * before left in them, as on the device. */
+__aicore__ inline void InitSocState()
+{
+    gocann::VecState &v = gocann::Vec();
+    v = gocann::VecState();
+}
+
+/* SetNextTaskStart and WaitPreTaskEnd let neighbouring sub-kernels of a
+ * SuperKernel overlap; outside one, as here, they do nothing. */
+template <pipe_t AIV_PIPE = PIPE_MTE3, pipe_t AIC_PIPE = PIPE_FIX, bool FORCE = false>
+__aicore__ inline void SetNextTaskStart()
+{
+}
+template <bool FORCE = false>
+__aicore__ inline void WaitPreTaskEnd()
+{
+}
+template <HardEvent event>
+__aicore__ inline void SetFlag(int32_t)
+{
+}
+template <HardEvent event>
+__aicore__ inline void WaitFlag(int32_t)
+{
+}
+
+} // namespace AscendC
+
+#endif /* GOCANN_ASCENDC_SYNC_H_ */
