@@ -55,6 +55,17 @@
 #include "gocann_sync.h"
 #include "gocann_copy.h"
 #include "gocann_vector.h"
+#include "gocann_ternary.h"
+#include "gocann_cast.h"
+#include "gocann_cmpsel.h"
+#include "gocann_reduce.h"
+#include "gocann_cache.h"
+#include "gocann_atomic.h"
+#include "gocann_bufpool.h"
+#include "gocann_gather.h"
+#include "gocann_sort.h"
+#include "gocann_transpose.h"
+#include "gocann_blocksync.h"
 #include "gocann_launch.h"
 
 #endif /* GOCANN_ASCENDC_KERNEL_OPERATOR_H_ */
