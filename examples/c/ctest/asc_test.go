@@ -120,6 +120,19 @@ __global__ __aicore__ void k(GM_ADDR x)
     undeclared_thing(x);
 }
 `,
+	"cube.asc": `#include "kernel_operator.h"
+__global__ __aicore__ void k(GM_ADDR x)
+{
+    AscendC::LocalTensor<float> a;
+    AscendC::Mmad(a, a, a, 0);
+}
+`,
+	"vf.asc": `#include "kernel_operator.h"
+__simd_vf__ inline void AddVF(__ubuf__ float *x) {}
+`,
+	"matmul.asc": `#include "kernel_operator.h"
+#include "lib/matmul_intf.h"
+`,
 	"host.cpp": `void k();
 void f() { k<<<1, nullptr, nullptr>>>(); }
 `,
@@ -168,6 +181,10 @@ func testBisheng(t *testing.T, shell, source, prefix string) {
 	for _, c := range []struct{ what, script, want string }{
 		{"inline assembly in a kernel", `bisheng -c asm.asc`, "asm.asc:4:5: error: "},
 		{"a compile error in a kernel", `bisheng -c typo.asc`, "typo.asc:4:"},
+		{"the cube unit", `bisheng -c cube.asc`, "Mmad: the cube unit (matrix compute, L1/L0A/L0B/L0C movement) is not available on the simulated NPU"},
+		{"the cube unit, at the user's line", `bisheng -c cube.asc`, "cube.asc:5:"},
+		{"a register-level function", `bisheng -c vf.asc`, "vf.asc:2:11: error: __simd_vf__: the register-level vector functions"},
+		{"the Matmul API", `bisheng -c matmul.asc`, "matmul_intf.h: Matmul runs on the cube unit, which is not available on the simulated NPU"},
 		{"a launch in a host source", `bisheng -c host.cpp`, "host.cpp:2:12: error: a <<<>>> launch needs an Ascend C source"},
 		{"an unknown option", `bisheng --frobnicate -c twice.asc`, "bisheng: error: unknown option '--frobnicate'"},
 		{"an option of the AI core's compiler", `bisheng -mllvm -cce-aicore-stack-size=0x8000 -c twice.asc`, "-mllvm"},
