@@ -144,7 +144,7 @@ func LaunchFunctions(kernels []Kernel, file string) (string, error) {
 			fn = "::" + k.Scope + fn
 		}
 		fmt.Fprintf(&b, "\n#line %d %s\n", k.Line, strconv.Quote(file))
-		fmt.Fprintf(&b, "extern \"C\" uint32_t aclrtlaunch_%s(%s) { return static_cast<uint32_t>(::AscendC::gocann::LaunchFrom(%s, %q, numBlocks, stream%s)); }\n",
+		fmt.Fprintf(&b, "extern \"C\" uint32_t aclrtlaunch_%s(%s) { return static_cast<uint32_t>(::AscendC::gocann::LaunchFrom(%s, [] {}, %q, numBlocks, stream%s)); }\n",
 			k.Name, strings.Join(params, ", "), fn, k.Name, strings.Join(prepend(", ", args), ""))
 	}
 	return b.String(), nil

@@ -75,8 +75,8 @@ namespace { __global__ __aicore__ void hidden(int numBlocks) { } }
 	}
 	for _, want := range []string{
 		"\n#line 2 \"k.asc\"\nextern \"C\" uint32_t aclrtlaunch_add_custom(uint32_t numBlocks, aclrtStream stream, void *p0, void *p1, uint32_t p2) " +
-			"{ return static_cast<uint32_t>(::AscendC::gocann::LaunchFrom(::ops::inner::add_custom, \"add_custom\", numBlocks, stream, p0, p1, p2)); }\n",
-		"LaunchFrom(::hidden, \"hidden\", numBlocks, stream, p0)",
+			"{ return static_cast<uint32_t>(::AscendC::gocann::LaunchFrom(::ops::inner::add_custom, [] {}, \"add_custom\", numBlocks, stream, p0, p1, p2)); }\n",
+		"LaunchFrom(::hidden, [] {}, \"hidden\", numBlocks, stream, p0)",
 	} {
 		if !strings.Contains(defs, want) {
 			t.Errorf("definitions lack %q:\n%s", want, defs)

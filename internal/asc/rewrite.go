@@ -12,8 +12,8 @@ import (
 //
 //   - a launch, kernel<<<numBlocks, dynUBufSize, stream>>>(args...), on
 //     plain and template kernels: it becomes
-//     ::AscendC::gocann::Launch(kernel, "kernel", numBlocks, dynUBufSize,
-//     stream)(args...), whose value is the launch's code
+//     ::AscendC::gocann::Launch(kernel, [] {}, "kernel", numBlocks,
+//     dynUBufSize, stream)(args...), whose value is the launch's code
 //     (gocann/ascendc/gocann_launch.h); the two last values default to 0
 //     and the default stream, as the language says;
 //   - printf in a kernel function's body: the device's printf, which
@@ -129,7 +129,7 @@ func (r *rewriter) launches() error {
 		name := strings.Join(strings.Fields(string(r.src[r.toks[callee].start:open.start])), " ")
 		r.edits = append(r.edits,
 			edit{r.toks[callee].start, r.toks[callee].start, "::AscendC::gocann::Launch("},
-			edit{open.start, r.toks[i+2].end, ", " + strconv.Quote(name) + ", "},
+			edit{open.start, r.toks[i+2].end, ", [] {}, " + strconv.Quote(name) + ", "},
 			edit{r.toks[end].start, r.toks[end+2].end, [...]string{"", ", 0, nullptr)", ", nullptr)", ")"}[len(values)]})
 		i = end + 2
 	}

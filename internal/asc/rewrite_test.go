@@ -26,16 +26,16 @@ func rewrite(t *testing.T, src string) (string, []Kernel) {
 
 func TestLaunches(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
-		{`hello<<<8, 0, stream>>>();`, `::AscendC::gocann::Launch(hello, "hello", 8, 0, stream)();`},
+		{`hello<<<8, 0, stream>>>();`, `::AscendC::gocann::Launch(hello, [] {}, "hello", 8, 0, stream)();`},
 		{`add_custom<blockLength><<<numBlocks, 0, stream>>>(x, y, z);`,
-			`::AscendC::gocann::Launch(add_custom<blockLength>, "add_custom<blockLength>", numBlocks, 0, stream)(x, y, z);`},
+			`::AscendC::gocann::Launch(add_custom<blockLength>, [] {}, "add_custom<blockLength>", numBlocks, 0, stream)(x, y, z);`},
 		{`add_custom<T, blockLength><<<n, nullptr, s>>>(x);`,
-			`::AscendC::gocann::Launch(add_custom<T, blockLength>, "add_custom<T, blockLength>", n, nullptr, s)(x);`},
+			`::AscendC::gocann::Launch(add_custom<T, blockLength>, [] {}, "add_custom<T, blockLength>", n, nullptr, s)(x);`},
 		{`ns::k<std::vector<int>><<<f(a, b), 0, s>>>(x)`,
-			`::AscendC::gocann::Launch(ns::k<std::vector<int>>, "ns::k<std::vector<int>>", f(a, b), 0, s)(x)`},
-		{`rc = ::k <<< 4 >>> (x);`, `rc = ::AscendC::gocann::Launch(::k , "::k",  4 , 0, nullptr) (x);`},
-		{`k<<<4, 1024>>>(x);`, `::AscendC::gocann::Launch(k, "k", 4, 1024, nullptr)(x);`},
-		{"k<<<4,\n 0,\n s>>>(x);", "::AscendC::gocann::Launch(k, \"k\", 4,\n 0,\n s)(x);"},
+			`::AscendC::gocann::Launch(ns::k<std::vector<int>>, [] {}, "ns::k<std::vector<int>>", f(a, b), 0, s)(x)`},
+		{`rc = ::k <<< 4 >>> (x);`, `rc = ::AscendC::gocann::Launch(::k , [] {}, "::k",  4 , 0, nullptr) (x);`},
+		{`k<<<4, 1024>>>(x);`, `::AscendC::gocann::Launch(k, [] {}, "k", 4, 1024, nullptr)(x);`},
+		{"k<<<4,\n 0,\n s>>>(x);", "::AscendC::gocann::Launch(k, [] {}, \"k\", 4,\n 0,\n s)(x);"},
 		{`auto s = "k<<<1>>>()"; // k<<<1>>>()`, `auto s = "k<<<1>>>()"; // k<<<1>>>()`},
 		{`x = a << b;`, `x = a << b;`},
 	} {
@@ -118,7 +118,7 @@ func TestScanLiterals(t *testing.T) {
 	src := "auto a = R\"x(<<<)\" k<<<1>>>()\n)x\"; char c = '\\''; auto u = u8\"<<<\"; int n = 1'000 + 0x1p-3; // <<<\n#define L k<<<1>>>()\nk<<<2>>>();"
 	got, _ := rewrite(t, src)
 	if !strings.Contains(got, `R"x(<<<)" k<<<1>>>()`) || !strings.Contains(got, `u8"<<<"`) || !strings.Contains(got, "#define L k<<<1>>>()") ||
-		!strings.HasSuffix(got, `::AscendC::gocann::Launch(k, "k", 2, 0, nullptr)();`) {
+		!strings.HasSuffix(got, `::AscendC::gocann::Launch(k, [] {}, "k", 2, 0, nullptr)();`) {
 		t.Errorf("literals, comments or directives rewritten, or the launch missed:\n%s", got)
 	}
 }

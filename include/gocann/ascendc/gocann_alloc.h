@@ -14,6 +14,19 @@
 
 namespace AscendC {
 
+namespace gocann {
+
+inline uint8_t *UBAt(uint32_t addr, uint64_t bytes, const char *what)
+{
+    if (addr % kBlockBytes != 0 || bytes > kUBSize || addr > kUBSize - bytes) {
+        Fail("%s: %llu bytes at byte %u are not inside the %u-byte unified buffer on a 32-byte boundary", what,
+             (unsigned long long)bytes, addr, kUBSize);
+    }
+    return UnifiedBuffer() + addr;
+}
+
+} // namespace gocann
+
 /* The physical buffers of an AI core. */
 enum class Hardware : uint8_t { GM, UB, L1, L0A, L0B, L0C, BIAS, FIXBUF, MAX };
 

@@ -73,6 +73,10 @@ struct Arith<half> {
     using type = float;
 };
 
+/* UBAt is byte addr of the unified buffer, for a tensor of bytes placed
+ * there by address (gocann_alloc.h). */
+uint8_t *UBAt(uint32_t addr, uint64_t bytes, const char *what);
+
 } // namespace gocann
 
 /* GlobalTensor is a view of count elements of global memory. A view set
@@ -152,6 +156,16 @@ public:
     using PrimType = T;
 
     __aicore__ inline LocalTensor() = default;
+
+    /* A static tensor: tileSize elements at byte addr of the unified
+     * buffer, as LocalMemAllocator hands them out. */
+    __aicore__ inline LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize)
+    {
+        (void)pos;
+        uint64_t bytes = uint64_t(tileSize) * sizeof(T);
+        gocannSet(reinterpret_cast<T *>(gocann::UBAt(addr, bytes, "LocalTensor(pos, addr, tileSize)")), tileSize,
+                  nullptr, -1, uint32_t(bytes));
+    }
 
     __aicore__ inline LocalTensor operator[](uint32_t offset) const
     {

@@ -65,13 +65,13 @@ inline P As(A a)
 }
 
 /* RunKernel launches kernel and waits for it, as ICPU_RUN_KF does. */
-template <typename... P, typename... A>
-inline void RunKernel(void (*kernel)(P...), const char *name, uint32_t numBlocks, A... args)
+template <typename Tag, typename... P, typename... A>
+inline void RunKernel(void (*kernel)(P...), Tag tag, const char *name, uint32_t numBlocks, A... args)
 {
     if (!Ready("ICPU_RUN_KF")) {
         return;
     }
-    aclError rc = Launch(kernel, name, numBlocks, 0, nullptr)(As<P>(args)...);
+    aclError rc = Launch(kernel, tag, name, numBlocks, 0, nullptr)(As<P>(args)...);
     if (rc == ACL_SUCCESS) {
         rc = aclrtSynchronizeStream(nullptr);
     }
@@ -115,7 +115,7 @@ inline void SetKernelMode(KernelMode mode) { (void)mode; }
 
 #define ICPU_RUN_KF(kernel, numBlocks, ...)                                         \
     do {                                                                            \
-        ::AscendC::gocann::RunKernel(kernel, #kernel, (numBlocks), ##__VA_ARGS__); \
+        ::AscendC::gocann::RunKernel(kernel, [] {}, #kernel, (numBlocks), ##__VA_ARGS__); \
     } while (0)
 
 #endif /* GOCANN_ASCENDC_TIKICPULIB_H_ */
