@@ -161,7 +161,11 @@ public:
      * buffer, as LocalMemAllocator hands them out. */
     __aicore__ inline LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize)
     {
-        (void)pos;
+        if (pos != TPosition::VECIN && pos != TPosition::VECOUT && pos != TPosition::VECCALC) {
+            gocann::Fail("LocalTensor(TPosition %u, %u, %u): only the unified buffer (VECIN, VECOUT, VECCALC) is "
+                         "modelled; L1 and L0 belong to the cube unit, which the simulated NPU does not have",
+                         unsigned(pos), addr, tileSize);
+        }
         uint64_t bytes = uint64_t(tileSize) * sizeof(T);
         gocannSet(reinterpret_cast<T *>(gocann::UBAt(addr, bytes, "LocalTensor(pos, addr, tileSize)")), tileSize,
                   nullptr, -1, uint32_t(bytes));

@@ -66,6 +66,7 @@
 #include "gocann_sort.h"
 #include "gocann_transpose.h"
 #include "gocann_blocksync.h"
+#include "gocann_nd2nz.h"
 #include "gocann_unavailable.h"
 #include "gocann_launch.h"
 
