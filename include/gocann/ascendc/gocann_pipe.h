@@ -8,6 +8,7 @@
 #ifndef GOCANN_ASCENDC_PIPE_H_
 #define GOCANN_ASCENDC_PIPE_H_
 
+#include "gocann_atomic.h"
 #include "gocann_tensor.h"
 
 #ifndef GOCANN_ASCENDC_UB_SIZE
@@ -16,6 +17,12 @@
 #endif
 
 namespace AscendC {
+
+/* TBufHandle names a buffer slot of a buffer pool (gocann_bufpool.h). */
+using TBufHandle = uint8_t *;
+
+class TPipe;
+__aicore__ inline void InitSocState();
 
 namespace gocann {
 
@@ -31,17 +38,33 @@ inline uint8_t *UnifiedBuffer()
     return ub;
 }
 
+/* RoundBlock is len rounded up to whole 32-byte blocks. */
+inline uint32_t RoundBlock(uint32_t len) { return (len + kBlockBytes - 1) / kBlockBytes * kBlockBytes; }
+
+/* CurrentPipe is the block's live TPipe, for GetTPipePtr. */
+inline TPipe *&CurrentPipe()
+{
+    static thread_local TPipe *pipe = nullptr;
+    return pipe;
+}
+
 } // namespace gocann
 
 template <TPosition pos>
 class TBuf;
 
-/* TPipe hands out the unified buffer to the queues and buffers of a
- * kernel. InitBuffer rounds each buffer up to 32 bytes and fails the block
- * once the buffers outgrow the unified buffer. */
+/* TPipe hands out the unified buffer to the queues, buffers and buffer
+ * pools of a kernel. InitBuffer rounds each buffer up to 32 bytes and
+ * fails the block once the buffers outgrow the unified buffer. Making one
+ * resets the core's state (InitSocState), as on the device. */
 class TPipe {
 public:
-    __aicore__ inline TPipe() = default;
+    __aicore__ inline TPipe()
+    {
+        InitSocState();
+        gocann::CurrentPipe() = this;
+    }
+    __aicore__ inline ~TPipe() { Destroy(); }
 
     template <class Que>
     __aicore__ inline bool InitBuffer(Que &que, uint8_t num, uint32_t len)
@@ -50,7 +73,7 @@ public:
             gocann::Fail("TPipe::InitBuffer(que, %u, %u): num must be in [1, %u] and len above 0", num, len,
                          gocann::kMaxQueBuffers);
         }
-        uint32_t each = Round(len);
+        uint32_t each = gocann::RoundBlock(len);
         que.gocannInit(Take(uint64_t(each) * num, "TPipe::InitBuffer(que)"), num, each);
         return true;
     }
@@ -61,19 +84,50 @@ public:
         if (len == 0) {
             gocann::Fail("TPipe::InitBuffer(buf, 0): len must be above 0");
         }
-        uint32_t each = Round(len);
+        uint32_t each = gocann::RoundBlock(len);
         buf.gocannInit(Take(each, "TPipe::InitBuffer(buf)"), each);
         return true;
     }
 
-    /* Reset gives the whole unified buffer back; the queues and buffers
-     * set up before must not be used after. */
-    __aicore__ inline void Reset() { used_ = 0; }
-    __aicore__ inline void Destroy() { used_ = 0; }
+    /* InitBufPool takes len bytes for a buffer pool (gocann_bufpool.h), or
+     * gives it the start and length of shareBuf. */
+    template <class T>
+    __aicore__ inline bool InitBufPool(T &bufPool, uint32_t len)
+    {
+        if (len == 0) {
+            gocann::Fail("TPipe::InitBufPool(pool, 0): len must be above 0");
+        }
+        uint8_t *p = Take(gocann::RoundBlock(len), "TPipe::InitBufPool");
+        bufPool.gocannPool_.Init(uint32_t(p - gocann::UnifiedBuffer()), gocann::RoundBlock(len));
+        return true;
+    }
+    template <class T, class U>
+    __aicore__ inline bool InitBufPool(T &bufPool, uint32_t len, U &shareBuf)
+    {
+        bufPool.gocannPool_.Share(shareBuf.gocannPool_, gocann::RoundBlock(len), "TPipe::InitBufPool");
+        return true;
+    }
+
+    /* Reset gives the whole unified buffer back and resets the core's
+     * state; the queues and buffers set up before must not be used after.
+     * Destroy gives it back for good: another TPipe may follow. */
+    __aicore__ inline void Reset()
+    {
+        used_ = 0;
+        InitSocState();
+    }
+    __aicore__ inline void Destroy()
+    {
+        used_ = 0;
+        if (gocann::CurrentPipe() == this) {
+            gocann::CurrentPipe() = nullptr;
+        }
+    }
+
+    /* The bytes the queues and buffers took (PopStackBuffer). */
+    __aicore__ inline uint32_t gocannUsed() const { return used_; }
 
 private:
-    static uint32_t Round(uint32_t len) { return (len + gocann::kBlockBytes - 1) / gocann::kBlockBytes * gocann::kBlockBytes; }
-
     uint8_t *Take(uint64_t bytes, const char *what)
     {
         if (bytes > gocann::kUBSize - used_) {
@@ -180,15 +234,41 @@ public:
     }
     __aicore__ inline void FreeAllEvent() {}
 
-    /* What TPipe::InitBuffer calls. */
+    /* What a custom buffer pool calls (gocann_bufpool.h): InitStartBufHandle
+     * says how many buffers of len bytes, InitBufHandle where each is. */
+    __aicore__ inline void InitStartBufHandle(TBufHandle startBufhandle, uint8_t num, uint32_t len)
+    {
+        (void)startBufhandle;
+        if (num == 0 || num > gocann::kMaxQueBuffers || len == 0) {
+            gocann::Fail("TQue::InitStartBufHandle(%u, %u): num must be in [1, %u] and len above 0", num, len,
+                         gocann::kMaxQueBuffers);
+        }
+        gocannInit(nullptr, num, gocann::RoundBlock(len));
+    }
+
+    template <class P>
+    __aicore__ inline void InitBufHandle(P *bufPool, uint32_t index, TBufHandle bufhandle, uint32_t curPoolAddr,
+                                         uint32_t len)
+    {
+        uint32_t each = gocann::RoundBlock(len);
+        if (num_ == 0 || index >= num_ || each != len_) {
+            gocann::Fail("TQue::InitBufHandle(index %u, len %u): the queue has %u buffers of %u bytes "
+                         "(InitStartBufHandle says how many)",
+                         index, len, num_, len_);
+        }
+        addr_[index] = bufPool->gocannPool_.Place(bufhandle, curPoolAddr, each, "TQue::InitBufHandle");
+    }
+
+    /* What TPipe::InitBuffer calls: num buffers of len bytes from base, or
+     * each placed by InitBufHandle when base is null. */
     __aicore__ inline void gocannInit(uint8_t *base, uint32_t num, uint32_t len)
     {
-        base_ = base;
         num_ = num;
         len_ = len;
         head_ = count_ = 0;
         for (uint32_t i = 0; i < num; i++) {
             state_[i] = kFree;
+            addr_[i] = base == nullptr ? nullptr : base + uint64_t(i) * len;
         }
     }
 
@@ -197,12 +277,18 @@ private:
 
     static const char *Name(uint8_t s) { return s == kFree ? "free" : s == kQueued ? "in the queue" : "allocated"; }
 
-    uint8_t *Buffer(uint32_t i) const { return base_ + uint64_t(i) * len_; }
+    uint8_t *Buffer(uint32_t i) const { return addr_[i]; }
 
     void Ready(const char *what) const
     {
-        if (base_ == nullptr) {
+        if (num_ == 0) {
             gocann::Fail("%s: the queue has no buffers (TPipe::InitBuffer was not called for it)", what);
+        }
+        for (uint32_t i = 0; i < num_; i++) {
+            if (addr_[i] == nullptr) {
+                gocann::Fail("%s: buffer %u of the queue has no memory (InitBufHandle was not called for it)", what,
+                             i);
+            }
         }
     }
 
@@ -217,7 +303,7 @@ private:
         return uint32_t(i);
     }
 
-    uint8_t *base_ = nullptr;
+    uint8_t *addr_[gocann::kMaxQueBuffers] = {};
     uint32_t num_ = 0, len_ = 0, head_ = 0, count_ = 0;
     uint8_t state_[gocann::kMaxQueBuffers] = {};
     uint8_t fifo_[gocann::kMaxQueBuffers] = {};
@@ -259,6 +345,28 @@ public:
     }
 
     __aicore__ inline uint32_t GetBufLen() const { return len_; }
+
+    /* What a custom buffer pool calls (gocann_bufpool.h); a TBuf is one
+     * buffer. */
+    __aicore__ inline void InitStartBufHandle(TBufHandle startBufhandle, uint8_t num, uint32_t len)
+    {
+        (void)startBufhandle;
+        if (num != 1 || len == 0) {
+            gocann::Fail("TBuf::InitStartBufHandle(%u, %u): a TBuf is one buffer (num 1) of len above 0", num, len);
+        }
+        gocannInit(nullptr, gocann::RoundBlock(len));
+    }
+
+    template <class P>
+    __aicore__ inline void InitBufHandle(P *bufPool, uint32_t index, TBufHandle bufhandle, uint32_t curPoolAddr,
+                                         uint32_t len)
+    {
+        uint32_t each = gocann::RoundBlock(len);
+        if (index != 0 || len == 0) {
+            gocann::Fail("TBuf::InitBufHandle(index %u, len %u): a TBuf is buffer 0 of len above 0", index, len);
+        }
+        gocannInit(bufPool->gocannPool_.Place(bufhandle, curPoolAddr, each, "TBuf::InitBufHandle"), each);
+    }
 
     /* What TPipe::InitBuffer calls. */
     __aicore__ inline void gocannInit(uint8_t *base, uint32_t len)

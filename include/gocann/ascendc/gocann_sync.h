@@ -69,6 +69,7 @@ __aicore__ inline void InitSocState()
 {
     gocann::VecState &v = gocann::Vec();
     v = gocann::VecState();
+    gocann::Atomic() = gocann::AtomicState(); // the atomic mode: off
 }
 
 /* SetNextTaskStart and WaitPreTaskEnd let neighbouring sub-kernels of a

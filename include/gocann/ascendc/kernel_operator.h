@@ -62,6 +62,7 @@
 #include "gocann_cache.h"
 #include "gocann_atomic.h"
 #include "gocann_bufpool.h"
+#include "gocann_listtensor.h"
 #include "gocann_gather.h"
 #include "gocann_sort.h"
 #include "gocann_transpose.h"
