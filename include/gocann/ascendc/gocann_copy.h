@@ -47,7 +47,7 @@ __aicore__ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T>
     gocann::CopyCount<T>(count);
     dst.gocannCheck(count, "DataCopy to GlobalTensor");
     src.gocannCheck(count, "DataCopy from LocalTensor");
-    memcpy(dst.GetPhyAddr(), src.GetPhyAddr(), size_t(count) * sizeof(T));
+    gocann::StoreGM(dst.GetPhyAddr(), src.GetPhyAddr(), count);
 }
 
 template <typename T>
