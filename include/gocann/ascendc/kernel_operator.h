@@ -64,6 +64,7 @@
 #include "gocann_bufpool.h"
 #include "gocann_listtensor.h"
 #include "gocann_gather.h"
+#include "gocann_fill.h"
 #include "gocann_sort.h"
 #include "gocann_transpose.h"
 #include "gocann_blocksync.h"
