@@ -59,6 +59,8 @@
 #include "gocann_cast.h"
 #include "gocann_cmpsel.h"
 #include "gocann_reduce.h"
+#include "gocann_reduce_block.h"
+#include "gocann_reduce_all.h"
 #include "gocann_cache.h"
 #include "gocann_atomic.h"
 #include "gocann_bufpool.h"
