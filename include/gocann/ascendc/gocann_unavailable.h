@@ -85,6 +85,20 @@ struct LoadData3DParamsV2 {
 };
 #undef GOCANN_ASCENDC_CUBE_MSG
 
+/* Calls of other products that Atlas A2, the simulated NPU, lacks. */
+#define GOCANN_ASCENDC_NOT_A2(name)                                                                    \
+    template <typename... Tmpl, typename... A>                                                         \
+    __aicore__ inline void name(A &&...)                                                               \
+    {                                                                                                  \
+        static_assert(gocann::Unmodelled<A..., Tmpl...>::value,                                        \
+                      #name ": Atlas A2 (the simulated NPU) does not have this call of other products"); \
+    }
+GOCANN_ASCENDC_NOT_A2(MrgSort4)
+GOCANN_ASCENDC_NOT_A2(RpSort16)
+GOCANN_ASCENDC_NOT_A2(ProposalConcat)
+GOCANN_ASCENDC_NOT_A2(ProposalExtract)
+#undef GOCANN_ASCENDC_NOT_A2
+
 /* The register-level vector API of Ascend 950 (dav-3510). */
 namespace Reg {
 } // namespace Reg
