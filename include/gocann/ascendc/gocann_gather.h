@@ -201,7 +201,7 @@ inline uint64_t GatherMask0(const LocalTensor<T> &dst, const LocalTensor<T> &src
     // The device leaves the normal mode and mask as the mask register.
     VecState &v = Vec();
     v.mode = MaskMode::NORMAL;
-    v.bits[0] = v.counter = mask;
+    v.bits[0] = mask;
     v.bits[1] = 0;
     return kept;
 }

@@ -7,8 +7,8 @@
  * repeat r of an operand starts (r * repStride + b * blkStride) * 32 bytes
  * from the operand's start; the mask says which elements of a repeat take
  * part. In the normal mask mode a mask is a count (the first mask
- * elements of each repeat) or two 64-bit words of bits (bit i of word
- * i / 64 for element i); in the counter mode (SetMaskCount) it is the
+ * elements of each repeat, at most a repeat's; 0 lets none through) or two 64-bit words of bits (bit i of word i / 64 for element i);
+ * in the counter mode (SetMaskCount) it is the
  * number of elements of the whole instruction, in as many repeats as they
  * need, and repeatTime is ignored. SetVectorMask keeps a mask for the
  * calls whose isSetMask is false. Include kernel_operator.h, not this.
@@ -80,11 +80,11 @@ struct UnaryRepeatParams {
 
 namespace gocann {
 
-/* VecState is the vector unit's mask registers: per block, so per thread. */
+/* VecState is the vector unit's mask register and mode: per block, so
+ * per thread. In the counter mode the register's low word is the count. */
 struct VecState {
     MaskMode mode = MaskMode::NORMAL;
     uint64_t bits[2] = {FULL_MASK, FULL_MASK};
-    uint64_t counter = 0;
 };
 
 inline VecState &Vec()
@@ -116,7 +116,7 @@ inline Mask ContinuousMask(uint64_t mask, const char *what)
     Mask m;
     if (v.mode == MaskMode::COUNTER) {
         m.counter = true;
-        m.count = isSetMask ? mask : v.counter;
+        m.count = isSetMask ? mask : v.bits[0];
         return m;
     }
     if (!isSetMask) {
@@ -124,9 +124,13 @@ inline Mask ContinuousMask(uint64_t mask, const char *what)
         m.bits[1] = v.bits[1];
         return m;
     }
+    // A mask of 0 lets nothing through, as documented. One past a
+    // repeat's elements would run the repeat whole on the device, which
+    // does not support such masks: a caller asking for more gets less
+    // without a word, so it stops the block.
     constexpr uint32_t per = PerRepeat<T>() > 128 ? 128 : PerRepeat<T>();
-    if (mask == 0 || mask > per) {
-        Fail("%s: mask %llu is out of range: a count mask of %zu-byte elements is in [1, %u]", what,
+    if (mask > per) {
+        Fail("%s: mask %llu is out of range: a count mask of %zu-byte elements is in [0, %u]", what,
              (unsigned long long)mask, sizeof(T), per);
     }
     m.bits[0] = mask >= 64 ? FULL_MASK : (uint64_t(1) << mask) - 1;
@@ -142,7 +146,7 @@ inline Mask BitMask(const uint64_t mask[], const char *what)
     Mask m;
     if (v.mode == MaskMode::COUNTER) {
         m.counter = true;
-        m.count = isSetMask ? mask[0] : v.counter;
+        m.count = isSetMask ? mask[0] : v.bits[0];
         return m;
     }
     if (!isSetMask) {
@@ -152,9 +156,7 @@ inline Mask BitMask(const uint64_t mask[], const char *what)
     }
     m.bits[0] = mask[0];
     m.bits[1] = sizeof(T) >= 4 ? 0 : mask[1]; // 64 elements of 4 bytes need one word
-    if (m.bits[0] == 0 && m.bits[1] == 0) {
-        Fail("%s: the mask has no bit set", what);
-    }
+    (void)what;
     return m;
 }
 
@@ -267,10 +269,6 @@ template <typename T, MaskMode mode = MaskMode::NORMAL>
 __aicore__ static inline void SetVectorMask(const uint64_t maskHigh, const uint64_t maskLow)
 {
     gocann::VecState &v = gocann::Vec();
-    if (mode == MaskMode::COUNTER) {
-        v.counter = maskLow;
-        return;
-    }
     v.bits[0] = maskLow;
     v.bits[1] = maskHigh;
 }
@@ -279,8 +277,9 @@ template <typename T, MaskMode mode = MaskMode::NORMAL>
 __aicore__ static inline void SetVectorMask(int32_t len)
 {
     gocann::VecState &v = gocann::Vec();
-    if (mode == MaskMode::COUNTER) {
-        v.counter = uint64_t(len);
+    if (mode == MaskMode::COUNTER || v.mode == MaskMode::COUNTER) {
+        v.bits[0] = uint64_t(len);
+        v.bits[1] = 0;
         return;
     }
     gocann::Mask m = gocann::ContinuousMask<T, true>(uint64_t(len), "SetVectorMask");
@@ -292,7 +291,6 @@ __aicore__ inline void ResetMask()
 {
     gocann::VecState &v = gocann::Vec();
     v.bits[0] = v.bits[1] = FULL_MASK;
-    v.counter = 0;
 }
 
 } // namespace AscendC

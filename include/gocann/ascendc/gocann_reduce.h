@@ -129,8 +129,8 @@ inline bool Any(const Mask &m)
 
 /* CountMask and BitsMask make the mask of a reduction; they return false
  * when it lets nothing through, which makes the call do nothing. A count
- * mask past a repeat's lanes counts as all of them, as the documentation
- * of masks says; a negative one is undefined there. */
+ * mask past a repeat's lanes stops the block, as for every vector call
+ * (gocann_mask.h); a negative one is undefined in the documentation. */
 template <typename T, bool isSetMask>
 inline bool CountMask(int32_t mask, Mask &m, const char *what)
 {
@@ -140,11 +140,7 @@ inline bool CountMask(int32_t mask, Mask &m, const char *what)
     if (isSetMask && mask == 0) {
         return false;
     }
-    uint64_t n = uint64_t(mask);
-    if (isSetMask && Vec().mode == MaskMode::NORMAL && n > PerRepeat<T>()) {
-        n = PerRepeat<T>();
-    }
-    m = ContinuousMask<T, isSetMask>(n, what);
+    m = ContinuousMask<T, isSetMask>(uint64_t(mask), what);
     return Any<T>(m);
 }
 

@@ -358,7 +358,7 @@ __aicore__ inline void Extract(const LocalTensor<T> &dstValue, const LocalTensor
     // Its GatherMasks leave the normal mode and a zero mask behind.
     gocann::VecState &v = gocann::Vec();
     v.mode = MaskMode::NORMAL;
-    v.bits[0] = v.bits[1] = v.counter = 0;
+    v.bits[0] = v.bits[1] = 0;
 }
 
 } // namespace AscendC

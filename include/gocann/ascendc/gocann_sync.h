@@ -62,16 +62,6 @@ __aicore__ inline void PipeBarrier()
 {
 }
 
-/* InitSocState resets the core's global state at a kernel's entry: the
- * mask registers, which otherwise keep what the kernel the core ran
- * before left in them, as on the device. */
-__aicore__ inline void InitSocState()
-{
-    gocann::VecState &v = gocann::Vec();
-    v = gocann::VecState();
-    gocann::Atomic() = gocann::AtomicState(); // the atomic mode: off
-}
-
 /* SetNextTaskStart and WaitPreTaskEnd let neighbouring sub-kernels of a
  * SuperKernel overlap; outside one, as here, they do nothing. */
 template <pipe_t AIV_PIPE = PIPE_MTE3, pipe_t AIC_PIPE = PIPE_FIX, bool FORCE = false>

@@ -73,6 +73,7 @@
 #include "gocann_transpose.h"
 #include "gocann_blocksync.h"
 #include "gocann_nd2nz.h"
+#include "gocann_soc.h"
 #include "gocann_unavailable.h"
 #include "gocann_launch.h"
 
