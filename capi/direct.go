@@ -192,9 +192,11 @@ func (d *directState) deviceMemory(dev int, lo, hi uint64) bool {
 }
 
 // noteKernel gives f's record its kernel number once f has been launched on
-// s, so later launches of f may go direct.
+// s, so later launches of f may go direct. A gang kernel's launches never
+// do: the simulator checks each against the cores it may have, which the
+// direct path does not know.
 func (d *directState) noteKernel(f *cFunc, s *cStream) {
-	if f.direct.Load() {
+	if f.direct.Load() || f.k.Raw().Gang {
 		return
 	}
 	kn, ok := s.s.Raw().Direct().(hal.KernelNumberer)

@@ -19,7 +19,9 @@ import (
 // gocann/ascendc/gocann_launch.h, ask gocann_linked_kernel for a function
 // handle before they launch with aclrtLaunchKernelWithHostArgs. A handle
 // is made at a kernel's first launch and, like a loaded binary's, lives
-// until aclFinalize; the next launch after that makes a new one.
+// until aclFinalize; the next launch after that makes a new one. The
+// declaration of a gang kernel (kernel.Func.Gang) ends with a 0 byte and
+// its flags byte (ckernel/gang.go): two bytes more than its parameters.
 
 // linkedTable holds the linked kernels' function handles by entry.
 type linkedTable struct {
@@ -30,7 +32,7 @@ type linkedTable struct {
 //export gocann_linked_kernel
 func gocann_linked_kernel(t *C.gocann_thread, fnp unsafe.Pointer, name *C.char, decl *C.uchar, n C.size_t) C.aclrtFuncHandle {
 	const fn = "<<<>>> launch"
-	if fnp == nil || name == nil || decl == nil || n == 0 || n > 1+gocann.MaxArgs {
+	if fnp == nil || name == nil || decl == nil || n == 0 || n > 1+gocann.MaxArgs+2 {
 		failf(t, fn, gocann.KindInvalidParam, "kernel entry %p, name or parameter declaration (%d bytes) is invalid", fnp, uint64(n))
 		return nil
 	}

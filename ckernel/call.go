@@ -11,6 +11,10 @@ static int call_kernel(uintptr_t fn, int64_t idx, int64_t num, uintptr_t args, i
 	return gocann_call_kernel((void *)fn, idx, num, (const uint64_t *)args, n, fpmask, (gocann_failure *)fail);
 }
 
+static int call_gang(uintptr_t fn, int64_t idx, int64_t num, uintptr_t args, int n, uint32_t fpmask, uintptr_t gang, uintptr_t fail) {
+	return gocann_call_gang((void *)fn, idx, num, (const uint64_t *)args, n, fpmask, gang, (gocann_failure *)fail);
+}
+
 static int call_kernels(uintptr_t calls, int n, uintptr_t result, uintptr_t fail) {
 	return gocann_call_kernels((const gocann_native_call *)calls, n, (int *)result, (gocann_failure *)fail);
 }
@@ -64,6 +68,9 @@ func callBlock(fn unsafe.Pointer, blk *kernel.Block, args []uint64, fp uint32) e
 	if len(args) > 0 {
 		p = uintptr(unsafe.Pointer(&args[0]))
 	}
+	if g := blk.Gang(); g != nil {
+		return callGang(fn, blk, p, len(args), fp, g)
+	}
 	// The record stays on this goroutine's stack, which does not move
 	// while it is in a call into C (and a plain kernel calls back into Go
 	// for nothing).
@@ -72,6 +79,17 @@ func callBlock(fn unsafe.Pointer, blk *kernel.Block, args []uint64, fp uint32) e
 		C.uint32_t(fp), C.uintptr_t(uintptr(unsafe.Pointer(&fail))))
 	runtime.KeepAlive(args)
 	return ended(r, &fail, blk)
+}
+
+// callGang is callBlock for a block of a gang launch, whose blocks share
+// the words of g (Go memory the launch keeps alive until its last block
+// ends). Its failure record is on the heap, as a SIMT thread's is.
+func callGang(fn unsafe.Pointer, blk *kernel.Block, args uintptr, n int, fp uint32, g *kernel.Gang) error {
+	fail := new(C.gocann_failure)
+	r := C.call_gang(C.uintptr_t(uintptr(fn)), C.int64_t(blk.Idx()), C.int64_t(blk.Num()), C.uintptr_t(args), C.int(n),
+		C.uint32_t(fp), C.uintptr_t(uintptr(unsafe.Pointer(g))), C.uintptr_t(uintptr(unsafe.Pointer(fail))))
+	runtime.KeepAlive(g)
+	return ended(r, fail, blk)
 }
 
 // ended is how a block whose call returned r ended, fail its record; what

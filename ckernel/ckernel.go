@@ -144,11 +144,15 @@ func (b *Binary) Kernel(name string) (*kernel.Func, error) {
 		return nil, err
 	}
 	simt := b.symbol(simtMarker + name)
+	var k *kernel.Func
 	if fp != 0 || simt {
 		// The batch and direct paths pass integer slots only, to one thread.
-		return &kernel.Func{Name: name, Fn: func(blk *kernel.Block) { b.runFP(fn, name, blk, fp) }, SIMT: simt, Emit: emit}, nil
+		k = &kernel.Func{Name: name, Fn: func(blk *kernel.Block) { b.runFP(fn, name, blk, fp) }, SIMT: simt, Emit: emit}
+	} else {
+		k = &kernel.Func{Name: name, Fn: func(blk *kernel.Block) { b.run(fn, name, blk) }, Batch: b, Entry: uintptr(fn), Emit: emit}
 	}
-	return &kernel.Func{Name: name, Fn: func(blk *kernel.Block) { b.run(fn, name, blk) }, Batch: b, Entry: uintptr(fn), Emit: emit}, nil
+	markGang(k, b.gangFlags(name))
+	return k, nil
 }
 
 // fpMask marks kernel name's float and double parameters (bit i for

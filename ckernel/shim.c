@@ -152,6 +152,15 @@ int gocann_call_simt(void *fn, int64_t idx, int64_t num, const uint64_t *args, i
 	return r;
 }
 
+int gocann_call_gang(void *fn, int64_t idx, int64_t num, const uint64_t *args, int n, uint32_t fpmask, uintptr_t gang,
+		     gocann_failure *fail) {
+	uintptr_t saved = gocann_block.gang;
+	gocann_block.gang = gang;
+	int r = call_block(fn, idx, num, args, n, fpmask, fail);
+	gocann_block.gang = saved;
+	return r;
+}
+
 // One trap point serves the whole batch: a trap or a fault returns the
 // index of the launch that raised it.
 int gocann_call_kernels(const gocann_native_call *calls, int n, int *result, gocann_failure *fail) {

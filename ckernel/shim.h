@@ -72,6 +72,12 @@ typedef struct gocann_dim3 {
 int gocann_call_simt(void *fn, int64_t idx, int64_t num, const uint64_t *args, int n, uint32_t fpmask,
 		     const uint32_t *layout, uintptr_t barrier, gocann_failure *fail);
 
+// gocann_call_gang is gocann_call_kernel for a block of a gang launch,
+// whose blocks share the words at gang (kernel.Gang): their cross-block
+// waits (gang.c) use them.
+int gocann_call_gang(void *fn, int64_t idx, int64_t num, const uint64_t *args, int n, uint32_t fpmask, uintptr_t gang,
+		     gocann_failure *fail);
+
 // gocann_fault_install makes faults of kernel code fail their block
 // instead of the process, from now on: it installs the handler of
 // SIGSEGV, SIGBUS, SIGFPE and SIGILL, which passes every other fault on

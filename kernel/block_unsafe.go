@@ -24,11 +24,12 @@ type Block struct {
 	args       []uint64
 	mem        Memory
 	out        []byte // what the block printed
+	gang       *Gang  // what a gang launch's blocks share; nil otherwise
 }
 
 // Reset prepares b for one block. Backends call it; kernels never do.
 func (b *Block) Reset(idx, num uint32, args []uint64, mem Memory) {
-	b.idx, b.num, b.args, b.mem, b.overflowed, b.simt, b.tid, b.out = idx, num, args, mem, false, nil, 0, nil
+	b.idx, b.num, b.args, b.mem, b.overflowed, b.simt, b.tid, b.out, b.gang = idx, num, args, mem, false, nil, 0, nil, nil
 }
 
 // Print adds p to what the block printed. The device shows a kernel's

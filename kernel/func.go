@@ -24,6 +24,35 @@ type Func struct {
 	// native kernel's goes through the C library's stdout, in order with
 	// the program's own printf.
 	Emit func(out []byte)
+	// Gang marks a kernel whose blocks wait for one another (Ascend C's
+	// SyncAll, IBSet/IBWait, GroupBarrier, WaitPreBlock/NotifyNextBlock,
+	// or __schedmode__(1)): a backend starts a launch of it only when it
+	// can run all its blocks at once, and refuses one wider than the cores
+	// that can ever be its. The blocks share a Gang while they run.
+	Gang bool
+	// Cores is the kind of core its blocks run on, which bounds a gang
+	// launch's width: vector kernels (AIV) have the chip's vector cores,
+	// cube kernels its cube cores, the rest its AI cores.
+	Cores CoreKind
+}
+
+// CoreKind is the kind of core a kernel's blocks run on.
+type CoreKind uint8
+
+const (
+	CoreAI     CoreKind = iota // an AI core, cube and vector units alike (mixed kernels, or not said)
+	CoreVector                 // a vector core (AIV)
+	CoreCube                   // a cube core (AIC)
+)
+
+func (k CoreKind) String() string {
+	switch k {
+	case CoreVector:
+		return "vector"
+	case CoreCube:
+		return "cube"
+	}
+	return "AI"
 }
 
 // Batcher runs block 0 of 1 of several kernel launches in one call.

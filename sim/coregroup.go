@@ -55,6 +55,9 @@ func (e *engine) parkPool(p *corePool) {
 // returns p's parked items to the heap. s.mu must be held.
 func (e *engine) releasePool(p *corePool) {
 	p.running--
+	if g := e.gang; g != nil && g.pool == p {
+		e.admit(g, nil, 0)
+	}
 	if len(p.parked) == 0 {
 		return
 	}
@@ -69,6 +72,10 @@ func (e *engine) releasePool(p *corePool) {
 // withdraw takes an item that has not started off the engine, whether in
 // the heap or parked. s.mu must be held.
 func (e *engine) withdraw(it *item) {
+	if e.gang == it {
+		e.dropGang(it)
+		return
+	}
 	if it.parked {
 		p := it.pool
 		for i, o := range p.parked {

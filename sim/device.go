@@ -181,6 +181,9 @@ func (d *device) Close() error {
 			w.wake <- struct{}{}
 		}
 		e.idle = nil
+		if e.gang != nil {
+			e.dropGang(e.gang)
+		}
 	}
 	s.mu.Unlock()
 	s.wakePoller()

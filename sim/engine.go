@@ -32,6 +32,12 @@ type item struct {
 	// the group's other kernels, and whether it is parked there.
 	pool   *corePool
 	parked bool
+	// A gang kernel (gang.go): the words its blocks share, the blocks a
+	// part runs at once, and the workers waiting for it to start while
+	// it collects them. gang is nil for every other item.
+	gang     *kernel.Gang
+	per      int32
+	reserved []*worker
 
 	done  atomic.Int32 // parts finished
 	fault atomic.Pointer[hal.Fault]
@@ -83,6 +89,7 @@ type engine struct {
 	avail    atomic.Int32 // len(heap), for spinners
 	spinning atomic.Int32 // workers spinning for work (at most one)
 	handoff  bool         // a worker of this engine completing a task takes the next itself: push wakes no one
+	gang     *item        // the gang kernel collecting workers (gang.go), off the heap; nil if none
 }
 
 func newEngine(s *scheduler, kind hal.Engine, start, max int) *engine {
@@ -134,14 +141,21 @@ func (e *engine) wakeOne() {
 	}
 }
 
-// take hands out the next part of the most urgent item; an item starting
-// now starts at device time now, or at the clock's reading if now is 0.
-// s.mu must be held.
-func (e *engine) take(now int64) (*item, int32) {
+// take hands out to w the next part of the most urgent item; an item
+// starting now starts at device time now, or at the clock's reading if now
+// is 0. While a gang kernel collects workers, or is the most urgent, w
+// joins it instead (gang.go). s.mu must be held.
+func (e *engine) take(w *worker, now int64) (*item, int32) {
 	if len(e.heap) == 0 {
-		return nil, 0
+		if e.gang == nil {
+			return nil, 0
+		}
+		return e.joinGang(w, now)
 	}
 	it := e.heap[0]
+	if e.gang != nil || it.gang != nil {
+		return e.joinGang(w, now)
+	}
 	p := e.takeFrom(it, now)
 	if len(e.heap) > 0 {
 		e.wakeOne()
@@ -265,6 +279,13 @@ type worker struct {
 	block kernel.Block // reused for every kernel block this worker runs
 	busy  bool         // counted in e.load.active; guarded by the scheduler's mu
 
+	// A gang kernel (gang.go): the one this worker waits for while it
+	// collects workers, then the part handed to it. Guarded by the
+	// scheduler's mu.
+	gangFor    *item
+	handed     *item
+	handedPart int32
+
 	// A batch of graph kernels (runBatch): the launches and their
 	// operations' positions.
 	calls   [kernel.MaxBatch]kernel.BatchCall
@@ -343,17 +364,35 @@ func (w *worker) next() (*item, int32) {
 	e, s := w.e, w.e.s
 	for {
 		s.mu.Lock()
+		if it := w.handed; it != nil {
+			// A gang kernel's part: its other parts run, so this one
+			// does, device closing or not.
+			w.handed = nil
+			e.busy(w, true)
+			s.mu.Unlock()
+			return it, w.handedPart
+		}
 		if s.closed {
 			// Work not started when the device closed is dropped.
 			s.mu.Unlock()
 			return nil, 0
 		}
-		if it, p := e.take(0); it != nil {
+		if w.gangFor != nil {
+			// Reserved for a gang kernel: it hands this worker a part.
+			s.mu.Unlock()
+			<-w.wake
+			continue
+		}
+		if it, p := e.take(w, 0); it != nil {
 			e.busy(w, true)
 			s.mu.Unlock()
 			return it, p
 		}
+		joined := w.gangFor != nil
 		s.mu.Unlock()
+		if joined {
+			continue // it waits for a gang kernel
+		}
 		if e.spinning.CompareAndSwap(0, 1) {
 			found := spinUntil(workerSpin, func() bool { return e.avail.Load() > 0 || s.closing.Load() })
 			e.spinning.Store(0)
@@ -362,7 +401,7 @@ func (w *worker) next() (*item, int32) {
 			}
 		}
 		s.mu.Lock()
-		if len(e.heap) > 0 || s.closed {
+		if len(e.heap) > 0 || e.gang != nil || s.closed {
 			s.mu.Unlock()
 			continue
 		}

@@ -108,6 +108,10 @@ func (w *worker) exec(it *item, p int32) {
 	case hal.TaskGraph:
 		w.runGraph(it, t.Graph)
 	case hal.TaskKernel:
+		if it.gang != nil {
+			w.runGang(it, p)
+			return
+		}
 		w.runBlock(t, uint32(p))
 	case hal.TaskHostFunc:
 		if t.Host != nil {

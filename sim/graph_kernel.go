@@ -40,6 +40,12 @@ func (w *worker) runKernel(r *graphRun, si, pc int, t *hal.Task) {
 		}
 		return
 	}
+	if isGang(t) {
+		if f := w.runGraphGang(t); f != nil {
+			r.fail(si, pc, t, f.Kind, f.Msg, f.Err)
+		}
+		return
+	}
 	s := r.s
 	e := s.engines[engineOf(t)]
 	sub := &item{t: t, prio: -1 << 30, parts: int32(t.Blocks), wake: make(chan struct{}), hidx: -1}

@@ -111,6 +111,9 @@ func (s *scheduler) checkKernels(now int64) (next time.Duration, running bool) {
 		left := time.Duration(start + int64(timeout) - now)
 		if left <= 0 {
 			s.timeOut(q, seq, sl, timeout)
+			if it.gang != nil {
+				it.gang.Fail() // its blocks waiting for others give up
+			}
 			continue
 		}
 		next = min(next, left)

@@ -18,6 +18,11 @@ import (
 // scheduler will come back to, is published without the scheduler's lock:
 // the host and the engines then never contend for it on the hot path.
 func (q *queue) Submit(t hal.Task) (uint64, error) {
+	if t.Kind == hal.TaskKernel && t.Kernel != nil && t.Kernel.Gang {
+		if err := q.s.checkGang(&t); err != nil {
+			return 0, err
+		}
+	}
 	q.lockSubmit()
 	defer q.unlockSubmit()
 	if seq, ok := q.publish(&t); ok {

@@ -165,6 +165,9 @@ func (s *scheduler) runHead(q *queue) {
 				last: seq, ran: seq}
 			it.limit = limitOf(&sl.t, it.parts)
 			it.pool = s.poolOf(&sl.t)
+			if sl.t.Kernel != nil && sl.t.Kernel.Gang && isGang(&sl.t) {
+				s.engines[eng].initGang(it)
+			}
 			s.ticket++
 			if chainable(&sl.t) {
 				// A kernel on memory of a closed device ends the chain: it
@@ -297,7 +300,7 @@ func (s *scheduler) complete(it *item, w *worker) (*item, int32) {
 		if !s.closed {
 			// What this worker takes next starts as the last one ends,
 			// or as the last task the scheduler ran in place did.
-			next, part = w.e.take(max(end, s.last))
+			next, part = w.e.take(w, max(end, s.last))
 		}
 	}
 	faults := s.takeFaults()

@@ -28,6 +28,9 @@ static gocann_dim3_ (*core_block_idx3)(void);
 static gocann_dim3_ (*core_grid_dim)(void);
 static void (*core_syncthreads)(void);
 static int (*core_kernel_vprintf)(const char *, va_list);
+static void (*core_gang_pause)(const char *, uint32_t *);
+static void (*core_gang_sync)(const char *);
+static int (*core_gang_launch)(void);
 static void *(*core_linked_kernel)(gocann_thread *, const void *, const char *, const unsigned char *, size_t);
 
 const gocann_core_sym gocann_kernel_syms[] = {
@@ -44,6 +47,9 @@ const gocann_core_sym gocann_kernel_syms[] = {
 	{"gocann_grid_dim", &core_grid_dim},
 	{"asc_syncthreads", &core_syncthreads},
 	{"gocann_kernel_vprintf", &core_kernel_vprintf},
+	{"gocann_gang_pause", &core_gang_pause},
+	{"gocann_gang_sync", &core_gang_sync},
+	{"gocann_gang_launch", &core_gang_launch},
 	{0, 0},
 };
 
@@ -101,6 +107,23 @@ EXPORT void asc_syncthreads(void) {
 		core_syncthreads();
 	}
 }
+
+// Cross-block waits (the core's ckernel/gang.c), for the Ascend C
+// headers; kernels run on the core's threads, after it loaded.
+EXPORT void gocann_gang_pause(const char *who, uint32_t *n) {
+	if (core_gang_pause) {
+		core_gang_pause(who, n);
+	}
+}
+
+EXPORT void gocann_gang_sync(const char *who) {
+	if (core_gang_sync == NULL) {
+		abort(); // called outside a kernel, before any runtime call
+	}
+	core_gang_sync(who);
+}
+
+EXPORT int gocann_gang_launch(void) { return core_gang_launch ? core_gang_launch() : 1; }
 
 // A kernel's printf; before the core is loaded no kernel runs.
 EXPORT int gocann_kernel_printf(const char *format, ...) {

@@ -144,10 +144,18 @@ func LaunchFunctions(kernels []Kernel, file string) (string, error) {
 			fn = "::" + k.Scope + fn
 		}
 		fmt.Fprintf(&b, "\n#line %d %s\n", k.Line, strconv.Quote(file))
-		fmt.Fprintf(&b, "extern \"C\" uint32_t aclrtlaunch_%s(%s) { return static_cast<uint32_t>(::AscendC::gocann::LaunchFrom(%s, [] {}, %q, numBlocks, stream%s)); }\n",
-			k.Name, strings.Join(params, ", "), fn, k.Name, strings.Join(prepend(", ", args), ""))
+		fmt.Fprintf(&b, "extern \"C\" uint32_t aclrtlaunch_%s(%s) { return static_cast<uint32_t>(::AscendC::gocann::LaunchFrom(%s, %s, %q, numBlocks, stream%s)); }\n",
+			k.Name, strings.Join(params, ", "), fn, gangTag(k), k.Name, strings.Join(prepend(", ", args), ""))
 	}
 	return b.String(), nil
+}
+
+// gangTag is the launch-site tag of a launch function of k.
+func gangTag(k Kernel) string {
+	if k.Flags&flagGang == 0 {
+		return Tag(0)
+	}
+	return Tag(k.Flags)
 }
 
 func prepend(p string, ss []string) []string {

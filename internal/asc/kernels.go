@@ -15,6 +15,11 @@ type Kernel struct {
 	Scope    string // the namespace it is declared in: "A::B", or ""
 	Defined  bool   // declared with its body
 	Line     int
+	// Flags are its gocann_gang.h flags: the core kind its qualifiers say
+	// (__vector__, __cube__, __mix__), and GOCANN_GANG if its blocks wait
+	// for one another (gang.go).
+	Flags byte
+	Batch bool // declared __schedmode__(1)
 }
 
 // scope is a namespace open at the token being read, with the brace

@@ -47,7 +47,8 @@ type rewriter struct {
 	toks   []token
 	edits  []edit
 	kerns  []Kernel
-	scopes []scope // the namespaces open at the token being read
+	scopes []scope     // the namespaces open at the token being read
+	tags   []launchTag // the launches' tags, which markGang fills in
 }
 
 // Rewrite rewrites src, the source file, for the host compiler. The result
@@ -64,7 +65,8 @@ func Rewrite(file string, src []byte) ([]byte, []Kernel, error) {
 	if err := r.functions(); err != nil {
 		return nil, nil, err
 	}
-	return r.apply(), r.kerns, nil
+	marks := r.markGang()
+	return append(r.apply(), marks...), r.kerns, nil
 }
 
 func (r *rewriter) errorf(t token, format string, args ...any) error {
@@ -127,6 +129,7 @@ func (r *rewriter) launches() error {
 			return r.errorf(open, "a <<<>>> launch takes numBlocks, dynUBufSize and stream (the last two may be left out), not %d values", len(values))
 		}
 		name := strings.Join(strings.Fields(string(r.src[r.toks[callee].start:open.start])), " ")
+		r.tags = append(r.tags, launchTag{edit: len(r.edits) + 1, kernel: baseName(name)})
 		r.edits = append(r.edits,
 			edit{r.toks[callee].start, r.toks[callee].start, "::AscendC::gocann::Launch("},
 			edit{open.start, r.toks[i+2].end, ", [] {}, " + strconv.Quote(name) + ", "},
@@ -271,6 +274,15 @@ func (r *rewriter) angles(i int) int {
 func (r *rewriter) function(i int, tmpl string, externC bool) (int, error) {
 	global := false
 	name, params := -1, -1
+	var kind byte
+	batch := r.batchMode(i)
+	record := func(defined bool) {
+		n := len(r.kerns)
+		r.record(i, tmpl, externC, name, params, defined)
+		if len(r.kerns) > n {
+			r.kerns[n].Flags, r.kerns[n].Batch = kind, batch
+		}
+	}
 	for j := i; j < len(r.toks); j++ {
 		t := r.toks[j]
 		text := t.text(r.src)
@@ -278,6 +290,7 @@ func (r *rewriter) function(i int, tmpl string, externC bool) (int, error) {
 		case t.kind == tDirective || t.kind == tString:
 		case t.kind == tIdent && qualifiers[text]:
 			global = global || text == "__global__"
+			kind |= r.qualifierFlags(j)
 			if qualifierArgs[text] && r.is(j+1, "(") {
 				end, err := r.closing(j + 1)
 				if err != nil {
@@ -286,6 +299,7 @@ func (r *rewriter) function(i int, tmpl string, externC bool) (int, error) {
 				j = end
 			}
 		case t.kind == tIdent && qualifierArgs[text] && r.is(j+1, "("):
+			batch = batch || text == "__schedmode__" && r.is(j+3, ")") && r.toks[j+2].text(r.src) == "1"
 			end, err := r.closing(j + 1)
 			if err != nil {
 				return 0, err
@@ -316,14 +330,14 @@ func (r *rewriter) function(i int, tmpl string, externC bool) (int, error) {
 		case text == ";" || text == "=" && params >= 0:
 			// A declaration, or a defaulted or deleted function: no body.
 			if global {
-				r.record(i, tmpl, externC, name, params, false)
+				record(false)
 			}
 			for ; j < len(r.toks) && !r.is(j, ";"); j++ {
 			}
 			return j, nil
 		case text == "{" && params >= 0:
 			if global {
-				r.record(i, tmpl, externC, name, params, true)
+				record(true)
 			}
 			end, err := r.closing(j)
 			if err != nil {

@@ -16,8 +16,10 @@
  * code: 0, or why it was refused, which aclrtGetLastError and
  * aclGetRecentErrMsg also tell; a fault is reported when the stream is
  * synchronized. dynUBufSize is not used: a block's unified buffer is
- * always whole. The driver includes this with its prelude; elsewhere
- * include kernel_operator.h.
+ * always whole. A gang kernel's tag is [] { return flags; }: its
+ * gocann_gang.h flags follow its parameters in what the runtime gets.
+ * The driver includes this with its prelude; elsewhere include
+ * kernel_operator.h.
  */
 #ifndef GOCANN_ASCENDC_LAUNCH_H_
 #define GOCANN_ASCENDC_LAUNCH_H_
@@ -30,6 +32,7 @@
 
 #include "../../acl/acl.h"
 #include "../kernel.h"
+#include "gocann_gang.h"
 
 extern "C" void *gocann_linked_kernel(const void *fn, const char *name, const unsigned char *decl, size_t n);
 
@@ -140,12 +143,25 @@ private:
     }
 };
 
+/* FlagsOf is the kernel's gocann_gang.h flags a launch site's tag holds:
+ * the driver writes [] { return flags; } for a gang kernel, [] {} for the
+ * others. */
+template <typename Tag>
+inline unsigned char FlagsOf(Tag tag)
+{
+    if constexpr (std::is_invocable_r_v<int, Tag>) {
+        return static_cast<unsigned char>(tag());
+    } else {
+        return 0;
+    }
+}
+
 /* Launcher is one <<<>>> launch, waiting for its arguments. */
 template <typename Tag, typename... P>
 class Launcher {
 public:
-    Launcher(void (*fn)(P...), const char *name, uint32_t blockDim, void *stream)
-        : fn_(fn), name_(name), blockDim_(blockDim), stream_(stream)
+    Launcher(void (*fn)(P...), const char *name, uint32_t blockDim, void *stream, unsigned char flags = 0)
+        : fn_(fn), name_(name), blockDim_(blockDim), stream_(stream), flags_(flags)
     {
     }
 
@@ -179,6 +195,15 @@ public:
 private:
     aclError Run(const void *entry, const unsigned char *decl, size_t n, uint64_t *slots, size_t count) const
     {
+        unsigned char marked[72];
+        if (flags_ != 0 && n + 2 <= sizeof marked) {
+            /* A gang kernel's declaration ends with a 0 and its flags. */
+            memcpy(marked, decl, n);
+            marked[n] = 0;
+            marked[n + 1] = flags_;
+            decl = marked;
+            n += 2;
+        }
         void *f = gocann_linked_kernel(entry, name_, decl, n);
         if (f == nullptr) {
             return aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL);
@@ -191,6 +216,7 @@ private:
     const char *name_;
     uint32_t blockDim_;
     void *stream_;
+    unsigned char flags_;
 };
 
 /* Launch is a launch's configuration: the kernel, the launch site's tag
@@ -199,21 +225,21 @@ private:
  * pass it: the unified buffer here is the block's whole), then the
  * stream. */
 template <typename Tag, typename D, typename... P>
-inline Launcher<Tag, P...> Launch(void (*fn)(P...), Tag, const char *name, uint32_t numBlocks, D dynUBufSize,
+inline Launcher<Tag, P...> Launch(void (*fn)(P...), Tag tag, const char *name, uint32_t numBlocks, D dynUBufSize,
                                   void *stream)
 {
     (void)dynUBufSize;
-    return Launcher<Tag, P...>(fn, name, numBlocks, stream);
+    return Launcher<Tag, P...>(fn, name, numBlocks, stream, FlagsOf(tag));
 }
 
 /* LaunchFrom is the launch an aclrtlaunch_<kernel> function makes (the
  * driver writes it into the kernel's source when GEN_ACLRT names the
  * directory for its header): pointers come as void *. */
 template <typename Tag, typename... P, typename... A>
-inline aclError LaunchFrom(void (*fn)(P...), Tag, const char *name, uint32_t numBlocks, void *stream, A... args)
+inline aclError LaunchFrom(void (*fn)(P...), Tag tag, const char *name, uint32_t numBlocks, void *stream, A... args)
 {
     static_assert(sizeof...(P) == sizeof...(A), "a launch function passes each of the kernel's parameters");
-    return Launcher<Tag, P...>(fn, name, numBlocks, stream)(static_cast<P>(args)...);
+    return Launcher<Tag, P...>(fn, name, numBlocks, stream, FlagsOf(tag))(static_cast<P>(args)...);
 }
 
 } // namespace gocann

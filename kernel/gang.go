@@ -1,0 +1,68 @@
+package kernel
+
+import "sync/atomic"
+
+// Gang is what the blocks of a gang launch (Func.Gang) share while they
+// all run at once: a barrier over every block (Ascend C's SyncAll without
+// a workspace), how many blocks have ended, and whether the launch failed,
+// which makes blocks waiting for others give up instead of waiting for
+// blocks that will never come. Native kernels read and write its words
+// with atomics from C (ckernel/gang.c), in this order. A backend zeroes it
+// before the launch starts.
+type Gang struct {
+	arrived atomic.Uint32 // blocks waiting at the barrier now
+	gen     atomic.Uint32 // barriers passed
+	ended   atomic.Uint32 // blocks that have returned or failed
+	failed  atomic.Uint32 // 1 once a block failed or the launch timed out
+}
+
+// Reset readies g for a launch.
+func (g *Gang) Reset() {
+	g.arrived.Store(0)
+	g.gen.Store(0)
+	g.ended.Store(0)
+	g.failed.Store(0)
+}
+
+// End records that a block of the launch ended; failed says it failed,
+// which ends every wait of the others.
+func (g *Gang) End(failed bool) {
+	if failed {
+		g.failed.Store(1)
+	}
+	g.ended.Add(1)
+}
+
+// Fail makes every block waiting for another give up: the launch failed
+// (it timed out, say) and the blocks it waits for may never come.
+func (g *Gang) Fail() { g.failed.Store(1) }
+
+// Failed reports whether the launch failed (Fail, End(true)).
+func (g *Gang) Failed() bool { return g.failed.Load() != 0 }
+
+// Sync waits until every block of a launch of num blocks has called it
+// as many times as the caller (a barrier); it returns false, without
+// waiting any more, once the launch failed or a block ended without
+// coming. pause is called between looks.
+func (g *Gang) Sync(num int, pause func()) bool {
+	gen := g.gen.Load()
+	if g.arrived.Add(1) == uint32(num) {
+		g.arrived.Store(0)
+		g.gen.Add(1)
+		return true
+	}
+	for g.gen.Load() == gen {
+		if g.failed.Load() != 0 || g.ended.Load() != 0 && g.gen.Load() == gen {
+			return false
+		}
+		pause()
+	}
+	return true
+}
+
+// Gang is the launch's Gang, nil unless the kernel is a gang kernel (and
+// its launch has more than one block).
+func (b *Block) Gang() *Gang { return b.gang }
+
+// SetGang gives b its launch's Gang. Backends call it after Reset.
+func (b *Block) SetGang(g *Gang) { b.gang = g }
