@@ -9,6 +9,7 @@
 #define GOCANN_ASCENDC_PIPE_H_
 
 #include "gocann_atomic.h"
+#include "gocann_event.h"
 #include "gocann_tensor.h"
 
 #ifndef GOCANN_ASCENDC_UB_SIZE
@@ -22,7 +23,10 @@ namespace AscendC {
 using TBufHandle = uint8_t *;
 
 class TPipe;
-__aicore__ inline void InitSocState();
+/* InitSocState (gocann_soc.h) needs every part with core state; a
+ * template, so that a TPipe may call it before its definition. */
+template <int = 0>
+__aicore__ void InitSocState();
 
 namespace gocann {
 
@@ -127,6 +131,44 @@ public:
     /* The bytes the queues and buffers took (PopStackBuffer). */
     __aicore__ inline uint32_t gocannUsed() const { return used_; }
 
+    /* AllocEventID takes one of evt's eight ids until ReleaseEventID gives
+     * it back; FetchEventID names a free one without taking it. Running
+     * out is an error the device would hang on. */
+    template <HardEvent evt>
+    __aicore__ inline TEventID AllocEventID()
+    {
+        TEventID id = FetchEventID(evt);
+        ids_[uint32_t(evt)] |= uint8_t(1u << id);
+        return id;
+    }
+    template <HardEvent evt>
+    __aicore__ inline void ReleaseEventID(TEventID id)
+    {
+        if (id < 0 || id > 7 || !(ids_[uint32_t(evt)] >> id & 1)) {
+            gocann::Fail("TPipe::ReleaseEventID: event id %d of hardware event %u was not allocated", int(id),
+                         unsigned(evt));
+        }
+        ids_[uint32_t(evt)] &= uint8_t(~(1u << id));
+    }
+    template <HardEvent evt>
+    __aicore__ inline TEventID FetchEventID()
+    {
+        return FetchEventID(evt);
+    }
+    __aicore__ inline TEventID FetchEventID(HardEvent evt)
+    {
+        if (uint32_t(evt) >= uint32_t(HardEvent::MAX)) {
+            gocann::Fail("TPipe::FetchEventID: hardware event %u is not one", unsigned(evt));
+        }
+        for (int id = 0; id < 8; id++) {
+            if (!(ids_[uint32_t(evt)] >> id & 1)) {
+                return TEventID(id);
+            }
+        }
+        gocann::Fail("TPipe: all 8 event ids of hardware event %u are allocated (ReleaseEventID gives one back)",
+                     unsigned(evt));
+    }
+
 private:
     uint8_t *Take(uint64_t bytes, const char *what)
     {
@@ -140,6 +182,7 @@ private:
     }
 
     uint32_t used_ = 0;
+    uint8_t ids_[uint32_t(HardEvent::MAX)] = {}; // allocated event ids, a bit each
 };
 
 /* TQue keeps num buffers of the unified buffer: AllocTensor takes a free

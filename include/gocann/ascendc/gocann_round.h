@@ -110,9 +110,9 @@ inline uint32_t FloatBits(const Exact &x, RoundMode mode, int32_t mbits, int32_t
     if (biased >= top) {
         bool inf = mode == RoundMode::CAST_NONE || mode == RoundMode::CAST_RINT || mode == RoundMode::CAST_ROUND ||
                    (mode == RoundMode::CAST_CEIL && !x.neg) || (mode == RoundMode::CAST_FLOOR && x.neg);
-        return sign | (uint32_t(top) << mbits) - (inf ? 0 : 1);
+        return sign | ((uint32_t(top) << mbits) - (inf ? 0 : 1));
     }
-    return sign | uint32_t(biased) << mbits | uint32_t(q - (uint64_t(1) << mbits));
+    return sign | (uint32_t(biased) << mbits) | uint32_t(q - (uint64_t(1) << mbits));
 }
 
 /* RoundInteger rounds x to an integer by mode and clamps it to [lo, hi]. */

@@ -19,7 +19,8 @@ namespace AscendC {
  * mask register and mode, the atomic mode, the reduction, CMPMASK and
  * DEQSCALE registers, which otherwise keep what the kernel the core ran
  * before left in them, as on the device. */
-__aicore__ inline void InitSocState()
+template <int>
+__aicore__ void InitSocState()
 {
     gocann::Vec() = gocann::VecState();
     gocann::Atomic() = gocann::AtomicState(); // the atomic mode: off
