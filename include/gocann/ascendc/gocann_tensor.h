@@ -15,6 +15,7 @@
 
 #include "../kernel.h"
 #include "gocann_builtin.h"
+#include "gocann_cache.h"
 #include "gocann_print.h"
 
 #if !defined(__FLT16_MAX__)
@@ -120,6 +121,14 @@ public:
 
     __aicore__ inline __gm__ T *GetPhyAddr() const { return addr_; }
     __aicore__ inline __gm__ T *GetPhyAddr(uint64_t offset) const { return addr_ + offset; }
+
+    /* SetL2CacheHint says how the L2 cache should keep this tensor's
+     * lines: on the device it changes only timing, here nothing. */
+    template <CacheRwMode rwMode = CacheRwMode::RW>
+    __aicore__ inline void SetL2CacheHint(CacheMode mode)
+    {
+        (void)mode;
+    }
     __aicore__ inline uint64_t GetSize() const { return size_; }
 
     /* gocannCheck fails unless count elements from the start are in the

@@ -77,6 +77,7 @@
 #include "gocann_blocksync.h"
 #include "gocann_nd2nz.h"
 #include "gocann_soc.h"
+#include "gocann_utils.h"
 #include "gocann_unavailable.h"
 #include "gocann_launch.h"
 
