@@ -30,4 +30,14 @@ if(NOT EXISTS "${_gocann_asc_modules}/CMakeASCInformation.cmake")
 endif()
 list(APPEND CMAKE_MODULE_PATH "${_gocann_asc_modules}")
 include("${_gocann_asc_modules}/ascendc_functions.cmake")
+
+# The libraries CANN's examples link by name next to their .asc sources
+# (the tiling, platform and logging libraries of the toolkit): interface
+# targets here, as bisheng links everything a program needs.
+foreach(_gocann_lib tiling_api register platform ascendalog graph_base error_manager profapi ge_common_base
+        unified_dlog mmpa c_sec ascend_dump ascendc_runtime acl_rt runtime)
+    if(NOT TARGET ${_gocann_lib})
+        add_library(${_gocann_lib} INTERFACE IMPORTED GLOBAL)
+    endif()
+endforeach()
 set(ASC_FOUND TRUE)
