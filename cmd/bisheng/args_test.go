@@ -28,6 +28,21 @@ func TestParse(t *testing.T) {
 	}
 }
 
+func TestKernelOpt(t *testing.T) {
+	for line, want := range map[string]string{
+		"":              "-O2",
+		"-DX=1 -g":      "-O2",
+		"-O0 -g":        "",
+		"-O3 -DNDEBUG":  "",
+		"-Os":           "",
+		"-std=c++17 -O": "",
+	} {
+		if got := strings.Join(kernelOpt(strings.Fields(line)), " "); got != want {
+			t.Errorf("kernelOpt(%q) = %q, want %q", line, got, want)
+		}
+	}
+}
+
 func TestParseRefusals(t *testing.T) {
 	for line, want := range map[string]string{
 		"--npu-arch=dav-9999 a.asc":                     "--npu-arch=dav-9999: unknown architecture, expected one of dav-1001, dav-2002, dav-2201, dav-3002, dav-3510",

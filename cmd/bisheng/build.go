@@ -119,6 +119,7 @@ func (tc *toolchain) compile(p *plan, in input, out, tmp string) error {
 		if p.runMode == "cpu" {
 			args = append(args, "-DASCENDC_CPU_DEBUG=1")
 		}
+		args = append(args, kernelOpt(p.compile)...)
 		// The source's own directory first for its "..." includes, as
 		// if it were compiled where it is.
 		args = append(args, "-iquote", filepath.Dir(in.path))
@@ -150,6 +151,19 @@ func (tc *toolchain) compile(p *plan, in input, out, tmp string) error {
 		return fixDepFile(p, out, src, in.path)
 	}
 	return nil
+}
+
+// kernelOpt is the optimization level of an Ascend C source whose command
+// line sets none: -O2, as CANN's toolchain compiles AI core kernels unless
+// asked for a debug build. The host compiler's own default, -O0, would
+// leave the library's vector loops scalar and every call out of line.
+func kernelOpt(flags []string) []string {
+	for _, f := range flags {
+		if strings.HasPrefix(f, "-O") {
+			return nil
+		}
+	}
+	return []string{"-O2"}
 }
 
 // rewrite writes the host compiler's version of an Ascend C source into

@@ -52,7 +52,8 @@ simulated NPU, with the host compiler (g++, or GOCANN_HOST_CXX).
                          kernel an Ascend C source defines (ascendc_library
                          passes it), and the launch functions they declare
   -I -D -U -O -g -f -W -m -std= -M* -L -l -Wl, -pthread ...
-                         as for the host compiler
+                         as for the host compiler; Ascend C sources are
+                         compiled -O2 unless an -O option is given
   -v                     print the commands run
   --help, --version
 `
