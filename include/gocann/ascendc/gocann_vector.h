@@ -26,6 +26,36 @@ inline uint32_t Count(int32_t count, const char *what)
     return uint32_t(count);
 }
 
+/* Independent marks a loop whose iterations the host compiler may run in
+ * any order, so that it vectorizes it. */
+#if defined(__clang__)
+#define GOCANN_ASCENDC_INDEPENDENT _Pragma("clang loop vectorize(assume_safety)")
+#else
+#define GOCANN_ASCENDC_INDEPENDENT _Pragma("GCC ivdep")
+#endif
+
+/* Elements runs body(i) for each i below n, the count form's loop: a
+ * repeat (256 bytes) at a time in a loop of fixed length, which the host
+ * compiler vectorizes at -O2 (a loop of unknown length stays scalar
+ * there), then the elements left. The iterations are independent: the
+ * operands of a count-form call are the same elements or apart, as the
+ * device requires (it supports no partial overlap). */
+template <typename T, typename F>
+inline void Elements(uint32_t n, F body)
+{
+    constexpr uint32_t per = PerRepeat<T>();
+    size_t i = 0;
+    for (; n - i >= per; i += per) {
+        GOCANN_ASCENDC_INDEPENDENT
+        for (uint32_t j = 0; j < per; j++) {
+            body(i + j);
+        }
+    }
+    for (; i < n; i++) {
+        body(i);
+    }
+}
+
 template <typename T, typename F>
 inline void Binary(const LocalTensor<T> &dst, const LocalTensor<T> &a, const LocalTensor<T> &b, int32_t count,
                    const char *what, F f)
@@ -37,9 +67,7 @@ inline void Binary(const LocalTensor<T> &dst, const LocalTensor<T> &a, const Loc
     T *d = dst.GetPhyAddr();
     const T *x = a.GetPhyAddr(), *y = b.GetPhyAddr();
     using A = typename Arith<T>::type;
-    for (uint32_t i = 0; i < n; i++) {
-        d[i] = T(f(A(x[i]), A(y[i])));
-    }
+    Elements<T>(n, [&](size_t i) { d[i] = T(f(A(x[i]), A(y[i]))); });
     CountForm();
 }
 
@@ -52,9 +80,7 @@ inline void Unary(const LocalTensor<T> &dst, const LocalTensor<T> &src, int32_t 
     T *d = dst.GetPhyAddr();
     const T *x = src.GetPhyAddr();
     using A = typename Arith<T>::type;
-    for (uint32_t i = 0; i < n; i++) {
-        d[i] = T(f(A(x[i])));
-    }
+    Elements<T>(n, [&](size_t i) { d[i] = T(f(A(x[i]))); });
     CountForm();
 }
 
@@ -225,9 +251,8 @@ __aicore__ inline void Duplicate(const LocalTensor<T> &dst, const T &scalarValue
     uint32_t n = gocann::Count<T>(count, "Duplicate");
     dst.gocannCheck(n, "Duplicate");
     T *d = dst.GetPhyAddr();
-    for (uint32_t i = 0; i < n; i++) {
-        d[i] = scalarValue;
-    }
+    T v = scalarValue;
+    gocann::Elements<T>(n, [&](size_t i) { d[i] = v; });
     gocann::CountForm();
 }
 
