@@ -2,10 +2,12 @@
  * gocann: CANN-compatible runtime on a simulated NPU.
  *
  * Part of kernel_operator.h: LocalMemAllocator, the static-tensor way of
- * taking the unified buffer (instead of a TPipe's queues): each Alloc
- * takes the next tileSize elements from the buffer's start, 32-byte
- * aligned. Only the unified buffer is modelled. Include kernel_operator.h,
- * not this.
+ * taking a core's buffers (instead of a TPipe's queues): each Alloc takes
+ * the next tileSize elements from the buffer's start, 32-byte aligned.
+ * The unified buffer is modelled, and L1 as a place copies go through
+ * (GM -> L1 -> GM, as some kernels stage data there); the vector unit
+ * cannot reach L1, and the L0 buffers, which only the cube unit uses, are
+ * not there. Include kernel_operator.h, not this.
  */
 #ifndef GOCANN_ASCENDC_ALLOC_H_
 #define GOCANN_ASCENDC_ALLOC_H_
@@ -14,15 +16,39 @@
 
 namespace AscendC {
 
+#ifndef GOCANN_ASCENDC_L1_SIZE
+/* Bytes of L1 per core: an Atlas A2 AI core's. */
+#define GOCANN_ASCENDC_L1_SIZE (512 * 1024)
+#endif
+
 namespace gocann {
 
-inline uint8_t *UBAt(uint32_t addr, uint64_t bytes, const char *what)
+constexpr uint32_t kL1Size = GOCANN_ASCENDC_L1_SIZE;
+
+/* L1Buffer is the calling thread's L1, as UnifiedBuffer is its unified
+ * buffer. */
+inline uint8_t *L1Buffer()
 {
-    if (addr % kBlockBytes != 0 || bytes > kUBSize || addr > kUBSize - bytes) {
-        Fail("%s: %llu bytes at byte %u are not inside the %u-byte unified buffer on a 32-byte boundary", what,
-             (unsigned long long)bytes, addr, kUBSize);
+    alignas(64) static thread_local uint8_t l1[kL1Size];
+    return l1;
+}
+
+/* Place is bytes at byte addr of the buffer of a position: the unified
+ * buffer's (VECIN, VECOUT, VECCALC) or L1's (A1, B1, C1). */
+inline uint8_t *Place(TPosition pos, uint32_t addr, uint64_t bytes, const char *what)
+{
+    bool l1 = pos == TPosition::A1 || pos == TPosition::B1 || pos == TPosition::C1;
+    if (!l1 && pos != TPosition::VECIN && pos != TPosition::VECOUT && pos != TPosition::VECCALC) {
+        Fail("%s: TPosition %u is not modelled: only the unified buffer (VECIN, VECOUT, VECCALC) and L1 (A1, B1, "
+             "C1); L0 belongs to the cube unit, which the simulated NPU does not have",
+             what, unsigned(pos));
     }
-    return UnifiedBuffer() + addr;
+    uint32_t size = l1 ? kL1Size : kUBSize;
+    if (addr % kBlockBytes != 0 || bytes > size || addr > size - bytes) {
+        Fail("%s: %llu bytes at byte %u are not inside the %u-byte %s on a 32-byte boundary", what,
+             (unsigned long long)bytes, addr, size, l1 ? "L1" : "unified buffer");
+    }
+    return (l1 ? L1Buffer() : UnifiedBuffer()) + addr;
 }
 
 } // namespace gocann
@@ -32,7 +58,10 @@ enum class Hardware : uint8_t { GM, UB, L1, L0A, L0B, L0C, BIAS, FIXBUF, MAX };
 
 template <Hardware hard = Hardware::UB>
 class LocalMemAllocator {
-    static_assert(hard == Hardware::UB, "LocalMemAllocator: only the unified buffer (Hardware::UB) is modelled");
+    static_assert(hard == Hardware::UB || hard == Hardware::L1,
+                  "LocalMemAllocator: the L0 buffers and the cube unit's others are not available on the simulated "
+                  "NPU; only the unified buffer (Hardware::UB) and L1 are modelled");
+    static constexpr uint32_t kSize = hard == Hardware::UB ? gocann::kUBSize : gocann::kL1Size;
 
 public:
     __aicore__ inline LocalMemAllocator() = default;
@@ -63,13 +92,14 @@ public:
     {
         uint64_t bytes = uint64_t(tileSize) * sizeof(T);
         uint64_t each = (bytes + gocann::kBlockBytes - 1) / gocann::kBlockBytes * gocann::kBlockBytes;
-        if (tileSize == 0 || each > gocann::kUBSize - head_) {
+        if (tileSize == 0 || each > kSize - head_) {
             gocann::Fail("LocalMemAllocator::Alloc: %u elements of %zu bytes from byte %u do not fit in the %u-byte "
-                         "unified buffer",
-                         tileSize, sizeof(T), head_, gocann::kUBSize);
+                         "%s",
+                         tileSize, sizeof(T), head_, kSize, hard == Hardware::UB ? "unified buffer" : "L1");
         }
+        uint8_t *base = hard == Hardware::UB ? gocann::UnifiedBuffer() : gocann::L1Buffer();
         LocalTensor<T> t;
-        t.gocannSet(reinterpret_cast<T *>(gocann::UnifiedBuffer() + head_), tileSize, this, -1, uint32_t(each));
+        t.gocannSet(reinterpret_cast<T *>(base + head_), tileSize, this, -1, uint32_t(each));
         head_ += uint32_t(each);
         return t;
     }

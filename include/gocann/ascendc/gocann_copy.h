@@ -160,9 +160,9 @@ constexpr uint32_t kMaxBlockCount = 4095; // bursts of one copy instruction
 inline uint64_t RoundBlock(uint64_t bytes) { return (bytes + kBlockBytes - 1) / kBlockBytes * kBlockBytes; }
 
 /* Local checks that a copy reaches bytes [0, bytes) of t: t starts on a
- * 32-byte block of the unified buffer and the bytes lie in t's blocks
- * (the engines write whole blocks, so the last one's tail counts) and in
- * the unified buffer. */
+ * 32-byte block of the unified buffer (or of L1, where data may be staged)
+ * and the bytes lie in t's blocks (the engines write whole blocks, so the
+ * last one's tail counts) and in that buffer. */
 template <typename T>
 inline uint8_t *Local(const LocalTensor<T> &t, uint64_t bytes, const char *what, const char *name)
 {
@@ -170,20 +170,25 @@ inline uint8_t *Local(const LocalTensor<T> &t, uint64_t bytes, const char *what,
         Fail("%s: %s has no buffer (it was not allocated from a TQue, a TBuf or a LocalMemAllocator)", what, name);
     }
     uint8_t *p = reinterpret_cast<uint8_t *>(t.GetPhyAddr());
-    const uint8_t *ub = UnifiedBuffer();
-    uint64_t at = uint64_t(p - ub);
-    if (p < ub || at >= kUBSize || at % kBlockBytes != 0) {
-        Fail("%s: %s starts at byte %lld of the unified buffer, not on a 32-byte block inside it", what, name,
-             (long long)(p - ub));
+    const uint8_t *base = UnifiedBuffer();
+    uint32_t size = kUBSize;
+    const char *buffer = "unified buffer";
+    if (p >= L1Buffer() && p < L1Buffer() + kL1Size) {
+        base = L1Buffer(), size = kL1Size, buffer = "L1";
+    }
+    uint64_t at = uint64_t(p - base);
+    if (p < base || at >= size || at % kBlockBytes != 0) {
+        Fail("%s: %s starts at byte %lld of the %s, not on a 32-byte block inside it", what, name,
+             (long long)(p - base), buffer);
     }
     uint64_t have = RoundBlock(uint64_t(t.GetSize()) * sizeof(T));
     if (bytes > have) {
         Fail("%s: %s is reached %llu bytes in, past the end of its %u elements (%llu bytes)", what, name,
              (unsigned long long)bytes, t.GetSize(), (unsigned long long)have);
     }
-    if (at + bytes > kUBSize) {
-        Fail("%s: %s reaches bytes [%llu, %llu), past the %u-byte unified buffer", what, name,
-             (unsigned long long)at, (unsigned long long)(at + bytes), kUBSize);
+    if (at + bytes > size) {
+        Fail("%s: %s reaches bytes [%llu, %llu), past the %u-byte %s", what, name, (unsigned long long)at,
+             (unsigned long long)(at + bytes), size, buffer);
     }
     return p;
 }

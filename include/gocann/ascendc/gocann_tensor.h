@@ -74,9 +74,9 @@ struct Arith<half> {
     using type = float;
 };
 
-/* UBAt is byte addr of the unified buffer, for a tensor of bytes placed
- * there by address (gocann_alloc.h). */
-uint8_t *UBAt(uint32_t addr, uint64_t bytes, const char *what);
+/* Place is byte addr of the buffer of position pos, for a tensor of bytes
+ * placed there by address (gocann_alloc.h). */
+uint8_t *Place(TPosition pos, uint32_t addr, uint64_t bytes, const char *what);
 
 } // namespace gocann
 
@@ -167,17 +167,12 @@ public:
     __aicore__ inline LocalTensor() = default;
 
     /* A static tensor: tileSize elements at byte addr of the unified
-     * buffer, as LocalMemAllocator hands them out. */
+     * buffer (or of L1), as LocalMemAllocator hands them out. */
     __aicore__ inline LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize)
     {
-        if (pos != TPosition::VECIN && pos != TPosition::VECOUT && pos != TPosition::VECCALC) {
-            gocann::Fail("LocalTensor(TPosition %u, %u, %u): only the unified buffer (VECIN, VECOUT, VECCALC) is "
-                         "modelled; L1 and L0 belong to the cube unit, which the simulated NPU does not have",
-                         unsigned(pos), addr, tileSize);
-        }
         uint64_t bytes = uint64_t(tileSize) * sizeof(T);
-        gocannSet(reinterpret_cast<T *>(gocann::UBAt(addr, bytes, "LocalTensor(pos, addr, tileSize)")), tileSize,
-                  nullptr, -1, uint32_t(bytes));
+        gocannSet(reinterpret_cast<T *>(gocann::Place(pos, addr, bytes, "LocalTensor(pos, addr, tileSize)")),
+                  tileSize, nullptr, -1, uint32_t(bytes));
     }
 
     __aicore__ inline LocalTensor operator[](uint32_t offset) const
