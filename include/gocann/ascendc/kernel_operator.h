@@ -78,6 +78,7 @@
 #include "gocann_nd2nz.h"
 #include "gocann_soc.h"
 #include "gocann_utils.h"
+#include "utils/debug/asc_assert.h"
 #include "gocann_unavailable.h"
 #include "gocann_launch.h"
 
