@@ -1,43 +1,25 @@
 /*
  * gocann: CANN-compatible runtime on a simulated NPU.
  *
- * kernel_operator.h: the part of the Ascend C API that vector kernels of
- * the CANN samples are written with, for building them with the host
- * compiler into binaries the simulated NPU runs (bisheng and ascendc.cmake
- * put this directory on the kernels' include path).
- *
- * What is here:
- *   half                      IEEE binary16 (the compiler's _Float16)
- *   TPosition / QuePosition   the buffer positions (GM, VECIN, VECOUT, ...)
- *   GlobalTensor<T>           a view of global (device) memory
- *   LocalTensor<T>            a view of the block's unified buffer
- *   TPipe, TQue, TBuf         the unified buffer, its queues and buffers
- *   DataCopy                  global <-> local and local -> local copies
- *   Add Sub Mul Div Max Min, Adds Muls Maxs Mins, Abs Exp Ln Sqrt Rsqrt
- *   Relu Reciprocal, Duplicate  the vector operations on the first count
- *                             elements
- *   LocalMemAllocator<Hardware::UB>  static tensors in the unified buffer
- *   PipeBarrier, SetFlag, WaitFlag (HardEvent, EVENT_ID0..7), InitSocState,
- *   SetNextTaskStart, WaitPreTaskEnd, GetBlockIdx, GetBlockNum
- *   printf, PRINTF            a kernel's printf, each line with its block
- *   block_idx, block_num      the block's index and the launch's blocks
- *   KERNEL_TASK_TYPE_DEFAULT, TILING_KEY_IS
- *   <<<>>> launches           which the compiler driver (bisheng)
- *                             rewrites (gocann_launch.h)
+ * kernel_operator.h: Ascend C's basic API for the vector and scalar
+ * units of an Atlas A2 AI core, for building kernels with the host
+ * compiler into programs and binaries the simulated NPU runs (bisheng and
+ * ascendc.cmake put this directory on the kernels' include path). Each
+ * part is one header, included below in the order they build on:
+ * tensors, the unified buffer and its queues, the vector instruction
+ * model (gocann_mask.h), copies, the vector operations (element-wise,
+ * compound, conversions, comparisons, reductions, gathers, sorts,
+ * transposes), atomics and buffer pools, the cross-block synchronization
+ * of gang-scheduled kernels, the core's state (InitSocState), debugging
+ * (DumpTensor, ascendc_assert), and the cube and Ascend 950 calls, which
+ * fail to compile naming themselves. docs/ascendc.md lists every call.
  *
  * A block runs from start to end on one thread, so a copy or a vector
  * operation is done when its call returns: queues hand tensors over in
- * order and the synchronization calls have nothing to wait for. What the
- * hardware would get wrong silently or hang on stops the block with an AI
- * core trap whose message says what was wrong: a copy that is not a
- * multiple of 32 bytes, an operation past the end of a tensor, a queue
- * with no free buffer, buffers larger than the unified buffer (192 KiB per
- * block, GOCANN_ASCENDC_UB_SIZE to change it), a tensor freed twice or to
- * the wrong queue. Matrix (cube) operations, DataCopyPad and the other
- * Ascend C APIs are not here yet.
- *
- * A kernel keeps one TPipe, as Ascend C requires: two would share the
- * unified buffer.
+ * order and the pipe synchronization calls have nothing to wait for. What
+ * the hardware would get wrong silently or hang on stops the block with
+ * an AI core trap whose message names the call and the numbers. The
+ * unified buffer is 192 KiB per block (GOCANN_ASCENDC_UB_SIZE changes it).
  */
 #ifndef GOCANN_ASCENDC_KERNEL_OPERATOR_H_
 #define GOCANN_ASCENDC_KERNEL_OPERATOR_H_
