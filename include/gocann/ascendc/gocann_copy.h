@@ -198,9 +198,12 @@ inline uint8_t *Local(const LocalTensor<T> &t, uint64_t bytes, const char *what,
 template <typename T>
 inline uint8_t *Global(const GlobalTensor<T> &t, uint64_t bytes, bool aligned, const char *what, bool to)
 {
-    char call[96];
-    snprintf(call, sizeof call, "%s %s GlobalTensor", what, to ? "to" : "from");
-    t.gocannCheck((bytes + sizeof(T) - 1) / sizeof(T), call);
+    uint64_t count = (bytes + sizeof(T) - 1) / sizeof(T);
+    if (!t.gocannFits(count)) { // the message only when it fails: copies are hot
+        char call[96];
+        snprintf(call, sizeof call, "%s %s GlobalTensor", what, to ? "to" : "from");
+        t.gocannCheck(count, call);
+    }
     uintptr_t p = reinterpret_cast<uintptr_t>(t.GetPhyAddr());
     if (aligned && p % sizeof(T) != 0) {
         Fail("%s: the GlobalTensor at %#llx is not aligned to its %zu-byte elements", what, (unsigned long long)p,

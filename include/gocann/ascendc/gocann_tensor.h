@@ -131,8 +131,11 @@ public:
     }
     __aicore__ inline uint64_t GetSize() const { return size_; }
 
-    /* gocannCheck fails unless count elements from the start are in the
-     * view; what names the calling operation. */
+    /* gocannFits is whether count elements from the start are in the
+     * view; gocannCheck fails unless they are, what naming the calling
+     * operation. */
+    __aicore__ inline bool gocannFits(uint64_t count) const { return addr_ != nullptr && (!sized_ || count <= size_); }
+
     __aicore__ inline void gocannCheck(uint64_t count, const char *what) const
     {
         if (addr_ == nullptr) {
