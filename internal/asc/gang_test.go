@@ -18,8 +18,8 @@ func TestGangMarks(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name, src string
-		want     []string
-		not      []string
+		want      []string
+		not       []string
 	}{
 		{"call", `extern "C" __global__ __vector__ void k(int x) { AscendC::SyncAll(); }
 void h() { k<<<8>>>(1); }`, []string{"Launch(k, [] { return 17; }, \"k\"", "GOCANN_GANG_KERNEL(k, 17);"}, nil},
