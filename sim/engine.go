@@ -32,12 +32,9 @@ type item struct {
 	// the group's other kernels, and whether it is parked there.
 	pool   *corePool
 	parked bool
-	// A gang kernel (gang.go): the words its blocks share, the blocks a
-	// part runs at once, and the workers waiting for it to start while
-	// it collects them. gang is nil for every other item.
-	gang     *kernel.Gang
-	per      int32
-	reserved []*worker
+	// A gang kernel's state (gang.go); nil for every other item, which
+	// so pays one word for it.
+	gang *gangRun
 
 	done  atomic.Int32 // parts finished
 	fault atomic.Pointer[hal.Fault]

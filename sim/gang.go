@@ -61,6 +61,15 @@ func isGang(t *hal.Task) bool {
 	return t.Kind == hal.TaskKernel && t.Kernel != nil && t.Kernel.Gang && t.Blocks > 1 && !t.Kernel.CPU
 }
 
+// gangRun is a gang item's state: the words its blocks share, the blocks
+// a part runs at once, and the workers waiting for it to start while it
+// collects them.
+type gangRun struct {
+	shared   kernel.Gang
+	per      int32
+	reserved []*worker
+}
+
 // initGang makes it, an item of a gang launch, a gang item: one part per
 // core it needs, each running per blocks. s.mu must be held.
 func (e *engine) initGang(it *item) {
@@ -70,8 +79,8 @@ func (e *engine) initGang(it *item) {
 		cores = min(cores, it.pool.cores)
 	}
 	parts := min(n, cores)
-	it.parts, it.per, it.limit = parts, (n+parts-1)/parts, 0
-	it.gang = new(kernel.Gang)
+	it.parts, it.limit = parts, 0
+	it.gang = &gangRun{per: (n + parts - 1) / parts}
 }
 
 // joinGang reserves w for the collecting gang, making the most urgent item
@@ -85,14 +94,14 @@ func (e *engine) joinGang(w *worker, now int64) (*item, int32) {
 		e.gang = g
 	}
 	e.reserve(g, w)
-	for int32(len(g.reserved)) < g.parts && len(e.idle) > 0 {
+	for int32(len(g.gang.reserved)) < g.parts && len(e.idle) > 0 {
 		n := len(e.idle) - 1
 		iw := e.idle[n]
 		e.idle[n] = nil
 		e.idle = e.idle[:n]
 		e.reserve(g, iw) // it stays parked until the gang starts
 	}
-	for need := g.parts - int32(len(g.reserved)); need > 0 && e.workers < e.maxWorkers; need-- {
+	for need := g.parts - int32(len(g.gang.reserved)); need > 0 && e.workers < e.maxWorkers; need-- {
 		e.spawn() // it finds the gang collecting and joins
 	}
 	e.admit(g, w, now)
@@ -105,7 +114,7 @@ func (e *engine) joinGang(w *worker, now int64) (*item, int32) {
 }
 
 func (e *engine) reserve(g *item, w *worker) {
-	g.reserved = append(g.reserved, w)
+	g.gang.reserved = append(g.gang.reserved, w)
 	w.gangFor = g
 	e.busy(w, false)
 }
@@ -114,7 +123,7 @@ func (e *engine) reserve(g *item, w *worker) {
 // reserved worker gets a part, and all but w (which takes its own) are
 // woken. s.mu must be held.
 func (e *engine) admit(g *item, w *worker, now int64) {
-	if int32(len(g.reserved)) < g.parts {
+	if int32(len(g.gang.reserved)) < g.parts {
 		return
 	}
 	if p := g.pool; p != nil && p.cores-p.running < g.parts {
@@ -135,23 +144,23 @@ func (e *engine) admit(g *item, w *worker, now int64) {
 			e.parkPool(p)
 		}
 	}
-	for i, rw := range g.reserved {
+	for i, rw := range g.gang.reserved {
 		rw.gangFor, rw.handed, rw.handedPart = nil, g, int32(i)
 		if rw != w {
 			rw.wake <- struct{}{}
 		}
 	}
-	g.reserved = nil
+	g.gang.reserved = nil
 }
 
 // dropGang gives the workers reserved for g back: it was withdrawn, or the
 // device closes. s.mu must be held.
 func (e *engine) dropGang(g *item) {
-	for _, rw := range g.reserved {
+	for _, rw := range g.gang.reserved {
 		rw.gangFor = nil
 		rw.wake <- struct{}{}
 	}
-	g.reserved = nil
+	g.gang.reserved = nil
 	if e.gang == g {
 		e.gang = nil
 	}
@@ -160,8 +169,8 @@ func (e *engine) dropGang(g *item) {
 // runGang runs part p of gang item it: its blocks at once, the first on
 // this worker and the others on goroutines of their own.
 func (w *worker) runGang(it *item, p int32) {
-	lo := p * it.per
-	hi := min(lo+it.per, int32(it.t.Blocks))
+	lo := p * it.gang.per
+	hi := min(lo+it.gang.per, int32(it.t.Blocks))
 	var wg sync.WaitGroup
 	for b := lo + 1; b < hi; b++ {
 		wg.Add(1)
@@ -183,14 +192,14 @@ func (w *worker) gangBlock(it *item, b int32) {
 		if v := recover(); v != nil {
 			w.fail(it, b, v)
 		}
-		it.gang.End(failed)
+		it.gang.shared.End(failed)
 		if out := w.block.TakeOutput(); out != nil {
 			it.printed.keep(b, int32(t.Blocks), out)
 		}
 	}()
 	dev := w.e.s.dev
 	w.block.Reset(uint32(b), t.Blocks, t.Args[:t.NArgs], &dev.kmem)
-	w.block.SetGang(it.gang)
+	w.block.SetGang(&it.gang.shared)
 	t.Kernel.Fn(&w.block)
 	if w.block.Overflowed() && t.Overflow != 0 {
 		if err := dev.b.flagOverflow(t.Overflow); err != nil {
@@ -209,7 +218,7 @@ func (w *worker) runGraphGang(t *hal.Task) *hal.Fault {
 	if err := s.checkGang(t); err != nil {
 		return s.newFault(nil, 0, t, hal.KindAICoreException, "gang kernel refused", err)
 	}
-	it := &item{t: t, parts: 1, per: int32(t.Blocks), hidx: -1, gang: new(kernel.Gang)}
+	it := &item{t: t, parts: 1, hidx: -1, gang: &gangRun{per: int32(t.Blocks)}}
 	w.runGang(it, 0)
 	it.printed.emit(t)
 	return it.fault.Load()

@@ -112,7 +112,7 @@ func (s *scheduler) checkKernels(now int64) (next time.Duration, running bool) {
 		if left <= 0 {
 			s.timeOut(q, seq, sl, timeout)
 			if it.gang != nil {
-				it.gang.Fail() // its blocks waiting for others give up
+				it.gang.shared.Fail() // its blocks waiting for others give up
 			}
 			continue
 		}
