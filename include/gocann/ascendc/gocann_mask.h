@@ -185,6 +185,17 @@ struct Walk {
 
     bool On(uint32_t j) const { return mask.counter || (mask.bits[j >> 6] >> (j & 63) & 1); }
 
+    /* Full is whether the mask lets all of the first n lanes through. */
+    bool Full(uint32_t n) const
+    {
+        if (mask.counter) {
+            return true;
+        }
+        auto low = [](uint32_t k) { return k >= 64 ? FULL_MASK : (uint64_t(1) << k) - 1; };
+        uint64_t lo = low(n), hi = n > 64 ? low(n - 64) : 0;
+        return (mask.bits[0] & lo) == lo && (mask.bits[1] & hi) == hi;
+    }
+
     template <typename F>
     void Each(F f) const
     {
@@ -204,6 +215,10 @@ template <typename T>
 struct Strided {
     T *base;
     uint32_t blk, rep;
+
+    /* Run is repeat r's first element when its n elements are one run
+     * of memory (block stride 1), else nullptr. */
+    T *Run(uint32_t r) const { return blk == 1 ? At(r, 0) : nullptr; }
 
     /* At is element j of repeat r. */
     T *At(uint32_t r, uint32_t j) const
@@ -256,6 +271,16 @@ inline void CountForm()
     VecState &v = Vec();
     v.mode = MaskMode::NORMAL;
     v.bits[0] = v.bits[1] = FULL_MASK;
+}
+
+/* Apart is whether runs of n elements at a and b are the same or do not
+ * overlap: an element-wise loop over them then reads each source element
+ * before it writes the destination's, as the device's repeat does. */
+template <typename T, typename U>
+inline bool Apart(const T *a, const U *b, uint32_t n)
+{
+    auto x = reinterpret_cast<uintptr_t>(a), y = reinterpret_cast<uintptr_t>(b);
+    return x == y || x + n * sizeof(T) <= y || y + n * sizeof(U) <= x;
 }
 
 } // namespace gocann

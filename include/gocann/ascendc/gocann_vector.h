@@ -98,6 +98,16 @@ inline void Binary0(const LocalTensor<T> &dst, const LocalTensor<T> &a, const Lo
     T out[128];
     for (uint32_t r = 0; r < w.repeats; r++) {
         uint32_t n = w.Lanes(r);
+        T *dr = d.Run(r);
+        const T *xr = x.Run(r), *yr = y.Run(r);
+        if (dr && xr && yr && w.Full(n) && Apart(dr, xr, n) && Apart(dr, yr, n)) {
+            // A whole repeat of runs: the loop of the count form.
+            GOCANN_ASCENDC_INDEPENDENT
+            for (uint32_t j = 0; j < n; j++) {
+                dr[j] = T(f(A(xr[j]), A(yr[j])));
+            }
+            continue;
+        }
         for (uint32_t j = 0; j < n; j++) {
             if (w.On(j)) {
                 out[j] = T(f(A(*x.At(r, j)), A(*y.At(r, j))));
@@ -123,6 +133,15 @@ inline void Unary0(const LocalTensor<T> &dst, const LocalTensor<T> &src, const M
     T out[128];
     for (uint32_t r = 0; r < w.repeats; r++) {
         uint32_t n = w.Lanes(r);
+        T *dr = d.Run(r);
+        const T *xr = x.Run(r);
+        if (dr && xr && w.Full(n) && Apart(dr, xr, n)) {
+            GOCANN_ASCENDC_INDEPENDENT
+            for (uint32_t j = 0; j < n; j++) {
+                dr[j] = T(f(A(xr[j])));
+            }
+            continue;
+        }
         for (uint32_t j = 0; j < n; j++) {
             if (w.On(j)) {
                 out[j] = T(f(A(*x.At(r, j))));
