@@ -32,6 +32,10 @@ func (b *Block) Reset(idx, num uint32, args []uint64, mem Memory) {
 	b.idx, b.num, b.args, b.mem, b.overflowed, b.simt, b.tid, b.out, b.gang = idx, num, args, mem, false, nil, 0, nil, nil
 }
 
+// Memory is the memory the block sees. Backends and kernels that call
+// other kernels' blocks (a SuperKernel) read it.
+func (b *Block) Memory() Memory { return b.mem }
+
 // Print adds p to what the block printed. The device shows a kernel's
 // printf output when its launch ends, a block's lines together and the
 // blocks in order; the backend does the same with the launch's Emit.

@@ -227,6 +227,9 @@ func (c *Capture) add(s *Stream, ms *mstream, op hal.Op, e *Event) error {
 	if err := c.live(); err != nil {
 		return err
 	}
+	if ms.sk != nil {
+		return superAdd(ms, op)
+	}
 	if err := c.checkGroup(s, ms, op); err != nil {
 		return err
 	}
@@ -387,6 +390,11 @@ func (s *Stream) EndCapture(caller Caller) (*Model, error) {
 	}
 	if c.group != nil {
 		return fail(rterr.Errorf(rterr.KindTaskGroupStatus, "task group on stream %d was begun and not ended", c.group.ms.src.id))
+	}
+	for st, ms := range c.members {
+		if ms.sk != nil {
+			return fail(rterr.Errorf(rterr.KindCaptureUnmatched, "SuperKernel %q on stream %d was begun and not ended (gocannSuperKernelEnd)", ms.sk.name, st.id))
+		}
 	}
 	if err := c.checkJoined(); err != nil {
 		return fail(err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/rterr"
+	"github.com/gocann/gocann/kernel"
 )
 
 // modelKind says how a model came to be.
@@ -63,6 +64,7 @@ type Model struct {
 	// extRecords are the events recorded with ACL_EVENT_RECORD_EXTERNAL:
 	// each run is their latest record.
 	extRecords []*Event
+	sks        map[*kernel.Func]*SuperKernel // the kernels of captured SuperKernels
 }
 
 // mstream is one stream of a model.
@@ -76,6 +78,7 @@ type mstream struct {
 	view  *Stream          // what GetStreams hands out for a captured stream
 	done  bool             // EndTask was called
 	waits []waitRef        // captured waits, to check join-back
+	sk    *superRange      // the SuperKernel range open while capturing
 
 	// events names the runtime event each event operation of ops stands
 	// for, by index: the device's graph knows only device events and graph

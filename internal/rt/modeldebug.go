@@ -50,6 +50,8 @@ type DebugTask struct {
 	Value    *uint64  `json:"value,omitempty"`
 	Site     string   `json:"launched_at,omitempty"`
 	Disabled bool     `json:"disabled,omitempty"`
+	// SubKernels are a SuperKernel's sub-kernels, in order.
+	SubKernels []DebugTask `json:"sub_kernels,omitempty"`
 	// What the launching thread attached (aclrtCacheLastTaskExtendInfo,
 	// aclrtCacheLastTaskOpInfo): the extended information as the JSON it
 	// is (a string if it is not JSON), the operator information's bytes.
@@ -159,6 +161,11 @@ func describeOp(i int, op hal.Op, verbose bool, m *Model) DebugTask {
 				}
 				t.Site = callsite.Format(task.Site)
 			}
+			if sk := m.sks[task.Kernel]; sk != nil {
+				for j, st := range sk.Subs {
+					t.SubKernels = append(t.SubKernels, describeOp(j, hal.Op{Kind: hal.OpTask, Task: st}, verbose, m))
+				}
+			}
 		case hal.TaskCopy, hal.TaskMemset:
 			t.Bytes = task.Size
 		case hal.TaskCopy2D:
@@ -237,6 +244,15 @@ func (d DebugModel) String() string {
 			}
 			if t.Disabled {
 				b.WriteString(" (disabled)")
+			}
+			if len(t.SubKernels) > 0 {
+				fmt.Fprintf(&b, " SuperKernel of %d sub-kernels:", len(t.SubKernels))
+			}
+			for _, st := range t.SubKernels {
+				fmt.Fprintf(&b, "\n          sub-kernel %d %s<<<%d>>>", st.Seq, st.Kernel, st.Blocks)
+				if len(st.Args) > 0 {
+					fmt.Fprintf(&b, "(%s)", strings.Join(st.Args, ", "))
+				}
 			}
 			if t.Site != "" { // verbose only
 				fmt.Fprintf(&b, " launched at %s", t.Site)

@@ -41,6 +41,9 @@ func (s *Stream) BeginTaskGroup() error {
 	if c.group != nil {
 		return rterr.Errorf(rterr.KindTaskGroupStatus, "a task group is already open on stream %d; end it first", c.group.ms.src.id)
 	}
+	if r := d.ms.sk; r != nil {
+		return rterr.Errorf(rterr.KindTaskGroupStatus, "SuperKernel %q is open on stream %d; a task group cannot begin inside it", r.name, s.id)
+	}
 	c.group = &TaskGroup{ms: d.ms, start: len(d.ms.ops)}
 	return nil
 }

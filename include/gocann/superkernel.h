@@ -1,0 +1,40 @@
+/*
+ * gocann: CANN-compatible runtime on a simulated NPU.
+ *
+ * gocann/superkernel.h: marking a SuperKernel in a captured stream, a
+ * gocann extension (CANN builds SuperKernels in its graph compiler).
+ */
+#ifndef GOCANN_SUPERKERNEL_H_
+#define GOCANN_SUPERKERNEL_H_
+
+#include "acl/acl_base.h"
+#include "acl/acl_rt.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * While stream is being captured (aclmdlRICaptureBegin), the kernel
+ * launches queued on it between gocannSuperKernelBegin and
+ * gocannSuperKernelEnd become one kernel task of the captured model, named
+ * name: a SuperKernel, which calls them as sub-kernels in order, as wide
+ * as its widest one, with a barrier of all its blocks between each pair,
+ * so that a sub-kernel sees everything the one before it wrote.
+ *
+ * Refused with ACL_ERROR_RT_STREAM_NOT_CAPTURED: Begin or End on a stream
+ * that is not capturing. With ACL_ERROR_INVALID_PARAM: a NULL name. With
+ * ACL_ERROR_RT_PARAM_INVALID: a Begin while a range is open on the
+ * stream, an End without one, and any
+ * task but a kernel launch (an AI-core kernel whose arguments are given
+ * from the host) queued inside a range. aclmdlRICaptureEnd with a range
+ * still open fails with ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED.
+ */
+aclError gocannSuperKernelBegin(aclrtStream stream, const char *name);
+aclError gocannSuperKernelEnd(aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GOCANN_SUPERKERNEL_H_ */

@@ -1,0 +1,167 @@
+package gocann_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gocann/gocann"
+)
+
+// skKernels registers the ordering test's kernels: fill writes
+// base+block into word block of its output; shift reads word block+1 of
+// its input (0 past its end) into word block of its output.
+func skKernels(t *testing.T, e env) (fill, shift *gocann.Kernel) {
+	t.Helper()
+	fill, err := e.r.RegisterKernel("sk_fill", func(b *gocann.Block) {
+		out := gocann.View[uint64](b, b.Arg(0).Ptr(), 64)
+		// Slow block 0 down: without the barrier, its neighbour's read
+		// would come first.
+		if b.Idx() == 1 {
+			time.Sleep(2 * time.Millisecond)
+		}
+		out[b.Idx()] = b.Arg(1).U64() + uint64(b.Idx())
+	})
+	check(t, err)
+	shift, err = e.r.RegisterKernel("sk_shift", func(b *gocann.Block) {
+		in := gocann.View[uint64](b, b.Arg(0).Ptr(), 64)
+		out := gocann.View[uint64](b, b.Arg(1).Ptr(), 64)
+		out[b.Idx()] = in[b.Idx()+1]
+	})
+	check(t, err)
+	return fill, shift
+}
+
+func TestSuperKernelOrdering(t *testing.T) {
+	e := setup(t)
+	fill, shift := skKernels(t, e)
+	a, b := malloc(t, e.c, 8*64), malloc(t, e.c, 8*64)
+	for _, n := range [][2]uint32{{2, 1}, {4, 3}, {8, 7}, {3, 2}} {
+		check(t, e.s.Memset(a, 0, 8*64))
+		check(t, e.s.Memset(b, 0, 8*64))
+		syncOK(t, e.s)
+		m, err := e.s.Capture(gocann.CaptureGlobal, func(s *gocann.Stream) error {
+			return s.SuperKernel("fill_shift", func(s *gocann.Stream) error {
+				if err := s.Launch(fill, n[0], gocann.Ptr(a), gocann.U64(100)); err != nil {
+					return err
+				}
+				return s.Launch(shift, n[1], gocann.Ptr(a), gocann.Ptr(b))
+			})
+		})
+		check(t, err)
+		streams, err := m.Streams()
+		check(t, err)
+		tasks := streams[0].Tasks()
+		if len(tasks) != 1 || tasks[0].Type() != gocann.TaskKernel {
+			t.Fatalf("%v: model has %d tasks, want one kernel task", n, len(tasks))
+		}
+		desc, err := m.Describe(false)
+		check(t, err)
+		if !strings.Contains(desc, "fill_shift<<<") || !strings.Contains(desc, "sub-kernel 0 sk_fill") || !strings.Contains(desc, "sub-kernel 1 sk_shift") {
+			t.Errorf("%v: description does not show the SuperKernel and its sub-kernels:\n%s", n, desc)
+		}
+		for run := 0; run < 3; run++ {
+			check(t, m.Run(e.s))
+			syncOK(t, e.s)
+			for j := uint32(0); j < n[1]; j++ {
+				if got, want := readU64(t, e.c, b.Add(int64(8*j))), uint64(100+j+1); got != want {
+					t.Fatalf("%v run %d: block %d read %d, want %d (what block %d of the first sub-kernel wrote)", n, run, j, got, want, j+1)
+				}
+			}
+		}
+		m.Close()
+	}
+}
+
+func TestSuperKernelReplay1000(t *testing.T) {
+	e := setup(t)
+	add, err := e.r.RegisterKernel("sk_add", func(b *gocann.Block) {
+		v := gocann.View[uint64](b, b.Arg(0).Ptr(), 8)
+		v[b.Idx()] += b.Arg(1).U64()
+	})
+	check(t, err)
+	double, err := e.r.RegisterKernel("sk_double", func(b *gocann.Block) {
+		v := gocann.View[uint64](b, b.Arg(0).Ptr(), 8)
+		v[b.Idx()] = v[(b.Idx()+1)%b.Num()] % 1000003
+	})
+	check(t, err)
+	p := malloc(t, e.c, 64)
+	check(t, e.s.Memset(p, 0, 64))
+	syncOK(t, e.s)
+	m, err := e.s.Capture(gocann.CaptureGlobal, func(s *gocann.Stream) error {
+		return s.SuperKernel("replay", func(s *gocann.Stream) error {
+			if err := s.Launch(add, 8, gocann.Ptr(p), gocann.U64(3)); err != nil {
+				return err
+			}
+			return s.Launch(double, 8, gocann.Ptr(p))
+		})
+	})
+	check(t, err)
+	defer m.Close()
+	// Host model of the same: every word ends up equal.
+	var want uint64
+	for i := 0; i < 1000; i++ {
+		check(t, m.Run(e.s))
+		want = (want + 3) % 1000003
+	}
+	syncOK(t, e.s)
+	for j := 0; j < 8; j++ {
+		got := readU64(t, e.c, p.Add(int64(8*j)))
+		if got != want {
+			// The rotation reads a neighbour's word after the barrier; the
+			// words stay equal only if every block's add ran before it.
+			t.Fatalf("word %d is %d after 1000 runs, want %d", j, got, want)
+		}
+	}
+}
+
+func TestSuperKernelRefusals(t *testing.T) {
+	e := setup(t)
+	k, err := e.r.RegisterKernel("sk_nop", func(*gocann.Block) {})
+	check(t, err)
+	p := malloc(t, e.c, 64)
+	deadline := time.AfterFunc(20*time.Second, func() { panic("SuperKernel refusals hang") })
+	defer deadline.Stop()
+
+	// Not capturing.
+	err = e.s.SuperKernel("idle", func(*gocann.Stream) error { return nil })
+	wantErr(t, err, gocann.CodeRTStreamNotCaptured, "not capturing", `"idle"`)
+
+	capture := func(fn func(s *gocann.Stream) error) error {
+		m, err := e.s.Capture(gocann.CaptureGlobal, fn)
+		if m != nil {
+			m.Close()
+		}
+		return err
+	}
+	// A memset inside the range.
+	err = capture(func(s *gocann.Stream) error {
+		return s.SuperKernel("mixed", func(s *gocann.Stream) error {
+			return s.Memset(p, 0, 64)
+		})
+	})
+	wantErr(t, err, gocann.CodeRTParamInvalid, `"mixed"`, "kernel launches only", "memset")
+	// A nested range.
+	err = capture(func(s *gocann.Stream) error {
+		return s.SuperKernel("outer", func(s *gocann.Stream) error {
+			return s.SuperKernel("inner", func(*gocann.Stream) error { return nil })
+		})
+	})
+	wantErr(t, err, gocann.CodeRTParamInvalid, `"outer"`, `"inner"`, "do not nest")
+	// A refused launch leaves the capture usable; the kernel before it stays.
+	m, err := e.s.Capture(gocann.CaptureGlobal, func(s *gocann.Stream) error {
+		return s.SuperKernel("one", func(s *gocann.Stream) error {
+			if err := s.Launch(k, 4); err != nil {
+				return err
+			}
+			if err := s.Memset(p, 0, 64); err == nil {
+				t.Error("a memset in a SuperKernel was taken")
+			}
+			return nil
+		})
+	})
+	check(t, err)
+	check(t, m.Execute(context.Background()))
+	m.Close()
+}
