@@ -29,3 +29,19 @@ func (s *Stream) SuperKernel(name string, fn func(s *Stream) error) (err error) 
 	}
 	return eerr
 }
+
+// BeginSuperKernel opens a SuperKernel range named name on s, a stream
+// being captured; SuperKernel is the scoped form.
+//
+// CANN: none; gocann's gocannSuperKernelBegin.
+func (s *Stream) BeginSuperKernel(name string) error {
+	return wrap("Stream.BeginSuperKernel", s.s.BeginSuperKernel(name))
+}
+
+// EndSuperKernel closes the SuperKernel range open on s, recording its
+// kernel launches as one task.
+//
+// CANN: none; gocann's gocannSuperKernelEnd.
+func (s *Stream) EndSuperKernel() error {
+	return wrap("Stream.EndSuperKernel", s.s.EndSuperKernel())
+}

@@ -243,6 +243,9 @@ func (c *Capture) add(s *Stream, ms *mstream, op hal.Op, e *Event) error {
 // single-operator call queues — kernels, copies and memsets — nothing that
 // synchronizes or calls back. c.mu held.
 func (c *Capture) checkGroup(s *Stream, ms *mstream, op hal.Op) error {
+	if ms != nil && ms.sk != nil && (op.Kind != hal.OpTask || op.Task.Kind != hal.TaskKernel) {
+		return superRefuse(ms, op) // what is not a kernel launch never reaches superAdd
+	}
 	g := c.group
 	switch {
 	case g == nil:

@@ -3,6 +3,7 @@ package rt
 import (
 	"fmt"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/gocann/gocann/hal"
@@ -112,7 +113,7 @@ func (s *Stream) EndSuperKernel() error {
 func superAdd(ms *mstream, op hal.Op) error {
 	r := ms.sk
 	if op.Kind != hal.OpTask || op.Task.Kind != hal.TaskKernel {
-		return rterr.Errorf(rterr.KindInvalidParam, "SuperKernel %q on stream %d holds kernel launches only; a %s cannot be in it", r.name, ms.src.id, opName(op))
+		return superRefuse(ms, op)
 	}
 	t := &op.Task
 	switch {
@@ -127,6 +128,17 @@ func superAdd(ms *mstream, op hal.Op) error {
 	}
 	r.subs = append(r.subs, *t)
 	return nil
+}
+
+// superRefuse refuses op, which is not a kernel launch, inside the
+// SuperKernel range open on ms.
+func superRefuse(ms *mstream, op hal.Op) error {
+	what := opName(op)
+	a := "a"
+	if strings.ContainsRune("aeiou", rune(what[0])) {
+		a = "an"
+	}
+	return rterr.Errorf(rterr.KindInvalidParam, "SuperKernel %q on stream %d holds kernel launches only; %s %s cannot be in it", ms.sk.name, ms.src.id, a, what)
 }
 
 // newSuperKernel makes the kernel that runs r's launches.

@@ -3,7 +3,8 @@
  * that traps (a binary's exception callback), and one whose blocks meet
  * on the device's hardware synchronization word; and, for 51_control, one
  * that counts its blocks running at once; for 49_timeouts, one that runs
- * past a short execute timeout.
+ * past a short execute timeout; for 57_superkernel, two that one
+ * SuperKernel orders.
  * Build: gcc -O2 -shared -fPIC -I<include> kernels.c -o libkernels.so
  */
 #define _POSIX_C_SOURCE 200809L /* nanosleep under -std=c11 */
@@ -104,3 +105,23 @@ __global__ __aicore__ void linger(GM_ADDR done, int64_t ms)
     __atomic_store_n((int64_t *)done, 1, __ATOMIC_SEQ_CST);
 }
 GOCANN_KERNEL_PARAMS(linger, GOCANN_PARAM_PTR, GOCANN_PARAM_INT64);
+
+/* For 57_superkernel: sk_fill stores base + block at out[block], block 1
+ * after a short sleep; sk_shift copies in[block + 1] to out[block]. In
+ * one SuperKernel, sk_shift's block j reads what sk_fill's block j + 1
+ * wrote. */
+__global__ __aicore__ void sk_fill(GM_ADDR out, int64_t base)
+{
+    if (GetBlockIdx() == 1) {
+        struct timespec ts = {0, 2000000L};
+        nanosleep(&ts, NULL);
+    }
+    ((int64_t *)out)[GetBlockIdx()] = base + GetBlockIdx();
+}
+GOCANN_KERNEL_PARAMS(sk_fill, GOCANN_PARAM_PTR, GOCANN_PARAM_INT64);
+
+__global__ __aicore__ void sk_shift(GM_ADDR in, GM_ADDR out)
+{
+    ((int64_t *)out)[GetBlockIdx()] = ((int64_t *)in)[GetBlockIdx() + 1];
+}
+GOCANN_KERNEL_PARAMS(sk_shift, GOCANN_PARAM_PTR, GOCANN_PARAM_PTR);
