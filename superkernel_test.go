@@ -165,3 +165,58 @@ func TestSuperKernelRefusals(t *testing.T) {
 	check(t, m.Execute(context.Background()))
 	m.Close()
 }
+
+// BenchmarkSuperKernel compares 100 empty 8-block kernels run as the
+// sub-kernels of one SuperKernel with the same kernels replayed as 100
+// tasks of a model: ns/sub-kernel is a run's time over 100, x-separate the
+// SuperKernel's over the separate tasks' (at most 1/3 is the goal).
+func BenchmarkSuperKernel(b *testing.B) {
+	x := openBench(b, `{}`)
+	s, k := x.stream(b), x.empty(b)
+	launches := func(s *gocann.Stream) error {
+		for i := 0; i < 100; i++ {
+			if err := s.Launch(k, 8); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	models := map[string]func(s *gocann.Stream) error{
+		"separate": launches,
+		"superkernel": func(s *gocann.Stream) error {
+			return s.SuperKernel("empty100", launches)
+		},
+	}
+	var separate float64 // the in-run baseline: ns per separate task
+	for _, name := range []string{"separate", "superkernel"} {
+		b.Run(name, func(b *testing.B) {
+			m, err := s.Capture(gocann.CaptureGlobal, models[name])
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer m.Close()
+			for i := 0; i < 3; i++ { // warm the workers
+				m.Run(s)
+			}
+			if err := s.SynchronizeTimeout(time.Minute); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if err := m.Run(s); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if err := s.SynchronizeTimeout(time.Minute); err != nil {
+				b.Fatal(err)
+			}
+			per := float64(b.Elapsed().Nanoseconds()) / float64(b.N) / 100
+			b.ReportMetric(per, "ns/sub-kernel")
+			if name == "separate" {
+				separate = per
+			} else if separate > 0 {
+				b.ReportMetric(per/separate, "x-separate")
+			}
+		})
+	}
+}

@@ -60,6 +60,27 @@ func (g *Gang) Sync(num int, pause func()) bool {
 	return true
 }
 
+// Barrier waits until num blocks have called it as many times as the
+// caller. Unlike Sync, blocks that ended do not release it: it returns
+// false only once the launch failed (Fail, End(true)). It is for callers
+// whose blocks each reach every barrier unless the launch fails, while
+// other blocks of the launch may have ended (a SuperKernel's runners).
+func (g *Gang) Barrier(num int, pause func()) bool {
+	gen := g.gen.Load()
+	if g.arrived.Add(1) == uint32(num) {
+		g.arrived.Store(0)
+		g.gen.Add(1)
+		return true
+	}
+	for g.gen.Load() == gen {
+		if g.failed.Load() != 0 {
+			return false
+		}
+		pause()
+	}
+	return true
+}
+
 // Gang is the launch's Gang, nil unless the kernel is a gang kernel (and
 // its launch has more than one block).
 func (b *Block) Gang() *Gang { return b.gang }

@@ -25,7 +25,14 @@ type SuperKernel struct {
 	Name  string
 	Subs  []hal.Task
 	Width uint32
-	fn    kernel.Func
+	// runners are the blocks of the task that run sub-kernels; the
+	// others end at once. Each runs the sub-kernels' blocks that are its
+	// index modulo runners, so a barrier costs a rendezvous of at most as
+	// many goroutines as the host runs at once, not one per block; a
+	// sub-kernel whose blocks wait for one another makes every block a
+	// runner.
+	runners uint32
+	fn      kernel.Func
 }
 
 // superRange is a SuperKernel range open on a model stream.
@@ -158,6 +165,15 @@ func newSuperKernel(r *superRange) (*SuperKernel, error) {
 				r.name, i, t.Kernel.Name, t.Blocks, sk.Width)
 		}
 	}
+	// One runner per host core but one, which is left to the threads
+	// feeding the device: a barrier is then a rendezvous of runners that
+	// are all running.
+	sk.runners = min(sk.Width, uint32(max(1, runtime.GOMAXPROCS(0)-1)))
+	for _, t := range r.subs {
+		if t.Kernel.Gang && t.Blocks > 1 {
+			sk.runners = sk.Width
+		}
+	}
 	sk.fn = kernel.Func{Name: r.name, Fn: sk.run, Gang: sk.Width > 1}
 	if vector {
 		sk.fn.Cores = kernel.CoreVector
@@ -165,18 +181,23 @@ func newSuperKernel(r *superRange) (*SuperKernel, error) {
 	return sk, nil
 }
 
-// run runs one block of the SuperKernel: block b of each sub-kernel that
-// has one, with a barrier of every block between sub-kernels.
+// run runs one block of the SuperKernel: if it is a runner, the blocks
+// of each sub-kernel that are its index modulo the runners, with a
+// barrier of the runners between sub-kernels.
 func (sk *SuperKernel) run(b *kernel.Block) {
 	idx := uint32(b.Idx())
+	if idx >= sk.runners {
+		return
+	}
 	g := b.Gang()
+	var pause skPause
 	var sub kernel.Block
 	for i := range sk.Subs {
 		t := &sk.Subs[i]
-		if idx < t.Blocks {
-			sub.Reset(idx, t.Blocks, t.Args[:t.NArgs], b.Memory())
+		for j := idx; j < t.Blocks; j += sk.runners {
+			sub.Reset(j, t.Blocks, t.Args[:t.NArgs], b.Memory())
 			if t.Kernel.Gang && t.Blocks > 1 {
-				sub.SetGang(g) // as wide as the SuperKernel (newSuperKernel)
+				sub.SetGang(g) // as wide as the SuperKernel, each block a runner (newSuperKernel)
 			}
 			t.Kernel.Fn(&sub)
 			if out := sub.TakeOutput(); out != nil {
@@ -186,23 +207,38 @@ func (sk *SuperKernel) run(b *kernel.Block) {
 				b.ReportOverflow()
 			}
 		}
-		if i < len(sk.Subs)-1 && g != nil && !g.Sync(int(sk.Width), pauser()) {
+		if i == len(sk.Subs)-1 || g == nil {
+			continue
+		}
+		if pause.reset(); !g.Barrier(int(sk.runners), pause.wait) {
 			return // another block failed: the task has its fault
 		}
 	}
 }
 
-// pauser returns the pause of a block waiting at a SuperKernel's barrier:
-// a yield at first, then short sleeps.
-func pauser() func() {
-	n := 0
-	return func() {
-		if n++; n < 64 {
-			runtime.Gosched()
-			return
-		}
-		time.Sleep(20 * time.Microsecond)
+// skPause is the pause of a runner waiting at a SuperKernel's barrier:
+// yields while the wait is short (the other runners are running, or about
+// to), then sleeps of 50 µs once it has lasted a millisecond (a slow
+// sub-kernel). reset starts a wait.
+type skPause struct {
+	n     int
+	since time.Time
+}
+
+func (p *skPause) reset() { p.n, p.since = 0, time.Time{} }
+
+func (p *skPause) wait() {
+	if p.n++; p.n&63 != 0 {
+		runtime.Gosched()
+		return
 	}
+	if p.since.IsZero() {
+		p.since = time.Now()
+	} else if time.Since(p.since) > time.Millisecond {
+		time.Sleep(50 * time.Microsecond)
+		return
+	}
+	runtime.Gosched()
 }
 
 // SuperKernelOf returns the SuperKernel a kernel task of m runs, or nil.
