@@ -66,6 +66,14 @@ def _namespace(name, doc):
 rt = _namespace("rt", "The aclrt* functions, in snake_case: aclrtSetDevice is rt.set_device.")
 mdl = _namespace("mdl", "The aclmdl* functions: aclmdlRIExecuteAsync is mdl.ri_execute_async.")
 sys_ = _namespace("sys", "The aclsys* functions: aclsysGetCANNVersion is sys.get_cann_version.")
+gocann = _namespace("gocann", "gocann's extensions (include/gocann/*.h): gocannSuperKernelBegin is "
+                    "gocann.super_kernel_begin.")
+
+# gocann's extensions, described as _api describes the acl functions.
+EXTENSIONS = {
+    "gocannSuperKernelBegin": ("superkernel.h", "c_int", (("stream", "c_void_p", None), ("name", "c_char_p", None), )),
+    "gocannSuperKernelEnd": ("superkernel.h", "c_int", (("stream", "c_void_p", None), )),
+}
 
 # Where pyACL's documented name is not the mechanical one: namespace ("" for
 # the top level), pyACL name → C function (the mechanical name stays too).
@@ -98,6 +106,12 @@ def _bind():
             continue
         setattr(mod, pyname, fn)
         BINDINGS[cname] = (mod, pyname)
+    for cname, desc in EXTENSIONS.items():
+        pyname = _binding.snake(cname[len("gocann"):])
+        fn = _binding.make(_lib, cname, pyname, desc)
+        if fn is not None:
+            setattr(gocann, pyname, fn)
+            BINDINGS[cname] = (gocann, pyname)
     for (ns, pyname), cname in PYACL_NAMES.items():
         if cname in BINDINGS:
             mod, mech = BINDINGS[cname]
@@ -119,4 +133,4 @@ def init(config_path=None):
 
 from . import util  # noqa: E402
 
-__all__ = ["init", "finalize", "get_recent_err_msg", "rt", "mdl", "util", "BINDINGS"]
+__all__ = ["init", "finalize", "get_recent_err_msg", "rt", "mdl", "gocann", "util", "BINDINGS"]

@@ -145,9 +145,9 @@ def snake(name):
     return re.sub(r"(^|_)un_", r"\1un", name.lower())
 
 
-def make(lib, cname, pyname):
-    """The Python function for the C function cname, or None when the
-    library does not export it.
+def make(lib, cname, pyname, desc=None):
+    """The Python function for the C function cname (described by desc,
+    else by _api.FUNCTIONS), or None when the library does not export it.
 
     The function's source is written here from the description. ctypes
     truncates out-of-range ints silently, so every integer and address is
@@ -156,7 +156,7 @@ def make(lib, cname, pyname):
     argument failing its test goes to its converter, which converts it (an
     argument struct to its address, say) or raises TypeError. Every launch
     from Python pays this test, so it stays one expression."""
-    _, restype, params = _api.FUNCTIONS[cname]
+    _, restype, params = desc or _api.FUNCTIONS[cname]
     try:
         cfunc = getattr(lib, cname)
     except AttributeError:
