@@ -457,6 +457,9 @@
 //	none (C kernels are marked with GOCANN_SIMT_KERNEL)                        Runtime.RegisterSIMTKernel
 //	none (a binary's globals, registered when it loads)                        RawRuntime.RegisterSymbol
 //	none (a device variable the kernel compiler registers)                     Context.NewGlobal
+//	none (gocann's gocannSuperKernelBegin)                                     Stream.BeginSuperKernel
+//	none (gocann's gocannSuperKernelBegin/End, gocann/superkernel.h)           Stream.SuperKernel
+//	none (gocann's gocannSuperKernelEnd)                                       Stream.EndSuperKernel
 //	none (part of aclrtIpcMemGetExportKey)                                     CheckIPCMemExportArgs
 //	none (the AI core's float status register)                                 Block.ReportOverflow
 //	none (the API reference's product support)                                 CheckSupport

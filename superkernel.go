@@ -10,7 +10,7 @@ package gocann
 // and one inside another. An error fn returns is returned, the range
 // closed.
 //
-// CANN: none; gocann's gocannSuperKernelBegin/End (gocann/superkernel.h).
+// CANN: none (gocann's gocannSuperKernelBegin/End, gocann/superkernel.h).
 func (s *Stream) SuperKernel(name string, fn func(s *Stream) error) (err error) {
 	if err := s.s.BeginSuperKernel(name); err != nil {
 		return wrap("Stream.SuperKernel", err)
@@ -33,7 +33,7 @@ func (s *Stream) SuperKernel(name string, fn func(s *Stream) error) (err error) 
 // BeginSuperKernel opens a SuperKernel range named name on s, a stream
 // being captured; SuperKernel is the scoped form.
 //
-// CANN: none; gocann's gocannSuperKernelBegin.
+// CANN: none (gocann's gocannSuperKernelBegin).
 func (s *Stream) BeginSuperKernel(name string) error {
 	return wrap("Stream.BeginSuperKernel", s.s.BeginSuperKernel(name))
 }
@@ -41,7 +41,7 @@ func (s *Stream) BeginSuperKernel(name string) error {
 // EndSuperKernel closes the SuperKernel range open on s, recording its
 // kernel launches as one task.
 //
-// CANN: none; gocann's gocannSuperKernelEnd.
+// CANN: none (gocann's gocannSuperKernelEnd).
 func (s *Stream) EndSuperKernel() error {
 	return wrap("Stream.EndSuperKernel", s.s.EndSuperKernel())
 }

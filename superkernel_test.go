@@ -220,3 +220,28 @@ func BenchmarkSuperKernel(b *testing.B) {
 		})
 	}
 }
+
+// TestSuperKernelTaskGroup checks that task groups and SuperKernel ranges
+// do not nest, and that a range without launches records nothing.
+func TestSuperKernelTaskGroup(t *testing.T) {
+	e := setup(t)
+	m, err := e.s.Capture(gocann.CaptureGlobal, func(s *gocann.Stream) error {
+		check(t, s.BeginTaskGroup())
+		err := s.SuperKernel("in_group", func(*gocann.Stream) error { return nil })
+		wantErr(t, err, gocann.CodeStreamTaskGroupStatus, "task group", `"in_group"`)
+		if _, err := s.EndTaskGroup(); err != nil {
+			return err
+		}
+		return s.SuperKernel("group_in", func(s *gocann.Stream) error {
+			wantErr(t, s.BeginTaskGroup(), gocann.CodeStreamTaskGroupStatus, `"group_in"`, "task group cannot begin")
+			return nil
+		})
+	})
+	check(t, err)
+	defer m.Close()
+	streams, err := m.Streams()
+	check(t, err)
+	if n := len(streams[0].Tasks()); n != 0 {
+		t.Fatalf("an empty SuperKernel and an empty task group recorded %d tasks", n)
+	}
+}

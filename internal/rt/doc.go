@@ -26,6 +26,10 @@
 // use (condition words, argument blocks from aclmdlRITaskGetParams) is
 // lent: usable and described, never freed by the caller.
 //
+// A capture may mark SuperKernels (superkernel.go): the kernel launches
+// queued in a range become one kernel task whose function runs them as
+// sub-kernels, in order, with a barrier between each pair.
+//
 // Errors: rt reports what it finds itself as *rterr.Error values, of
 // device-level or runtime-level kinds (internal/rterr), and passes a
 // backend's *hal.Error up unchanged, its kind keeping its value; where CANN
