@@ -245,3 +245,48 @@ func TestSuperKernelTaskGroup(t *testing.T) {
 		t.Fatalf("an empty SuperKernel and an empty task group recorded %d tasks", n)
 	}
 }
+
+// TestSuperKernelFault checks that a sub-kernel's trap fails the task with
+// an AI-core code and a message naming the SuperKernel and its
+// sub-kernels, without hanging the blocks at the barrier, and that the
+// task's kernel cannot be replaced.
+func TestSuperKernelFault(t *testing.T) {
+	e := setup(t)
+	deadline := time.AfterFunc(20*time.Second, func() { panic("a failing SuperKernel hangs") })
+	defer deadline.Stop()
+	nop, err := e.r.RegisterKernel("sk_nop2", func(*gocann.Block) {})
+	check(t, err)
+	boom, err := e.r.RegisterKernel("sk_boom", func(b *gocann.Block) {
+		if b.Idx() == 2 {
+			b.Trap("sk_boom block 2")
+		}
+	})
+	check(t, err)
+	m, err := e.s.Capture(gocann.CaptureGlobal, func(s *gocann.Stream) error {
+		return s.SuperKernel("faulty", func(s *gocann.Stream) error {
+			for _, k := range []*gocann.Kernel{nop, boom, nop} {
+				if err := s.Launch(k, 4); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	})
+	check(t, err)
+	defer m.Close()
+	check(t, m.Run(e.s))
+	err = e.s.SynchronizeTimeout(long)
+	if err == nil {
+		t.Fatal("a SuperKernel whose sub-kernel traps completed")
+	}
+	for _, sub := range []string{`"faulty"`, "sk_boom<<<4>>>", "sk_boom block 2"} {
+		if !strings.Contains(err.Error(), sub) {
+			t.Errorf("fault %q lacks %q", err, sub)
+		}
+	}
+	streams, err := m.Streams()
+	check(t, err)
+	task := streams[0].Tasks()[0]
+	err = task.SetParams(gocann.TaskParams{Type: gocann.TaskKernel, Kernel: nop, Blocks: 1})
+	wantErr(t, err, gocann.CodeRTParamInvalid, `SuperKernel "faulty"`, "cannot be replaced")
+}

@@ -147,6 +147,9 @@ func (t ModelTask) SetKernel(k *kernel.Func, blocks uint32, args []uint64, argsD
 		if op.Kind != hal.OpTask || op.Task.Kind != hal.TaskKernel {
 			return rterr.Errorf(rterr.KindInvalidParam, "task %d of stream %d is a %s, not a kernel", t.pos, t.s.ms.idx, opName(*op))
 		}
+		if sk := t.s.m.sks[op.Task.Kernel]; sk != nil { // m.mu held (edit)
+			return rterr.Errorf(rterr.KindInvalidParam, "task %d of stream %d is SuperKernel %q of %d sub-kernels, whose kernel cannot be replaced", t.pos, t.s.ms.idx, sk.Name, len(sk.Subs))
+		}
 		op.Task.Kernel, op.Task.Blocks, op.Task.ArgsDev = k, blocks, argsDev
 		if argsDev != 0 {
 			op.Task.NArgs = uint32(nargs)

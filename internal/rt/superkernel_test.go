@@ -23,7 +23,10 @@ func runSK(sk *SuperKernel) {
 			blk.Reset(b, sk.Width, nil, nil)
 			blk.SetGang(&g)
 			failed := true
-			defer func() { g.End(failed) }()
+			defer func() {
+				recover() // a failing block, as the device's worker recovers it
+				g.End(failed)
+			}()
 			sk.fn.Fn(&blk)
 			failed = false
 		}()
@@ -116,4 +119,35 @@ func contains(s string, subs ...string) bool {
 		}
 	}
 	return true
+}
+
+// TestSuperKernelFailedBarrier checks that a block failing in one
+// sub-kernel releases the runners waiting at the barrier after it.
+func TestSuperKernelFailedBarrier(t *testing.T) {
+	var later atomic.Int32
+	boom := &kernel.Func{Name: "boom", Fn: func(blk *kernel.Block) {
+		if blk.Idx() == 4 {
+			time.Sleep(time.Millisecond)
+			panic("boom")
+		}
+	}}
+	after := &kernel.Func{Name: "after", Fn: func(*kernel.Block) { later.Add(1) }}
+	sk, err := newSuperKernel(&superRange{name: "f", subs: []hal.Task{
+		{Kind: hal.TaskKernel, Kernel: boom, Blocks: 6},
+		{Kind: hal.TaskKernel, Kernel: after, Blocks: 6},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sk.runners = 3
+	done := make(chan struct{})
+	go func() { runSK(sk); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("runners still wait at the barrier after a block failed")
+	}
+	if n := later.Load(); n != 0 {
+		t.Fatalf("%d blocks of the sub-kernel after the failure ran", n)
+	}
 }
