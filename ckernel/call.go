@@ -40,6 +40,29 @@ import (
 // run runs one block; a trap or an unloaded binary is a kernel fault.
 func (b *Binary) run(fn unsafe.Pointer, name string, blk *kernel.Block) { b.runFP(fn, name, blk, 0) }
 
+// runSK runs one block of kernel name as a sub-kernel of a SuperKernel:
+// its SK_BIND function fn, called with the launch's argument slots, their
+// count and the block count, packs them into the sub-function's struct.
+func (b *Binary) runSK(fn unsafe.Pointer, name string, blk *kernel.Block) {
+	args := blk.Args()
+	var slots [3]uint64
+	if len(args) > 0 {
+		slots[0] = uint64(uintptr(unsafe.Pointer(&args[0])))
+	}
+	slots[1], slots[2] = uint64(len(args)), uint64(blk.Num())
+	b.mu.RLock()
+	if b.handle == nil {
+		b.mu.RUnlock()
+		panic(fmt.Sprintf("kernel %q: its binary %s was unloaded", name, b.name))
+	}
+	failure := callBlock(fn, blk, slots[:], 0)
+	b.mu.RUnlock()
+	runtime.KeepAlive(args)
+	if failure != nil {
+		panic(failure)
+	}
+}
+
 // runFP runs one block of a kernel whose parameters fp marks as floating
 // point (fpMask).
 func (b *Binary) runFP(fn unsafe.Pointer, name string, blk *kernel.Block, fp uint32) {

@@ -152,7 +152,22 @@ func (b *Binary) Kernel(name string) (*kernel.Func, error) {
 		k = &kernel.Func{Name: name, Fn: func(blk *kernel.Block) { b.run(fn, name, blk) }, Batch: b, Entry: uintptr(fn), Emit: emit}
 	}
 	markGang(k, b.gangFlags(name))
+	if skfn := b.lookup(skMarker + name); skfn != nil {
+		k.SK = &kernel.Func{Name: name, Fn: func(blk *kernel.Block) { b.runSK(skfn, name, blk) }, Emit: emit, Gang: k.Gang, Cores: k.Cores}
+	}
 	return k, nil
+}
+
+// skMarker is the prefix of the function SK_BIND defines for a kernel's
+// SuperKernel sub-function (gocann/ascendc/gocann_superkernel.h).
+const skMarker = "gocann_sk_"
+
+// lookup returns the address of b's symbol name, nil if it has none. b.mu
+// read-held.
+func (b *Binary) lookup(name string) unsafe.Pointer {
+	cname := C.CString(name)
+	defer C.free(unsafe.Pointer(cname))
+	return C.dlsym(b.handle, cname)
 }
 
 // fpMask marks kernel name's float and double parameters (bit i for

@@ -34,6 +34,10 @@ type Func struct {
 	// launch's width: vector kernels (AIV) have the chip's vector cores,
 	// cube kernels its cube cores, the rest its AI cores.
 	Cores CoreKind
+	// SK, if set, is what a launch of the kernel runs as a sub-kernel of a
+	// SuperKernel: a native kernel's SK_BIND-bound sub-function. Its
+	// blocks see the launch's arguments and block count.
+	SK *Func
 }
 
 // CoreKind is the kind of core a kernel's blocks run on.

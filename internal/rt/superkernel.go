@@ -199,7 +199,11 @@ func (sk *SuperKernel) run(b *kernel.Block) {
 			if t.Kernel.Gang && t.Blocks > 1 {
 				sub.SetGang(g) // as wide as the SuperKernel, each block a runner (newSuperKernel)
 			}
-			t.Kernel.Fn(&sub)
+			if f := t.Kernel.SK; f != nil {
+				f.Fn(&sub) // its SK_BIND sub-function
+			} else {
+				t.Kernel.Fn(&sub)
+			}
 			if out := sub.TakeOutput(); out != nil {
 				b.Print(out)
 			}

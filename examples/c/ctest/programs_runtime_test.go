@@ -432,6 +432,11 @@ var runtimeExamples = []example{
 		"ok: an event record inside a SuperKernel -> 107000: ",
 		"ok: aclmdlRICaptureEnd inside a SuperKernel range -> 107036: ",
 	}},
+	{"58_skbind", "skbind", []string{
+		"ok: a launch alone runs the kernel itself (-1 -1)",
+		"ok: in a SuperKernel sk_scale runs its __sk__ function: factor, 16-bit bias and skNumBlocks from the struct and SkSystemArgs (6975 6975), the launch after the range the kernel (-1)",
+		"ok: sk_add's template sub-function (the first bound) read what sk_scale's wrote (7075 7075 0)",
+	}},
 	{"56_faults", "faults", []string{
 		`ok: reading the NULL page fails its task: 507042, `,
 		`kernel "read_at" block 0 of 1: read of address 0x8 faulted (SIGSEGV, address not mapped)`,

@@ -35,6 +35,7 @@
 #include "gocann_alloc.h"
 #include "gocann_mask.h"
 #include "gocann_sync.h"
+#include "gocann_superkernel.h"
 #include "gocann_copy.h"
 #include "gocann_copy_pad.h"
 #include "gocann_copy_slice.h"
