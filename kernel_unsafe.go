@@ -85,6 +85,22 @@ func (b *Block) Store64(p DevPtr, v uint64) { b.b.Store64(uint64(p), v) }
 // CANN: none (the AI core's float status register).
 func (b *Block) ReportOverflow() { b.b.ReportOverflow() }
 
+// SetNextTaskStart, in a sub-kernel of a SuperKernel on an Atlas A3 or
+// Ascend 950, lets the next sub-kernel start once every block of this one
+// has called it, while this block's remaining work runs: call it once on
+// every block, after its last data movement. Elsewhere it does nothing.
+//
+// CANN: SetNextTaskStart (Ascend C).
+func (b *Block) SetNextTaskStart() { b.b.SetNextTaskStart() }
+
+// WaitPreTaskEnd, in a sub-kernel of a SuperKernel on an Atlas A3 or
+// Ascend 950, waits until the sub-kernel before it has ended on every
+// core: call it once on every block, before its first data movement.
+// Elsewhere it does nothing.
+//
+// CANN: WaitPreTaskEnd (Ascend C).
+func (b *Block) WaitPreTaskEnd() { b.b.WaitPreTaskEnd() }
+
 // Add64 atomically adds d to the 64-bit word at p and returns the new value.
 //
 // CANN: none.

@@ -25,6 +25,7 @@ type Block struct {
 	mem        Memory
 	out        []byte // what the block printed
 	gang       *Gang  // what a gang launch's blocks share; nil otherwise
+	sk         SKHook // a SuperKernel sub-kernel's calls (SetSK); nil otherwise
 }
 
 // Reset prepares b for one block. Backends call it; kernels never do.

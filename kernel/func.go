@@ -38,6 +38,9 @@ type Func struct {
 	// SuperKernel: a native kernel's SK_BIND-bound sub-function. Its
 	// blocks see the launch's arguments and block count.
 	SK *Func
+	// SKCap is an SK's SK_BIND cap: bit 0 declares that it calls
+	// WaitPreTaskEnd, bit 1 SetNextTaskStart.
+	SKCap uint64
 }
 
 // CoreKind is the kind of core a kernel's blocks run on.

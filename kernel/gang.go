@@ -81,6 +81,41 @@ func (g *Gang) Barrier(num int, pause func()) bool {
 	return true
 }
 
+// SKHook takes the calls of a block running as a sub-kernel of a
+// SuperKernel whose calls take effect (SetNextTaskStart, WaitPreTaskEnd).
+type SKHook interface {
+	SetNextTaskStart(b *Block)
+	WaitPreTaskEnd(b *Block)
+}
+
+// SetSK gives b, a block of a SuperKernel's sub-kernel, the hook its
+// SetNextTaskStart and WaitPreTaskEnd go to. Reset does not clear it: the
+// blocks given one are the SuperKernel's own, never a worker's.
+func (b *Block) SetSK(h SKHook) { b.sk = h }
+
+// SK is b's SuperKernel hook, nil outside a SuperKernel whose calls take
+// effect.
+func (b *Block) SK() SKHook { return b.sk }
+
+// SetNextTaskStart lets the next sub-kernel of a SuperKernel start once
+// every block of this one has called it (or ended), while this block's
+// remaining instructions run. Outside a SuperKernel, and on chips where
+// the call has no effect, it does nothing.
+func (b *Block) SetNextTaskStart() {
+	if b.sk != nil {
+		b.sk.SetNextTaskStart(b)
+	}
+}
+
+// WaitPreTaskEnd waits until the sub-kernel before this one in a
+// SuperKernel has ended on every core. Outside a SuperKernel, and on chips
+// where the call has no effect, it does nothing.
+func (b *Block) WaitPreTaskEnd() {
+	if b.sk != nil {
+		b.sk.WaitPreTaskEnd(b)
+	}
+}
+
 // Gang is the launch's Gang, nil unless the kernel is a gang kernel (and
 // its launch has more than one block).
 func (b *Block) Gang() *Gang { return b.gang }

@@ -32,6 +32,9 @@ type SuperKernel struct {
 	// sub-kernel whose blocks wait for one another makes every block a
 	// runner.
 	runners uint32
+	// overlap makes the sub-kernels' SetNextTaskStart and WaitPreTaskEnd
+	// take effect, on the chips where they do (superkernel_overlap.go).
+	overlap bool
 	fn      kernel.Func
 }
 
@@ -94,6 +97,9 @@ func (s *Stream) EndSuperKernel() error {
 	sk, err := newSuperKernel(r)
 	if err != nil {
 		return err
+	}
+	if overlapChip(s.c.d.props.SoCName) {
+		sk.overlap, sk.runners = true, 1
 	}
 	t := r.subs[0] // its stream's bounds, group and overflow area
 	t.Kernel, t.Blocks, t.NArgs, t.Args, t.ArgsDev, t.Site = &sk.fn, sk.Width, 0, [hal.MaxArgs]uint64{}, 0, r.subs[0].Site
@@ -187,6 +193,10 @@ func newSuperKernel(r *superRange) (*SuperKernel, error) {
 func (sk *SuperKernel) run(b *kernel.Block) {
 	idx := uint32(b.Idx())
 	if idx >= sk.runners {
+		return
+	}
+	if sk.overlap {
+		sk.runOverlap(b)
 		return
 	}
 	g := b.Gang()
