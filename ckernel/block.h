@@ -19,6 +19,7 @@ struct gocann_block_state {
 	const uint32_t *simt; // a SIMT thread's layout: thread x y z, block x y z, grid x y z
 	uintptr_t barrier;    // its block's barrier, for gocann_simt_barrier_wait
 	uintptr_t gang;       // a gang launch's shared words (kernel.Gang, gang.c); 0 otherwise
+	uintptr_t sk;         // a SuperKernel sub-kernel's block (a cgo.Handle, sk.go); 0 otherwise
 	// running is 1 while the thread runs the kernel's own code (and what
 	// it calls), not the shim's or Go's: only a fault raised then is the
 	// kernel's. Two plain stores a block; the handler reads it.

@@ -87,6 +87,9 @@ func callBlock(fn unsafe.Pointer, blk *kernel.Block, args []uint64, fp uint32) e
 	if blk.SIMT() != nil {
 		return callThread(fn, blk, args, fp)
 	}
+	if blk.SK() != nil {
+		return callSK(fn, blk, args, fp)
+	}
 	var p uintptr
 	if len(args) > 0 {
 		p = uintptr(unsafe.Pointer(&args[0]))

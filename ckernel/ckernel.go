@@ -154,6 +154,9 @@ func (b *Binary) Kernel(name string) (*kernel.Func, error) {
 	markGang(k, b.gangFlags(name))
 	if skfn := b.lookup(skMarker + name); skfn != nil {
 		k.SK = &kernel.Func{Name: name, Fn: func(blk *kernel.Block) { b.runSK(skfn, name, blk) }, Emit: emit, Gang: k.Gang, Cores: k.Cores}
+		if capp := b.lookup(skCapMarker + name); capp != nil {
+			k.SK.SKCap = *(*uint64)(capp)
+		}
 	}
 	return k, nil
 }
@@ -161,6 +164,9 @@ func (b *Binary) Kernel(name string) (*kernel.Func, error) {
 // skMarker is the prefix of the function SK_BIND defines for a kernel's
 // SuperKernel sub-function (gocann/ascendc/gocann_superkernel.h).
 const skMarker = "gocann_sk_"
+
+// skCapMarker is the prefix of SK_BIND's cap symbol.
+const skCapMarker = "gocann_skcap_"
 
 // lookup returns the address of b's symbol name, nil if it has none. b.mu
 // read-held.

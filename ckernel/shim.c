@@ -152,6 +152,38 @@ int gocann_call_simt(void *fn, int64_t idx, int64_t num, const uint64_t *args, i
 	return r;
 }
 
+int gocann_call_sk(void *fn, int64_t idx, int64_t num, const uint64_t *args, int n, uint32_t fpmask, uintptr_t gang,
+		   uintptr_t sk, gocann_failure *fail) {
+	uintptr_t saved_gang = gocann_block.gang, saved_sk = gocann_block.sk;
+	gocann_block.gang = gang;
+	gocann_block.sk = sk;
+	int r = call_block(fn, idx, num, args, n, fpmask, fail);
+	gocann_block.gang = saved_gang;
+	gocann_block.sk = saved_sk;
+	return r;
+}
+
+extern void gocann_sk_hook(uintptr_t sk, int which);
+
+// SetNextTaskStart and WaitPreTaskEnd (gocann/kernel.h) go to the
+// SuperKernel in Go; outside a sub-kernel whose calls take effect they do
+// nothing. The hook is Go code: a fault there is not the kernel's.
+void SetNextTaskStart(void) {
+	if (gocann_block.sk != 0) {
+		gocann_block.running = 0;
+		gocann_sk_hook(gocann_block.sk, 0);
+		gocann_block.running = 1;
+	}
+}
+
+void WaitPreTaskEnd(void) {
+	if (gocann_block.sk != 0) {
+		gocann_block.running = 0;
+		gocann_sk_hook(gocann_block.sk, 1);
+		gocann_block.running = 1;
+	}
+}
+
 int gocann_call_gang(void *fn, int64_t idx, int64_t num, const uint64_t *args, int n, uint32_t fpmask, uintptr_t gang,
 		     gocann_failure *fail) {
 	uintptr_t saved = gocann_block.gang;

@@ -72,6 +72,12 @@ typedef struct gocann_dim3 {
 int gocann_call_simt(void *fn, int64_t idx, int64_t num, const uint64_t *args, int n, uint32_t fpmask,
 		     const uint32_t *layout, uintptr_t barrier, gocann_failure *fail);
 
+// gocann_call_sk is gocann_call_kernel for a block of a SuperKernel's
+// sub-kernel whose SetNextTaskStart and WaitPreTaskEnd take effect: they
+// call back into Go with sk; gang is as for gocann_call_gang, or 0.
+int gocann_call_sk(void *fn, int64_t idx, int64_t num, const uint64_t *args, int n, uint32_t fpmask, uintptr_t gang,
+		   uintptr_t sk, gocann_failure *fail);
+
 // gocann_call_gang is gocann_call_kernel for a block of a gang launch,
 // whose blocks share the words at gang (kernel.Gang): their cross-block
 // waits (gang.c) use them.

@@ -21,6 +21,8 @@ static int64_t (*core_block_num)(void);
 static void (*core_trap)(void);
 static void (*core_trap_message)(const char *);
 static void (*core_report_overflow)(void);
+static void (*core_set_next_task_start)(void);
+static void (*core_wait_pre_task_end)(void);
 static void (*core_host_func_fail)(const char *);
 static gocann_dim3_ (*core_thread_idx)(void);
 static gocann_dim3_ (*core_block_dim)(void);
@@ -40,6 +42,8 @@ const gocann_core_sym gocann_kernel_syms[] = {
 	{"gocann_trap", &core_trap_message},
 	{"gocann_linked_kernel", &core_linked_kernel},
 	{"gocann_report_overflow", &core_report_overflow},
+	{"SetNextTaskStart", &core_set_next_task_start},
+	{"WaitPreTaskEnd", &core_wait_pre_task_end},
 	{"gocann_host_func_fail", &core_host_func_fail},
 	{"gocann_thread_idx", &core_thread_idx},
 	{"gocann_block_dim", &core_block_dim},
@@ -76,6 +80,19 @@ EXPORT void gocann_trap(const char *message) {
 EXPORT void gocann_report_overflow(void) {
 	if (core_report_overflow) {
 		core_report_overflow();
+	}
+}
+
+// Outside a kernel, before the core is loaded, there is no SuperKernel.
+EXPORT void SetNextTaskStart(void) {
+	if (core_set_next_task_start) {
+		core_set_next_task_start();
+	}
+}
+
+EXPORT void WaitPreTaskEnd(void) {
+	if (core_wait_pre_task_end) {
+		core_wait_pre_task_end();
 	}
 }
 

@@ -76,6 +76,26 @@ int main(int argc, char **argv)
            "sk_add's template sub-function (the first bound) read what sk_scale's wrote (%lld %lld %lld)",
            (long long)w[0], (long long)w[3], (long long)w[4]);
     CHECK(aclmdlRIDestroy(m));
+
+    /* On this chip (the default, an Atlas A2) the calls only compile: two
+     * one-block sub-kernels whose 150 ms tails follow SetNextTaskStart run
+     * in turn. */
+    aclrtFuncHandle tail;
+    CHECK(aclrtBinaryGetFunction(bin, "sk_tail", &tail));
+    uint32_t set = 1;
+    void *targs[2] = {&a, &set};
+    CHECK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    CHECK(gocannSuperKernelBegin(s, "tails"));
+    CHECK(aclrtLaunchKernelWithArgsArray(tail, 1, s, NULL, targs));
+    CHECK(aclrtLaunchKernelWithArgsArray(tail, 1, s, NULL, targs));
+    CHECK(gocannSuperKernelEnd(s));
+    CHECK(aclmdlRICaptureEnd(s, &m));
+    double start = now_ms();
+    CHECK(aclmdlRIExecuteAsync(m, s));
+    CHECK(aclrtSynchronizeStream(s));
+    double ms = now_ms() - start;
+    EXPECT(ms >= 300, "on %s SetNextTaskStart does nothing: the two 150 ms sub-kernels took %.0f ms", aclrtGetSocName(), ms);
+    CHECK(aclmdlRIDestroy(m));
     CHECK(aclrtFree(a));
     CHECK(aclrtFree(b));
     CHECK(aclrtDestroyStream(s));

@@ -158,6 +158,16 @@ __attribute__((noreturn))
 #endif
 void gocann_trap(const char *message);
 
+/* In a sub-kernel of a SuperKernel (gocann/superkernel.h) on an Atlas A3
+ * or Ascend 950: SetNextTaskStart, called once on every core after its
+ * last data movement, lets the next sub-kernel start while the rest of
+ * this one runs; WaitPreTaskEnd, called once on every core before its
+ * first data movement, waits until the sub-kernel before has ended on
+ * every core. A sub-kernel whose cores do not all call one of them
+ * exactly once fails. Elsewhere they do nothing. */
+void SetNextTaskStart(void);
+void WaitPreTaskEnd(void);
+
 /* Report a float overflow (an inf or a NaN the kernel produced), as an AI
  * core's overflow detection does: if the launch's stream has its overflow
  * switch on (aclrtSetStreamOverflowSwitch), the device's overflow status

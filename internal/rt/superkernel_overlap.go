@@ -181,9 +181,9 @@ func (r *skRun) check() error {
 			declared := sk.SKCap&c.bit != 0
 			switch {
 			case declared && len(did) == 0:
-				return fmt.Errorf("%s: its SK_BIND cap %d declares %s (bit %d), which no core called (calls by core %v)", what, sk.SKCap, c.name, c.bit, counts)
+				return fmt.Errorf("%s: its SK_BIND cap %d declares %s (cap & %d), which no core called (calls by core %v)", what, sk.SKCap, c.name, c.bit, counts)
 			case !declared && len(did) > 0:
-				return fmt.Errorf("%s: cores %v called %s, which its SK_BIND cap %d does not declare (bit %d; calls by core %v)", what, did, c.name, sk.SKCap, c.bit, counts)
+				return fmt.Errorf("%s: cores %v called %s, which its SK_BIND cap %d does not declare (cap & %d is 0; calls by core %v)", what, did, c.name, sk.SKCap, c.bit, counts)
 			}
 		}
 	}

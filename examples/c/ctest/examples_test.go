@@ -24,6 +24,8 @@ var envs = map[string][]string{
 	"30_identity": {"ASCEND_RT_VISIBLE_DEVICES=1,3"},
 	// A chip other than the default one, an Atlas A3.
 	"40_profiles": {"GOCANN_SOC_NAME=Ascend910_9391"},
+	// SetNextTaskStart and WaitPreTaskEnd take effect on an Atlas A3.
+	"59_sk_overlap": {"GOCANN_SOC_NAME=Ascend910_9391"},
 }
 
 // examples are the programs in the order they run.

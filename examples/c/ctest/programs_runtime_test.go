@@ -436,6 +436,17 @@ var runtimeExamples = []example{
 		"ok: a launch alone runs the kernel itself (-1 -1)",
 		"ok: in a SuperKernel sk_scale runs its __sk__ function: factor, 16-bit bias and skNumBlocks from the struct and SkSystemArgs (6975 6975), the launch after the range the kernel (-1)",
 		"ok: sk_add's template sub-function (the first bound) read what sk_scale's wrote (7075 7075 0)",
+		"ok: on Ascend910B1 SetNextTaskStart does nothing: the two 150 ms sub-kernels took ",
+	}},
+	{"59_sk_overlap", "skbind", []string{
+		"ok: running on an Atlas A3 (Ascend910_9391)",
+		"ok: two 150 ms tails after SetNextTaskStart overlap: ",
+		"ok: without SetNextTaskStart the two run in turn: ",
+		"ok: WaitPreTaskEnd: both blocks saw the 4 flags written after SetNextTaskStart (4 4)",
+		"ok: without WaitPreTaskEnd the next sub-kernel ran beside the tails (0 0)",
+		"ok: SetNextTaskStart on some cores only -> 507015 in ",
+		"ok: an SK_BIND cap declaring a call not made -> 507015 in ",
+		"ok: outside a SuperKernel the calls do nothing",
 	}},
 	{"56_faults", "faults", []string{
 		`ok: reading the NULL page fails its task: 507042, `,

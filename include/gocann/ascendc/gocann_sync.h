@@ -25,14 +25,19 @@ __aicore__ inline void PipeBarrier()
 }
 
 /* SetNextTaskStart and WaitPreTaskEnd let neighbouring sub-kernels of a
- * SuperKernel overlap; outside one, as here, they do nothing. */
+ * SuperKernel overlap on an Atlas A3 or Ascend 950 (gocann/kernel.h's
+ * calls, which the runtime serves); outside one, and on other chips, they
+ * do nothing. Every operation being done when its call returns, the pipes
+ * chosen do not matter. */
 template <pipe_t AIV_PIPE = PIPE_MTE3, pipe_t AIC_PIPE = PIPE_FIX, bool FORCE = false>
 __aicore__ inline void SetNextTaskStart()
 {
+    ::SetNextTaskStart();
 }
 template <bool FORCE = false>
 __aicore__ inline void WaitPreTaskEnd()
 {
+    ::WaitPreTaskEnd();
 }
 template <HardEvent event>
 __aicore__ inline void SetFlag(int32_t)
