@@ -29,6 +29,15 @@ extern "C" {
  * task but a kernel launch (an AI-core kernel whose arguments are given
  * from the host) queued inside a range. aclmdlRICaptureEnd with a range
  * still open fails with ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED.
+ *
+ * A kernel whose Ascend C source binds an __sk__ function to it with
+ * SK_BIND runs that function as a sub-kernel. On an Atlas A3 or Ascend
+ * 950, SetNextTaskStart and WaitPreTaskEnd (gocann/kernel.h, Ascend C's)
+ * take effect in sub-kernels: the next sub-kernel starts once every core
+ * of one called SetNextTaskStart; WaitPreTaskEnd waits for the one before
+ * to end everywhere. A sub-kernel that calls one on some cores only, or
+ * twice on a core, or not as its SK_BIND cap declares, fails the run with
+ * ACL_ERROR_RT_AICORE_EXCEPTION.
  */
 aclError gocannSuperKernelBegin(aclrtStream stream, const char *name);
 aclError gocannSuperKernelEnd(aclrtStream stream);
