@@ -85,3 +85,82 @@ def test_superkernel_ordering_and_refusals(device, kernels):
     acl.rt.free(b)
     assert acl.rt.destroy_stream(stream) == 0
     assert acl.rt.binary_unload(bin_) == 0
+
+
+@pytest.fixture
+def a3(tmp_path):
+    """An initialised runtime on an Atlas A3, device 0 set."""
+    cfg = tmp_path / "a3.json"
+    cfg.write_text('{"simulator": {"soc_name": "Ascend910_9391"}}')
+    assert acl.init(str(cfg)) == acl.ACL_SUCCESS
+    assert acl.rt.set_device(0) == acl.ACL_SUCCESS
+    yield 0
+    assert acl.rt.reset_device(0) == acl.ACL_SUCCESS
+    assert acl.finalize() == acl.ACL_SUCCESS
+
+
+def capture_sk(stream, launches):
+    assert acl.mdl.ri_capture_begin(stream, acl.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL) == 0
+    assert acl.gocann.super_kernel_begin(stream, "sk") == 0
+    for func, blocks, slots in launches:
+        assert launch(func, blocks, stream, *slots) == 0, acl.get_recent_err_msg()
+    assert acl.gocann.super_kernel_end(stream) == 0
+    model, ret = acl.mdl.ri_capture_end(stream)
+    assert ret == 0, acl.get_recent_err_msg()
+    return model
+
+
+def timed_run(model, stream):
+    start = time.monotonic()
+    assert acl.mdl.ri_execute_async(model, stream) == 0
+    ret = acl.rt.synchronize_stream(stream)
+    return time.monotonic() - start, ret
+
+
+def test_superkernel_overlap_and_contract_a3(a3, kernels):
+    bin_, ret = acl.rt.binary_load_from_file(kernels, 0)
+    assert ret == 0, acl.get_recent_err_msg()
+    tail, _ = acl.rt.binary_get_function(bin_, "sk_tail_c")
+    some, _ = acl.rt.binary_get_function(bin_, "sk_some_c")
+    stream, _ = acl.rt.create_stream()
+    out, _ = acl.rt.malloc(64, acl.ACL_MEM_MALLOC_HUGE_FIRST)
+    for set_, overlap in ((1, True), (0, False)):
+        model = capture_sk(stream, [(tail, 1, (out, set_)), (tail, 1, (out, set_))])
+        took, ret = timed_run(model, stream)
+        assert ret == 0, acl.get_recent_err_msg()
+        if overlap:
+            assert took < 0.25, "two 150 ms tails after SetNextTaskStart took %.3f s" % took
+        else:
+            assert took >= 0.3, "two 150 ms sub-kernels without SetNextTaskStart took %.3f s" % took
+        assert acl.mdl.ri_destroy(model) == 0
+    for twice, want in ((0, "cores [0] called SetNextTaskStart and cores [1 2] did not"),
+                        (1, "called WaitPreTaskEnd more than once")):
+        model = capture_sk(stream, [(tail, 1, (out, 1)), (some, 3, (out, twice))])
+        took, ret = timed_run(model, stream)
+        assert ret == acl.ACL_ERROR_RT_AICORE_EXCEPTION
+        msg = acl.get_recent_err_msg()
+        assert 'SuperKernel "sk" sub-kernel 1 ("sk_some_c", 3 blocks)' in msg and want in msg, msg
+        assert took < 10
+        assert acl.mdl.ri_destroy(model) == 0
+    # Outside a SuperKernel the calls do nothing.
+    assert launch(some, 3, stream, out, 1) == 0
+    assert acl.rt.synchronize_stream(stream) == 0
+    acl.rt.free(out)
+    assert acl.rt.destroy_stream(stream) == 0
+    assert acl.rt.binary_unload(bin_) == 0
+
+
+def test_superkernel_no_overlap_a2(device, kernels):
+    bin_, ret = acl.rt.binary_load_from_file(kernels, 0)
+    assert ret == 0
+    tail, _ = acl.rt.binary_get_function(bin_, "sk_tail_c")
+    stream, _ = acl.rt.create_stream()
+    out, _ = acl.rt.malloc(64, acl.ACL_MEM_MALLOC_HUGE_FIRST)
+    model = capture_sk(stream, [(tail, 1, (out, 1)), (tail, 1, (out, 1))])
+    took, ret = timed_run(model, stream)
+    assert ret == 0
+    assert took >= 0.3, "on the default chip (an Atlas A2) the sub-kernels overlapped: %.3f s" % took
+    assert acl.mdl.ri_destroy(model) == 0
+    acl.rt.free(out)
+    assert acl.rt.destroy_stream(stream) == 0
+    assert acl.rt.binary_unload(bin_) == 0

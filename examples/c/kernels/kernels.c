@@ -125,3 +125,31 @@ __global__ __aicore__ void sk_shift(GM_ADDR in, GM_ADDR out)
     ((int64_t *)out)[GetBlockIdx()] = ((int64_t *)in)[GetBlockIdx() + 1];
 }
 GOCANN_KERNEL_PARAMS(sk_shift, GOCANN_PARAM_PTR, GOCANN_PARAM_PTR);
+
+/* sk_tail stores 1 at out[block] after 150 ms, calling gocann/kernel.h's
+ * SetNextTaskStart first if set says: in a SuperKernel on an Atlas A3
+ * the next sub-kernel may start during the sleep. */
+__global__ __aicore__ void sk_tail_c(GM_ADDR out, int64_t set)
+{
+    if (set) {
+        SetNextTaskStart();
+    }
+    struct timespec ts = {0, 150000000L};
+    nanosleep(&ts, NULL);
+    ((int64_t *)out)[GetBlockIdx()] = 1;
+}
+GOCANN_KERNEL_PARAMS(sk_tail_c, GOCANN_PARAM_PTR, GOCANN_PARAM_INT64);
+
+/* sk_some_c breaks the calls' contract: block 0 alone calls
+ * SetNextTaskStart, and every block WaitPreTaskEnd twice. */
+__global__ __aicore__ void sk_some_c(GM_ADDR out, int64_t twice)
+{
+    (void)out;
+    if (twice) {
+        WaitPreTaskEnd();
+        WaitPreTaskEnd();
+    } else if (GetBlockIdx() == 0) {
+        SetNextTaskStart();
+    }
+}
+GOCANN_KERNEL_PARAMS(sk_some_c, GOCANN_PARAM_PTR, GOCANN_PARAM_INT64);
