@@ -41,7 +41,12 @@ type skRun struct {
 	over     atomic.Bool
 	failed   *atomic.Bool // any block of the SuperKernel failed
 	failure  *atomic.Pointer[any]
+	outer    *kernel.Gang // the task's: failed once it timed out
 }
+
+// stopped reports whether the SuperKernel failed: a block of it, or the
+// task (its timeout).
+func (r *skRun) stopped() bool { return r.failed.Load() || r.outer != nil && r.outer.Failed() }
 
 func (r *skRun) SetNextTaskStart(b *kernel.Block) {
 	if r.next[b.Idx()].Add(1) == 1 {
@@ -56,7 +61,7 @@ func (r *skRun) WaitPreTaskEnd(b *kernel.Block) {
 		return
 	}
 	var pause skPause
-	for p.ended.Load() < int32(p.t.Blocks) && !r.failed.Load() {
+	for p.ended.Load() < int32(p.t.Blocks) && !r.stopped() {
 		pause.wait()
 	}
 }
@@ -111,17 +116,17 @@ func (sk *SuperKernel) runOverlap(b *kernel.Block) {
 	for i := range sk.Subs {
 		t := &sk.Subs[i]
 		r := &skRun{sk: sk, i: i, t: t, prev: prev, next: make([]atomic.Int32, t.Blocks), waits: make([]atomic.Int32, t.Blocks),
-			out: make([][]byte, t.Blocks), failed: &failed, failure: &failure}
+			out: make([][]byte, t.Blocks), failed: &failed, failure: &failure, outer: b.Gang()}
 		runs = append(runs, r)
 		wg.Add(int(t.Blocks))
 		for j := uint32(0); j < t.Blocks; j++ {
 			go r.block(j, b.Memory(), &wg)
 		}
 		var pause skPause
-		for r.released.Load() < int32(t.Blocks) && !failed.Load() {
+		for r.released.Load() < int32(t.Blocks) && !r.stopped() {
 			pause.wait()
 		}
-		if failed.Load() {
+		if r.stopped() {
 			break
 		}
 		prev = r
