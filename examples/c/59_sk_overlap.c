@@ -150,6 +150,17 @@ int main(int argc, char **argv)
            "an SK_BIND cap declaring a call not made -> %d in %.0f ms: %s", rc, ms, msg ? msg : "(none)");
     CHECK(aclmdlRIDestroy(m));
 
+    begin("sneak");
+    launch1(fn("sk_sneak"), 2, a);
+    m = end();
+    clear_errors();
+    ms = run(m, &rc);
+    msg = aclGetRecentErrMsg();
+    EXPECT(rc == ACL_ERROR_RT_AICORE_EXCEPTION && msg && strstr(msg, "cores [0 1] called SetNextTaskStart, which its SK_BIND cap 0 does not declare") &&
+               ms < 10000,
+           "a call an SK_BIND cap does not declare -> %d in %.0f ms: %s", rc, ms, msg ? msg : "(none)");
+    CHECK(aclmdlRIDestroy(m));
+
     launch2u(tail, 2, a, 1);
     launch1(some, 3, a);
     CHECK(aclrtSynchronizeStream(s));

@@ -446,6 +446,7 @@ var runtimeExamples = []example{
 		"ok: without WaitPreTaskEnd the next sub-kernel ran beside the tails (0 0)",
 		"ok: SetNextTaskStart on some cores only -> 507015 in ",
 		"ok: an SK_BIND cap declaring a call not made -> 507015 in ",
+		"ok: a call an SK_BIND cap does not declare -> 507015 in ",
 		"ok: outside a SuperKernel the calls do nothing",
 	}},
 	{"56_faults", "faults", []string{

@@ -116,3 +116,17 @@ __sk__ __aicore__ void sk_liar_sk(const LiarArgs *args)
     ((int64_t *)args->out)[AscendC::GetBlockIdx()] = 3;
 }
 SK_BIND(sk_liar, 2, sk_liar_sk);
+
+// sk_sneak's sub-function calls SetNextTaskStart, which its cap 0 does not
+// declare.
+extern "C" __global__ __aicore__ void sk_sneak(GM_ADDR out)
+{
+    (void)out;
+}
+
+__sk__ __aicore__ void sk_sneak_sk(const LiarArgs *args)
+{
+    (void)args;
+    AscendC::SetNextTaskStart();
+}
+SK_BIND(sk_sneak, 0, sk_sneak_sk);
