@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // testASC builds examples/c/asc, a project in CANN's ASC CMake language
@@ -192,6 +193,36 @@ func testBisheng(t *testing.T, shell, source, prefix string) {
 		out, err := sh(c.script)
 		if err == nil || !strings.Contains(out, c.want) {
 			t.Errorf("%s: %v, want a failure saying %q:\n%s", c.what, err, c.want, out)
+		}
+	}
+}
+
+// testSuperKernelBisheng builds kernels/skbind.cpp, Ascend C kernels with
+// SK_BIND sub-functions calling SetNextTaskStart and WaitPreTaskEnd, with
+// the installed bisheng, and runs 58_skbind and, on an Atlas A3,
+// 59_sk_overlap with it.
+func testSuperKernelBisheng(t *testing.T, tl *tools, shell, source, prefix string) {
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join(tl.src, "kernels", "skbind.cpp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "skbind.asc"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(shell, "-c", source+` "$1/set_env.sh" && cd "$2" && bisheng -g -shared -fPIC skbind.asc -o libskbind.so`, "sh", prefix, dir)
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("bisheng: %v\n%s", err, out)
+	}
+	so := filepath.Join(dir, "libskbind.so")
+	for _, c := range []struct {
+		name string
+		env  []string
+	}{{"58_skbind", nil}, {"59_sk_overlap", []string{"GOCANN_SOC_NAME=Ascend910_9391"}}} {
+		res := runProgramEnv(t, time.Minute, append(append([]string{}, tl.env...), c.env...), tl.program(t, c.name), so)
+		if res.err != nil || !strings.Contains(res.stdout, "\nPASS "+c.name+"\n") {
+			t.Errorf("%s with bisheng's kernels: %v\nstdout:\n%s\nstderr:\n%s", c.name, res.err, res.stdout, res.stderr)
 		}
 	}
 }

@@ -39,6 +39,7 @@ func TestInstall(t *testing.T) {
 	t.Run("cmake", func(t *testing.T) { testCMake(t, tl, shell, source, prefix) })
 	t.Run("asc", func(t *testing.T) { testASC(t, tl, shell, source, prefix) })
 	t.Run("bisheng", func(t *testing.T) { testBisheng(t, shell, source, prefix) })
+	t.Run("superkernel", func(t *testing.T) { testSuperKernelBisheng(t, tl, shell, source, prefix) })
 	t.Run("ascapi", func(t *testing.T) { testASCAPI(t, tl, shell, source, prefix) })
 
 	app := filepath.Join(dir, "app")
