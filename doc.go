@@ -60,6 +60,8 @@
 //
 //	GetBlockIdx (Ascend C)                                                     Block.Idx
 //	GetBlockNum (Ascend C)                                                     Block.Num
+//	SetNextTaskStart (Ascend C)                                                Block.SetNextTaskStart
+//	WaitPreTaskEnd (Ascend C)                                                  Block.WaitPreTaskEnd
 //	aclCreateDataBuffer                                                        NewDataBuffer
 //	aclFinalize                                                                Runtime.Finalize
 //	aclFinalize (finalize callbacks)                                           RawRuntime.NotifyFinalize
