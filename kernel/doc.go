@@ -11,6 +11,10 @@
 //     Fault (a signal its native code raised, a C++ exception that left
 //     it), which the backend running the block makes the task's AI-core
 //     exception;
+//   - a gang launch's shared words (Gang: Sync for SyncAll, Barrier for a
+//     SuperKernel's runners), and a SuperKernel sub-kernel's view: Func.SK,
+//     the SK_BIND sub-function a launch runs as a sub-kernel, and SKHook,
+//     where its blocks' SetNextTaskStart and WaitPreTaskEnd go;
 //   - DType, the element types of device data (CANN's aclDataType values);
 //   - MaxArgs, the argument slots a launch passes at most.
 //
