@@ -34,7 +34,15 @@ func skKernels(t *testing.T, e env) (fill, shift *gocann.Kernel) {
 }
 
 func TestSuperKernelOrdering(t *testing.T) {
-	e := setup(t)
+	// The default chip runs sub-kernels on runners with barriers; an Atlas
+	// A3, where SetNextTaskStart takes effect, each block on its own.
+	for _, cfg := range []string{smallConfig, skA3Config} {
+		testSuperKernelOrdering(t, cfg)
+	}
+}
+
+func testSuperKernelOrdering(t *testing.T, cfg string) {
+	e := setup(t, cfg)
 	fill, shift := skKernels(t, e)
 	a, b := malloc(t, e.c, 8*64), malloc(t, e.c, 8*64)
 	for _, n := range [][2]uint32{{2, 1}, {4, 3}, {8, 7}, {3, 2}} {
@@ -75,7 +83,13 @@ func TestSuperKernelOrdering(t *testing.T) {
 }
 
 func TestSuperKernelReplay1000(t *testing.T) {
-	e := setup(t)
+	for _, cfg := range []string{smallConfig, skA3Config} {
+		testSuperKernelReplay1000(t, cfg)
+	}
+}
+
+func testSuperKernelReplay1000(t *testing.T, cfg string) {
+	e := setup(t, cfg)
 	add, err := e.r.RegisterKernel("sk_add", func(b *gocann.Block) {
 		v := gocann.View[uint64](b, b.Arg(0).Ptr(), 8)
 		v[b.Idx()] += b.Arg(1).U64()
