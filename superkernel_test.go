@@ -304,3 +304,18 @@ func TestSuperKernelFault(t *testing.T) {
 	err = task.SetParams(gocann.TaskParams{Type: gocann.TaskKernel, Kernel: nop, Blocks: 1})
 	wantErr(t, err, gocann.CodeRTParamInvalid, `SuperKernel "faulty"`, "cannot be replaced")
 }
+
+// TestSuperKernelTooWide checks that a SuperKernel wider than the chip's
+// AI cores, whose blocks must all run at once, is refused at its end.
+func TestSuperKernelTooWide(t *testing.T) {
+	e := setup(t)
+	k, err := e.r.RegisterKernel("wide", func(*gocann.Block) {})
+	check(t, err)
+	m, err := e.s.Capture(gocann.CaptureGlobal, func(s *gocann.Stream) error {
+		err := s.SuperKernel("wide", func(s *gocann.Stream) error { return s.Launch(k, 25) })
+		wantErr(t, err, gocann.CodeRTParamInvalid, `SuperKernel "wide" is 25 blocks wide`, "24 AI cores")
+		return nil
+	})
+	check(t, err)
+	m.Close()
+}

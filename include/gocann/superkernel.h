@@ -25,7 +25,8 @@ extern "C" {
  * Refused with ACL_ERROR_RT_STREAM_NOT_CAPTURED: Begin or End on a stream
  * that is not capturing. With ACL_ERROR_INVALID_PARAM: a NULL name. With
  * ACL_ERROR_RT_PARAM_INVALID: a Begin while a range is open on the
- * stream, an End without one, and any
+ * stream, an End without one, an End whose SuperKernel is wider than the
+ * chip's AI cores (its blocks all run at once), and any
  * task but a kernel launch (an AI-core kernel whose arguments are given
  * from the host) queued inside a range. aclmdlRICaptureEnd with a range
  * still open fails with ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED.

@@ -98,7 +98,16 @@ func (s *Stream) EndSuperKernel() error {
 	if err != nil {
 		return err
 	}
-	if overlapChip(s.c.d.props.SoCName) {
+	props := &s.c.d.props
+	cores, of := props.AICores, "AI cores"
+	if sk.fn.Cores == kernel.CoreVector {
+		cores, of = props.VectorCores, "vector cores"
+	}
+	if sk.Width > 1 && int(sk.Width) > cores {
+		return rterr.Errorf(rterr.KindInvalidParam, "SuperKernel %q is %d blocks wide (its widest sub-kernel's), which must all run at once, but the chip has %d %s",
+			sk.Name, sk.Width, cores, of)
+	}
+	if overlapChip(props.SoCName) {
 		sk.overlap, sk.runners = true, 1
 	}
 	t := r.subs[0] // its stream's bounds, group and overflow area
