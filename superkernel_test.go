@@ -319,3 +319,35 @@ func TestSuperKernelTooWide(t *testing.T) {
 	check(t, err)
 	m.Close()
 }
+
+// TestSuperKernelOtherStreamGroup checks that a kernel launch inside a
+// SuperKernel is refused while another captured stream has a task group
+// open, as any task of another stream is.
+func TestSuperKernelOtherStreamGroup(t *testing.T) {
+	e := setup(t)
+	k, err := e.r.RegisterKernel("k", func(*gocann.Block) {})
+	check(t, err)
+	other := e.newStream(t)
+	ev, err := e.c.NewEvent(gocann.EventSync)
+	check(t, err)
+	ev2, err := e.c.NewEvent(gocann.EventSync)
+	check(t, err)
+	m, err := e.s.Capture(gocann.CaptureGlobal, func(s *gocann.Stream) error {
+		check(t, s.Record(ev))
+		check(t, other.WaitEvent(ev))
+		err := other.SuperKernel("other", func(o *gocann.Stream) error {
+			check(t, s.BeginTaskGroup())
+			err := o.Launch(k, 2)
+			wantErr(t, err, gocann.CodeStreamTaskGroupIntr, "task group is open")
+			_, gerr := s.EndTaskGroup()
+			check(t, gerr)
+			return o.Launch(k, 2)
+		})
+		check(t, err)
+		check(t, other.Record(ev2))
+		return s.WaitEvent(ev2)
+	})
+	check(t, err)
+	check(t, m.Execute(context.Background()))
+	m.Close()
+}

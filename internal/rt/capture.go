@@ -227,11 +227,11 @@ func (c *Capture) add(s *Stream, ms *mstream, op hal.Op, e *Event) error {
 	if err := c.live(); err != nil {
 		return err
 	}
-	if ms.sk != nil {
-		return superAdd(ms, op)
-	}
 	if err := c.checkGroup(s, ms, op); err != nil {
 		return err
+	}
+	if ms.sk != nil {
+		return superAdd(ms, op)
 	}
 	ms.push(op, e)
 	return nil

@@ -110,8 +110,8 @@ func (s *Stream) EndSuperKernel() error {
 	if overlapChip(props.SoCName) {
 		sk.overlap, sk.runners = true, 1
 	}
-	t := r.subs[0] // its stream's bounds, group and overflow area
-	t.Kernel, t.Blocks, t.NArgs, t.Args, t.ArgsDev, t.Site = &sk.fn, sk.Width, 0, [hal.MaxArgs]uint64{}, 0, r.subs[0].Site
+	t := r.subs[0] // its stream's bounds, group and overflow area, and the first launch's site
+	t.Kernel, t.Blocks, t.NArgs, t.Args, t.ArgsDev = &sk.fn, sk.Width, 0, [hal.MaxArgs]uint64{}, 0
 	m := c.m
 	m.mu.Lock()
 	if m.sks == nil {
