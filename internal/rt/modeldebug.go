@@ -246,18 +246,22 @@ func (d DebugModel) String() string {
 				b.WriteString(" (disabled)")
 			}
 			if len(t.SubKernels) > 0 {
-				fmt.Fprintf(&b, " SuperKernel of %d sub-kernels:", len(t.SubKernels))
-			}
-			for _, st := range t.SubKernels {
-				fmt.Fprintf(&b, "\n          sub-kernel %d %s<<<%d>>>", st.Seq, st.Kernel, st.Blocks)
-				if len(st.Args) > 0 {
-					fmt.Fprintf(&b, "(%s)", strings.Join(st.Args, ", "))
-				}
+				fmt.Fprintf(&b, " SuperKernel of %d sub-kernels", len(t.SubKernels))
 			}
 			if t.Site != "" { // verbose only
 				fmt.Fprintf(&b, " launched at %s", t.Site)
 			}
 			b.WriteByte('\n')
+			for _, st := range t.SubKernels {
+				fmt.Fprintf(&b, "          sub-kernel %d %s<<<%d>>>", st.Seq, st.Kernel, st.Blocks)
+				if len(st.Args) > 0 { // verbose only
+					fmt.Fprintf(&b, "(%s)", strings.Join(st.Args, ", "))
+				}
+				if st.Site != "" {
+					fmt.Fprintf(&b, " launched at %s", st.Site)
+				}
+				b.WriteByte('\n')
+			}
 		}
 	}
 	for _, dep := range d.Dependencies {
