@@ -246,9 +246,7 @@ __aicore__ inline void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src
     gocann::CastHolds(dst, count);
     gocann::CastHolds(src, count);
     using W = gocann::CastWider<T, U>;
-    gocann::Mask m;
-    m.counter = true;
-    m.count = count;
+    gocann::Mask m = gocann::CounterMask(count);
     UnaryRepeatParams p(1, 1, gocann::CastBlocks<T, W>(), gocann::CastBlocks<U, W>());
     gocann::Cast0(dst, src, roundMode, m, 1, p);
     gocann::CountForm();

@@ -226,10 +226,8 @@ __aicore__ inline void Gather(const LocalTensor<T> &dst, const LocalTensor<T> &s
     }
     dst.gocannCheck(count, "Gather");
     srcOffset.gocannCheck(count, "Gather");
-    gocann::Mask m;
-    m.counter = true; // the instruction's repeats, then its tail, in a row
-    m.count = count;
-    gocann::Gather0(dst, src, srcOffset, srcBaseAddr, m, 0, DEFAULT_REPEAT_STRIDE);
+    // the instruction's repeats, then its tail, in a row
+    gocann::Gather0(dst, src, srcOffset, srcBaseAddr, gocann::CounterMask(count), 0, DEFAULT_REPEAT_STRIDE);
     gocann::CountForm();
 }
 
@@ -389,10 +387,7 @@ __aicore__ inline void Scatter(const LocalTensor<T> &dst, const LocalTensor<T> &
 {
     src.gocannCheck(count, "Scatter");
     dstOffset.gocannCheck(count, "Scatter");
-    gocann::Mask m;
-    m.counter = true;
-    m.count = count;
-    gocann::Scatter0(dst, src, dstOffset, dstBaseAddr, m, 0, DEFAULT_REPEAT_STRIDE);
+    gocann::Scatter0(dst, src, dstOffset, dstBaseAddr, gocann::CounterMask(count), 0, DEFAULT_REPEAT_STRIDE);
     gocann::CountForm();
 }
 

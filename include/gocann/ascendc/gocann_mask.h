@@ -160,6 +160,16 @@ inline Mask BitMask(const uint64_t mask[], const char *what)
     return m;
 }
 
+/* CounterMask is the mask of a count-form call run as one instruction in
+ * the counter mode: count elements, in as many repeats as they take. */
+inline Mask CounterMask(uint64_t count)
+{
+    Mask m;
+    m.counter = true;
+    m.count = count;
+    return m;
+}
+
 /* Walk runs an instruction's repeats: f(r, j) for each element j of
  * repeat r that the mask lets through. Repeats is how many run. */
 template <typename T>

@@ -133,11 +133,8 @@ inline void BestCount(const LocalTensor<T> &dst, const LocalTensor<T> &src, cons
     }
     src.gocannCheck(n, what);
     dst.gocannCheck(calIndex ? 2 : 1, what);
-    Mask m;
-    m.counter = true;
-    m.count = n;
-    Best<kind>(dst, src, tmp, m, (n + PerRepeat<T>() - 1) / PerRepeat<T>(), DEFAULT_REPEAT_STRIDE, calIndex,
-               MaxMinNeed<T>(n / PerRepeat<T>(), calIndex), what);
+    Best<kind>(dst, src, tmp, CounterMask(n), (n + PerRepeat<T>() - 1) / PerRepeat<T>(), DEFAULT_REPEAT_STRIDE,
+               calIndex, MaxMinNeed<T>(n / PerRepeat<T>(), calIndex), what);
     CountForm();
 }
 

@@ -163,13 +163,6 @@ inline void SelScalar(const LocalTensor<T> &dst, const LocalTensor<U> &selMask, 
         repeatTime, p);
 }
 
-inline Mask SelCount(uint32_t count)
-{
-    Mask m;
-    m.counter = true;
-    m.count = count;
-    return m;
-}
 
 } // namespace gocann
 
@@ -180,7 +173,7 @@ __aicore__ inline void Select(const LocalTensor<T> &dst, const LocalTensor<U> &s
 {
     dst.gocannCheck(count, "Select");
     src0.gocannCheck(count, "Select");
-    gocann::SelScalar(dst, selMask, src0, src1, selMode, gocann::SelCount(count), 1, BinaryRepeatParams());
+    gocann::SelScalar(dst, selMask, src0, src1, selMode, gocann::CounterMask(count), 1, BinaryRepeatParams());
     ResetMask();
     SetMaskNorm();
 }
@@ -192,7 +185,7 @@ __aicore__ inline void Select(const LocalTensor<T> &dst, const LocalTensor<U> &s
     dst.gocannCheck(count, "Select");
     src0.gocannCheck(count, "Select");
     src1.gocannCheck(count, "Select");
-    gocann::SelTensors(dst, selMask, src0, src1, selMode, gocann::SelCount(count), 1, BinaryRepeatParams());
+    gocann::SelTensors(dst, selMask, src0, src1, selMode, gocann::CounterMask(count), 1, BinaryRepeatParams());
     ResetMask();
     SetMaskNorm();
 }

@@ -33,9 +33,7 @@ inline void Ternary(const LocalTensor<T> &dst, const LocalTensor<U> &a, const Lo
     b.gocannCheck(n, what);
     T *d = dst.GetPhyAddr();
     const U *x = a.GetPhyAddr(), *y = b.GetPhyAddr();
-    for (uint32_t i = 0; i < n; i++) {
-        d[i] = f(d[i], x[i], y[i]);
-    }
+    Elements<T>(n, [&](size_t i) { d[i] = f(d[i], x[i], y[i]); });
     CountForm();
 }
 
