@@ -188,7 +188,9 @@ func (e Engine) String() string {
 	return "unknown"
 }
 
-// Record is one task's entry in the device trace.
+// Record is one task's entry in the device trace. Operations inside a
+// model run have no records of their own but for SuperKernels, which have
+// one and one per sub-kernel.
 type Record struct {
 	Queue  int32
 	Seq    uint64
@@ -198,6 +200,14 @@ type Record struct {
 	Start  int64 // when it started running
 	End    int64 // when it completed
 	Failed bool
+	Name   string // a kernel's name; "" for the other kinds
+	Blocks uint32 // a kernel's block count
+	// Op is 0 for a queue task's record. A record of an operation inside
+	// the model run that is task Queue/Seq has Op 1 + its index in the
+	// run's model stream Stream; Sub is 0 for it, or for a SuperKernel's
+	// sub-kernel 1 + its index in the SuperKernel (Op then the
+	// SuperKernel's). Submit is then the model task's.
+	Stream, Op, Sub int32
 }
 
 // Tracer is implemented by devices that keep a task trace.

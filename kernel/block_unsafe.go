@@ -26,11 +26,13 @@ type Block struct {
 	out        []byte // what the block printed
 	gang       *Gang  // what a gang launch's blocks share; nil otherwise
 	sk         SKHook // a SuperKernel sub-kernel's calls (SetSK); nil otherwise
+	parts      []Part // what block 0 of a Parts kernel reported (part.go)
 }
 
 // Reset prepares b for one block. Backends call it; kernels never do.
 func (b *Block) Reset(idx, num uint32, args []uint64, mem Memory) {
 	b.idx, b.num, b.args, b.mem, b.overflowed, b.simt, b.tid, b.out, b.gang = idx, num, args, mem, false, nil, 0, nil, nil
+	b.parts = b.parts[:0]
 }
 
 // Memory is the memory the block sees. Backends and kernels that call

@@ -15,6 +15,8 @@
 //     SuperKernel's runners), and a SuperKernel sub-kernel's view: Func.SK,
 //     the SK_BIND sub-function a launch runs as a sub-kernel, and SKHook,
 //     where its blocks' SetNextTaskStart and WaitPreTaskEnd go;
+//   - Part and Clock: the parts of a run a kernel reports for the trace
+//     (a SuperKernel's sub-kernels), timed on the device clock;
 //   - DType, the element types of device data (CANN's aclDataType values);
 //   - MaxArgs, the argument slots a launch passes at most.
 //

@@ -41,6 +41,9 @@ type Func struct {
 	// SKCap is an SK's SK_BIND cap: bit 0 declares that it calls
 	// WaitPreTaskEnd, bit 1 SetNextTaskStart.
 	SKCap uint64
+	// Parts marks a kernel whose block 0 reports the parts of its run
+	// (Block.AddPart): a SuperKernel, whose sub-kernels the trace shows.
+	Parts bool
 }
 
 // CoreKind is the kind of core a kernel's blocks run on.

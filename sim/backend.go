@@ -104,7 +104,7 @@ func (b *Backend) Open(id int) (hal.Device, error) {
 	}
 	b.shareMemory(id, mem)
 	d := &device{b: b, id: id, props: props, clock: b.cfg.Clock, mem: mem}
-	d.kmem = blockMem{m: mem, maps: &b.maps}
+	d.kmem = blockMem{m: mem, maps: &b.maps, clock: b.cfg.Clock}
 	d.s = newScheduler(d, b.cfg.DMAWorkers)
 	b.devs[id] = d
 	b.publish()

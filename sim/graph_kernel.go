@@ -34,6 +34,10 @@ func (w *worker) runKernel(r *graphRun, si, pc int, t *hal.Task) {
 	}
 	r.kernelStart(si, pc)
 	defer r.kernelEnd(si)
+	if t.Kernel.Parts {
+		start := r.s.clock()
+		defer w.traceParts(r, si, pc, t, start)
+	}
 	if t.Blocks == 1 {
 		if err := w.block1(t); err != nil {
 			r.fail(si, pc, t, r.s.dev.b.kernelFailure(t, err), err.Error(), err)

@@ -110,8 +110,9 @@ func (h *hostMaps) pointer(addr, n uint64) (unsafe.Pointer, bool) {
 // (with the virtual mappings, devMem.Pointer) and the host ranges mapped
 // for kernels.
 type blockMem struct {
-	m    *devMem
-	maps *hostMaps
+	m     *devMem
+	maps  *hostMaps
+	clock func() int64
 }
 
 func (k *blockMem) Pointer(addr, n uint64) (unsafe.Pointer, error) {
@@ -122,3 +123,6 @@ func (k *blockMem) Pointer(addr, n uint64) (unsafe.Pointer, error) {
 	}
 	return k.m.Pointer(addr, n) // device memory, or a virtual mapping
 }
+
+// Now is the device clock, for blocks reporting parts (kernel.Clock).
+func (k *blockMem) Now() int64 { return k.clock() }

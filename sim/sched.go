@@ -227,8 +227,12 @@ func (s *scheduler) stamp() int64 {
 // failed. A task that timed out failed already (timeOut): a fault of its
 // own after that is not recorded. s.mu must be held.
 func (s *scheduler) finish(q *queue, seq uint64, sl *slot, eng hal.Engine, start, end int64, f *hal.Fault) {
-	s.trace.add(hal.Record{Queue: q.id, Seq: seq, Kind: sl.t.Kind, Engine: eng,
-		Submit: sl.submit, Start: start, End: end, Failed: f != nil || sl.timedOut})
+	rec := hal.Record{Queue: q.id, Seq: seq, Kind: sl.t.Kind, Engine: eng,
+		Submit: sl.submit, Start: start, End: end, Failed: f != nil || sl.timedOut}
+	if k := sl.t.Kernel; k != nil {
+		rec.Name, rec.Blocks = k.Name, sl.t.Blocks
+	}
+	s.trace.add(rec)
 	q.done = seq
 	if f != nil && !sl.timedOut {
 		s.recordFault(q, f)

@@ -189,7 +189,7 @@ func newSuperKernel(r *superRange) (*SuperKernel, error) {
 			sk.runners = sk.Width
 		}
 	}
-	sk.fn = kernel.Func{Name: r.name, Fn: sk.run, Gang: sk.Width > 1}
+	sk.fn = kernel.Func{Name: r.name, Fn: sk.run, Gang: sk.Width > 1, Parts: true}
 	if vector {
 		sk.fn.Cores = kernel.CoreVector
 	}
@@ -211,8 +211,18 @@ func (sk *SuperKernel) run(b *kernel.Block) {
 	g := b.Gang()
 	var pause skPause
 	var sub kernel.Block
+	var began int64 // runner 0: when the sub-kernel began, for its part
+	if idx == 0 {
+		began = b.Now()
+	}
 	for i := range sk.Subs {
 		t := &sk.Subs[i]
+		if idx == 0 && i > 0 {
+			// Past the barrier: every runner ended sub-kernel i-1.
+			now := b.Now()
+			b.AddPart(kernel.Part{Name: sk.Subs[i-1].Kernel.Name, Blocks: sk.Subs[i-1].Blocks, Start: began, End: now})
+			began = now
+		}
 		for j := idx; j < t.Blocks; j += sk.runners {
 			sub.Reset(j, t.Blocks, t.Args[:t.NArgs], b.Memory())
 			if t.Kernel.Gang && t.Blocks > 1 {
@@ -236,6 +246,11 @@ func (sk *SuperKernel) run(b *kernel.Block) {
 		if pause.reset(); !g.Barrier(int(sk.runners), pause.wait) {
 			return // another block failed: the task has its fault
 		}
+	}
+	if idx == 0 {
+		// The last ends with the task, which the device stamps (End 0).
+		last := &sk.Subs[len(sk.Subs)-1]
+		b.AddPart(kernel.Part{Name: last.Kernel.Name, Blocks: last.Blocks, Start: began})
 	}
 }
 

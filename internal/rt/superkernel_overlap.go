@@ -36,6 +36,8 @@ type skRun struct {
 	waits    []atomic.Int32 // WaitPreTaskEnd calls, by block
 	released atomic.Int32   // blocks that called SetNextTaskStart or ended
 	ended    atomic.Int32
+	startAt  int64        // device clock when block 0 started it
+	endAt    atomic.Int64 // and when its last block ended
 	gang     kernel.Gang
 	out      [][]byte // what each block printed
 	over     atomic.Bool
@@ -87,7 +89,9 @@ func (r *skRun) block(j uint32, mem kernel.Memory, wg *sync.WaitGroup) {
 		if r.next[j].Load() == 0 {
 			r.released.Add(1)
 		}
-		r.ended.Add(1)
+		if r.ended.Add(1) == int32(r.t.Blocks) {
+			r.endAt.Store(b.Now())
+		}
 		wg.Done()
 	}()
 	t := r.t
@@ -117,6 +121,7 @@ func (sk *SuperKernel) runOverlap(b *kernel.Block) {
 		t := &sk.Subs[i]
 		r := &skRun{sk: sk, i: i, t: t, prev: prev, next: make([]atomic.Int32, t.Blocks), waits: make([]atomic.Int32, t.Blocks),
 			out: make([][]byte, t.Blocks), failed: &failed, failure: &failure, outer: b.Gang()}
+		r.startAt = b.Now()
 		runs = append(runs, r)
 		wg.Add(int(t.Blocks))
 		for j := uint32(0); j < t.Blocks; j++ {
@@ -144,6 +149,9 @@ func (sk *SuperKernel) runOverlap(b *kernel.Block) {
 	}
 	if v := failure.Load(); v != nil {
 		panic(*v)
+	}
+	for _, r := range runs {
+		b.AddPart(kernel.Part{Name: r.t.Kernel.Name, Blocks: r.t.Blocks, Start: r.startAt, End: r.endAt.Load()})
 	}
 	for _, r := range runs {
 		if err := r.check(); err != nil {
