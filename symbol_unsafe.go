@@ -150,12 +150,14 @@ func (st *Stream) CopyFromSymbol(dst *HostBuffer, dstOff int64, s *Symbol, off, 
 }
 
 // RegisterSymbol registers size bytes of process memory at p, a global of
-// a loaded C kernel binary, as a device symbol named name; Close it before
-// the binary is unloaded.
+// a C kernel binary loaded while device dev was current, as a device
+// symbol named name; Close it before the binary is unloaded. Copies,
+// memsets and value operations then take addresses in it as device
+// memory, and PointerAttributes reports it on device dev.
 //
 // CANN: none (a binary's globals, registered when it loads).
-func (x RawRuntime) RegisterSymbol(name string, p unsafe.Pointer, size uintptr) (*Symbol, error) {
-	s, err := x.r.rt.RegisterHostSymbol(name, p, uint64(size))
+func (x RawRuntime) RegisterSymbol(name string, p unsafe.Pointer, size uintptr, dev int) (*Symbol, error) {
+	s, err := x.r.rt.RegisterHostSymbol(name, p, uint64(size), dev)
 	if err != nil {
 		return nil, wrap("RawRuntime.RegisterSymbol", err)
 	}

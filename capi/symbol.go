@@ -41,6 +41,10 @@ func registerGlobals(t *C.gocann_thread, fn string, cb *cBinary) C.aclError {
 	if err != nil {
 		return fail(t, fn, gocann.Wrap(fn, err))
 	}
+	dev := 0 // the device the binary loads on: the current one
+	if obj, ok := proc.handles.get(handle(t.context), kindContext); ok && t.context != 0 {
+		dev = obj.(*cContext).dev
+	}
 	cb.syms = make(map[string]*gocann.Symbol, len(list))
 	proc.globals.mu.Lock()
 	defer proc.globals.mu.Unlock()
@@ -57,7 +61,7 @@ func registerGlobals(t *C.gocann_thread, fn string, cb *cBinary) C.aclError {
 			}
 			delete(proc.globals.refs, key) // from before an aclFinalize
 		}
-		s, err := r.Raw().RegisterSymbol(g.Name, g.Addr, uintptr(g.Size))
+		s, err := r.Raw().RegisterSymbol(g.Name, g.Addr, uintptr(g.Size), dev)
 		if err != nil {
 			proc.globals.mu.Unlock()
 			dropGlobals(cb)

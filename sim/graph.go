@@ -367,7 +367,7 @@ func (w *worker) runOp(r *graphRun, si, pc int, t *hal.Task) {
 	case hal.TaskHostFunc:
 		w.runHost(r, si, pc, t)
 	case hal.TaskValueWrite, hal.TaskValueWait:
-		p, err := s.dev.mem.Pointer(t.Dst.Dev, 8)
+		p, err := s.dev.kmem.Pointer(t.Dst.Dev, 8) // device memory, or host memory mapped for it
 		if err != nil {
 			r.fail(si, pc, t, hal.KindDMAFault, "value address unusable", err)
 			return

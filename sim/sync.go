@@ -162,7 +162,7 @@ func (s *scheduler) runSync(q *queue, sl *slot, now int64) (ok bool, f *hal.Faul
 	case hal.TaskCntNotifyRecord, hal.TaskCntNotifyWait, hal.TaskCntNotifyReset:
 		return s.runCnt(q, sl, now)
 	case hal.TaskValueWrite, hal.TaskValueWait:
-		p, err := s.dev.mem.Pointer(t.Dst.Dev, 8)
+		p, err := s.dev.kmem.Pointer(t.Dst.Dev, 8) // device memory, or host memory mapped for it
 		if err != nil {
 			return true, s.newFault(q, q.done+1, t, hal.KindDMAFault, t.Kind.String()+" failed", err)
 		}

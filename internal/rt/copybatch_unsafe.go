@@ -198,7 +198,7 @@ func (d *Device) checkBatchCopy(i int, c *hal.Copy, destMax uint64, a *BatchAttr
 		if err := d.checkBatchAttr(i, c, a); err != nil {
 			return false, err
 		}
-		return false, rterr.Errorf(rterr.KindInvalidParam, "copy %d is %s to %s, expected host to device or device to host", i, side(c.Src), side(c.Dst))
+		return false, rterr.Errorf(rterr.KindInvalidParam, "copy %d is %s to %s, expected host to device or device to host", i, d.r.side(c.Src), d.r.side(c.Dst))
 	}
 	// batchTask took the copies inside the allocations memo holds: this
 	// one is looked up, and its allocations remembered for the next.

@@ -96,7 +96,7 @@ func (s *Stream) ValueWrite(addr, value uint64, flag uint32, site uintptr) error
 	if err := s.checkWord(addr); err != nil {
 		return err
 	}
-	_, err := s.submit(&hal.Task{Kind: hal.TaskValueWrite, Dst: hal.DevLoc(addr), Value: value, Site: site})
+	_, err := s.submitOn(&hal.Task{Kind: hal.TaskValueWrite, Dst: hal.DevLoc(addr), Value: value, Site: site}, s.c.d.r.symbolsOf(hal.DevLoc(addr)))
 	return err
 }
 
@@ -113,7 +113,7 @@ func (s *Stream) ValueWait(addr, value uint64, flag uint32, site uintptr) error 
 	if err := s.checkWord(addr); err != nil {
 		return err
 	}
-	_, err := s.submit(&hal.Task{Kind: hal.TaskValueWait, Dst: hal.DevLoc(addr), Value: value, Flag: flag, Timeout: s.c.d.r.waitTimeout(0), Site: site})
+	_, err := s.submitOn(&hal.Task{Kind: hal.TaskValueWait, Dst: hal.DevLoc(addr), Value: value, Flag: flag, Timeout: s.c.d.r.waitTimeout(0), Site: site}, s.c.d.r.symbolsOf(hal.DevLoc(addr)))
 	return err
 }
 

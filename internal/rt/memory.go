@@ -43,14 +43,16 @@ func itoa(n int) string {
 	return itoa(n/10) + string(rune('0'+n%10))
 }
 
-// kindOf is the direction the pointers imply.
-func kindOf(dst, src hal.Loc) CopyKind {
+// kindOf is the direction the pointers imply; a binary's global is
+// device memory.
+func (r *Runtime) kindOf(dst, src hal.Loc) CopyKind {
+	h, d := r.onHost(src), r.onHost(dst)
 	switch {
-	case src.IsHost() && dst.IsHost():
+	case h && d:
 		return HostToHost
-	case src.IsHost():
+	case h:
 		return HostToDevice
-	case dst.IsHost():
+	case d:
 		return DeviceToHost
 	}
 	return DeviceToDevice
@@ -69,7 +71,7 @@ func (d *Device) resolveKind(dst, src hal.Loc, kind CopyKind, allowed ...CopyKin
 		// list of kinds, off the heap.
 		return 0, rterr.Errorf(rterr.KindInvalidParam, "kind %s is invalid here, expected one of %v", kind, slices.Clone(allowed))
 	}
-	actual := kindOf(dst, src)
+	actual := d.r.kindOf(dst, src)
 	switch kind {
 	case CopyDefault:
 		return actual, nil
@@ -93,13 +95,13 @@ func (d *Device) resolveKind(dst, src hal.Loc, kind CopyKind, allowed ...CopyKin
 			}
 		}
 		return 0, rterr.Errorf(rterr.KindInvalidParam, "kind %s is invalid for a %s memory destination and a %s memory source, expected %s",
-			kind, side(dst), side(src), actual)
+			kind, d.r.side(dst), d.r.side(src), actual)
 	}
 	return actual, nil
 }
 
-func side(l hal.Loc) string {
-	if l.IsHost() {
+func (r *Runtime) side(l hal.Loc) string {
+	if r.onHost(l) {
 		return "host"
 	}
 	return "device"
@@ -123,6 +125,9 @@ func (d *Device) checkDeviceOf(param string, addr, n uint64, own bool) (int, err
 	a, ok := d.r.lookup(d.b, addr)
 	switch {
 	case !ok:
+		if s, ok := d.r.hostSymbol(addr); ok {
+			return d.id, s.inside(param, addr, n) // a binary's global: every device's
+		}
 		if err := errClosed(d.b, param, addr); err != nil {
 			return 0, err
 		}
@@ -172,6 +177,9 @@ func (d *Device) checkLoc(param string, l hal.Loc, n uint64) (pinned bool, err e
 	}
 	if err := checkHostRange(param, l.Addr(), n); err != nil {
 		return false, err
+	}
+	if s, ok := d.r.hostSymbol(l.Addr()); ok {
+		return true, s.inside(param, l.Addr(), n) // device memory to the copy: never staged
 	}
 	a, ok := d.r.lookup(d.b, l.Addr())
 	if !ok || !a.Host {
@@ -305,12 +313,13 @@ func (s *Stream) MemcpyAsync(caller Caller, dst hal.Loc, destMax uint64, src hal
 		return err
 	}
 	t := hal.Task{Kind: hal.TaskCopy, Dst: dst, Src: src, Size: count, Site: site}
+	on := d.r.symbolsOf(dst, src)
 	if (src.IsHost() && !srcPinned) || (dst.IsHost() && !dstPinned) || kind == HostToBufToDevice {
 		if bound, err := s.pageableDiverted(caller, "an asynchronous copy"); bound || err != nil {
 			if err != nil {
 				return err
 			}
-			_, err = s.submit(&t)
+			_, err = s.submitOn(&t, on)
 			return err
 		}
 	}
@@ -321,7 +330,7 @@ func (s *Stream) MemcpyAsync(caller Caller, dst hal.Loc, destMax uint64, src hal
 		}
 		t.Src = hal.HostLoc(st.p)
 	}
-	seq, err := s.submit(&t)
+	seq, err := s.submitOn(&t, on)
 	if err != nil {
 		if st.p != nil {
 			s.c.d.r.staging.put(b, st)
@@ -401,7 +410,7 @@ func (s *Stream) MemsetAsync(dst hal.Loc, maxCount uint64, value int32, count ui
 	if _, err := s.c.checkMemset(dst, maxCount, count, false); err != nil {
 		return err
 	}
-	_, err := s.submit(&hal.Task{Kind: hal.TaskMemset, Dst: dst, Size: count, Value: uint64(byte(value)), Site: site})
+	_, err := s.submitOn(&hal.Task{Kind: hal.TaskMemset, Dst: dst, Size: count, Value: uint64(byte(value)), Site: site}, s.c.d.r.symbolsOf(dst))
 	return err
 }
 
@@ -441,6 +450,12 @@ func (r *Runtime) PointerAttributes(addr uint64) (loc int, id int, pageSize uint
 		return 0, 0, 0, err
 	}
 	a, ok := r.lookup(b, addr)
+	switch {
+	case !ok:
+		if s, sym := r.hostSymbol(addr); sym {
+			return LocationDevice, s.dev, hal.PageSizeNormal, nil // a binary's global
+		}
+	}
 	switch {
 	case !ok && r.regs.pinned(addr, 1):
 		return LocationHost, 0, hal.PageSizeNormal, nil // registered host memory

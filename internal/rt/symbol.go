@@ -29,6 +29,7 @@ type Symbol struct {
 	addr, size uint64
 	host       bool           // process memory of a loaded C binary
 	p          unsafe.Pointer // host: its first byte
+	dev        int            // host: the device current when its binary loaded
 	c          *Context       // a Go global: the context its memory came from
 	dead       atomic.Bool
 
@@ -48,6 +49,7 @@ type symbolTable struct {
 	mu     sync.RWMutex
 	byAddr map[uint64]*Symbol
 	byName map[string]*Symbol
+	hosts  hostSymbols // the host symbols by range (symbolrange.go)
 }
 
 func (t *symbolTable) add(s *Symbol, named bool) error {
@@ -63,6 +65,9 @@ func (t *symbolTable) add(s *Symbol, named bool) error {
 		return rterr.Errorf(rterr.KindInvalidParam, "a device global at %#x is already registered", s.addr)
 	}
 	t.byAddr[s.addr] = s
+	if s.host {
+		t.hosts.add(s)
+	}
 	if named {
 		t.byName[s.name] = s
 	}
@@ -77,6 +82,9 @@ func (t *symbolTable) remove(s *Symbol) {
 	if t.byName[s.name] == s {
 		delete(t.byName, s.name)
 	}
+	if s.host {
+		t.hosts.remove(s)
+	}
 	t.mu.Unlock()
 }
 
@@ -87,17 +95,31 @@ func (t *symbolTable) reset() {
 		s.dead.Store(true)
 	}
 	t.byAddr, t.byName = nil, nil
+	t.hosts.reset()
 	t.mu.Unlock()
 }
 
 // RegisterHostSymbol registers size bytes of process memory at addr, a
-// global of a loaded C kernel binary, as a device symbol.
-func (r *Runtime) RegisterHostSymbol(name string, p unsafe.Pointer, size uint64) (*Symbol, error) {
-	if _, err := r.live(); err != nil {
+// global of a loaded C kernel binary loaded while device dev was current,
+// as a device symbol.
+func (r *Runtime) RegisterHostSymbol(name string, p unsafe.Pointer, size uint64, dev int) (*Symbol, error) {
+	b, err := r.live()
+	if err != nil {
 		return nil, err
 	}
-	s := &Symbol{name: name, addr: uint64(uintptr(p)), size: size, host: true, p: p}
-	return s, r.symbols.add(s, false)
+	s := &Symbol{name: name, addr: uint64(uintptr(p)), size: size, host: true, p: p, dev: dev}
+	if err := r.symbols.add(s, false); err != nil {
+		return nil, err
+	}
+	// Mapped for the device, so value operations and Go kernels reach it
+	// by its address as C kernels do.
+	if m, ok := b.(hal.HostMapper); ok && size > 0 {
+		if err := m.MapHost(p, size); err != nil {
+			r.symbols.remove(s)
+			return nil, err
+		}
+	}
+	return s, nil
 }
 
 // NewGlobal makes a Go kernels' global of size bytes named name, in device
@@ -174,6 +196,11 @@ func (r *Runtime) Drop(s *Symbol) error {
 	}
 	if s.c != nil {
 		return s.c.FreeInternal(s.addr)
+	}
+	if b, err := r.live(); err == nil && s.size > 0 {
+		if m, ok := b.(hal.HostMapper); ok {
+			return m.UnmapHost(s.p)
+		}
 	}
 	return nil
 }

@@ -72,6 +72,16 @@ var deviceExamples = []example{
 		"ok: the async read after the kernel sees the coeff it incremented (8)",
 		"ok: a global of an unloaded binary",
 	}},
+	{"60_symbol_memory", "symbols", []string{
+		"ok: aclrtMemcpy to and from the global's address, host to device and back (3)",
+		"ok: device to device into the global and out again (0 70 150)",
+		"ok: aclrtMemset and aclrtMemsetAsync on the global (-1 -1 0x1010101 30)",
+		"ok: aclrtMemcpyAsync into the global, then out of it device to device (5)",
+		"ok: aclrtValueWrite and aclrtValueWait on the global (9)",
+		"ok: a kernel given the global's address as an argument (81)",
+		"ok: aclrtPointerGetAttributes: a device location on device 0 (type 1, id 0)",
+		"ok: a copy running past the global's end",
+	}},
 	{"39_params", "params", []string{
 		"ok: aclrtLaunchKernelWithArgsArray packs the declared INT32, INT16, INT8 and INT64 parameters (4294967280 -2 -3 1099511627776)",
 		"ok: a 32-byte block for pack's 40 bytes of declared parameters (",
