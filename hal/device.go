@@ -210,6 +210,21 @@ type Record struct {
 	Stream, Op, Sub int32
 }
 
+// Settler is implemented by devices that can hold a synchronous transfer
+// until the device work submitted before it that touches its memory has
+// run, as a device's head start over the driver's copy gives in practice.
+type Settler interface {
+	// Busy reports, cheaply, whether the device has submitted work not
+	// yet completed; Settle has nothing to wait for otherwise.
+	Busy() bool
+	// Settle waits, at most limit, until every task submitted to the
+	// device's queues before the call that reads or writes range a or b
+	// (Size 0: none), or is a kernel with an argument pointing there, has
+	// completed; it stops waiting on a queue that cannot progress without
+	// the host (a wait not yet satisfied, a host function running, a stop).
+	Settle(a, b Range, limit time.Duration)
+}
+
 // Tracer is implemented by devices that keep a task trace.
 type Tracer interface {
 	// Trace appends the retained records, oldest first, to buf.

@@ -5,7 +5,7 @@
 //
 // It follows the shape of database/sql/driver: a small mandatory interface
 // (Backend, Device, Queue, Event, Notify) and optional capabilities that the
-// front end discovers by type assertion (Tracer, Sharer, Direct,
+// front end discovers by type assertion (Tracer, Settler, Sharer, Direct,
 // KernelNumberer, Peer, Identifier, Utilizer, MemUser, VMM). The
 // runtime core owns the CANN semantics (contexts, lifetimes, fault
 // reporting, error codes); a backend only

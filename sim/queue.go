@@ -125,6 +125,7 @@ func (q *queue) Close() error {
 	q.closed = true
 	q.sq.Open.Store(0) // no producer publishes past the close
 	delete(s.queues, q.id)
+	s.publishQueues()
 	return nil
 }
 
@@ -170,5 +171,6 @@ func (s *scheduler) newQueue(cfg hal.QueueConfig) (*queue, error) {
 	}
 	s.nextID++
 	s.queues[q.id] = q
+	s.publishQueues()
 	return q, nil
 }

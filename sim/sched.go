@@ -29,6 +29,7 @@ type scheduler struct {
 	closed    bool
 	engines   [hal.NumEngines]*engine // indexed by hal.Engine; [EngineScheduler] unused
 	queues    map[int32]*queue
+	open      atomic.Pointer[[]*queue] // the queues of queues, replaced whole: read without mu (settle.go)
 	nextID    int32
 	ticket    uint64
 	polled    []*queue // heads blocked on a notify or a value, rechecked by the poller

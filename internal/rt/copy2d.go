@@ -105,7 +105,9 @@ func (c *Context) Memcpy2D(caller Caller, p Copy2D) error {
 	if _, _, err := c.check2D(&p, false); err != nil {
 		return err
 	}
-	return c.hd.Run(p.task(0))
+	t := p.task(0)
+	c.settle(t.Dst, t.Src)
+	return c.hd.Run(t)
 }
 
 // Memcpy2DAsync queues a pitched copy (aclrtMemcpy2dAsync). A pageable host

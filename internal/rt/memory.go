@@ -273,6 +273,7 @@ func (c *Context) Memcpy(caller Caller, dst hal.Loc, destMax uint64, src hal.Loc
 	if err := c.d.checkRemote(dst, src, true); err != nil {
 		return err
 	}
+	c.settle(dst, src)
 	return c.hd.Run(hal.Task{Kind: hal.TaskCopy, Dst: dst, Src: src, Size: count})
 }
 
@@ -377,6 +378,7 @@ func (c *Context) Memset(caller Caller, dst hal.Loc, maxCount uint64, value int3
 	if pageable {
 		return hostMemset(dst.Host, byte(value), count)
 	}
+	c.settle(dst, hal.Loc{})
 	return c.hd.Run(hal.Task{Kind: hal.TaskMemset, Dst: dst, Size: count, Value: uint64(byte(value))})
 }
 

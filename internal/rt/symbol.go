@@ -282,6 +282,7 @@ func (c *Context) symbolCopy(caller Caller, s *Symbol, off uint64, other hal.Loc
 	if err != nil {
 		return err
 	}
+	c.settle(t.Dst, t.Src)
 	// Under mu, so that Drop, and the unload behind it, waits for it.
 	s.mu.Lock()
 	defer s.mu.Unlock()

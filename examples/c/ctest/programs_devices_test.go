@@ -82,6 +82,10 @@ var deviceExamples = []example{
 		"ok: aclrtPointerGetAttributes: a device location on device 0 (type 1, id 0)",
 		"ok: a copy running past the global's end",
 	}},
+	{"61_copy_after_launch", "vadd", []string{
+		"ok: a device-to-device aclrtMemcpy right after a vadd launch copied its sums, 20 of 20 rounds (0 wrong)",
+		"ok: an aclrtMemset right after the launch lands after the kernel's writes (0 1)",
+	}},
 	{"39_params", "params", []string{
 		"ok: aclrtLaunchKernelWithArgsArray packs the declared INT32, INT16, INT8 and INT64 parameters (4294967280 -2 -3 1099511627776)",
 		"ok: a 32-byte block for pack's 40 bytes of declared parameters (",
