@@ -56,6 +56,8 @@ var deviceExamples = []example{
 		"ok: opportunistic: reused by another stream once the free ran",
 		"ok: event dependencies: reused after waiting for an event recorded behind the free",
 		"ok: the reusing stream's next task waits for the free",
+		"ok: TrimTo(0) with 1 MiB in use gives back the idle chunks and keeps the one in use (2097152 bytes)",
+		"ok: the allocation in use keeps its bytes through the trim (1048576 of 1048576)",
 		"ok: a synchronize gives back what exceeds a threshold of 0",
 		"ok: and is freed once the stream got there",
 	}},
