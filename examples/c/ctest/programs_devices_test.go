@@ -105,6 +105,8 @@ var deviceExamples = []example{
 	}},
 	{"32_managed", "vadd", []string{
 		"ok: a kernel wrote through the managed pointer and the host reads all 524288 words in place (first wrong -1)",
+		"ok: aclrtPointerGetAttributes of managed memory: type 3 (MANAGED), id 0, page size 2097152",
+		"ok: managed memory allocated on device 1: type 3 (MANAGED), id 1",
 		"ok: LAST_PREFETCH_LOCATION while the prefetch is queued: -2",
 		"ok: after the prefetch to device 0: 0",
 		"ok: aclrtFree gives the managed memory back",
