@@ -13,6 +13,9 @@
 #                               dir/compiler/tikcpp and dir/tools/tikcpp as in CANN),
 #                               dir/tools/tikicpulib/lib/cmake (find_package(tikicpulib)),
 #                               dir/python/site-packages/acl (the Python module),
+#                               dir/share/info/runtime/version.info (the
+#                               package gocann is, which aclsysGetVersionStr
+#                               reads, as CANN's packages record theirs),
 #                               dir/set_env.sh, dir/bin/setenv.bash
 #
 # After `source dir/set_env.sh`, a CANN program builds with
@@ -43,6 +46,9 @@ ASCENDC_CMAKE := $(ARCH_DIR)/tikcpp/ascendc_kernel_cmake
 # Where CANN's toolkit keeps pyACL, the Python module acl (its set_env.sh
 # puts this directory on PYTHONPATH).
 PYTHON_SITE := python/site-packages
+# The version of the package gocann is (version.go's RuntimeVersion), for
+# its version.info.
+RUNTIME_VERSION := $(shell sed -n 's/^[[:space:]]*RuntimeVersion[[:space:]]*=[[:space:]]*"\([^"]*\)".*/\1/p' version.go)
 BUILD  ?= $(CURDIR)/build
 FRONT  := $(BUILD)/libascendcl.so
 CORE   := $(BUILD)/libgocann_core.so
@@ -115,6 +121,11 @@ install: lib
 	rm -rf $(PREFIX)/$(PYTHON_SITE)/acl
 	mkdir -p $(PREFIX)/$(PYTHON_SITE)/acl
 	cp python/acl/*.py $(PREFIX)/$(PYTHON_SITE)/acl/
+	@test -n "$(RUNTIME_VERSION)" || { echo "RuntimeVersion not found in version.go" >&2; exit 1; }
+	mkdir -p $(PREFIX)/share/info/runtime
+	printf '%s\n' 'Version=$(RUNTIME_VERSION)' \
+	  "version_dir=CANN-$$(echo '$(RUNTIME_VERSION)' | cut -d. -f1,2)" \
+	  "timestamp=$$(date -u +%Y%m%d_%H%M%S000)" > $(PREFIX)/share/info/runtime/version.info
 	prefix=$$(cd $(PREFIX) && pwd); \
 	printf '%s\n' \
 	  '# Environment for programs built against this gocann install.' \

@@ -451,7 +451,9 @@
 //	aclsysGetCANNVersion                                                       CANNPackageVersion
 //	aclsysGetVersionNum                                                        PackageVersionNum
 //	aclsysGetVersionNum (the computation)                                      VersionNum
+//	aclsysGetVersionNum (the tree given)                                       PackageVersionNumAt
 //	aclsysGetVersionStr                                                        PackageVersion
+//	aclsysGetVersionStr (the tree given)                                       PackageVersionAt
 //	asc_syncthreads (Ascend C SIMT)                                            Block.SyncThreads
 //	blockDim (Ascend C SIMT)                                                   Block.BlockDim
 //	blockIdx (Ascend C SIMT)                                                   Block.BlockIdx

@@ -226,3 +226,33 @@ func TestVMMDeviceReset(t *testing.T) {
 	wantErr(t, r.UnmapMem(a), gocann.CodeRTParamInvalid, "not mapped")
 	check(t, r.ReleaseMemAddress(a))
 }
+
+// TestManagedPointerAttributes: aclrtPointerGetAttributes reports managed
+// memory as ACL_MEM_LOCATION_TYPE_MANAGED with the id of the device it was
+// allocated on, as CANN's runtime converts the id of a managed location
+// like a device one; freed, its address is no one's.
+func TestManagedPointerAttributes(t *testing.T) {
+	e := setup(t)
+	c1, _ := onDevice(t, e.r, 1)
+	for dev, c := range []*gocann.Context{e.c, c1} {
+		p, err := c.MallocManaged(3*mib2, gocann.MemAttachGlobal)
+		check(t, err)
+		for _, q := range []gocann.DevPtr{p, p.Add(mib2 + 5), p.Add(3*mib2 - 1)} {
+			loc, id, page, err := e.r.PointerAttributes(uintptr(q))
+			check(t, err)
+			if loc != gocann.LocationManaged || id != dev || page != mib2 {
+				t.Errorf("managed memory of device %d at %#x: location %d, id %d, page size %d; want %d (MANAGED), %d, %d",
+					dev, uint64(q), loc, id, page, gocann.LocationManaged, dev, mib2)
+			}
+		}
+		check(t, c.Free(p))
+		if loc, _, _, err := e.r.PointerAttributes(uintptr(p)); err != nil || loc != gocann.LocationUnregistered {
+			t.Errorf("freed managed memory: location %d, %v; want %d (UNREGISTERED)", loc, err, gocann.LocationUnregistered)
+		}
+	}
+	// Device memory stays a device location.
+	d := malloc(t, c1, 64)
+	if loc, id, _, err := e.r.PointerAttributes(uintptr(d)); err != nil || loc != gocann.LocationDevice || id != 1 {
+		t.Errorf("aclrtMalloc memory of device 1: location %d, id %d, %v; want %d (DEVICE), 1", loc, id, err, gocann.LocationDevice)
+	}
+}

@@ -282,10 +282,12 @@ const (
 	LocationHost         PointerLocation = rt.LocationHost         // page-locked host memory from MallocHost
 	LocationDevice       PointerLocation = rt.LocationDevice       // device memory
 	LocationUnregistered PointerLocation = rt.LocationUnregistered // memory the runtime did not allocate
+	LocationManaged      PointerLocation = rt.LocationManaged      // managed memory from AllocManaged
 )
 
-// PointerAttributes describes the memory at p: where it lives, the device,
-// and the page size its allocation policy implied.
+// PointerAttributes describes the memory at p: where it lives, the device
+// (for device memory, and for managed memory the device it was allocated
+// on), and the page size its allocation policy implied.
 //
 // CANN: aclrtPointerGetAttributes.
 func (r *Runtime) PointerAttributes(p uintptr) (loc PointerLocation, device int, pageSize int64, err error) {

@@ -123,7 +123,8 @@ func (p *MemPool) Attr(a MemPoolAttr) (uint64, error) {
 
 // TrimTo gives cached memory back to the device until the pool holds at
 // most keep bytes: whole chunks with nothing allocated in them whose frees
-// have run, so more may stay.
+// have run, so more may stay. Memory in use stays whatever keep is: 0
+// gives back every idle chunk. keep may not exceed Size.
 //
 // CANN: aclrtMemPoolTrimTo.
 func (p *MemPool) TrimTo(keep int64) error {

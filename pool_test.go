@@ -251,53 +251,6 @@ func TestMemPoolOtherStreams(t *testing.T) {
 	syncOK(t, e.s)
 }
 
-func TestMemPoolTrim(t *testing.T) {
-	e := setup(t)
-	p := newPool(t, e, 64*mib)
-	s2 := e.newStream(t)
-	var ptrs []gocann.DevPtr
-	for _, n := range []int64{mib, 3 * mib, 5 * mib} {
-		a, err := e.s.MallocAsync(p, n)
-		check(t, err)
-		ptrs = append(ptrs, a)
-	}
-	wantSizes(t, p, 12*mib, 12*mib)
-	wantErr(t, p.TrimTo(64*mib+1), gocann.CodeRTInternalError, "minBytesToKeep 67108865", "<= the pool's size")
-	wantErr(t, p.TrimTo(mib), gocann.CodeRTInternalError, "minBytesToKeep 1048576", "12582912 bytes in use")
-	check(t, p.TrimTo(12*mib)) // nothing to do
-	free0, _, _ := e.d.MemInfo()
-	g := block(t, s2)
-	check(t, s2.FreeAsync(ptrs[0]))
-	check(t, e.s.FreeAsync(ptrs[1]))
-	wantSizes(t, p, 12*mib, 6*mib)
-	syncOK(t, e.s)
-	// The block freed on the blocked stream stays; the other goes.
-	check(t, p.TrimTo(6*mib))
-	wantSizes(t, p, 8*mib, 6*mib)
-	g.Open()
-	syncOK(t, s2)
-	check(t, p.TrimTo(6*mib))
-	wantSizes(t, p, 6*mib, 6*mib)
-	// Each chunk is a device allocation with aclrtMalloc's 32-byte tail,
-	// which takes one more 4 KiB page.
-	if free1, _, _ := e.d.MemInfo(); free1 != free0+6*mib+2*4096 {
-		t.Errorf("device free memory went from %d to %d after trimming two chunks of 6 MiB", free0, free1)
-	}
-	if h := poolAttr(t, p, gocann.MemPoolReservedHigh); h != 12*mib {
-		t.Errorf("reserved high-water mark %d, want %d", h, 12*mib)
-	}
-	check(t, p.SetAttr(gocann.MemPoolReservedHigh, 0))
-	if h := poolAttr(t, p, gocann.MemPoolReservedHigh); h != 6*mib {
-		t.Errorf("reserved high-water mark after reset %d, want the current %d", h, 6*mib)
-	}
-	// A stream synchronize gives back what exceeds the release threshold.
-	check(t, p.SetAttr(gocann.MemPoolReleaseThreshold, 0))
-	check(t, e.s.FreeAsync(ptrs[2]))
-	wantSizes(t, p, 6*mib, 0)
-	syncOK(t, e.s)
-	wantSizes(t, p, 0, 0)
-}
-
 func TestMemPoolFreeAsyncMalloc(t *testing.T) {
 	// FreeAsync of aclrtMalloc memory frees it once the stream gets there.
 	e := setup(t)

@@ -9,18 +9,20 @@ import (
 
 // Versions. gocann implements the API of one CANN release: its headers
 // declare ACL interface version APIMajor.APIMinor.APIPatch (what
-// aclrtGetVersion reports), and it answers for one installed package,
-// "runtime" (itself), whose version is RuntimeVersion. Every other package
-// name is one that is not installed.
+// aclrtGetVersion reports), and it is the package "runtime" of that
+// release, version RuntimeVersion, which make install records in the
+// tree's share/info/runtime/version.info. The versions of the packages of
+// an install tree are read from it (pkginfo.go).
 const (
 	APIMajor = 1
 	APIMinor = 17
 	APIPatch = 0
 
-	// RuntimePackage is the one package gocann reports a version for.
+	// RuntimePackage is the package gocann is.
 	RuntimePackage = "runtime"
 	// RuntimeVersion is the CANN release whose runtime API gocann
-	// implements, in the form of a package's version.info.
+	// implements, in the form of a package's version.info. The Makefile
+	// reads it from this line.
 	RuntimeVersion = "9.1.0"
 )
 
@@ -42,39 +44,6 @@ var prereleaseWeights = []struct {
 // CANN: aclrtGetVersion.
 func APIVersion() (major, minor, patch int32) { return APIMajor, APIMinor, APIPatch }
 
-// PackageVersion returns the version string of the installed package pkg,
-// as its version.info states it.
-//
-// CANN: aclsysGetVersionStr.
-func PackageVersion(pkg string) (string, error) {
-	if err := checkPackage("PackageVersion (aclsysGetVersionStr)", pkg); err != nil {
-		return "", err
-	}
-	return RuntimeVersion, nil
-}
-
-// PackageVersionNum returns the version of the installed package pkg as a
-// number that orders releases: major*10^7 + minor*10^5 + patch*10^3, less
-// 300, 200 or 100 for an alpha, beta or rc prerelease, plus its number.
-//
-// CANN: aclsysGetVersionNum.
-func PackageVersionNum(pkg string) (int32, error) {
-	const op = "PackageVersionNum (aclsysGetVersionNum)"
-	if err := checkPackage(op, pkg); err != nil {
-		return 0, err
-	}
-	n, err := VersionNum(RuntimeVersion)
-	return n, wrap(op, err)
-}
-
-func checkPackage(op, pkg string) error {
-	if pkg != RuntimePackage {
-		return wrap(op, rterr.Errorf(rterr.KindInvalidFile,
-			"package %q is not installed, expected %q (the one package gocann is)", pkg, RuntimePackage))
-	}
-	return nil
-}
-
 // VersionNum computes the number aclsysGetVersionNum reports for version
 // string v: "X.Y.Z", optionally followed by a prerelease ("-alpha.1",
 // "-beta2", ".rc.3": alpha, beta or rc after at most one '.' or '-', then
@@ -82,8 +51,14 @@ func checkPackage(op, pkg string) error {
 //
 // CANN: aclsysGetVersionNum (the computation).
 func VersionNum(v string) (int32, error) {
+	n, err := versionNum(v)
+	return n, wrap("VersionNum", err)
+}
+
+func versionNum(v string) (int32, error) {
 	bad := func(why string) (int32, error) {
-		return 0, wrap("VersionNum", rterr.Errorf(rterr.KindInternal, "version %q is invalid: %s", v, why))
+		// CANN's CalculateVersionNum: ACL_ERROR_INTERNAL_ERROR.
+		return 0, rterr.Errorf(rterr.KindACLInternal, "version %q is invalid: %s", v, why)
 	}
 	parts := strings.SplitN(v, ".", 3)
 	if len(parts) < 3 {

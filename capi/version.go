@@ -1,6 +1,7 @@
 package main
 
 /*
+#include <stdlib.h>
 #include <string.h>
 #include "acl/acl.h"
 #include "thread.h"
@@ -19,8 +20,18 @@ import (
 	"github.com/gocann/gocann"
 )
 
-// Versions and CANN attributes: answered from constants of the Go API,
-// with no runtime, before aclInit too.
+// Versions and CANN attributes: answered with no runtime, before aclInit
+// too; package versions from the install tree ASCEND_HOME_PATH names when
+// the call is made.
+
+// installTree is ASCEND_HOME_PATH as the C environment has it now: the
+// program may have set it after the core loaded, which Go's copy of the
+// environment would miss.
+func installTree() string {
+	name := C.CString(gocann.HomeEnv)
+	defer C.free(unsafe.Pointer(name))
+	return C.GoString(C.getenv(name))
+}
 
 //export gocann_aclrtGetVersion
 func gocann_aclrtGetVersion(t *C.gocann_thread, major, minor, patch *C.int32_t) C.aclError {
@@ -47,7 +58,7 @@ func gocann_aclsysGetVersionStr(t *C.gocann_thread, pkgName, versionStr *C.char)
 	if pkgName == nil {
 		return nullArg(t, fn, "pkgName")
 	}
-	v, err := gocann.PackageVersion(C.GoString(pkgName))
+	v, err := gocann.PackageVersionAt(installTree(), C.GoString(pkgName))
 	if err != nil {
 		return fail(t, fn, err)
 	}
@@ -64,7 +75,7 @@ func gocann_aclsysGetVersionNum(t *C.gocann_thread, pkgName *C.char, versionNum 
 	if pkgName == nil {
 		return nullArg(t, fn, "pkgName")
 	}
-	n, err := gocann.PackageVersionNum(C.GoString(pkgName))
+	n, err := gocann.PackageVersionNumAt(installTree(), C.GoString(pkgName))
 	if err != nil {
 		return fail(t, fn, err)
 	}

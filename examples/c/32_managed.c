@@ -1,8 +1,9 @@
 /*
  * 32_managed: managed memory, one address for the host and the device. A
  * kernel writes through a managed pointer and the host reads the bytes in
- * place; advice and prefetches read back through the range attributes;
- * aclrtFree frees it; every refusal with its code.
+ * place; aclrtPointerGetAttributes reports a managed location; advice and
+ * prefetches read back through the range attributes; aclrtFree frees it;
+ * every refusal with its code.
  *
  * Usage: 32_managed <kernel binary with add_scalar>
  */
@@ -84,6 +85,30 @@ int main(int argc, char **argv)
     int32_t back[256];
     CHECK(aclrtMemcpy(back, sizeof back, dev, sizeof back, ACL_MEMCPY_DEVICE_TO_HOST));
     EXPECT(memcmp(back, m + n, sizeof back) == 0, "aclrtMemcpy DEVICE_TO_DEVICE from managed memory");
+
+    /* aclrtPointerGetAttributes: a managed location of the device it was
+     * allocated on, wherever in the allocation; aclrtMalloc memory a device
+     * location. */
+    aclrtPtrAttributes pa;
+    memset(&pa, 0xff, sizeof pa);
+    CHECK(aclrtPointerGetAttributes(m + n + 7, &pa));
+    EXPECT(pa.location.type == ACL_MEM_LOCATION_TYPE_MANAGED && pa.location.id == 0 && pa.pageSize == MIB2,
+           "aclrtPointerGetAttributes of managed memory: type %d (MANAGED), id %u, page size %u", (int)pa.location.type,
+           pa.location.id, pa.pageSize);
+    CHECK(aclrtPointerGetAttributes(dev, &pa));
+    EXPECT(pa.location.type == ACL_MEM_LOCATION_TYPE_DEVICE && pa.location.id == 0,
+           "aclrtPointerGetAttributes of aclrtMalloc memory: type %d (DEVICE), id %u", (int)pa.location.type, pa.location.id);
+    void *m1 = NULL;
+    CHECK(aclrtSetDevice(1));
+    CHECK(aclrtMemAllocManaged(&m1, MIB2, ACL_RT_MEM_ATTACH_GLOBAL));
+    CHECK(aclrtSetDevice(0));
+    CHECK(aclrtPointerGetAttributes(m1, &pa));
+    EXPECT(pa.location.type == ACL_MEM_LOCATION_TYPE_MANAGED && pa.location.id == 1,
+           "managed memory allocated on device 1: type %d (MANAGED), id %u", (int)pa.location.type, pa.location.id);
+    CHECK(aclrtFree(m1));
+    CHECK(aclrtPointerGetAttributes(m1, &pa));
+    EXPECT(pa.location.type == ACL_MEM_LOCATION_TYPE_UNREGISTERED, "freed managed memory: type %d (UNREGISTERED)",
+           (int)pa.location.type);
 
     /* Advice and attributes. */
     aclrtMemManagedLocation dev0 = {ACL_MEM_LOCATIONTYPE_DEVICE, 0};

@@ -251,11 +251,20 @@ int main(void)
     CHECK(aclrtMemPoolMallocAsync(&a, MIB, pool, s1));
     v64 = attr64(pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT);
     EXPECT(v64 > 2 * MIB, "the pool reserves %llu bytes before trimming", (unsigned long long)v64);
-    EXPECT_CODE(aclrtMemPoolTrimTo(pool, 0), ACL_ERROR_RT_INTERNAL_ERROR, "trimming below the memory in use");
     EXPECT_CODE(aclrtMemPoolTrimTo(pool, 65 * MIB), ACL_ERROR_RT_INTERNAL_ERROR, "trimming to more than the pool's size");
     EXPECT_CODE(aclrtMemPoolTrimTo(NULL, 0), ACL_ERROR_INVALID_PARAM, "trimming a NULL pool");
-    CHECK(aclrtMemPoolTrimTo(pool, 2 * MIB));
-    EXPECT(attr64(pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT) == 2 * MIB, "TrimTo(2 MiB) leaves the chunk in use");
+    CHECK(aclrtMemset(a, MIB, 0x5a, MIB));
+    /* Below the memory in use: the idle chunks go, the one in use stays. */
+    CHECK(aclrtMemPoolTrimTo(pool, 0));
+    v64 = attr64(pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT);
+    EXPECT(v64 == 2 * MIB, "TrimTo(0) with 1 MiB in use gives back the idle chunks and keeps the one in use (%llu bytes)",
+           (unsigned long long)v64);
+    CHECK(aclrtMemcpy(out, MIB, a, MIB, ACL_MEMCPY_DEVICE_TO_HOST));
+    for (v64 = 0; v64 < MIB && out[v64] == 0x5a; v64++) {
+    }
+    EXPECT(v64 == MIB, "the allocation in use keeps its bytes through the trim (%llu of %u)", (unsigned long long)v64, MIB);
+    CHECK(aclrtMemPoolTrimTo(pool, MIB));
+    EXPECT(attr64(pool, ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT) == 2 * MIB, "TrimTo(1 MiB) leaves the chunk in use");
     CHECK(aclrtMemPoolFreeAsync(a, s1));
     v64 = 0;
     CHECK(aclrtMemPoolSetAttr(pool, ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD, &v64));

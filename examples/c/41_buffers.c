@@ -2,10 +2,14 @@
  * 41_buffers: shared buffers (aclrtAllocBuf and the calls after it), data
  * buffers (aclDataBuffer) and the version and CANN attribute queries:
  * reference-counted data areas, user data, chains and their limits, host
- * descriptors that need no runtime, the package version gocann reports,
- * and every refusal with its code.
+ * descriptors that need no runtime, the package version gocann reports
+ * and those of an install tree's version.info files, and every refusal
+ * with its code.
  */
 #include "common.h"
+
+#include <errno.h>
+#include <sys/stat.h>
 
 /* Versions answer before aclInit and after it alike. */
 static void versions(const char *when)
@@ -24,6 +28,83 @@ static void versions(const char *when)
     EXPECT_CODE(aclsysGetVersionStr(pkg, NULL), ACL_ERROR_INVALID_PARAM, "a NULL versionStr");
     EXPECT_CODE(aclsysGetVersionNum(NULL, &num), ACL_ERROR_INVALID_PARAM, "a NULL pkgName for the number");
     EXPECT_CODE(aclsysGetVersionNum(pkg, NULL), ACL_ERROR_INVALID_PARAM, "a NULL versionNum");
+}
+
+/* put makes tree/share/info/<dir> and, unless text is NULL, its
+ * version.info holding text. */
+static void put(const char *dir, const char *text)
+{
+    const char *parents[] = {"tree", "tree/share", "tree/share/info"};
+    char path[256];
+    FILE *f;
+
+    for (size_t i = 0; i < sizeof parents / sizeof parents[0]; i++) {
+        if (mkdir(parents[i], 0755) != 0 && errno != EEXIST) {
+            fail_exit(__FILE__, __LINE__, 0, "mkdir %s: %s", parents[i], strerror(errno));
+        }
+    }
+    snprintf(path, sizeof path, "tree/share/info/%s", dir);
+    if (mkdir(path, 0755) != 0) {
+        fail_exit(__FILE__, __LINE__, 0, "mkdir %s: %s", path, strerror(errno));
+    }
+    if (text == NULL) {
+        return;
+    }
+    snprintf(path, sizeof path, "tree/share/info/%s/version.info", dir);
+    if ((f = fopen(path, "w")) == NULL || fputs(text, f) < 0 || fclose(f) != 0) {
+        fail_exit(__FILE__, __LINE__, 0, "writing %s: %s", path, strerror(errno));
+    }
+}
+
+/* home sets ASCEND_HOME_PATH to dir, or unsets it for NULL. */
+static void home(const char *dir)
+{
+    if ((dir != NULL ? setenv("ASCEND_HOME_PATH", dir, 1) : unsetenv("ASCEND_HOME_PATH")) != 0) {
+        fail_exit(__FILE__, __LINE__, 0, "setting ASCEND_HOME_PATH: %s", strerror(errno));
+    }
+}
+
+/* Versions of the packages of the install tree ASCEND_HOME_PATH names,
+ * read from share/info/<package>/version.info when the call is made. */
+static void tree_versions(void)
+{
+    char v[ACL_PKG_VERSION_MAX_SIZE], fake[] = "fake_pkg", alt[] = "fake-pkg", missing[] = "hccl", nofile[] = "nofile",
+                                      noversion[] = "noversion", bad[] = "bad", runtime[] = "runtime", longv[] = "long";
+    char text[200] = "Version=";
+    int32_t num = 0;
+
+    put("fake_pkg", "version_dir=CANN-8.5\nVersion=8.5.0.alpha001 \ntimestamp=20260101_000000000\n");
+    put("nofile", NULL);
+    put("noversion", "version_dir=CANN-8.5\ntimestamp=20260101_000000000\n");
+    put("bad", "Version=8.5\n");
+    memset(text + 8, '7', 128);
+    text[136] = '\n';
+    put("long", text);
+    home("tree");
+
+    CHECK(aclsysGetVersionStr(fake, v));
+    CHECK(aclsysGetVersionNum(fake, &num));
+    EXPECT(strcmp(v, "8.5.0.alpha001") == 0 && num == 80499701, "a package of the tree: %s, number %d", v, num);
+    memset(v, 0, sizeof v);
+    CHECK(aclsysGetVersionStr(alt, v));
+    EXPECT(strcmp(v, "8.5.0.alpha001") == 0, "fake-pkg found as fake_pkg: %s", v);
+    EXPECT_CODE(aclsysGetVersionStr(missing, v), ACL_ERROR_INVALID_FILE, "a package missing from the tree");
+    EXPECT_CODE(aclsysGetVersionNum(missing, &num), ACL_ERROR_INVALID_FILE, "its number");
+    EXPECT_CODE(aclsysGetVersionStr(nofile, v), ACL_ERROR_INVALID_FILE, "a package directory without version.info");
+    EXPECT_CODE(aclsysGetVersionNum(nofile, &num), ACL_ERROR_INVALID_FILE, "its number");
+    EXPECT_CODE(aclsysGetVersionStr(noversion, v), ACL_ERROR_INVALID_FILE, "a version.info without Version=");
+    EXPECT_CODE(aclsysGetVersionNum(noversion, &num), ACL_ERROR_INVALID_FILE, "its number");
+    CHECK(aclsysGetVersionStr(bad, v));
+    EXPECT(strcmp(v, "8.5") == 0, "a malformed Version is still the string: %s", v);
+    EXPECT_CODE(aclsysGetVersionNum(bad, &num), ACL_ERROR_INTERNAL_ERROR, "a malformed Version has no number");
+    EXPECT_CODE(aclsysGetVersionStr(longv, v), ACL_ERROR_INTERNAL_ERROR, "a Version of 128 bytes");
+    EXPECT_CODE(aclsysGetVersionStr(runtime, v), ACL_ERROR_INVALID_FILE, "a tree without the runtime's version.info");
+    home("no/such/tree");
+    EXPECT_CODE(aclsysGetVersionStr(fake, v), ACL_ERROR_INVALID_FILE, "ASCEND_HOME_PATH naming no directory");
+    home(NULL);
+    CHECK(aclsysGetVersionStr(runtime, v));
+    EXPECT(strcmp(v, "9.1.0") == 0, "no tree again: runtime is gocann's %s", v);
+    EXPECT_CODE(aclsysGetVersionStr(fake, v), ACL_ERROR_INVALID_FILE, "and fake_pkg is not installed");
 }
 
 static void cann_versions(void)
@@ -239,7 +320,10 @@ int main(void)
     aclrtStream s = NULL;
     static char host[16];
 
+    /* No install tree: gocann answers for the package it is. */
+    home(NULL);
     versions("before aclInit");
+    tree_versions();
     early = aclCreateDataBuffer(host, sizeof host);
     EXPECT(early != NULL, "aclCreateDataBuffer before aclInit");
 

@@ -163,6 +163,17 @@ func (c *Context) AllocManaged(size uint64, flag uint32) (uint64, error) {
 	return addr, nil
 }
 
+// isManaged reports whether addr lies in a live managed allocation.
+func (r *Runtime) isManaged(addr uint64) bool {
+	if !r.vmmMeta.holdsManaged(addr) {
+		return false
+	}
+	r.managed.mu.Lock()
+	defer r.managed.mu.Unlock()
+	_, a := r.managed.find(addr)
+	return a != nil
+}
+
 var errNotManaged = errors.New("not managed memory")
 
 // freeManaged frees managed memory at addr for aclrtFree, refuses other

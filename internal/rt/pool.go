@@ -396,24 +396,22 @@ func errPoolAttr(a PoolAttr) error {
 }
 
 // TrimTo gives cached memory back to the device until the pool reserves at
-// most keep bytes (aclrtMemPoolTrimTo). Only whole chunks with nothing busy
-// go, and only memory whose free every stream has passed, so what is left
-// may exceed keep.
+// most keep bytes (aclrtMemPoolTrimTo), without touching the memory in use.
+// CANN's runtime asks the driver (halMemPoolTrim) how far the pool can
+// shrink and trims to that, so a keep below the bytes in use trims to
+// them. Only whole chunks with nothing busy go, and only memory whose free
+// every stream has passed, so what is left may exceed keep.
 func (p *MemPool) TrimTo(keep uint64) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if err := p.check(); err != nil {
 		return err
 	}
-	switch {
-	case keep > p.size:
+	if keep > p.size {
+		// SegmentManager::TrimTo's RT_ERROR_POOL_OP_INVALID.
 		return rterr.Errorf(rterr.KindInternal, "minBytesToKeep %d is invalid, expected <= the pool's size %d", keep, p.size)
-	case keep >= p.reserved:
-		return nil
-	case keep < p.used:
-		return rterr.Errorf(rterr.KindInternal, "minBytesToKeep %d is invalid, expected >= the %d bytes in use", keep, p.used)
 	}
-	p.trim(keep)
+	p.trim(max(keep, p.used))
 	return nil
 }
 

@@ -4,8 +4,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/gocann/gocann"
 )
 
 // TestInstall installs a CANN-shaped tree with make install, then builds
@@ -35,6 +38,7 @@ func TestInstall(t *testing.T) {
 	if !fileExists(filepath.Join(ascendcCMakeDir(prefix), "ascendc.cmake")) {
 		t.Errorf("make install did not create %s", filepath.Join(ascendcCMakeDir(prefix), "ascendc.cmake"))
 	}
+	t.Run("version.info", func(t *testing.T) { testVersionInfo(t, prefix) })
 	t.Run("set_env", func(t *testing.T) { testSetEnv(t, shell, source, prefix) })
 	t.Run("cmake", func(t *testing.T) { testCMake(t, tl, shell, source, prefix) })
 	t.Run("asc", func(t *testing.T) { testASC(t, tl, shell, source, prefix) })
@@ -68,5 +72,24 @@ func TestInstall(t *testing.T) {
 			}
 			t.Logf("-l%s: %d checks passed", lib, strings.Count(string(out), "ok: "))
 		})
+	}
+}
+
+// testVersionInfo: make install records the package gocann is as CANN's
+// packages record theirs, share/info/<package>/version.info with the
+// Version, version_dir and timestamp lines, and the runtime reads its
+// version there.
+func testVersionInfo(t *testing.T, prefix string) {
+	b, err := os.ReadFile(filepath.Join(prefix, "share", "info", "runtime", "version.info"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pattern := `^Version=` + regexp.QuoteMeta(gocann.RuntimeVersion) + `\nversion_dir=CANN-\d+\.\d+\ntimestamp=\d{8}_\d{9}\n$`
+	if !regexp.MustCompile(pattern).Match(b) {
+		t.Errorf("share/info/runtime/version.info is\n%s\nwant it to match %s", b, pattern)
+	}
+	v, err := gocann.PackageVersionAt(prefix, gocann.RuntimePackage)
+	if err != nil || v != gocann.RuntimeVersion {
+		t.Errorf("the runtime's version in the installed tree: %q, %v; want %s", v, err, gocann.RuntimeVersion)
 	}
 }

@@ -56,6 +56,8 @@ var deviceExamples = []example{
 		"ok: opportunistic: reused by another stream once the free ran",
 		"ok: event dependencies: reused after waiting for an event recorded behind the free",
 		"ok: the reusing stream's next task waits for the free",
+		"ok: TrimTo(0) with 1 MiB in use gives back the idle chunks and keeps the one in use (2097152 bytes)",
+		"ok: the allocation in use keeps its bytes through the trim (1048576 of 1048576)",
 		"ok: a synchronize gives back what exceeds a threshold of 0",
 		"ok: and is freed once the stream got there",
 	}},
@@ -117,6 +119,8 @@ var deviceExamples = []example{
 	}},
 	{"32_managed", "vadd", []string{
 		"ok: a kernel wrote through the managed pointer and the host reads all 524288 words in place (first wrong -1)",
+		"ok: aclrtPointerGetAttributes of managed memory: type 3 (MANAGED), id 0, page size 2097152",
+		"ok: managed memory allocated on device 1: type 3 (MANAGED), id 1",
 		"ok: LAST_PREFETCH_LOCATION while the prefetch is queued: -2",
 		"ok: after the prefetch to device 0: 0",
 		"ok: aclrtFree gives the managed memory back",

@@ -7,6 +7,13 @@ package ctest_test
 var runtimeExamples = []example{
 	{"41_buffers", "", []string{
 		"ok: before aclInit: package runtime is version 9.1.0, number 90100000",
+		"ok: a package of the tree: 8.5.0.alpha001, number 80499701",
+		"ok: fake-pkg found as fake_pkg: 8.5.0.alpha001",
+		"ok: a package missing from the tree (aclsysGetVersionStr(missing, v) -> 100003)",
+		"ok: a package directory without version.info (aclsysGetVersionStr(nofile, v) -> 100003)",
+		"ok: a malformed Version has no number (aclsysGetVersionNum(bad, &num) -> 500000)",
+		"ok: a tree without the runtime's version.info (aclsysGetVersionStr(runtime, v) -> 100003)",
+		"ok: no tree again: runtime is gocann's 9.1.0",
 		"ok: aclsysGetCANNVersion(ACL_PKG_NAME_CANN): 9.1.0 = 9.1.0.0",
 		"ok: aclGetCannAttributeList: no feature available (0)",
 		"ok: a size of 4 GiB + 5: aclGetDataBufferSizeV2 whole, the deprecated aclGetDataBufferSize cut to 32 bits",
