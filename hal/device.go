@@ -202,6 +202,9 @@ type Record struct {
 	Failed bool
 	Name   string // a kernel's name; "" for the other kinds
 	Blocks uint32 // a kernel's block count
+	Cores  kernel.CoreKind
+	Thread uint32 // the submitting OS thread, 0 if unknown
+	Bytes  uint64 // bytes a copy or memset moved
 	// Op is 0 for a queue task's record. A record of an operation inside
 	// the model run that is task Queue/Seq has Op 1 + its index in the
 	// run's model stream Stream; Sub is 0 for it, or for a SuperKernel's

@@ -229,9 +229,10 @@ func (s *scheduler) stamp() int64 {
 // own after that is not recorded. s.mu must be held.
 func (s *scheduler) finish(q *queue, seq uint64, sl *slot, eng hal.Engine, start, end int64, f *hal.Fault) {
 	rec := hal.Record{Queue: q.id, Seq: seq, Kind: sl.t.Kind, Engine: eng,
-		Submit: sl.submit, Start: start, End: end, Failed: f != nil || sl.timedOut}
+		Submit: sl.submit, Start: start, End: end, Failed: f != nil || sl.timedOut,
+		Thread: sl.t.Thread, Bytes: bytesOf(&sl.t)}
 	if k := sl.t.Kernel; k != nil {
-		rec.Name, rec.Blocks = k.Name, sl.t.Blocks
+		rec.Name, rec.Blocks, rec.Cores = k.Name, sl.t.Blocks, k.Cores
 	}
 	s.trace.add(rec)
 	q.done = seq

@@ -8,6 +8,7 @@
 #define GOCANN_FRONT_H
 
 #include "acl/acl.h"
+#include "prof.h"
 #include "thread.h"
 #include "zz_core.h"
 
@@ -73,6 +74,41 @@ int gocann_bad_pointer(gocann_thread *t, const char *fn, const char *param, cons
 			(void)e_;                                                                                      \
 			return fail;                                                                                   \
 		}                                                                                                      \
+	} while (0)
+
+// gocann_prof_p is the core's API-call ring (prof.h), NULL until the core
+// is loaded.
+extern gocann_prof_area *gocann_prof_p;
+
+// gocann_prof_on reports whether API calls are being recorded: one load
+// on every call while they are not.
+static inline int gocann_prof_on(void) {
+	gocann_prof_area *a = gocann_prof_p;
+	return a != NULL && __atomic_load_n(&a->on, __ATOMIC_RELAXED) != 0;
+}
+
+// GOCANN_PROF_RET returns call, of type T, recording its span as a call of
+// fn that returned code (which may name the result, r_) while profiling is
+// on; GOCANN_PROF_VOID does the same for a call returning nothing.
+#define GOCANN_PROF_RET(t, fn, T, call, code)                                                                                \
+	do {                                                                                                           \
+		if (__builtin_expect(gocann_prof_on(), 0)) {                                                           \
+			uint64_t p0_ = gocann_prof_now();                                                              \
+			T r_ = (call);                                                                                 \
+			gocann_prof_put(gocann_prof_p, fn, (t)->tid, p0_, (int32_t)(code));                      \
+			return r_;                                                                                     \
+		}                                                                                                      \
+		return (call);                                                                                         \
+	} while (0)
+#define GOCANN_PROF_VOID(t, fn, call)                                                                                  \
+	do {                                                                                                           \
+		if (__builtin_expect(gocann_prof_on(), 0)) {                                                           \
+			uint64_t p0_ = gocann_prof_now();                                                              \
+			call;                                                                                          \
+			gocann_prof_put(gocann_prof_p, fn, (t)->tid, p0_, 0);                                          \
+			return;                                                                                        \
+		}                                                                                                      \
+		call;                                                                                                  \
 	} while (0)
 
 #endif

@@ -20,6 +20,7 @@
 #define GOCANN_CORE_NAME "libgocann_core.so"
 
 int gocann_core_state;
+gocann_prof_area *gocann_prof_p;
 
 // mu serialises loading, and fork with it: the prepare handler takes it, so
 // a child never starts in the middle of a load.
@@ -130,6 +131,7 @@ static void load(void) {
 		fprintf(stderr, "libascendcl.so: the gocann runtime (%s) cannot be loaded: %s\n", GOCANN_CORE_NAME, why);
 		return;
 	}
+	__atomic_store_n(&gocann_prof_p, (gocann_prof_area *)dlsym(h, "gocann_prof"), __ATOMIC_RELEASE);
 	__atomic_store_n(&gocann_core_state, GOCANN_CORE_READY, __ATOMIC_RELEASE);
 }
 

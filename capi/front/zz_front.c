@@ -404,62 +404,62 @@ aclDataBuffer* aclCreateDataBuffer(void* data, size_t size) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclCreateDataBuffer", (aclDataBuffer*)0);
 	GOCANN_CHECK_PTR(t, "aclCreateDataBuffer", "data", data, 0, (aclDataBuffer*)0);
-	return gocann_core.aclCreateDataBuffer(t, data, size);
+	GOCANN_PROF_RET(t, "aclCreateDataBuffer", aclDataBuffer*, gocann_core.aclCreateDataBuffer(t, data, size), 0);
 }
 aclError aclDestroyDataBuffer(const aclDataBuffer* dataBuffer) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclDestroyDataBuffer", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclDestroyDataBuffer", "dataBuffer", dataBuffer, 0, (aclError)e_);
-	return gocann_core.aclDestroyDataBuffer(t, dataBuffer);
+	GOCANN_PROF_RET(t, "aclDestroyDataBuffer", aclError, gocann_core.aclDestroyDataBuffer(t, dataBuffer), r_);
 }
 aclError aclUpdateDataBuffer(aclDataBuffer* dataBuffer, void* data, size_t size) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclUpdateDataBuffer", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclUpdateDataBuffer", "dataBuffer", dataBuffer, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclUpdateDataBuffer", "data", data, 0, (aclError)e_);
-	return gocann_core.aclUpdateDataBuffer(t, dataBuffer, data, size);
+	GOCANN_PROF_RET(t, "aclUpdateDataBuffer", aclError, gocann_core.aclUpdateDataBuffer(t, dataBuffer, data, size), r_);
 }
 void* aclGetDataBufferAddr(const aclDataBuffer* dataBuffer) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclGetDataBufferAddr", (void*)0);
 	GOCANN_CHECK_PTR(t, "aclGetDataBufferAddr", "dataBuffer", dataBuffer, 0, (void*)0);
-	return gocann_core.aclGetDataBufferAddr(t, dataBuffer);
+	GOCANN_PROF_RET(t, "aclGetDataBufferAddr", void*, gocann_core.aclGetDataBufferAddr(t, dataBuffer), 0);
 }
 uint32_t aclGetDataBufferSize(const aclDataBuffer* dataBuffer) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclGetDataBufferSize", (uint32_t)0);
 	GOCANN_CHECK_PTR(t, "aclGetDataBufferSize", "dataBuffer", dataBuffer, 0, (uint32_t)0);
-	return gocann_core.aclGetDataBufferSize(t, dataBuffer);
+	GOCANN_PROF_RET(t, "aclGetDataBufferSize", uint32_t, gocann_core.aclGetDataBufferSize(t, dataBuffer), 0);
 }
 size_t aclGetDataBufferSizeV2(const aclDataBuffer* dataBuffer) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclGetDataBufferSizeV2", (size_t)0);
 	GOCANN_CHECK_PTR(t, "aclGetDataBufferSizeV2", "dataBuffer", dataBuffer, 0, (size_t)0);
-	return gocann_core.aclGetDataBufferSizeV2(t, dataBuffer);
+	GOCANN_PROF_RET(t, "aclGetDataBufferSizeV2", size_t, gocann_core.aclGetDataBufferSizeV2(t, dataBuffer), 0);
 }
 const char* aclrtGetSocName(void) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetSocName", (const char*)0);
-	return gocann_core.aclrtGetSocName(t);
+	GOCANN_PROF_RET(t, "aclrtGetSocName", const char*, gocann_core.aclrtGetSocName(t), 0);
 }
 aclError aclGetCannAttributeList(const aclCannAttr** cannAttrList, size_t* num) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclGetCannAttributeList", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclGetCannAttributeList", "cannAttrList", cannAttrList, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclGetCannAttributeList", "num", num, 0, (aclError)e_);
-	return gocann_core.aclGetCannAttributeList(t, cannAttrList, num);
+	GOCANN_PROF_RET(t, "aclGetCannAttributeList", aclError, gocann_core.aclGetCannAttributeList(t, cannAttrList, num), r_);
 }
 aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t* value) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclGetCannAttribute", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclGetCannAttribute", "value", value, 0, (aclError)e_);
-	return gocann_core.aclGetCannAttribute(t, cannAttr, value);
+	GOCANN_PROF_RET(t, "aclGetCannAttribute", aclError, gocann_core.aclGetCannAttribute(t, cannAttr, value), r_);
 }
 aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int64_t* value) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclGetDeviceCapability", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclGetDeviceCapability", "value", value, 0, (aclError)e_);
-	return gocann_core.aclGetDeviceCapability(t, deviceId, deviceInfo, value);
+	GOCANN_PROF_RET(t, "aclGetDeviceCapability", aclError, gocann_core.aclGetDeviceCapability(t, deviceId, deviceInfo, value), r_);
 }
 
 // acl/acl_rt.h
@@ -467,38 +467,38 @@ aclError aclInit(const char* configPath) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclInit", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclInit", "configPath", configPath, 0, (aclError)e_);
-	return gocann_core.aclInit(t, configPath);
+	GOCANN_PROF_RET(t, "aclInit", aclError, gocann_core.aclInit(t, configPath), r_);
 }
 aclError aclFinalize(void) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclFinalize", (aclError)e_);
-	return gocann_core.aclFinalize(t);
+	GOCANN_PROF_RET(t, "aclFinalize", aclError, gocann_core.aclFinalize(t), r_);
 }
 aclError aclFinalizeReference(uint64_t* refCount) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclFinalizeReference", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclFinalizeReference", "refCount", refCount, 0, (aclError)e_);
-	return gocann_core.aclFinalizeReference(t, refCount);
+	GOCANN_PROF_RET(t, "aclFinalizeReference", aclError, gocann_core.aclFinalizeReference(t, refCount), r_);
 }
 aclError aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackageVersion* version) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclsysGetCANNVersion", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclsysGetCANNVersion", "version", version, 0, (aclError)e_);
-	return gocann_core.aclsysGetCANNVersion(t, name, version);
+	GOCANN_PROF_RET(t, "aclsysGetCANNVersion", aclError, gocann_core.aclsysGetCANNVersion(t, name, version), r_);
 }
 aclError aclsysGetVersionStr(char* pkgName, char* versionStr) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclsysGetVersionStr", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclsysGetVersionStr", "pkgName", pkgName, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclsysGetVersionStr", "versionStr", versionStr, 0, (aclError)e_);
-	return gocann_core.aclsysGetVersionStr(t, pkgName, versionStr);
+	GOCANN_PROF_RET(t, "aclsysGetVersionStr", aclError, gocann_core.aclsysGetVersionStr(t, pkgName, versionStr), r_);
 }
 aclError aclsysGetVersionNum(char* pkgName, int32_t* versionNum) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclsysGetVersionNum", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclsysGetVersionNum", "pkgName", pkgName, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclsysGetVersionNum", "versionNum", versionNum, 0, (aclError)e_);
-	return gocann_core.aclsysGetVersionNum(t, pkgName, versionNum);
+	GOCANN_PROF_RET(t, "aclsysGetVersionNum", aclError, gocann_core.aclsysGetVersionNum(t, pkgName, versionNum), r_);
 }
 aclError aclrtGetVersion(int32_t* majorVersion, int32_t* minorVersion, int32_t* patchVersion) {
 	gocann_thread *t = gocann_self();
@@ -506,423 +506,423 @@ aclError aclrtGetVersion(int32_t* majorVersion, int32_t* minorVersion, int32_t* 
 	GOCANN_CHECK_PTR(t, "aclrtGetVersion", "majorVersion", majorVersion, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetVersion", "minorVersion", minorVersion, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetVersion", "patchVersion", patchVersion, 0, (aclError)e_);
-	return gocann_core.aclrtGetVersion(t, majorVersion, minorVersion, patchVersion);
+	GOCANN_PROF_RET(t, "aclrtGetVersion", aclError, gocann_core.aclrtGetVersion(t, majorVersion, minorVersion, patchVersion), r_);
 }
 aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCreateContext", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCreateContext", "context", context, 0, (aclError)e_);
-	return gocann_core.aclrtCreateContext(t, context, deviceId);
+	GOCANN_PROF_RET(t, "aclrtCreateContext", aclError, gocann_core.aclrtCreateContext(t, context, deviceId), r_);
 }
 aclError aclrtDestroyContext(aclrtContext context) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtDestroyContext", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtDestroyContext", "context", context, 1, (aclError)e_);
-	return gocann_core.aclrtDestroyContext(t, context);
+	GOCANN_PROF_RET(t, "aclrtDestroyContext", aclError, gocann_core.aclrtDestroyContext(t, context), r_);
 }
 aclError aclrtSetCurrentContext(aclrtContext context) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSetCurrentContext", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtSetCurrentContext", "context", context, 1, (aclError)e_);
-	return gocann_core.aclrtSetCurrentContext(t, context);
+	GOCANN_PROF_RET(t, "aclrtSetCurrentContext", aclError, gocann_core.aclrtSetCurrentContext(t, context), r_);
 }
 aclError aclrtGetCurrentContext(aclrtContext* context) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetCurrentContext", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetCurrentContext", "context", context, 0, (aclError)e_);
-	return gocann_core.aclrtGetCurrentContext(t, context);
+	GOCANN_PROF_RET(t, "aclrtGetCurrentContext", aclError, gocann_core.aclrtGetCurrentContext(t, context), r_);
 }
 aclError aclrtCtxGetCurrentDefaultStream(aclrtStream* stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCtxGetCurrentDefaultStream", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCtxGetCurrentDefaultStream", "stream", stream, 0, (aclError)e_);
-	return gocann_core.aclrtCtxGetCurrentDefaultStream(t, stream);
+	GOCANN_PROF_RET(t, "aclrtCtxGetCurrentDefaultStream", aclError, gocann_core.aclrtCtxGetCurrentDefaultStream(t, stream), r_);
 }
 aclError aclrtSetDevice(int32_t deviceId) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSetDevice", (aclError)e_);
-	return gocann_core.aclrtSetDevice(t, deviceId);
+	GOCANN_PROF_RET(t, "aclrtSetDevice", aclError, gocann_core.aclrtSetDevice(t, deviceId), r_);
 }
 aclError aclrtResetDevice(int32_t deviceId) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtResetDevice", (aclError)e_);
-	return gocann_core.aclrtResetDevice(t, deviceId);
+	GOCANN_PROF_RET(t, "aclrtResetDevice", aclError, gocann_core.aclrtResetDevice(t, deviceId), r_);
 }
 aclError aclrtResetDeviceForce(int32_t deviceId) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtResetDeviceForce", (aclError)e_);
-	return gocann_core.aclrtResetDeviceForce(t, deviceId);
+	GOCANN_PROF_RET(t, "aclrtResetDeviceForce", aclError, gocann_core.aclrtResetDeviceForce(t, deviceId), r_);
 }
 aclError aclrtGetDevice(int32_t* deviceId) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetDevice", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetDevice", "deviceId", deviceId, 0, (aclError)e_);
-	return gocann_core.aclrtGetDevice(t, deviceId);
+	GOCANN_PROF_RET(t, "aclrtGetDevice", aclError, gocann_core.aclrtGetDevice(t, deviceId), r_);
 }
 aclError aclrtGetDeviceCount(uint32_t* count) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetDeviceCount", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetDeviceCount", "count", count, 0, (aclError)e_);
-	return gocann_core.aclrtGetDeviceCount(t, count);
+	GOCANN_PROF_RET(t, "aclrtGetDeviceCount", aclError, gocann_core.aclrtGetDeviceCount(t, count), r_);
 }
 aclError aclrtGetRunMode(aclrtRunMode* runMode) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetRunMode", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetRunMode", "runMode", runMode, 0, (aclError)e_);
-	return gocann_core.aclrtGetRunMode(t, runMode);
+	GOCANN_PROF_RET(t, "aclrtGetRunMode", aclError, gocann_core.aclrtGetRunMode(t, runMode), r_);
 }
 aclError aclrtSynchronizeDevice(void) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSynchronizeDevice", (aclError)e_);
-	return gocann_core.aclrtSynchronizeDevice(t);
+	GOCANN_PROF_RET(t, "aclrtSynchronizeDevice", aclError, gocann_core.aclrtSynchronizeDevice(t), r_);
 }
 aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSynchronizeDeviceWithTimeout", (aclError)e_);
-	return gocann_core.aclrtSynchronizeDeviceWithTimeout(t, timeout);
+	GOCANN_PROF_RET(t, "aclrtSynchronizeDeviceWithTimeout", aclError, gocann_core.aclrtSynchronizeDeviceWithTimeout(t, timeout), r_);
 }
 aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetDeviceInfo", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetDeviceInfo", "value", value, 0, (aclError)e_);
-	return gocann_core.aclrtGetDeviceInfo(t, deviceId, attr, value);
+	GOCANN_PROF_RET(t, "aclrtGetDeviceInfo", aclError, gocann_core.aclrtGetDeviceInfo(t, deviceId, attr, value), r_);
 }
 aclError aclrtDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* greatestPriority) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtDeviceGetStreamPriorityRange", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtDeviceGetStreamPriorityRange", "leastPriority", leastPriority, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtDeviceGetStreamPriorityRange", "greatestPriority", greatestPriority, 0, (aclError)e_);
-	return gocann_core.aclrtDeviceGetStreamPriorityRange(t, leastPriority, greatestPriority);
+	GOCANN_PROF_RET(t, "aclrtDeviceGetStreamPriorityRange", aclError, gocann_core.aclrtDeviceGetStreamPriorityRange(t, leastPriority, greatestPriority), r_);
 }
 aclError aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus* deviceStatus) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtQueryDeviceStatus", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtQueryDeviceStatus", "deviceStatus", deviceStatus, 0, (aclError)e_);
-	return gocann_core.aclrtQueryDeviceStatus(t, deviceId, deviceStatus);
+	GOCANN_PROF_RET(t, "aclrtQueryDeviceStatus", aclError, gocann_core.aclrtQueryDeviceStatus(t, deviceId, deviceStatus), r_);
 }
 aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId, int32_t peerDeviceId) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtDeviceCanAccessPeer", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtDeviceCanAccessPeer", "canAccessPeer", canAccessPeer, 0, (aclError)e_);
-	return gocann_core.aclrtDeviceCanAccessPeer(t, canAccessPeer, deviceId, peerDeviceId);
+	GOCANN_PROF_RET(t, "aclrtDeviceCanAccessPeer", aclError, gocann_core.aclrtDeviceCanAccessPeer(t, canAccessPeer, deviceId, peerDeviceId), r_);
 }
 aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtDeviceEnablePeerAccess", (aclError)e_);
-	return gocann_core.aclrtDeviceEnablePeerAccess(t, peerDeviceId, flags);
+	GOCANN_PROF_RET(t, "aclrtDeviceEnablePeerAccess", aclError, gocann_core.aclrtDeviceEnablePeerAccess(t, peerDeviceId, flags), r_);
 }
 aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtDeviceDisablePeerAccess", (aclError)e_);
-	return gocann_core.aclrtDeviceDisablePeerAccess(t, peerDeviceId);
+	GOCANN_PROF_RET(t, "aclrtDeviceDisablePeerAccess", aclError, gocann_core.aclrtDeviceDisablePeerAccess(t, peerDeviceId), r_);
 }
 aclError aclrtDevicePeerAccessStatus(int32_t deviceId, int32_t peerDeviceId, int32_t* status) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtDevicePeerAccessStatus", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtDevicePeerAccessStatus", "status", status, 0, (aclError)e_);
-	return gocann_core.aclrtDevicePeerAccessStatus(t, deviceId, peerDeviceId, status);
+	GOCANN_PROF_RET(t, "aclrtDevicePeerAccessStatus", aclError, gocann_core.aclrtDevicePeerAccessStatus(t, deviceId, peerDeviceId, status), r_);
 }
 aclError aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId, uint64_t* value) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetDevicesTopo", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetDevicesTopo", "value", value, 0, (aclError)e_);
-	return gocann_core.aclrtGetDevicesTopo(t, deviceId, otherDeviceId, value);
+	GOCANN_PROF_RET(t, "aclrtGetDevicesTopo", aclError, gocann_core.aclrtGetDevicesTopo(t, deviceId, otherDeviceId, value), r_);
 }
 aclError aclrtMemP2PMap(void* devPtr, size_t size, int32_t dstDevId, uint64_t flags) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMemP2PMap", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemP2PMap", "devPtr", devPtr, 0, (aclError)e_);
-	return gocann_core.aclrtMemP2PMap(t, devPtr, size, dstDevId, flags);
+	GOCANN_PROF_RET(t, "aclrtMemP2PMap", aclError, gocann_core.aclrtMemP2PMap(t, devPtr, size, dstDevId, flags), r_);
 }
 aclError aclrtGetLogicDevIdByUserDevId(const int32_t userDevid, int32_t* const logicDevId) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetLogicDevIdByUserDevId", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetLogicDevIdByUserDevId", "logicDevId", logicDevId, 0, (aclError)e_);
-	return gocann_core.aclrtGetLogicDevIdByUserDevId(t, userDevid, logicDevId);
+	GOCANN_PROF_RET(t, "aclrtGetLogicDevIdByUserDevId", aclError, gocann_core.aclrtGetLogicDevIdByUserDevId(t, userDevid, logicDevId), r_);
 }
 aclError aclrtGetUserDevIdByLogicDevId(const int32_t logicDevId, int32_t* const userDevid) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetUserDevIdByLogicDevId", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetUserDevIdByLogicDevId", "userDevid", userDevid, 0, (aclError)e_);
-	return gocann_core.aclrtGetUserDevIdByLogicDevId(t, logicDevId, userDevid);
+	GOCANN_PROF_RET(t, "aclrtGetUserDevIdByLogicDevId", aclError, gocann_core.aclrtGetUserDevIdByLogicDevId(t, logicDevId, userDevid), r_);
 }
 aclError aclrtGetPhyDevIdByUserDevId(const int32_t userDevId, int32_t* const phyDevId) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetPhyDevIdByUserDevId", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetPhyDevIdByUserDevId", "phyDevId", phyDevId, 0, (aclError)e_);
-	return gocann_core.aclrtGetPhyDevIdByUserDevId(t, userDevId, phyDevId);
+	GOCANN_PROF_RET(t, "aclrtGetPhyDevIdByUserDevId", aclError, gocann_core.aclrtGetPhyDevIdByUserDevId(t, userDevId, phyDevId), r_);
 }
 aclError aclrtGetUserDevIdByPhyDevId(const int32_t phyDevId, int32_t* const userDevId) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetUserDevIdByPhyDevId", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetUserDevIdByPhyDevId", "userDevId", userDevId, 0, (aclError)e_);
-	return gocann_core.aclrtGetUserDevIdByPhyDevId(t, phyDevId, userDevId);
+	GOCANN_PROF_RET(t, "aclrtGetUserDevIdByPhyDevId", aclError, gocann_core.aclrtGetUserDevIdByPhyDevId(t, phyDevId, userDevId), r_);
 }
 aclError aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId, int32_t* const phyDevId) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetPhyDevIdByLogicDevId", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetPhyDevIdByLogicDevId", "phyDevId", phyDevId, 0, (aclError)e_);
-	return gocann_core.aclrtGetPhyDevIdByLogicDevId(t, logicDevId, phyDevId);
+	GOCANN_PROF_RET(t, "aclrtGetPhyDevIdByLogicDevId", aclError, gocann_core.aclrtGetPhyDevIdByLogicDevId(t, logicDevId, phyDevId), r_);
 }
 aclError aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId, int32_t* const logicDevId) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetLogicDevIdByPhyDevId", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetLogicDevIdByPhyDevId", "logicDevId", logicDevId, 0, (aclError)e_);
-	return gocann_core.aclrtGetLogicDevIdByPhyDevId(t, phyDevId, logicDevId);
+	GOCANN_PROF_RET(t, "aclrtGetLogicDevIdByPhyDevId", aclError, gocann_core.aclrtGetLogicDevIdByPhyDevId(t, phyDevId, logicDevId), r_);
 }
 aclError aclrtDeviceGetPCIBusId(int32_t deviceId, char * pciBusId, int32_t len) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtDeviceGetPCIBusId", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtDeviceGetPCIBusId", "pciBusId", pciBusId, 0, (aclError)e_);
-	return gocann_core.aclrtDeviceGetPCIBusId(t, deviceId, pciBusId, len);
+	GOCANN_PROF_RET(t, "aclrtDeviceGetPCIBusId", aclError, gocann_core.aclrtDeviceGetPCIBusId(t, deviceId, pciBusId, len), r_);
 }
 aclError aclrtDeviceGetByPCIBusId(const char * pciBusId, int32_t * deviceId) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtDeviceGetByPCIBusId", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtDeviceGetByPCIBusId", "pciBusId", pciBusId, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtDeviceGetByPCIBusId", "deviceId", deviceId, 0, (aclError)e_);
-	return gocann_core.aclrtDeviceGetByPCIBusId(t, pciBusId, deviceId);
+	GOCANN_PROF_RET(t, "aclrtDeviceGetByPCIBusId", aclError, gocann_core.aclrtDeviceGetByPCIBusId(t, pciBusId, deviceId), r_);
 }
 aclError aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid* uuid) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtDeviceGetUuid", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtDeviceGetUuid", "uuid", uuid, 0, (aclError)e_);
-	return gocann_core.aclrtDeviceGetUuid(t, deviceId, uuid);
+	GOCANN_PROF_RET(t, "aclrtDeviceGetUuid", aclError, gocann_core.aclrtDeviceGetUuid(t, deviceId, uuid), r_);
 }
 aclError aclrtDeviceGetHostAtomicCapabilities(uint32_t* capabilities, const aclrtAtomicOperation* operations, const uint32_t count, int32_t deviceId) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtDeviceGetHostAtomicCapabilities", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtDeviceGetHostAtomicCapabilities", "capabilities", capabilities, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtDeviceGetHostAtomicCapabilities", "operations", operations, 0, (aclError)e_);
-	return gocann_core.aclrtDeviceGetHostAtomicCapabilities(t, capabilities, operations, count, deviceId);
+	GOCANN_PROF_RET(t, "aclrtDeviceGetHostAtomicCapabilities", aclError, gocann_core.aclrtDeviceGetHostAtomicCapabilities(t, capabilities, operations, count, deviceId), r_);
 }
 aclError aclrtDeviceGetP2PAtomicCapabilities(uint32_t* capabilities, const aclrtAtomicOperation* operations, const uint32_t count, int32_t srcDeviceId, int32_t dstDeviceId) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtDeviceGetP2PAtomicCapabilities", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtDeviceGetP2PAtomicCapabilities", "capabilities", capabilities, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtDeviceGetP2PAtomicCapabilities", "operations", operations, 0, (aclError)e_);
-	return gocann_core.aclrtDeviceGetP2PAtomicCapabilities(t, capabilities, operations, count, srcDeviceId, dstDeviceId);
+	GOCANN_PROF_RET(t, "aclrtDeviceGetP2PAtomicCapabilities", aclError, gocann_core.aclrtDeviceGetP2PAtomicCapabilities(t, capabilities, operations, count, srcDeviceId, dstDeviceId), r_);
 }
 aclError aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureType devFeatureType, int32_t* value) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetDeviceCapability", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetDeviceCapability", "value", value, 0, (aclError)e_);
-	return gocann_core.aclrtGetDeviceCapability(t, deviceId, devFeatureType, value);
+	GOCANN_PROF_RET(t, "aclrtGetDeviceCapability", aclError, gocann_core.aclrtGetDeviceCapability(t, deviceId, devFeatureType, value), r_);
 }
 aclError aclrtCheckArchCompatibility(const char* socVersion, int32_t* canCompatible) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCheckArchCompatibility", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCheckArchCompatibility", "socVersion", socVersion, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCheckArchCompatibility", "canCompatible", canCompatible, 0, (aclError)e_);
-	return gocann_core.aclrtCheckArchCompatibility(t, socVersion, canCompatible);
+	GOCANN_PROF_RET(t, "aclrtCheckArchCompatibility", aclError, gocann_core.aclrtCheckArchCompatibility(t, socVersion, canCompatible), r_);
 }
 aclError aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo* utilizationInfo) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetDeviceUtilizationRate", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetDeviceUtilizationRate", "utilizationInfo", utilizationInfo, 0, (aclError)e_);
-	return gocann_core.aclrtGetDeviceUtilizationRate(t, deviceId, utilizationInfo);
+	GOCANN_PROF_RET(t, "aclrtGetDeviceUtilizationRate", aclError, gocann_core.aclrtGetDeviceUtilizationRate(t, deviceId, utilizationInfo), r_);
 }
 aclError aclrtDeviceSetLimit(aclrtDeviceLimit limit, size_t value) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtDeviceSetLimit", (aclError)e_);
-	return gocann_core.aclrtDeviceSetLimit(t, limit, value);
+	GOCANN_PROF_RET(t, "aclrtDeviceSetLimit", aclError, gocann_core.aclrtDeviceSetLimit(t, limit, value), r_);
 }
 aclError aclrtDeviceGetLimit(aclrtDeviceLimit limit, size_t* value) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtDeviceGetLimit", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtDeviceGetLimit", "value", value, 0, (aclError)e_);
-	return gocann_core.aclrtDeviceGetLimit(t, limit, value);
+	GOCANN_PROF_RET(t, "aclrtDeviceGetLimit", aclError, gocann_core.aclrtDeviceGetLimit(t, limit, value), r_);
 }
 aclError aclrtSetTsDevice(aclrtTsId tsId) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSetTsDevice", (aclError)e_);
-	return gocann_core.aclrtSetTsDevice(t, tsId);
+	GOCANN_PROF_RET(t, "aclrtSetTsDevice", aclError, gocann_core.aclrtSetTsDevice(t, tsId), r_);
 }
 aclError aclrtCreateStream(aclrtStream* stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCreateStream", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCreateStream", "stream", stream, 0, (aclError)e_);
-	return gocann_core.aclrtCreateStream(t, stream);
+	GOCANN_PROF_RET(t, "aclrtCreateStream", aclError, gocann_core.aclrtCreateStream(t, stream), r_);
 }
 aclError aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t priority, uint32_t flag) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCreateStreamWithConfig", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCreateStreamWithConfig", "stream", stream, 0, (aclError)e_);
-	return gocann_core.aclrtCreateStreamWithConfig(t, stream, priority, flag);
+	GOCANN_PROF_RET(t, "aclrtCreateStreamWithConfig", aclError, gocann_core.aclrtCreateStreamWithConfig(t, stream, priority, flag), r_);
 }
 aclError aclrtCreateStreamV2(aclrtStream* stream, const aclrtStreamConfigHandle* handle) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCreateStreamV2", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCreateStreamV2", "stream", stream, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCreateStreamV2", "handle", handle, 0, (aclError)e_);
-	return gocann_core.aclrtCreateStreamV2(t, stream, handle);
+	GOCANN_PROF_RET(t, "aclrtCreateStreamV2", aclError, gocann_core.aclrtCreateStreamV2(t, stream, handle), r_);
 }
 aclrtStreamConfigHandle* aclrtCreateStreamConfigHandle(void) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCreateStreamConfigHandle", (aclrtStreamConfigHandle*)0);
-	return gocann_core.aclrtCreateStreamConfigHandle(t);
+	GOCANN_PROF_RET(t, "aclrtCreateStreamConfigHandle", aclrtStreamConfigHandle*, gocann_core.aclrtCreateStreamConfigHandle(t), 0);
 }
 aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle* handle) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtDestroyStreamConfigHandle", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtDestroyStreamConfigHandle", "handle", handle, 0, (aclError)e_);
-	return gocann_core.aclrtDestroyStreamConfigHandle(t, handle);
+	GOCANN_PROF_RET(t, "aclrtDestroyStreamConfigHandle", aclError, gocann_core.aclrtDestroyStreamConfigHandle(t, handle), r_);
 }
 aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle* handle, aclrtStreamConfigAttr attr, const void* attrValue, size_t valueSize) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSetStreamConfigOpt", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtSetStreamConfigOpt", "handle", handle, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtSetStreamConfigOpt", "attrValue", attrValue, 0, (aclError)e_);
-	return gocann_core.aclrtSetStreamConfigOpt(t, handle, attr, attrValue, valueSize);
+	GOCANN_PROF_RET(t, "aclrtSetStreamConfigOpt", aclError, gocann_core.aclrtSetStreamConfigOpt(t, handle, attr, attrValue, valueSize), r_);
 }
 aclError aclrtDestroyStream(aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtDestroyStream", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtDestroyStream", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtDestroyStream(t, stream);
+	GOCANN_PROF_RET(t, "aclrtDestroyStream", aclError, gocann_core.aclrtDestroyStream(t, stream), r_);
 }
 aclError aclrtDestroyStreamForce(aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtDestroyStreamForce", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtDestroyStreamForce", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtDestroyStreamForce(t, stream);
+	GOCANN_PROF_RET(t, "aclrtDestroyStreamForce", aclError, gocann_core.aclrtDestroyStreamForce(t, stream), r_);
 }
 aclError aclrtSynchronizeStream(aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSynchronizeStream", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtSynchronizeStream", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtSynchronizeStream(t, stream);
+	GOCANN_PROF_RET(t, "aclrtSynchronizeStream", aclError, gocann_core.aclrtSynchronizeStream(t, stream), r_);
 }
 aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSynchronizeStreamWithTimeout", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtSynchronizeStreamWithTimeout", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtSynchronizeStreamWithTimeout(t, stream, timeout);
+	GOCANN_PROF_RET(t, "aclrtSynchronizeStreamWithTimeout", aclError, gocann_core.aclrtSynchronizeStreamWithTimeout(t, stream, timeout), r_);
 }
 aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtStreamQuery", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtStreamQuery", "stream", stream, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtStreamQuery", "status", status, 0, (aclError)e_);
-	return gocann_core.aclrtStreamQuery(t, stream, status);
+	GOCANN_PROF_RET(t, "aclrtStreamQuery", aclError, gocann_core.aclrtStreamQuery(t, stream, status), r_);
 }
 aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t* priority) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtStreamGetPriority", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtStreamGetPriority", "stream", stream, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtStreamGetPriority", "priority", priority, 0, (aclError)e_);
-	return gocann_core.aclrtStreamGetPriority(t, stream, priority);
+	GOCANN_PROF_RET(t, "aclrtStreamGetPriority", aclError, gocann_core.aclrtStreamGetPriority(t, stream, priority), r_);
 }
 aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t* flags) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtStreamGetFlags", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtStreamGetFlags", "stream", stream, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtStreamGetFlags", "flags", flags, 0, (aclError)e_);
-	return gocann_core.aclrtStreamGetFlags(t, stream, flags);
+	GOCANN_PROF_RET(t, "aclrtStreamGetFlags", aclError, gocann_core.aclrtStreamGetFlags(t, stream, flags), r_);
 }
 aclError aclrtStreamGetId(aclrtStream stream, int32_t* streamId) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtStreamGetId", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtStreamGetId", "stream", stream, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtStreamGetId", "streamId", streamId, 0, (aclError)e_);
-	return gocann_core.aclrtStreamGetId(t, stream, streamId);
+	GOCANN_PROF_RET(t, "aclrtStreamGetId", aclError, gocann_core.aclrtStreamGetId(t, stream, streamId), r_);
 }
 aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSetStreamFailureMode", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtSetStreamFailureMode", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtSetStreamFailureMode(t, stream, mode);
+	GOCANN_PROF_RET(t, "aclrtSetStreamFailureMode", aclError, gocann_core.aclrtSetStreamFailureMode(t, stream, mode), r_);
 }
 aclError aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType, aclrtStreamAttrValue* value) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSetStreamAttribute", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtSetStreamAttribute", "stream", stream, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtSetStreamAttribute", "value", value, 0, (aclError)e_);
-	return gocann_core.aclrtSetStreamAttribute(t, stream, stmAttrType, value);
+	GOCANN_PROF_RET(t, "aclrtSetStreamAttribute", aclError, gocann_core.aclrtSetStreamAttribute(t, stream, stmAttrType, value), r_);
 }
 aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType, aclrtStreamAttrValue* value) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetStreamAttribute", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetStreamAttribute", "stream", stream, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetStreamAttribute", "value", value, 0, (aclError)e_);
-	return gocann_core.aclrtGetStreamAttribute(t, stream, stmAttrType, value);
+	GOCANN_PROF_RET(t, "aclrtGetStreamAttribute", aclError, gocann_core.aclrtGetStreamAttribute(t, stream, stmAttrType, value), r_);
 }
 aclError aclrtStreamAbort(aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtStreamAbort", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtStreamAbort", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtStreamAbort(t, stream);
+	GOCANN_PROF_RET(t, "aclrtStreamAbort", aclError, gocann_core.aclrtStreamAbort(t, stream), r_);
 }
 aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtStreamWaitEvent", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtStreamWaitEvent", "stream", stream, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtStreamWaitEvent", "event", event, 1, (aclError)e_);
-	return gocann_core.aclrtStreamWaitEvent(t, stream, event);
+	GOCANN_PROF_RET(t, "aclrtStreamWaitEvent", aclError, gocann_core.aclrtStreamWaitEvent(t, stream, event), r_);
 }
 aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtStreamWaitEventWithTimeout", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtStreamWaitEventWithTimeout", "stream", stream, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtStreamWaitEventWithTimeout", "event", event, 1, (aclError)e_);
-	return gocann_core.aclrtStreamWaitEventWithTimeout(t, stream, event, timeout);
+	GOCANN_PROF_RET(t, "aclrtStreamWaitEventWithTimeout", aclError, gocann_core.aclrtStreamWaitEventWithTimeout(t, stream, event, timeout), r_);
 }
 aclError aclrtStreamStop(aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtStreamStop", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtStreamStop", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtStreamStop(t, stream);
+	GOCANN_PROF_RET(t, "aclrtStreamStop", aclError, gocann_core.aclrtStreamStop(t, stream), r_);
 }
 aclError aclrtRegStreamStateCallback(const char* regName, aclrtStreamStateCallback callback, void* args) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtRegStreamStateCallback", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtRegStreamStateCallback", "regName", regName, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtRegStreamStateCallback", "callback", callback, 0, (aclError)e_);
-	return gocann_core.aclrtRegStreamStateCallback(t, regName, callback, (uintptr_t)args);
+	GOCANN_PROF_RET(t, "aclrtRegStreamStateCallback", aclError, gocann_core.aclrtRegStreamStateCallback(t, regName, callback, (uintptr_t)args), r_);
 }
 aclError aclrtRegDeviceStateCallback(const char* regName, aclrtDeviceStateCallback callback, void* args) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtRegDeviceStateCallback", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtRegDeviceStateCallback", "regName", regName, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtRegDeviceStateCallback", "callback", callback, 0, (aclError)e_);
-	return gocann_core.aclrtRegDeviceStateCallback(t, regName, callback, (uintptr_t)args);
+	GOCANN_PROF_RET(t, "aclrtRegDeviceStateCallback", aclError, gocann_core.aclrtRegDeviceStateCallback(t, regName, callback, (uintptr_t)args), r_);
 }
 aclError aclrtSetDeviceTaskAbortCallback(const char* regName, aclrtDeviceTaskAbortCallback callback, void* args) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSetDeviceTaskAbortCallback", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtSetDeviceTaskAbortCallback", "regName", regName, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtSetDeviceTaskAbortCallback", "callback", callback, 0, (aclError)e_);
-	return gocann_core.aclrtSetDeviceTaskAbortCallback(t, regName, callback, (uintptr_t)args);
+	GOCANN_PROF_RET(t, "aclrtSetDeviceTaskAbortCallback", aclError, gocann_core.aclrtSetDeviceTaskAbortCallback(t, regName, callback, (uintptr_t)args), r_);
 }
 aclError aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtDeviceTaskAbort", (aclError)e_);
-	return gocann_core.aclrtDeviceTaskAbort(t, deviceId, timeout);
+	GOCANN_PROF_RET(t, "aclrtDeviceTaskAbort", aclError, gocann_core.aclrtDeviceTaskAbort(t, deviceId, timeout), r_);
 }
 aclError aclrtGetThreadLastTaskId(uint32_t* taskId) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetThreadLastTaskId", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetThreadLastTaskId", "taskId", taskId, 0, (aclError)e_);
-	return gocann_core.aclrtGetThreadLastTaskId(t, taskId);
+	GOCANN_PROF_RET(t, "aclrtGetThreadLastTaskId", aclError, gocann_core.aclrtGetThreadLastTaskId(t, taskId), r_);
 }
 aclError aclrtCacheLastTaskOpInfo(const void* const infoPtr, const size_t infoSize) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCacheLastTaskOpInfo", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCacheLastTaskOpInfo", "infoPtr", infoPtr, 0, (aclError)e_);
-	return gocann_core.aclrtCacheLastTaskOpInfo(t, infoPtr, infoSize);
+	GOCANN_PROF_RET(t, "aclrtCacheLastTaskOpInfo", aclError, gocann_core.aclrtCacheLastTaskOpInfo(t, infoPtr, infoSize), r_);
 }
 aclError aclrtCacheLastTaskExtendInfo(const char* const extendInfoPtr, const size_t infoSize) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCacheLastTaskExtendInfo", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCacheLastTaskExtendInfo", "extendInfoPtr", extendInfoPtr, 0, (aclError)e_);
-	return gocann_core.aclrtCacheLastTaskExtendInfo(t, extendInfoPtr, infoSize);
+	GOCANN_PROF_RET(t, "aclrtCacheLastTaskExtendInfo", aclError, gocann_core.aclrtCacheLastTaskExtendInfo(t, extendInfoPtr, infoSize), r_);
 }
 aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t* flags, int32_t* active) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetPrimaryCtxState", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetPrimaryCtxState", "flags", flags, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetPrimaryCtxState", "active", active, 0, (aclError)e_);
-	return gocann_core.aclrtGetPrimaryCtxState(t, deviceId, flags, active);
+	GOCANN_PROF_RET(t, "aclrtGetPrimaryCtxState", aclError, gocann_core.aclrtGetPrimaryCtxState(t, deviceId, flags, active), r_);
 }
 
 // acl/acl_rt_callback.h
@@ -930,73 +930,73 @@ aclError aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback callback) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSetExceptionInfoCallback", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtSetExceptionInfoCallback", "callback", callback, 0, (aclError)e_);
-	return gocann_core.aclrtSetExceptionInfoCallback(t, callback);
+	GOCANN_PROF_RET(t, "aclrtSetExceptionInfoCallback", aclError, gocann_core.aclrtSetExceptionInfoCallback(t, callback), r_);
 }
 aclError aclrtExceptionInfoCallbackRegister(aclrtExceptionInfoCallback callback) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtExceptionInfoCallbackRegister", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtExceptionInfoCallbackRegister", "callback", callback, 0, (aclError)e_);
-	return gocann_core.aclrtExceptionInfoCallbackRegister(t, callback);
+	GOCANN_PROF_RET(t, "aclrtExceptionInfoCallbackRegister", aclError, gocann_core.aclrtExceptionInfoCallbackRegister(t, callback), r_);
 }
 aclError aclrtExceptionInfoCallbackUnregister(aclrtExceptionInfoCallback callback) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtExceptionInfoCallbackUnregister", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtExceptionInfoCallbackUnregister", "callback", callback, 0, (aclError)e_);
-	return gocann_core.aclrtExceptionInfoCallbackUnregister(t, callback);
+	GOCANN_PROF_RET(t, "aclrtExceptionInfoCallbackUnregister", aclError, gocann_core.aclrtExceptionInfoCallbackUnregister(t, callback), r_);
 }
 aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetErrorVerbose", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetErrorVerbose", "errorInfo", errorInfo, 0, (aclError)e_);
-	return gocann_core.aclrtGetErrorVerbose(t, deviceId, errorInfo);
+	GOCANN_PROF_RET(t, "aclrtGetErrorVerbose", aclError, gocann_core.aclrtGetErrorVerbose(t, deviceId, errorInfo), r_);
 }
 aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSubscribeReport", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtSubscribeReport", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtSubscribeReport(t, threadId, stream);
+	GOCANN_PROF_RET(t, "aclrtSubscribeReport", aclError, gocann_core.aclrtSubscribeReport(t, threadId, stream), r_);
 }
 aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtLaunchCallback", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtLaunchCallback", "fn", fn, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtLaunchCallback", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtLaunchCallback(t, fn, (uintptr_t)userData, blockType, stream);
+	GOCANN_PROF_RET(t, "aclrtLaunchCallback", aclError, gocann_core.aclrtLaunchCallback(t, fn, (uintptr_t)userData, blockType, stream), r_);
 }
 aclError aclrtProcessReport(int32_t timeout) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtProcessReport", (aclError)e_);
-	return gocann_core.aclrtProcessReport(t, timeout);
+	GOCANN_PROF_RET(t, "aclrtProcessReport", aclError, gocann_core.aclrtProcessReport(t, timeout), r_);
 }
 aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtUnSubscribeReport", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtUnSubscribeReport", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtUnSubscribeReport(t, threadId, stream);
+	GOCANN_PROF_RET(t, "aclrtUnSubscribeReport", aclError, gocann_core.aclrtUnSubscribeReport(t, threadId, stream), r_);
 }
 aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtLaunchHostFunc", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtLaunchHostFunc", "stream", stream, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtLaunchHostFunc", "fn", fn, 0, (aclError)e_);
-	return gocann_core.aclrtLaunchHostFunc(t, stream, fn, (uintptr_t)args);
+	GOCANN_PROF_RET(t, "aclrtLaunchHostFunc", aclError, gocann_core.aclrtLaunchHostFunc(t, stream, fn, (uintptr_t)args), r_);
 }
 aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSubscribeHostFunc", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtSubscribeHostFunc", "exeStream", exeStream, 1, (aclError)e_);
-	return gocann_core.aclrtSubscribeHostFunc(t, hostFuncThreadId, exeStream);
+	GOCANN_PROF_RET(t, "aclrtSubscribeHostFunc", aclError, gocann_core.aclrtSubscribeHostFunc(t, hostFuncThreadId, exeStream), r_);
 }
 aclError aclrtProcessHostFunc(int32_t timeout) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtProcessHostFunc", (aclError)e_);
-	return gocann_core.aclrtProcessHostFunc(t, timeout);
+	GOCANN_PROF_RET(t, "aclrtProcessHostFunc", aclError, gocann_core.aclrtProcessHostFunc(t, timeout), r_);
 }
 aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtUnSubscribeHostFunc", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtUnSubscribeHostFunc", "exeStream", exeStream, 1, (aclError)e_);
-	return gocann_core.aclrtUnSubscribeHostFunc(t, hostFuncThreadId, exeStream);
+	GOCANN_PROF_RET(t, "aclrtUnSubscribeHostFunc", aclError, gocann_core.aclrtUnSubscribeHostFunc(t, hostFuncThreadId, exeStream), r_);
 }
 
 // acl/acl_rt_event.h
@@ -1004,72 +1004,72 @@ aclError aclrtCreateEvent(aclrtEvent* event) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCreateEvent", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCreateEvent", "event", event, 0, (aclError)e_);
-	return gocann_core.aclrtCreateEvent(t, event);
+	GOCANN_PROF_RET(t, "aclrtCreateEvent", aclError, gocann_core.aclrtCreateEvent(t, event), r_);
 }
 aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCreateEventWithFlag", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCreateEventWithFlag", "event", event, 0, (aclError)e_);
-	return gocann_core.aclrtCreateEventWithFlag(t, event, flag);
+	GOCANN_PROF_RET(t, "aclrtCreateEventWithFlag", aclError, gocann_core.aclrtCreateEventWithFlag(t, event, flag), r_);
 }
 aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCreateEventExWithFlag", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCreateEventExWithFlag", "event", event, 0, (aclError)e_);
-	return gocann_core.aclrtCreateEventExWithFlag(t, event, flag);
+	GOCANN_PROF_RET(t, "aclrtCreateEventExWithFlag", aclError, gocann_core.aclrtCreateEventExWithFlag(t, event, flag), r_);
 }
 aclError aclrtDestroyEvent(aclrtEvent event) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtDestroyEvent", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtDestroyEvent", "event", event, 1, (aclError)e_);
-	return gocann_core.aclrtDestroyEvent(t, event);
+	GOCANN_PROF_RET(t, "aclrtDestroyEvent", aclError, gocann_core.aclrtDestroyEvent(t, event), r_);
 }
 aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtRecordEvent", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtRecordEvent", "event", event, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtRecordEvent", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtRecordEvent(t, event, stream);
+	GOCANN_PROF_RET(t, "aclrtRecordEvent", aclError, gocann_core.aclrtRecordEvent(t, event, stream), r_);
 }
 aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtResetEvent", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtResetEvent", "event", event, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtResetEvent", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtResetEvent(t, event, stream);
+	GOCANN_PROF_RET(t, "aclrtResetEvent", aclError, gocann_core.aclrtResetEvent(t, event, stream), r_);
 }
 aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtQueryEvent", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtQueryEvent", "event", event, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtQueryEvent", "status", status, 0, (aclError)e_);
-	return gocann_core.aclrtQueryEvent(t, event, status);
+	GOCANN_PROF_RET(t, "aclrtQueryEvent", aclError, gocann_core.aclrtQueryEvent(t, event, status), r_);
 }
 aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* status) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtQueryEventStatus", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtQueryEventStatus", "event", event, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtQueryEventStatus", "status", status, 0, (aclError)e_);
-	return gocann_core.aclrtQueryEventStatus(t, event, status);
+	GOCANN_PROF_RET(t, "aclrtQueryEventStatus", aclError, gocann_core.aclrtQueryEventStatus(t, event, status), r_);
 }
 aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus* status) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtQueryEventWaitStatus", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtQueryEventWaitStatus", "event", event, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtQueryEventWaitStatus", "status", status, 0, (aclError)e_);
-	return gocann_core.aclrtQueryEventWaitStatus(t, event, status);
+	GOCANN_PROF_RET(t, "aclrtQueryEventWaitStatus", aclError, gocann_core.aclrtQueryEventWaitStatus(t, event, status), r_);
 }
 aclError aclrtSynchronizeEvent(aclrtEvent event) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSynchronizeEvent", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtSynchronizeEvent", "event", event, 1, (aclError)e_);
-	return gocann_core.aclrtSynchronizeEvent(t, event);
+	GOCANN_PROF_RET(t, "aclrtSynchronizeEvent", aclError, gocann_core.aclrtSynchronizeEvent(t, event), r_);
 }
 aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSynchronizeEventWithTimeout", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtSynchronizeEventWithTimeout", "event", event, 1, (aclError)e_);
-	return gocann_core.aclrtSynchronizeEventWithTimeout(t, event, timeout);
+	GOCANN_PROF_RET(t, "aclrtSynchronizeEventWithTimeout", aclError, gocann_core.aclrtSynchronizeEventWithTimeout(t, event, timeout), r_);
 }
 aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endEvent) {
 	gocann_thread *t = gocann_self();
@@ -1077,147 +1077,147 @@ aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endE
 	GOCANN_CHECK_PTR(t, "aclrtEventElapsedTime", "ms", ms, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtEventElapsedTime", "startEvent", startEvent, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtEventElapsedTime", "endEvent", endEvent, 1, (aclError)e_);
-	return gocann_core.aclrtEventElapsedTime(t, ms, startEvent, endEvent);
+	GOCANN_PROF_RET(t, "aclrtEventElapsedTime", aclError, gocann_core.aclrtEventElapsedTime(t, ms, startEvent, endEvent), r_);
 }
 aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t* timestamp) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtEventGetTimestamp", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtEventGetTimestamp", "event", event, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtEventGetTimestamp", "timestamp", timestamp, 0, (aclError)e_);
-	return gocann_core.aclrtEventGetTimestamp(t, event, timestamp);
+	GOCANN_PROF_RET(t, "aclrtEventGetTimestamp", aclError, gocann_core.aclrtEventGetTimestamp(t, event, timestamp), r_);
 }
 aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle* handle) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtIpcGetEventHandle", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtIpcGetEventHandle", "event", event, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtIpcGetEventHandle", "handle", handle, 0, (aclError)e_);
-	return gocann_core.aclrtIpcGetEventHandle(t, event, handle);
+	GOCANN_PROF_RET(t, "aclrtIpcGetEventHandle", aclError, gocann_core.aclrtIpcGetEventHandle(t, event, handle), r_);
 }
 aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent* event) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtIpcOpenEventHandle", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtIpcOpenEventHandle", "event", event, 0, (aclError)e_);
-	return gocann_core.aclrtIpcOpenEventHandle(t, handle, event);
+	GOCANN_PROF_RET(t, "aclrtIpcOpenEventHandle", aclError, gocann_core.aclrtIpcOpenEventHandle(t, handle, event), r_);
 }
 aclError aclrtCreateNotify(aclrtNotify* notify, uint64_t flag) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCreateNotify", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCreateNotify", "notify", notify, 0, (aclError)e_);
-	return gocann_core.aclrtCreateNotify(t, notify, flag);
+	GOCANN_PROF_RET(t, "aclrtCreateNotify", aclError, gocann_core.aclrtCreateNotify(t, notify, flag), r_);
 }
 aclError aclrtDestroyNotify(aclrtNotify notify) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtDestroyNotify", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtDestroyNotify", "notify", notify, 1, (aclError)e_);
-	return gocann_core.aclrtDestroyNotify(t, notify);
+	GOCANN_PROF_RET(t, "aclrtDestroyNotify", aclError, gocann_core.aclrtDestroyNotify(t, notify), r_);
 }
 aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtRecordNotify", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtRecordNotify", "notify", notify, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtRecordNotify", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtRecordNotify(t, notify, stream);
+	GOCANN_PROF_RET(t, "aclrtRecordNotify", aclError, gocann_core.aclrtRecordNotify(t, notify, stream), r_);
 }
 aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtWaitAndResetNotify", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtWaitAndResetNotify", "notify", notify, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtWaitAndResetNotify", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtWaitAndResetNotify(t, notify, stream, timeout);
+	GOCANN_PROF_RET(t, "aclrtWaitAndResetNotify", aclError, gocann_core.aclrtWaitAndResetNotify(t, notify, stream, timeout), r_);
 }
 aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t* notifyId) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetNotifyId", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetNotifyId", "notify", notify, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetNotifyId", "notifyId", notifyId, 0, (aclError)e_);
-	return gocann_core.aclrtGetNotifyId(t, notify, notifyId);
+	GOCANN_PROF_RET(t, "aclrtGetNotifyId", aclError, gocann_core.aclrtGetNotifyId(t, notify, notifyId), r_);
 }
 aclError aclrtValueWrite(void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtValueWrite", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtValueWrite", "devAddr", devAddr, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtValueWrite", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtValueWrite(t, devAddr, value, flag, stream);
+	GOCANN_PROF_RET(t, "aclrtValueWrite", aclError, gocann_core.aclrtValueWrite(t, devAddr, value, flag, stream), r_);
 }
 aclError aclrtValueWait(void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtValueWait", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtValueWait", "devAddr", devAddr, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtValueWait", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtValueWait(t, devAddr, value, flag, stream);
+	GOCANN_PROF_RET(t, "aclrtValueWait", aclError, gocann_core.aclrtValueWait(t, devAddr, value, flag, stream), r_);
 }
 aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtRecordEventWithFlag", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtRecordEventWithFlag", "event", event, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtRecordEventWithFlag", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtRecordEventWithFlag(t, event, stream, flag);
+	GOCANN_PROF_RET(t, "aclrtRecordEventWithFlag", aclError, gocann_core.aclrtRecordEventWithFlag(t, event, stream, flag), r_);
 }
 aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout, uint32_t flag) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtStreamWaitEventWithFlag", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtStreamWaitEventWithFlag", "stream", stream, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtStreamWaitEventWithFlag", "event", event, 1, (aclError)e_);
-	return gocann_core.aclrtStreamWaitEventWithFlag(t, stream, event, timeout, flag);
+	GOCANN_PROF_RET(t, "aclrtStreamWaitEventWithFlag", aclError, gocann_core.aclrtStreamWaitEventWithFlag(t, stream, event, timeout, flag), r_);
 }
 aclError aclrtGetEventId(aclrtEvent event, uint32_t* eventId) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetEventId", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetEventId", "event", event, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetEventId", "eventId", eventId, 0, (aclError)e_);
-	return gocann_core.aclrtGetEventId(t, event, eventId);
+	GOCANN_PROF_RET(t, "aclrtGetEventId", aclError, gocann_core.aclrtGetEventId(t, event, eventId), r_);
 }
 aclError aclrtGetEventAvailNum(uint32_t* eventCount) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetEventAvailNum", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetEventAvailNum", "eventCount", eventCount, 0, (aclError)e_);
-	return gocann_core.aclrtGetEventAvailNum(t, eventCount);
+	GOCANN_PROF_RET(t, "aclrtGetEventAvailNum", aclError, gocann_core.aclrtGetEventAvailNum(t, eventCount), r_);
 }
 aclError aclrtNotifyBatchReset(aclrtNotify* notifies, size_t num) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtNotifyBatchReset", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtNotifyBatchReset", "notifies", notifies, 0, (aclError)e_);
-	return gocann_core.aclrtNotifyBatchReset(t, notifies, num);
+	GOCANN_PROF_RET(t, "aclrtNotifyBatchReset", aclError, gocann_core.aclrtNotifyBatchReset(t, notifies, num), r_);
 }
 aclError aclrtNotifyGetExportKey(aclrtNotify notify, char* key, size_t len, uint64_t flags) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtNotifyGetExportKey", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtNotifyGetExportKey", "notify", notify, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtNotifyGetExportKey", "key", key, 0, (aclError)e_);
-	return gocann_core.aclrtNotifyGetExportKey(t, notify, key, len, flags);
+	GOCANN_PROF_RET(t, "aclrtNotifyGetExportKey", aclError, gocann_core.aclrtNotifyGetExportKey(t, notify, key, len, flags), r_);
 }
 aclError aclrtNotifyImportByKey(aclrtNotify* notify, const char* key, uint64_t flags) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtNotifyImportByKey", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtNotifyImportByKey", "notify", notify, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtNotifyImportByKey", "key", key, 0, (aclError)e_);
-	return gocann_core.aclrtNotifyImportByKey(t, notify, key, flags);
+	GOCANN_PROF_RET(t, "aclrtNotifyImportByKey", aclError, gocann_core.aclrtNotifyImportByKey(t, notify, key, flags), r_);
 }
 aclError aclrtNotifySetImportPid(aclrtNotify notify, int32_t* pid, size_t num) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtNotifySetImportPid", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtNotifySetImportPid", "notify", notify, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtNotifySetImportPid", "pid", pid, 0, (aclError)e_);
-	return gocann_core.aclrtNotifySetImportPid(t, notify, pid, num);
+	GOCANN_PROF_RET(t, "aclrtNotifySetImportPid", aclError, gocann_core.aclrtNotifySetImportPid(t, notify, pid, num), r_);
 }
 aclError aclrtNotifySetImportPidInterServer(aclrtNotify notify, aclrtServerPid* serverPids, size_t num) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtNotifySetImportPidInterServer", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtNotifySetImportPidInterServer", "notify", notify, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtNotifySetImportPidInterServer", "serverPids", serverPids, 0, (aclError)e_);
-	return gocann_core.aclrtNotifySetImportPidInterServer(t, notify, serverPids, num);
+	GOCANN_PROF_RET(t, "aclrtNotifySetImportPidInterServer", aclError, gocann_core.aclrtNotifySetImportPidInterServer(t, notify, serverPids, num), r_);
 }
 aclError aclrtCntNotifyCreate(aclrtCntNotify* cntNotify, uint64_t flag) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCntNotifyCreate", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCntNotifyCreate", "cntNotify", cntNotify, 0, (aclError)e_);
-	return gocann_core.aclrtCntNotifyCreate(t, cntNotify, flag);
+	GOCANN_PROF_RET(t, "aclrtCntNotifyCreate", aclError, gocann_core.aclrtCntNotifyCreate(t, cntNotify, flag), r_);
 }
 aclError aclrtCntNotifyDestroy(aclrtCntNotify cntNotify) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCntNotifyDestroy", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCntNotifyDestroy", "cntNotify", cntNotify, 1, (aclError)e_);
-	return gocann_core.aclrtCntNotifyDestroy(t, cntNotify);
+	GOCANN_PROF_RET(t, "aclrtCntNotifyDestroy", aclError, gocann_core.aclrtCntNotifyDestroy(t, cntNotify), r_);
 }
 aclError aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyRecordInfo* info) {
 	gocann_thread *t = gocann_self();
@@ -1225,7 +1225,7 @@ aclError aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream, aclr
 	GOCANN_CHECK_PTR(t, "aclrtCntNotifyRecord", "cntNotify", cntNotify, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCntNotifyRecord", "stream", stream, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCntNotifyRecord", "info", info, 0, (aclError)e_);
-	return gocann_core.aclrtCntNotifyRecord(t, cntNotify, stream, info);
+	GOCANN_PROF_RET(t, "aclrtCntNotifyRecord", aclError, gocann_core.aclrtCntNotifyRecord(t, cntNotify, stream, info), r_);
 }
 aclError aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyWaitInfo* info) {
 	gocann_thread *t = gocann_self();
@@ -1233,21 +1233,21 @@ aclError aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify, aclrtStream str
 	GOCANN_CHECK_PTR(t, "aclrtCntNotifyWaitWithTimeout", "cntNotify", cntNotify, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCntNotifyWaitWithTimeout", "stream", stream, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCntNotifyWaitWithTimeout", "info", info, 0, (aclError)e_);
-	return gocann_core.aclrtCntNotifyWaitWithTimeout(t, cntNotify, stream, info);
+	GOCANN_PROF_RET(t, "aclrtCntNotifyWaitWithTimeout", aclError, gocann_core.aclrtCntNotifyWaitWithTimeout(t, cntNotify, stream, info), r_);
 }
 aclError aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCntNotifyReset", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCntNotifyReset", "cntNotify", cntNotify, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCntNotifyReset", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtCntNotifyReset(t, cntNotify, stream);
+	GOCANN_PROF_RET(t, "aclrtCntNotifyReset", aclError, gocann_core.aclrtCntNotifyReset(t, cntNotify, stream), r_);
 }
 aclError aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t* notifyId) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCntNotifyGetId", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCntNotifyGetId", "cntNotify", cntNotify, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCntNotifyGetId", "notifyId", notifyId, 0, (aclError)e_);
-	return gocann_core.aclrtCntNotifyGetId(t, cntNotify, notifyId);
+	GOCANN_PROF_RET(t, "aclrtCntNotifyGetId", aclError, gocann_core.aclrtCntNotifyGetId(t, cntNotify, notifyId), r_);
 }
 
 // acl/acl_rt_memory.h
@@ -1255,58 +1255,58 @@ aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMalloc", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMalloc", "devPtr", devPtr, 0, (aclError)e_);
-	return gocann_core.aclrtMalloc(t, devPtr, size, policy);
+	GOCANN_PROF_RET(t, "aclrtMalloc", aclError, gocann_core.aclrtMalloc(t, devPtr, size, policy), r_);
 }
 aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMallocAlign32", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMallocAlign32", "devPtr", devPtr, 0, (aclError)e_);
-	return gocann_core.aclrtMallocAlign32(t, devPtr, size, policy);
+	GOCANN_PROF_RET(t, "aclrtMallocAlign32", aclError, gocann_core.aclrtMallocAlign32(t, devPtr, size, policy), r_);
 }
 aclError aclrtMallocCached(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMallocCached", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMallocCached", "devPtr", devPtr, 0, (aclError)e_);
-	return gocann_core.aclrtMallocCached(t, devPtr, size, policy);
+	GOCANN_PROF_RET(t, "aclrtMallocCached", aclError, gocann_core.aclrtMallocCached(t, devPtr, size, policy), r_);
 }
 aclError aclrtMallocWithCfg(void** devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig* cfg) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMallocWithCfg", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMallocWithCfg", "devPtr", devPtr, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMallocWithCfg", "cfg", cfg, 0, (aclError)e_);
-	return gocann_core.aclrtMallocWithCfg(t, devPtr, size, policy, cfg);
+	GOCANN_PROF_RET(t, "aclrtMallocWithCfg", aclError, gocann_core.aclrtMallocWithCfg(t, devPtr, size, policy, cfg), r_);
 }
 aclError aclrtMallocForTaskScheduler(void** devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig* cfg) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMallocForTaskScheduler", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMallocForTaskScheduler", "devPtr", devPtr, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMallocForTaskScheduler", "cfg", cfg, 0, (aclError)e_);
-	return gocann_core.aclrtMallocForTaskScheduler(t, devPtr, size, policy, cfg);
+	GOCANN_PROF_RET(t, "aclrtMallocForTaskScheduler", aclError, gocann_core.aclrtMallocForTaskScheduler(t, devPtr, size, policy, cfg), r_);
 }
 aclError aclrtFree(void* devPtr) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtFree", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtFree", "devPtr", devPtr, 0, (aclError)e_);
-	return gocann_core.aclrtFree(t, devPtr);
+	GOCANN_PROF_RET(t, "aclrtFree", aclError, gocann_core.aclrtFree(t, devPtr), r_);
 }
 aclError aclrtMallocHost(void** hostPtr, size_t size) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMallocHost", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMallocHost", "hostPtr", hostPtr, 0, (aclError)e_);
-	return gocann_core.aclrtMallocHost(t, hostPtr, size);
+	GOCANN_PROF_RET(t, "aclrtMallocHost", aclError, gocann_core.aclrtMallocHost(t, hostPtr, size), r_);
 }
 aclError aclrtFreeHost(void* hostPtr) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtFreeHost", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtFreeHost", "hostPtr", hostPtr, 0, (aclError)e_);
-	return gocann_core.aclrtFreeHost(t, hostPtr);
+	GOCANN_PROF_RET(t, "aclrtFreeHost", aclError, gocann_core.aclrtFreeHost(t, hostPtr), r_);
 }
 aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMemcpy", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemcpy", "dst", dst, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemcpy", "src", src, 0, (aclError)e_);
-	return gocann_core.aclrtMemcpy(t, dst, destMax, src, count, kind);
+	GOCANN_PROF_RET(t, "aclrtMemcpy", aclError, gocann_core.aclrtMemcpy(t, dst, destMax, src, count, kind), r_);
 }
 aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
@@ -1314,27 +1314,27 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
 	GOCANN_CHECK_PTR(t, "aclrtMemcpyAsync", "dst", dst, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemcpyAsync", "src", src, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemcpyAsync", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtMemcpyAsync(t, dst, destMax, src, count, kind, stream);
+	GOCANN_PROF_RET(t, "aclrtMemcpyAsync", aclError, gocann_core.aclrtMemcpyAsync(t, dst, destMax, src, count, kind, stream), r_);
 }
 aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMemset", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemset", "devPtr", devPtr, 0, (aclError)e_);
-	return gocann_core.aclrtMemset(t, devPtr, maxCount, value, count);
+	GOCANN_PROF_RET(t, "aclrtMemset", aclError, gocann_core.aclrtMemset(t, devPtr, maxCount, value, count), r_);
 }
 aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMemsetAsync", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemsetAsync", "devPtr", devPtr, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemsetAsync", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtMemsetAsync(t, devPtr, maxCount, value, count, stream);
+	GOCANN_PROF_RET(t, "aclrtMemsetAsync", aclError, gocann_core.aclrtMemsetAsync(t, devPtr, maxCount, value, count, stream), r_);
 }
 aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMemcpy2d", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemcpy2d", "dst", dst, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemcpy2d", "src", src, 0, (aclError)e_);
-	return gocann_core.aclrtMemcpy2d(t, dst, dpitch, src, spitch, width, height, kind);
+	GOCANN_PROF_RET(t, "aclrtMemcpy2d", aclError, gocann_core.aclrtMemcpy2d(t, dst, dpitch, src, spitch, width, height, kind), r_);
 }
 aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
@@ -1342,14 +1342,14 @@ aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t sp
 	GOCANN_CHECK_PTR(t, "aclrtMemcpy2dAsync", "dst", dst, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemcpy2dAsync", "src", src, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemcpy2dAsync", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtMemcpy2dAsync(t, dst, dpitch, src, spitch, width, height, kind, stream);
+	GOCANN_PROF_RET(t, "aclrtMemcpy2dAsync", aclError, gocann_core.aclrtMemcpy2dAsync(t, dst, dpitch, src, spitch, width, height, kind, stream), r_);
 }
 aclError aclrtPointerGetAttributes(const void* ptr, aclrtPtrAttributes* attributes) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtPointerGetAttributes", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtPointerGetAttributes", "ptr", ptr, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtPointerGetAttributes", "attributes", attributes, 0, (aclError)e_);
-	return gocann_core.aclrtPointerGetAttributes(t, ptr, attributes);
+	GOCANN_PROF_RET(t, "aclrtPointerGetAttributes", aclError, gocann_core.aclrtPointerGetAttributes(t, ptr, attributes), r_);
 }
 aclError aclrtMemGetAddressRange(void* ptr, void** pbase, size_t* psize) {
 	gocann_thread *t = gocann_self();
@@ -1357,125 +1357,125 @@ aclError aclrtMemGetAddressRange(void* ptr, void** pbase, size_t* psize) {
 	GOCANN_CHECK_PTR(t, "aclrtMemGetAddressRange", "ptr", ptr, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemGetAddressRange", "pbase", pbase, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemGetAddressRange", "psize", psize, 0, (aclError)e_);
-	return gocann_core.aclrtMemGetAddressRange(t, ptr, pbase, psize);
+	GOCANN_PROF_RET(t, "aclrtMemGetAddressRange", aclError, gocann_core.aclrtMemGetAddressRange(t, ptr, pbase, psize), r_);
 }
 aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetMemInfo", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetMemInfo", "free", free, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetMemInfo", "total", total, 0, (aclError)e_);
-	return gocann_core.aclrtGetMemInfo(t, attr, free, total);
+	GOCANN_PROF_RET(t, "aclrtGetMemInfo", aclError, gocann_core.aclrtGetMemInfo(t, attr, free, total), r_);
 }
 aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo* memUsageInfo, size_t inputNum, size_t* outputNum) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetMemUsageInfo", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetMemUsageInfo", "memUsageInfo", memUsageInfo, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetMemUsageInfo", "outputNum", outputNum, 0, (aclError)e_);
-	return gocann_core.aclrtGetMemUsageInfo(t, deviceId, memUsageInfo, inputNum, outputNum);
+	GOCANN_PROF_RET(t, "aclrtGetMemUsageInfo", aclError, gocann_core.aclrtGetMemUsageInfo(t, deviceId, memUsageInfo, inputNum, outputNum), r_);
 }
 aclError aclrtMallocHostWithCfg(void** ptr, uint64_t size, aclrtMallocConfig* cfg) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMallocHostWithCfg", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMallocHostWithCfg", "ptr", ptr, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMallocHostWithCfg", "cfg", cfg, 0, (aclError)e_);
-	return gocann_core.aclrtMallocHostWithCfg(t, ptr, size, cfg);
+	GOCANN_PROF_RET(t, "aclrtMallocHostWithCfg", aclError, gocann_core.aclrtMallocHostWithCfg(t, ptr, size, cfg), r_);
 }
 aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type, void** devPtr) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtHostRegister", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtHostRegister", "ptr", ptr, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtHostRegister", "devPtr", devPtr, 0, (aclError)e_);
-	return gocann_core.aclrtHostRegister(t, ptr, size, type, devPtr);
+	GOCANN_PROF_RET(t, "aclrtHostRegister", aclError, gocann_core.aclrtHostRegister(t, ptr, size, type, devPtr), r_);
 }
 aclError aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtHostRegisterV2", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtHostRegisterV2", "ptr", ptr, 0, (aclError)e_);
-	return gocann_core.aclrtHostRegisterV2(t, ptr, size, flag);
+	GOCANN_PROF_RET(t, "aclrtHostRegisterV2", aclError, gocann_core.aclrtHostRegisterV2(t, ptr, size, flag), r_);
 }
 aclError aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtHostGetDevicePointer", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtHostGetDevicePointer", "pHost", pHost, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtHostGetDevicePointer", "pDevice", pDevice, 0, (aclError)e_);
-	return gocann_core.aclrtHostGetDevicePointer(t, pHost, pDevice, flag);
+	GOCANN_PROF_RET(t, "aclrtHostGetDevicePointer", aclError, gocann_core.aclrtHostGetDevicePointer(t, pHost, pDevice, flag), r_);
 }
 aclError aclrtHostUnregister(void* ptr) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtHostUnregister", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtHostUnregister", "ptr", ptr, 0, (aclError)e_);
-	return gocann_core.aclrtHostUnregister(t, ptr);
+	GOCANN_PROF_RET(t, "aclrtHostUnregister", aclError, gocann_core.aclrtHostUnregister(t, ptr), r_);
 }
 aclError aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType, aclrtHostMemMapCapability* capabilities) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtHostMemMapCapabilities", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtHostMemMapCapabilities", "capabilities", capabilities, 0, (aclError)e_);
-	return gocann_core.aclrtHostMemMapCapabilities(t, deviceId, hacType, capabilities);
+	GOCANN_PROF_RET(t, "aclrtHostMemMapCapabilities", aclError, gocann_core.aclrtHostMemMapCapabilities(t, deviceId, hacType, capabilities), r_);
 }
 aclError aclrtFreeWithDevSync(void* devPtr) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtFreeWithDevSync", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtFreeWithDevSync", "devPtr", devPtr, 0, (aclError)e_);
-	return gocann_core.aclrtFreeWithDevSync(t, devPtr);
+	GOCANN_PROF_RET(t, "aclrtFreeWithDevSync", aclError, gocann_core.aclrtFreeWithDevSync(t, devPtr), r_);
 }
 aclError aclrtFreeHostWithDevSync(void* hostPtr) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtFreeHostWithDevSync", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtFreeHostWithDevSync", "hostPtr", hostPtr, 0, (aclError)e_);
-	return gocann_core.aclrtFreeHostWithDevSync(t, hostPtr);
+	GOCANN_PROF_RET(t, "aclrtFreeHostWithDevSync", aclError, gocann_core.aclrtFreeHostWithDevSync(t, hostPtr), r_);
 }
 aclError aclrtCheckMemType(void** addrList, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t reserve) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCheckMemType", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCheckMemType", "addrList", addrList, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCheckMemType", "checkResult", checkResult, 0, (aclError)e_);
-	return gocann_core.aclrtCheckMemType(t, addrList, size, memType, checkResult, reserve);
+	GOCANN_PROF_RET(t, "aclrtCheckMemType", aclError, gocann_core.aclrtCheckMemType(t, addrList, size, memType, checkResult, reserve), r_);
 }
 aclError aclrtIpcMemGetExportKey(void* devPtr, size_t size, char* key, size_t len, uint64_t flags) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtIpcMemGetExportKey", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtIpcMemGetExportKey", "devPtr", devPtr, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtIpcMemGetExportKey", "key", key, 0, (aclError)e_);
-	return gocann_core.aclrtIpcMemGetExportKey(t, devPtr, size, key, len, flags);
+	GOCANN_PROF_RET(t, "aclrtIpcMemGetExportKey", aclError, gocann_core.aclrtIpcMemGetExportKey(t, devPtr, size, key, len, flags), r_);
 }
 aclError aclrtIpcMemClose(const char* key) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtIpcMemClose", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtIpcMemClose", "key", key, 0, (aclError)e_);
-	return gocann_core.aclrtIpcMemClose(t, key);
+	GOCANN_PROF_RET(t, "aclrtIpcMemClose", aclError, gocann_core.aclrtIpcMemClose(t, key), r_);
 }
 aclError aclrtIpcMemImportByKey(void** devPtr, const char* key, uint64_t flags) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtIpcMemImportByKey", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtIpcMemImportByKey", "devPtr", devPtr, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtIpcMemImportByKey", "key", key, 0, (aclError)e_);
-	return gocann_core.aclrtIpcMemImportByKey(t, devPtr, key, flags);
+	GOCANN_PROF_RET(t, "aclrtIpcMemImportByKey", aclError, gocann_core.aclrtIpcMemImportByKey(t, devPtr, key, flags), r_);
 }
 aclError aclrtIpcMemSetImportPid(const char* key, int32_t* pid, size_t num) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtIpcMemSetImportPid", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtIpcMemSetImportPid", "key", key, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtIpcMemSetImportPid", "pid", pid, 0, (aclError)e_);
-	return gocann_core.aclrtIpcMemSetImportPid(t, key, pid, num);
+	GOCANN_PROF_RET(t, "aclrtIpcMemSetImportPid", aclError, gocann_core.aclrtIpcMemSetImportPid(t, key, pid, num), r_);
 }
 aclError aclrtIpcMemSetAttr(const char* key, aclrtIpcMemAttrType type, uint64_t attr) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtIpcMemSetAttr", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtIpcMemSetAttr", "key", key, 0, (aclError)e_);
-	return gocann_core.aclrtIpcMemSetAttr(t, key, type, attr);
+	GOCANN_PROF_RET(t, "aclrtIpcMemSetAttr", aclError, gocann_core.aclrtIpcMemSetAttr(t, key, type, attr), r_);
 }
 aclError aclrtIpcMemImportPidInterServer(const char* key, aclrtServerPid* serverPids, size_t num) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtIpcMemImportPidInterServer", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtIpcMemImportPidInterServer", "key", key, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtIpcMemImportPidInterServer", "serverPids", serverPids, 0, (aclError)e_);
-	return gocann_core.aclrtIpcMemImportPidInterServer(t, key, serverPids, num);
+	GOCANN_PROF_RET(t, "aclrtIpcMemImportPidInterServer", aclError, gocann_core.aclrtIpcMemImportPidInterServer(t, key, serverPids, num), r_);
 }
 aclError aclrtDeviceGetBareTgid(int32_t* pid) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtDeviceGetBareTgid", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtDeviceGetBareTgid", "pid", pid, 0, (aclError)e_);
-	return gocann_core.aclrtDeviceGetBareTgid(t, pid);
+	GOCANN_PROF_RET(t, "aclrtDeviceGetBareTgid", aclError, gocann_core.aclrtDeviceGetBareTgid(t, pid), r_);
 }
 
 // acl/acl_rt_copy.h
@@ -1489,7 +1489,7 @@ aclError aclrtMemcpyBatch(void** dsts, size_t* destMaxs, void** srcs, size_t* si
 	GOCANN_CHECK_PTR(t, "aclrtMemcpyBatch", "attrs", attrs, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemcpyBatch", "attrsIndexes", attrsIndexes, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemcpyBatch", "failIndex", failIndex, 0, (aclError)e_);
-	return gocann_core.aclrtMemcpyBatch(t, dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex);
+	GOCANN_PROF_RET(t, "aclrtMemcpyBatch", aclError, gocann_core.aclrtMemcpyBatch(t, dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex), r_);
 }
 aclError aclrtMemcpyBatchV2(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs) {
 	gocann_thread *t = gocann_self();
@@ -1500,7 +1500,7 @@ aclError aclrtMemcpyBatchV2(void** dsts, size_t* destMaxs, void** srcs, size_t* 
 	GOCANN_CHECK_PTR(t, "aclrtMemcpyBatchV2", "sizes", sizes, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemcpyBatchV2", "attrs", attrs, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemcpyBatchV2", "attrsIndexes", attrsIndexes, 0, (aclError)e_);
-	return gocann_core.aclrtMemcpyBatchV2(t, dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs);
+	GOCANN_PROF_RET(t, "aclrtMemcpyBatchV2", aclError, gocann_core.aclrtMemcpyBatchV2(t, dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs), r_);
 }
 aclError aclrtMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
@@ -1513,7 +1513,7 @@ aclError aclrtMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** srcs, size_
 	GOCANN_CHECK_PTR(t, "aclrtMemcpyBatchAsync", "attrsIndexes", attrsIndexes, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemcpyBatchAsync", "failIndex", failIndex, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemcpyBatchAsync", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtMemcpyBatchAsync(t, dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex, stream);
+	GOCANN_PROF_RET(t, "aclrtMemcpyBatchAsync", aclError, gocann_core.aclrtMemcpyBatchAsync(t, dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex, stream), r_);
 }
 aclError aclrtMemcpyBatchAsyncV2(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches, aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
@@ -1525,20 +1525,20 @@ aclError aclrtMemcpyBatchAsyncV2(void** dsts, size_t* destMaxs, void** srcs, siz
 	GOCANN_CHECK_PTR(t, "aclrtMemcpyBatchAsyncV2", "attrs", attrs, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemcpyBatchAsyncV2", "attrsIndexes", attrsIndexes, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemcpyBatchAsyncV2", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtMemcpyBatchAsyncV2(t, dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, stream);
+	GOCANN_PROF_RET(t, "aclrtMemcpyBatchAsyncV2", aclError, gocann_core.aclrtMemcpyBatchAsyncV2(t, dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, stream), r_);
 }
 aclError aclrtMemsetD32(void* ptr, size_t memSize, uint32_t value, size_t N) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMemsetD32", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemsetD32", "ptr", ptr, 0, (aclError)e_);
-	return gocann_core.aclrtMemsetD32(t, ptr, memSize, value, N);
+	GOCANN_PROF_RET(t, "aclrtMemsetD32", aclError, gocann_core.aclrtMemsetD32(t, ptr, memSize, value, N), r_);
 }
 aclError aclrtMemsetD32Async(void* ptr, size_t memSize, uint32_t value, size_t N, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMemsetD32Async", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemsetD32Async", "ptr", ptr, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemsetD32Async", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtMemsetD32Async(t, ptr, memSize, value, N, stream);
+	GOCANN_PROF_RET(t, "aclrtMemsetD32Async", aclError, gocann_core.aclrtMemsetD32Async(t, ptr, memSize, value, N, stream), r_);
 }
 aclError aclrtMemcpyAsyncWithCondition(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
@@ -1546,13 +1546,13 @@ aclError aclrtMemcpyAsyncWithCondition(void* dst, size_t destMax, const void* sr
 	GOCANN_CHECK_PTR(t, "aclrtMemcpyAsyncWithCondition", "dst", dst, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemcpyAsyncWithCondition", "src", src, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemcpyAsyncWithCondition", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtMemcpyAsyncWithCondition(t, dst, destMax, src, count, kind, stream);
+	GOCANN_PROF_RET(t, "aclrtMemcpyAsyncWithCondition", aclError, gocann_core.aclrtMemcpyAsyncWithCondition(t, dst, destMax, src, count, kind, stream), r_);
 }
 aclError aclrtGetMemcpyDescSize(aclrtMemcpyKind kind, size_t* descSize) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetMemcpyDescSize", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetMemcpyDescSize", "descSize", descSize, 0, (aclError)e_);
-	return gocann_core.aclrtGetMemcpyDescSize(t, kind, descSize);
+	GOCANN_PROF_RET(t, "aclrtGetMemcpyDescSize", aclError, gocann_core.aclrtGetMemcpyDescSize(t, kind, descSize), r_);
 }
 aclError aclrtSetMemcpyDesc(void* desc, aclrtMemcpyKind kind, void* srcAddr, void* dstAddr, size_t count, void* config) {
 	gocann_thread *t = gocann_self();
@@ -1561,7 +1561,7 @@ aclError aclrtSetMemcpyDesc(void* desc, aclrtMemcpyKind kind, void* srcAddr, voi
 	GOCANN_CHECK_PTR(t, "aclrtSetMemcpyDesc", "srcAddr", srcAddr, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtSetMemcpyDesc", "dstAddr", dstAddr, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtSetMemcpyDesc", "config", config, 0, (aclError)e_);
-	return gocann_core.aclrtSetMemcpyDesc(t, desc, kind, srcAddr, dstAddr, count, config);
+	GOCANN_PROF_RET(t, "aclrtSetMemcpyDesc", aclError, gocann_core.aclrtSetMemcpyDesc(t, desc, kind, srcAddr, dstAddr, count, config), r_);
 }
 aclError aclrtMemcpyAsyncWithOffset(void** dst, size_t destMax, size_t dstDataOffset, const void** src, size_t count, size_t srcDataOffset, aclrtMemcpyKind kind, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
@@ -1569,94 +1569,94 @@ aclError aclrtMemcpyAsyncWithOffset(void** dst, size_t destMax, size_t dstDataOf
 	GOCANN_CHECK_PTR(t, "aclrtMemcpyAsyncWithOffset", "dst", dst, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemcpyAsyncWithOffset", "src", src, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemcpyAsyncWithOffset", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtMemcpyAsyncWithOffset(t, dst, destMax, dstDataOffset, src, count, srcDataOffset, kind, stream);
+	GOCANN_PROF_RET(t, "aclrtMemcpyAsyncWithOffset", aclError, gocann_core.aclrtMemcpyAsyncWithOffset(t, dst, destMax, dstDataOffset, src, count, srcDataOffset, kind, stream), r_);
 }
 aclError aclrtMemcpyAsyncWithDesc(void* desc, aclrtMemcpyKind kind, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMemcpyAsyncWithDesc", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemcpyAsyncWithDesc", "desc", desc, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemcpyAsyncWithDesc", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtMemcpyAsyncWithDesc(t, desc, kind, stream);
+	GOCANN_PROF_RET(t, "aclrtMemcpyAsyncWithDesc", aclError, gocann_core.aclrtMemcpyAsyncWithDesc(t, desc, kind, stream), r_);
 }
 aclError aclrtMemFlush(void* devPtr, size_t size) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMemFlush", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemFlush", "devPtr", devPtr, 0, (aclError)e_);
-	return gocann_core.aclrtMemFlush(t, devPtr, size);
+	GOCANN_PROF_RET(t, "aclrtMemFlush", aclError, gocann_core.aclrtMemFlush(t, devPtr, size), r_);
 }
 aclError aclrtMemInvalidate(void* devPtr, size_t size) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMemInvalidate", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemInvalidate", "devPtr", devPtr, 0, (aclError)e_);
-	return gocann_core.aclrtMemInvalidate(t, devPtr, size);
+	GOCANN_PROF_RET(t, "aclrtMemInvalidate", aclError, gocann_core.aclrtMemInvalidate(t, devPtr, size), r_);
 }
 aclError aclrtDeviceL2CacheFlush(void* rsv) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtDeviceL2CacheFlush", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtDeviceL2CacheFlush", "rsv", rsv, 0, (aclError)e_);
-	return gocann_core.aclrtDeviceL2CacheFlush(t, rsv);
+	GOCANN_PROF_RET(t, "aclrtDeviceL2CacheFlush", aclError, gocann_core.aclrtDeviceL2CacheFlush(t, rsv), r_);
 }
 aclError aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCmoAsync", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCmoAsync", "src", src, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCmoAsync", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtCmoAsync(t, src, size, cmoType, stream);
+	GOCANN_PROF_RET(t, "aclrtCmoAsync", aclError, gocann_core.aclrtCmoAsync(t, src, size, cmoType, stream), r_);
 }
 aclError aclrtCmoAsyncWithBarrier(void* src, size_t size, aclrtCmoType cmoType, uint32_t barrierId, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCmoAsyncWithBarrier", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCmoAsyncWithBarrier", "src", src, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCmoAsyncWithBarrier", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtCmoAsyncWithBarrier(t, src, size, cmoType, barrierId, stream);
+	GOCANN_PROF_RET(t, "aclrtCmoAsyncWithBarrier", aclError, gocann_core.aclrtCmoAsyncWithBarrier(t, src, size, cmoType, barrierId, stream), r_);
 }
 aclError aclrtCmoWaitBarrier(aclrtBarrierTaskInfo* taskInfo, aclrtStream stream, uint32_t flag) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCmoWaitBarrier", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCmoWaitBarrier", "taskInfo", taskInfo, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCmoWaitBarrier", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtCmoWaitBarrier(t, taskInfo, stream, flag);
+	GOCANN_PROF_RET(t, "aclrtCmoWaitBarrier", aclError, gocann_core.aclrtCmoWaitBarrier(t, taskInfo, stream, flag), r_);
 }
 aclError aclrtCmoGetDescSize(size_t* size) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCmoGetDescSize", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCmoGetDescSize", "size", size, 0, (aclError)e_);
-	return gocann_core.aclrtCmoGetDescSize(t, size);
+	GOCANN_PROF_RET(t, "aclrtCmoGetDescSize", aclError, gocann_core.aclrtCmoGetDescSize(t, size), r_);
 }
 aclError aclrtCmoSetDesc(void* cmoDesc, void* src, size_t size) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCmoSetDesc", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCmoSetDesc", "cmoDesc", cmoDesc, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCmoSetDesc", "src", src, 0, (aclError)e_);
-	return gocann_core.aclrtCmoSetDesc(t, cmoDesc, src, size);
+	GOCANN_PROF_RET(t, "aclrtCmoSetDesc", aclError, gocann_core.aclrtCmoSetDesc(t, cmoDesc, src, size), r_);
 }
 aclError aclrtCmoAsyncWithDesc(void* cmoDesc, aclrtCmoType cmoType, aclrtStream stream, const void* reserve) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCmoAsyncWithDesc", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCmoAsyncWithDesc", "cmoDesc", cmoDesc, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCmoAsyncWithDesc", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtCmoAsyncWithDesc(t, cmoDesc, cmoType, stream, (uintptr_t)reserve);
+	GOCANN_PROF_RET(t, "aclrtCmoAsyncWithDesc", aclError, gocann_core.aclrtCmoAsyncWithDesc(t, cmoDesc, cmoType, stream, (uintptr_t)reserve), r_);
 }
 aclError aclrtGetSymbolAddress(const void* symbol, void** devPtr) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetSymbolAddress", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetSymbolAddress", "symbol", symbol, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetSymbolAddress", "devPtr", devPtr, 0, (aclError)e_);
-	return gocann_core.aclrtGetSymbolAddress(t, symbol, devPtr);
+	GOCANN_PROF_RET(t, "aclrtGetSymbolAddress", aclError, gocann_core.aclrtGetSymbolAddress(t, symbol, devPtr), r_);
 }
 aclError aclrtGetSymbolSize(const void* symbol, size_t* size) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetSymbolSize", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetSymbolSize", "symbol", symbol, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetSymbolSize", "size", size, 0, (aclError)e_);
-	return gocann_core.aclrtGetSymbolSize(t, symbol, size);
+	GOCANN_PROF_RET(t, "aclrtGetSymbolSize", aclError, gocann_core.aclrtGetSymbolSize(t, symbol, size), r_);
 }
 aclError aclrtMemcpyFromSymbol(void* dst, size_t dstMax, const void* symbol, size_t count, size_t offset, aclrtMemcpyKind kind) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMemcpyFromSymbol", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemcpyFromSymbol", "dst", dst, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemcpyFromSymbol", "symbol", symbol, 0, (aclError)e_);
-	return gocann_core.aclrtMemcpyFromSymbol(t, dst, dstMax, symbol, count, offset, kind);
+	GOCANN_PROF_RET(t, "aclrtMemcpyFromSymbol", aclError, gocann_core.aclrtMemcpyFromSymbol(t, dst, dstMax, symbol, count, offset, kind), r_);
 }
 aclError aclrtMemcpyFromSymbolAsync(void* dst, size_t dstMax, const void* symbol, size_t count, size_t offset, aclrtMemcpyKind kind, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
@@ -1664,14 +1664,14 @@ aclError aclrtMemcpyFromSymbolAsync(void* dst, size_t dstMax, const void* symbol
 	GOCANN_CHECK_PTR(t, "aclrtMemcpyFromSymbolAsync", "dst", dst, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemcpyFromSymbolAsync", "symbol", symbol, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemcpyFromSymbolAsync", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtMemcpyFromSymbolAsync(t, dst, dstMax, symbol, count, offset, kind, stream);
+	GOCANN_PROF_RET(t, "aclrtMemcpyFromSymbolAsync", aclError, gocann_core.aclrtMemcpyFromSymbolAsync(t, dst, dstMax, symbol, count, offset, kind, stream), r_);
 }
 aclError aclrtMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset, aclrtMemcpyKind kind) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMemcpyToSymbol", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemcpyToSymbol", "symbol", symbol, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemcpyToSymbol", "src", src, 0, (aclError)e_);
-	return gocann_core.aclrtMemcpyToSymbol(t, symbol, src, count, offset, kind);
+	GOCANN_PROF_RET(t, "aclrtMemcpyToSymbol", aclError, gocann_core.aclrtMemcpyToSymbol(t, symbol, src, count, offset, kind), r_);
 }
 aclError aclrtMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset, aclrtMemcpyKind kind, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
@@ -1679,7 +1679,7 @@ aclError aclrtMemcpyToSymbolAsync(const void* symbol, const void* src, size_t co
 	GOCANN_CHECK_PTR(t, "aclrtMemcpyToSymbolAsync", "symbol", symbol, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemcpyToSymbolAsync", "src", src, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemcpyToSymbolAsync", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtMemcpyToSymbolAsync(t, symbol, src, count, offset, kind, stream);
+	GOCANN_PROF_RET(t, "aclrtMemcpyToSymbolAsync", aclError, gocann_core.aclrtMemcpyToSymbolAsync(t, symbol, src, count, offset, kind, stream), r_);
 }
 
 // acl/acl_rt_vmm.h
@@ -1688,67 +1688,67 @@ aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop, aclrtMemGr
 	GOCANN_ENTER(t, "aclrtMemGetAllocationGranularity", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemGetAllocationGranularity", "prop", prop, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemGetAllocationGranularity", "granularity", granularity, 0, (aclError)e_);
-	return gocann_core.aclrtMemGetAllocationGranularity(t, prop, option, granularity);
+	GOCANN_PROF_RET(t, "aclrtMemGetAllocationGranularity", aclError, gocann_core.aclrtMemGetAllocationGranularity(t, prop, option, granularity), r_);
 }
 aclError aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment, void* expectPtr, uint64_t flags) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtReserveMemAddress", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtReserveMemAddress", "virPtr", virPtr, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtReserveMemAddress", "expectPtr", expectPtr, 0, (aclError)e_);
-	return gocann_core.aclrtReserveMemAddress(t, virPtr, size, alignment, expectPtr, flags);
+	GOCANN_PROF_RET(t, "aclrtReserveMemAddress", aclError, gocann_core.aclrtReserveMemAddress(t, virPtr, size, alignment, expectPtr, flags), r_);
 }
 aclError aclrtReserveMemAddressNoUCMemory(void** virPtr, size_t size, size_t alignment, void* expectPtr, uint64_t flags) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtReserveMemAddressNoUCMemory", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtReserveMemAddressNoUCMemory", "virPtr", virPtr, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtReserveMemAddressNoUCMemory", "expectPtr", expectPtr, 0, (aclError)e_);
-	return gocann_core.aclrtReserveMemAddressNoUCMemory(t, virPtr, size, alignment, expectPtr, flags);
+	GOCANN_PROF_RET(t, "aclrtReserveMemAddressNoUCMemory", aclError, gocann_core.aclrtReserveMemAddressNoUCMemory(t, virPtr, size, alignment, expectPtr, flags), r_);
 }
 aclError aclrtReleaseMemAddress(void* virPtr) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtReleaseMemAddress", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtReleaseMemAddress", "virPtr", virPtr, 0, (aclError)e_);
-	return gocann_core.aclrtReleaseMemAddress(t, virPtr);
+	GOCANN_PROF_RET(t, "aclrtReleaseMemAddress", aclError, gocann_core.aclrtReleaseMemAddress(t, virPtr), r_);
 }
 aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size, const aclrtPhysicalMemProp* prop, uint64_t flags) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMallocPhysical", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMallocPhysical", "handle", handle, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMallocPhysical", "prop", prop, 0, (aclError)e_);
-	return gocann_core.aclrtMallocPhysical(t, handle, size, prop, flags);
+	GOCANN_PROF_RET(t, "aclrtMallocPhysical", aclError, gocann_core.aclrtMallocPhysical(t, handle, size, prop, flags), r_);
 }
 aclError aclrtFreePhysical(aclrtDrvMemHandle handle) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtFreePhysical", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtFreePhysical", "handle", handle, 1, (aclError)e_);
-	return gocann_core.aclrtFreePhysical(t, handle);
+	GOCANN_PROF_RET(t, "aclrtFreePhysical", aclError, gocann_core.aclrtFreePhysical(t, handle), r_);
 }
 aclError aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMapMem", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMapMem", "virPtr", virPtr, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMapMem", "handle", handle, 1, (aclError)e_);
-	return gocann_core.aclrtMapMem(t, virPtr, size, offset, handle, flags);
+	GOCANN_PROF_RET(t, "aclrtMapMem", aclError, gocann_core.aclrtMapMem(t, virPtr, size, offset, handle, flags), r_);
 }
 aclError aclrtMemMapNoAccess(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMemMapNoAccess", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemMapNoAccess", "virPtr", virPtr, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemMapNoAccess", "handle", handle, 1, (aclError)e_);
-	return gocann_core.aclrtMemMapNoAccess(t, virPtr, size, offset, handle, flags);
+	GOCANN_PROF_RET(t, "aclrtMemMapNoAccess", aclError, gocann_core.aclrtMemMapNoAccess(t, virPtr, size, offset, handle, flags), r_);
 }
 aclError aclrtUnmapMem(void* virPtr) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtUnmapMem", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtUnmapMem", "virPtr", virPtr, 0, (aclError)e_);
-	return gocann_core.aclrtUnmapMem(t, virPtr);
+	GOCANN_PROF_RET(t, "aclrtUnmapMem", aclError, gocann_core.aclrtUnmapMem(t, virPtr), r_);
 }
 aclError aclrtMemSetAccess(void* virPtr, size_t size, aclrtMemAccessDesc* desc, size_t count) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMemSetAccess", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemSetAccess", "virPtr", virPtr, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemSetAccess", "desc", desc, 0, (aclError)e_);
-	return gocann_core.aclrtMemSetAccess(t, virPtr, size, desc, count);
+	GOCANN_PROF_RET(t, "aclrtMemSetAccess", aclError, gocann_core.aclrtMemSetAccess(t, virPtr, size, desc, count), r_);
 }
 aclError aclrtMemGetAccess(void* virPtr, aclrtMemLocation* location, uint64_t* flag) {
 	gocann_thread *t = gocann_self();
@@ -1756,53 +1756,53 @@ aclError aclrtMemGetAccess(void* virPtr, aclrtMemLocation* location, uint64_t* f
 	GOCANN_CHECK_PTR(t, "aclrtMemGetAccess", "virPtr", virPtr, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemGetAccess", "location", location, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemGetAccess", "flag", flag, 0, (aclError)e_);
-	return gocann_core.aclrtMemGetAccess(t, virPtr, location, flag);
+	GOCANN_PROF_RET(t, "aclrtMemGetAccess", aclError, gocann_core.aclrtMemGetAccess(t, virPtr, location, flag), r_);
 }
 aclError aclrtMemRetainAllocationHandle(void* virPtr, aclrtDrvMemHandle* handle) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMemRetainAllocationHandle", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemRetainAllocationHandle", "virPtr", virPtr, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemRetainAllocationHandle", "handle", handle, 0, (aclError)e_);
-	return gocann_core.aclrtMemRetainAllocationHandle(t, virPtr, handle);
+	GOCANN_PROF_RET(t, "aclrtMemRetainAllocationHandle", aclError, gocann_core.aclrtMemRetainAllocationHandle(t, virPtr, handle), r_);
 }
 aclError aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle handle, aclrtPhysicalMemProp* prop) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMemGetAllocationPropertiesFromHandle", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemGetAllocationPropertiesFromHandle", "handle", handle, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemGetAllocationPropertiesFromHandle", "prop", prop, 0, (aclError)e_);
-	return gocann_core.aclrtMemGetAllocationPropertiesFromHandle(t, handle, prop);
+	GOCANN_PROF_RET(t, "aclrtMemGetAllocationPropertiesFromHandle", aclError, gocann_core.aclrtMemGetAllocationPropertiesFromHandle(t, handle, prop), r_);
 }
 aclError aclrtMemMapSelectedLink(void* virPtrDst, size_t size, void* virPtrSrc, uint32_t linkIdx) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMemMapSelectedLink", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemMapSelectedLink", "virPtrDst", virPtrDst, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemMapSelectedLink", "virPtrSrc", virPtrSrc, 0, (aclError)e_);
-	return gocann_core.aclrtMemMapSelectedLink(t, virPtrDst, size, virPtrSrc, linkIdx);
+	GOCANN_PROF_RET(t, "aclrtMemMapSelectedLink", aclError, gocann_core.aclrtMemMapSelectedLink(t, virPtrDst, size, virPtrSrc, linkIdx), r_);
 }
 aclError aclrtMemMapSetLink(aclrtDrvMemHandle handle, aclrtMemLinkType adviceLink) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMemMapSetLink", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemMapSetLink", "handle", handle, 1, (aclError)e_);
-	return gocann_core.aclrtMemMapSetLink(t, handle, adviceLink);
+	GOCANN_PROF_RET(t, "aclrtMemMapSetLink", aclError, gocann_core.aclrtMemMapSetLink(t, handle, adviceLink), r_);
 }
 aclError aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMemAllocManaged", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemAllocManaged", "ptr", ptr, 0, (aclError)e_);
-	return gocann_core.aclrtMemAllocManaged(t, ptr, size, flag);
+	GOCANN_PROF_RET(t, "aclrtMemAllocManaged", aclError, gocann_core.aclrtMemAllocManaged(t, ptr, size, flag), r_);
 }
 aclError aclrtMemManagedAdvise(const void* const ptr, uint64_t size, aclrtMemManagedAdviseType advise, aclrtMemManagedLocation location) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMemManagedAdvise", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemManagedAdvise", "ptr", ptr, 0, (aclError)e_);
-	return gocann_core.aclrtMemManagedAdvise(t, ptr, size, advise, location);
+	GOCANN_PROF_RET(t, "aclrtMemManagedAdvise", aclError, gocann_core.aclrtMemManagedAdvise(t, ptr, size, advise, location), r_);
 }
 aclError aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribute, const void* ptr, size_t size, void* data, size_t dataSize) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMemManagedGetAttr", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemManagedGetAttr", "ptr", ptr, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemManagedGetAttr", "data", data, 0, (aclError)e_);
-	return gocann_core.aclrtMemManagedGetAttr(t, attribute, ptr, size, data, dataSize);
+	GOCANN_PROF_RET(t, "aclrtMemManagedGetAttr", aclError, gocann_core.aclrtMemManagedGetAttr(t, attribute, ptr, size, data, dataSize), r_);
 }
 aclError aclrtMemManagedGetAttrs(aclrtMemManagedRangeAttribute* attributes, size_t numAttributes, const void* ptr, size_t size, void** data, size_t* dataSizes) {
 	gocann_thread *t = gocann_self();
@@ -1811,14 +1811,14 @@ aclError aclrtMemManagedGetAttrs(aclrtMemManagedRangeAttribute* attributes, size
 	GOCANN_CHECK_PTR(t, "aclrtMemManagedGetAttrs", "ptr", ptr, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemManagedGetAttrs", "data", data, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemManagedGetAttrs", "dataSizes", dataSizes, 0, (aclError)e_);
-	return gocann_core.aclrtMemManagedGetAttrs(t, attributes, numAttributes, ptr, size, data, dataSizes);
+	GOCANN_PROF_RET(t, "aclrtMemManagedGetAttrs", aclError, gocann_core.aclrtMemManagedGetAttrs(t, attributes, numAttributes, ptr, size, data, dataSizes), r_);
 }
 aclError aclrtMemManagedPrefetchAsync(const void* ptr, size_t size, aclrtMemManagedLocation location, uint32_t flags, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMemManagedPrefetchAsync", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemManagedPrefetchAsync", "ptr", ptr, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemManagedPrefetchAsync", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtMemManagedPrefetchAsync(t, ptr, size, location, flags, stream);
+	GOCANN_PROF_RET(t, "aclrtMemManagedPrefetchAsync", aclError, gocann_core.aclrtMemManagedPrefetchAsync(t, ptr, size, location, flags, stream), r_);
 }
 aclError aclrtMemManagedPrefetchBatchAsync(const void** ptrs, size_t* sizes, size_t count, aclrtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs, size_t numPrefetchLocs, uint64_t flags, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
@@ -1828,47 +1828,47 @@ aclError aclrtMemManagedPrefetchBatchAsync(const void** ptrs, size_t* sizes, siz
 	GOCANN_CHECK_PTR(t, "aclrtMemManagedPrefetchBatchAsync", "prefetchLocs", prefetchLocs, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemManagedPrefetchBatchAsync", "prefetchLocIdxs", prefetchLocIdxs, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemManagedPrefetchBatchAsync", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtMemManagedPrefetchBatchAsync(t, ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream);
+	GOCANN_PROF_RET(t, "aclrtMemManagedPrefetchBatchAsync", aclError, gocann_core.aclrtMemManagedPrefetchBatchAsync(t, ptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, stream), r_);
 }
 aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandleType handleType, uint64_t flags, uint64_t* shareableHandle) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMemExportToShareableHandle", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemExportToShareableHandle", "handle", handle, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemExportToShareableHandle", "shareableHandle", shareableHandle, 0, (aclError)e_);
-	return gocann_core.aclrtMemExportToShareableHandle(t, handle, handleType, flags, shareableHandle);
+	GOCANN_PROF_RET(t, "aclrtMemExportToShareableHandle", aclError, gocann_core.aclrtMemExportToShareableHandle(t, handle, handleType, flags, shareableHandle), r_);
 }
 aclError aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle, uint64_t flags, aclrtMemSharedHandleType shareType, void* shareableHandle) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMemExportToShareableHandleV2", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemExportToShareableHandleV2", "handle", handle, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemExportToShareableHandleV2", "shareableHandle", shareableHandle, 0, (aclError)e_);
-	return gocann_core.aclrtMemExportToShareableHandleV2(t, handle, flags, shareType, shareableHandle);
+	GOCANN_PROF_RET(t, "aclrtMemExportToShareableHandleV2", aclError, gocann_core.aclrtMemExportToShareableHandleV2(t, handle, flags, shareType, shareableHandle), r_);
 }
 aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId, aclrtDrvMemHandle* handle) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMemImportFromShareableHandle", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemImportFromShareableHandle", "handle", handle, 0, (aclError)e_);
-	return gocann_core.aclrtMemImportFromShareableHandle(t, shareableHandle, deviceId, handle);
+	GOCANN_PROF_RET(t, "aclrtMemImportFromShareableHandle", aclError, gocann_core.aclrtMemImportFromShareableHandle(t, shareableHandle, deviceId, handle), r_);
 }
 aclError aclrtMemImportFromShareableHandleV2(void* shareableHandle, aclrtMemSharedHandleType shareType, uint64_t flags, aclrtDrvMemHandle* handle) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMemImportFromShareableHandleV2", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemImportFromShareableHandleV2", "shareableHandle", shareableHandle, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemImportFromShareableHandleV2", "handle", handle, 0, (aclError)e_);
-	return gocann_core.aclrtMemImportFromShareableHandleV2(t, shareableHandle, shareType, flags, handle);
+	GOCANN_PROF_RET(t, "aclrtMemImportFromShareableHandleV2", aclError, gocann_core.aclrtMemImportFromShareableHandleV2(t, shareableHandle, shareType, flags, handle), r_);
 }
 aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t* pid, size_t pidNum) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMemSetPidToShareableHandle", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemSetPidToShareableHandle", "pid", pid, 0, (aclError)e_);
-	return gocann_core.aclrtMemSetPidToShareableHandle(t, shareableHandle, pid, pidNum);
+	GOCANN_PROF_RET(t, "aclrtMemSetPidToShareableHandle", aclError, gocann_core.aclrtMemSetPidToShareableHandle(t, shareableHandle, pid, pidNum), r_);
 }
 aclError aclrtMemSetPidToShareableHandleV2(void* shareableHandle, aclrtMemSharedHandleType shareType, int32_t* pid, size_t pidNum) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMemSetPidToShareableHandleV2", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemSetPidToShareableHandleV2", "shareableHandle", shareableHandle, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemSetPidToShareableHandleV2", "pid", pid, 0, (aclError)e_);
-	return gocann_core.aclrtMemSetPidToShareableHandleV2(t, shareableHandle, shareType, pid, pidNum);
+	GOCANN_PROF_RET(t, "aclrtMemSetPidToShareableHandleV2", aclError, gocann_core.aclrtMemSetPidToShareableHandleV2(t, shareableHandle, shareType, pid, pidNum), r_);
 }
 
 // acl/acl_rt_kernel.h
@@ -1878,7 +1878,7 @@ aclError aclrtBinaryLoadFromFile(const char* binPath, aclrtBinaryLoadOptions* op
 	GOCANN_CHECK_PTR(t, "aclrtBinaryLoadFromFile", "binPath", binPath, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtBinaryLoadFromFile", "options", options, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtBinaryLoadFromFile", "binHandle", binHandle, 0, (aclError)e_);
-	return gocann_core.aclrtBinaryLoadFromFile(t, binPath, options, binHandle);
+	GOCANN_PROF_RET(t, "aclrtBinaryLoadFromFile", aclError, gocann_core.aclrtBinaryLoadFromFile(t, binPath, options, binHandle), r_);
 }
 aclError aclrtBinaryLoadFromData(const void* data, size_t length, const aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle) {
 	gocann_thread *t = gocann_self();
@@ -1886,7 +1886,7 @@ aclError aclrtBinaryLoadFromData(const void* data, size_t length, const aclrtBin
 	GOCANN_CHECK_PTR(t, "aclrtBinaryLoadFromData", "data", data, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtBinaryLoadFromData", "options", options, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtBinaryLoadFromData", "binHandle", binHandle, 0, (aclError)e_);
-	return gocann_core.aclrtBinaryLoadFromData(t, data, length, options, binHandle);
+	GOCANN_PROF_RET(t, "aclrtBinaryLoadFromData", aclError, gocann_core.aclrtBinaryLoadFromData(t, data, length, options, binHandle), r_);
 }
 aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char* kernelName, aclrtFuncHandle* funcHandle) {
 	gocann_thread *t = gocann_self();
@@ -1894,7 +1894,7 @@ aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char* kern
 	GOCANN_CHECK_PTR(t, "aclrtBinaryGetFunction", "binHandle", binHandle, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtBinaryGetFunction", "kernelName", kernelName, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtBinaryGetFunction", "funcHandle", funcHandle, 0, (aclError)e_);
-	return gocann_core.aclrtBinaryGetFunction(t, binHandle, kernelName, funcHandle);
+	GOCANN_PROF_RET(t, "aclrtBinaryGetFunction", aclError, gocann_core.aclrtBinaryGetFunction(t, binHandle, kernelName, funcHandle), r_);
 }
 aclError aclrtRegisterCpuFunc(const aclrtBinHandle handle, const char* funcName, const char* kernelName, aclrtFuncHandle* funcHandle) {
 	gocann_thread *t = gocann_self();
@@ -1903,7 +1903,7 @@ aclError aclrtRegisterCpuFunc(const aclrtBinHandle handle, const char* funcName,
 	GOCANN_CHECK_PTR(t, "aclrtRegisterCpuFunc", "funcName", funcName, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtRegisterCpuFunc", "kernelName", kernelName, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtRegisterCpuFunc", "funcHandle", funcHandle, 0, (aclError)e_);
-	return gocann_core.aclrtRegisterCpuFunc(t, handle, funcName, kernelName, funcHandle);
+	GOCANN_PROF_RET(t, "aclrtRegisterCpuFunc", aclError, gocann_core.aclrtRegisterCpuFunc(t, handle, funcName, kernelName, funcHandle), r_);
 }
 aclError aclrtLaunchSIMTKernelWithArgsArray(void* func, dim3 gridDim, dim3 blockDim, size_t dynUbufSize, aclrtStream stream, aclrtLaunchKernelCfg* cfg, void** args) {
 	gocann_thread *t = gocann_self();
@@ -1912,7 +1912,7 @@ aclError aclrtLaunchSIMTKernelWithArgsArray(void* func, dim3 gridDim, dim3 block
 	GOCANN_CHECK_PTR(t, "aclrtLaunchSIMTKernelWithArgsArray", "stream", stream, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtLaunchSIMTKernelWithArgsArray", "cfg", cfg, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtLaunchSIMTKernelWithArgsArray", "args", args, 0, (aclError)e_);
-	return gocann_core.aclrtLaunchSIMTKernelWithArgsArray(t, func, gridDim, blockDim, dynUbufSize, stream, cfg, args);
+	GOCANN_PROF_RET(t, "aclrtLaunchSIMTKernelWithArgsArray", aclError, gocann_core.aclrtLaunchSIMTKernelWithArgsArray(t, func, gridDim, blockDim, dynUbufSize, stream, cfg, args), r_);
 }
 aclError aclrtLaunchSIMTKernelWithHostArgs(void* func, dim3 gridDim, dim3 blockDim, size_t dynUbufSize, aclrtStream stream, aclrtLaunchKernelCfg* cfg, void* hostArgs, size_t argsSize, aclrtPlaceHolderInfo* placeHolderArray, size_t placeHolderNum) {
 	gocann_thread *t = gocann_self();
@@ -1922,20 +1922,20 @@ aclError aclrtLaunchSIMTKernelWithHostArgs(void* func, dim3 gridDim, dim3 blockD
 	GOCANN_CHECK_PTR(t, "aclrtLaunchSIMTKernelWithHostArgs", "cfg", cfg, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtLaunchSIMTKernelWithHostArgs", "hostArgs", hostArgs, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtLaunchSIMTKernelWithHostArgs", "placeHolderArray", placeHolderArray, 0, (aclError)e_);
-	return gocann_core.aclrtLaunchSIMTKernelWithHostArgs(t, func, gridDim, blockDim, dynUbufSize, stream, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
+	GOCANN_PROF_RET(t, "aclrtLaunchSIMTKernelWithHostArgs", aclError, gocann_core.aclrtLaunchSIMTKernelWithHostArgs(t, func, gridDim, blockDim, dynUbufSize, stream, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum), r_);
 }
 aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtBinaryUnLoad", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtBinaryUnLoad", "binHandle", binHandle, 1, (aclError)e_);
-	return gocann_core.aclrtBinaryUnLoad(t, binHandle);
+	GOCANN_PROF_RET(t, "aclrtBinaryUnLoad", aclError, gocann_core.aclrtBinaryUnLoad(t, binHandle), r_);
 }
 aclError aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t maxLen, char* name) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetFunctionName", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetFunctionName", "funcHandle", funcHandle, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetFunctionName", "name", name, 0, (aclError)e_);
-	return gocann_core.aclrtGetFunctionName(t, funcHandle, maxLen, name);
+	GOCANN_PROF_RET(t, "aclrtGetFunctionName", aclError, gocann_core.aclrtGetFunctionName(t, funcHandle, maxLen, name), r_);
 }
 aclError aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo* info, void** devArgsPtr, uint32_t* devArgsLen) {
 	gocann_thread *t = gocann_self();
@@ -1943,14 +1943,14 @@ aclError aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo* info, void** de
 	GOCANN_CHECK_PTR(t, "aclrtGetArgsFromExceptionInfo", "info", info, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetArgsFromExceptionInfo", "devArgsPtr", devArgsPtr, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetArgsFromExceptionInfo", "devArgsLen", devArgsLen, 0, (aclError)e_);
-	return gocann_core.aclrtGetArgsFromExceptionInfo(t, info, devArgsPtr, devArgsLen);
+	GOCANN_PROF_RET(t, "aclrtGetArgsFromExceptionInfo", aclError, gocann_core.aclrtGetArgsFromExceptionInfo(t, info, devArgsPtr, devArgsLen), r_);
 }
 aclError aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo* info, aclrtFuncHandle* func) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetFuncHandleFromExceptionInfo", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetFuncHandleFromExceptionInfo", "info", info, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetFuncHandleFromExceptionInfo", "func", func, 0, (aclError)e_);
-	return gocann_core.aclrtGetFuncHandleFromExceptionInfo(t, info, func);
+	GOCANN_PROF_RET(t, "aclrtGetFuncHandleFromExceptionInfo", aclError, gocann_core.aclrtGetFuncHandleFromExceptionInfo(t, info, func), r_);
 }
 aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
@@ -1958,7 +1958,7 @@ aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const
 	GOCANN_CHECK_PTR(t, "aclrtLaunchKernel", "funcHandle", funcHandle, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtLaunchKernel", "argsData", argsData, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtLaunchKernel", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtLaunchKernel(t, funcHandle, numBlocks, argsData, argsSize, stream);
+	GOCANN_PROF_RET(t, "aclrtLaunchKernel", aclError, gocann_core.aclrtLaunchKernel(t, funcHandle, numBlocks, argsData, argsSize, stream), r_);
 }
 aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize, aclrtLaunchKernelCfg* cfg, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
@@ -1967,7 +1967,7 @@ aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks, con
 	GOCANN_CHECK_PTR(t, "aclrtLaunchKernelV2", "argsData", argsData, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtLaunchKernelV2", "cfg", cfg, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtLaunchKernelV2", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtLaunchKernelV2(t, funcHandle, numBlocks, argsData, argsSize, cfg, stream);
+	GOCANN_PROF_RET(t, "aclrtLaunchKernelV2", aclError, gocann_core.aclrtLaunchKernelV2(t, funcHandle, numBlocks, argsData, argsSize, cfg, stream), r_);
 }
 aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, aclrtArgsHandle argsHandle, void* reserve) {
 	gocann_thread *t = gocann_self();
@@ -1976,7 +1976,7 @@ aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlo
 	GOCANN_CHECK_PTR(t, "aclrtLaunchKernelWithConfig", "stream", stream, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtLaunchKernelWithConfig", "cfg", cfg, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtLaunchKernelWithConfig", "argsHandle", argsHandle, 1, (aclError)e_);
-	return gocann_core.aclrtLaunchKernelWithConfig(t, funcHandle, numBlocks, stream, cfg, argsHandle, (uintptr_t)reserve);
+	GOCANN_PROF_RET(t, "aclrtLaunchKernelWithConfig", aclError, gocann_core.aclrtLaunchKernelWithConfig(t, funcHandle, numBlocks, stream, cfg, argsHandle, (uintptr_t)reserve), r_);
 }
 aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, void* hostArgs, size_t argsSize, aclrtPlaceHolderInfo* placeHolderArray, size_t placeHolderNum) {
 	gocann_thread *t = gocann_self();
@@ -1986,7 +1986,7 @@ aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numB
 	GOCANN_CHECK_PTR(t, "aclrtLaunchKernelWithHostArgs", "cfg", cfg, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtLaunchKernelWithHostArgs", "hostArgs", hostArgs, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtLaunchKernelWithHostArgs", "placeHolderArray", placeHolderArray, 0, (aclError)e_);
-	return gocann_core.aclrtLaunchKernelWithHostArgs(t, funcHandle, numBlocks, stream, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
+	GOCANN_PROF_RET(t, "aclrtLaunchKernelWithHostArgs", aclError, gocann_core.aclrtLaunchKernelWithHostArgs(t, funcHandle, numBlocks, stream, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum), r_);
 }
 aclError aclrtLaunchKernelWithArgsArray(void* func, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg, void** args) {
 	gocann_thread *t = gocann_self();
@@ -1995,28 +1995,28 @@ aclError aclrtLaunchKernelWithArgsArray(void* func, uint32_t numBlocks, aclrtStr
 	GOCANN_CHECK_PTR(t, "aclrtLaunchKernelWithArgsArray", "stream", stream, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtLaunchKernelWithArgsArray", "cfg", cfg, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtLaunchKernelWithArgsArray", "args", args, 0, (aclError)e_);
-	return gocann_core.aclrtLaunchKernelWithArgsArray(t, func, numBlocks, stream, cfg, args);
+	GOCANN_PROF_RET(t, "aclrtLaunchKernelWithArgsArray", aclError, gocann_core.aclrtLaunchKernelWithArgsArray(t, func, numBlocks, stream, cfg, args), r_);
 }
 aclError aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle, size_t* memSize) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtKernelArgsGetHandleMemSize", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtKernelArgsGetHandleMemSize", "funcHandle", funcHandle, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtKernelArgsGetHandleMemSize", "memSize", memSize, 0, (aclError)e_);
-	return gocann_core.aclrtKernelArgsGetHandleMemSize(t, funcHandle, memSize);
+	GOCANN_PROF_RET(t, "aclrtKernelArgsGetHandleMemSize", aclError, gocann_core.aclrtKernelArgsGetHandleMemSize(t, funcHandle, memSize), r_);
 }
 aclError aclrtKernelArgsGetMemSize(aclrtFuncHandle funcHandle, size_t userArgsSize, size_t* actualArgsSize) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtKernelArgsGetMemSize", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtKernelArgsGetMemSize", "funcHandle", funcHandle, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtKernelArgsGetMemSize", "actualArgsSize", actualArgsSize, 0, (aclError)e_);
-	return gocann_core.aclrtKernelArgsGetMemSize(t, funcHandle, userArgsSize, actualArgsSize);
+	GOCANN_PROF_RET(t, "aclrtKernelArgsGetMemSize", aclError, gocann_core.aclrtKernelArgsGetMemSize(t, funcHandle, userArgsSize, actualArgsSize), r_);
 }
 aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle* argsHandle) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtKernelArgsInit", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtKernelArgsInit", "funcHandle", funcHandle, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtKernelArgsInit", "argsHandle", argsHandle, 0, (aclError)e_);
-	return gocann_core.aclrtKernelArgsInit(t, funcHandle, argsHandle);
+	GOCANN_PROF_RET(t, "aclrtKernelArgsInit", aclError, gocann_core.aclrtKernelArgsInit(t, funcHandle, argsHandle), r_);
 }
 aclError aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHandle, aclrtArgsHandle argsHandle, void* userHostMem, size_t actualArgsSize) {
 	gocann_thread *t = gocann_self();
@@ -2024,7 +2024,7 @@ aclError aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHandle, aclrtArgsHandl
 	GOCANN_CHECK_PTR(t, "aclrtKernelArgsInitByUserMem", "funcHandle", funcHandle, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtKernelArgsInitByUserMem", "argsHandle", argsHandle, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtKernelArgsInitByUserMem", "userHostMem", userHostMem, 0, (aclError)e_);
-	return gocann_core.aclrtKernelArgsInitByUserMem(t, funcHandle, argsHandle, userHostMem, actualArgsSize);
+	GOCANN_PROF_RET(t, "aclrtKernelArgsInitByUserMem", aclError, gocann_core.aclrtKernelArgsInitByUserMem(t, funcHandle, argsHandle, userHostMem, actualArgsSize), r_);
 }
 aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void* param, size_t paramSize, aclrtParamHandle* paramHandle) {
 	gocann_thread *t = gocann_self();
@@ -2032,14 +2032,14 @@ aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void* param, size_t p
 	GOCANN_CHECK_PTR(t, "aclrtKernelArgsAppend", "argsHandle", argsHandle, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtKernelArgsAppend", "param", param, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtKernelArgsAppend", "paramHandle", paramHandle, 0, (aclError)e_);
-	return gocann_core.aclrtKernelArgsAppend(t, argsHandle, param, paramSize, paramHandle);
+	GOCANN_PROF_RET(t, "aclrtKernelArgsAppend", aclError, gocann_core.aclrtKernelArgsAppend(t, argsHandle, param, paramSize, paramHandle), r_);
 }
 aclError aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle, aclrtParamHandle* paramHandle) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtKernelArgsAppendPlaceHolder", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtKernelArgsAppendPlaceHolder", "argsHandle", argsHandle, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtKernelArgsAppendPlaceHolder", "paramHandle", paramHandle, 0, (aclError)e_);
-	return gocann_core.aclrtKernelArgsAppendPlaceHolder(t, argsHandle, paramHandle);
+	GOCANN_PROF_RET(t, "aclrtKernelArgsAppendPlaceHolder", aclError, gocann_core.aclrtKernelArgsAppendPlaceHolder(t, argsHandle, paramHandle), r_);
 }
 aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, size_t dataSize, void** bufferAddr) {
 	gocann_thread *t = gocann_self();
@@ -2047,7 +2047,7 @@ aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle, aclrtPa
 	GOCANN_CHECK_PTR(t, "aclrtKernelArgsGetPlaceHolderBuffer", "argsHandle", argsHandle, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtKernelArgsGetPlaceHolderBuffer", "paramHandle", paramHandle, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtKernelArgsGetPlaceHolderBuffer", "bufferAddr", bufferAddr, 0, (aclError)e_);
-	return gocann_core.aclrtKernelArgsGetPlaceHolderBuffer(t, argsHandle, paramHandle, dataSize, bufferAddr);
+	GOCANN_PROF_RET(t, "aclrtKernelArgsGetPlaceHolderBuffer", aclError, gocann_core.aclrtKernelArgsGetPlaceHolderBuffer(t, argsHandle, paramHandle, dataSize, bufferAddr), r_);
 }
 aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, void* param, size_t paramSize) {
 	gocann_thread *t = gocann_self();
@@ -2055,13 +2055,13 @@ aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtParamHandle 
 	GOCANN_CHECK_PTR(t, "aclrtKernelArgsParaUpdate", "argsHandle", argsHandle, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtKernelArgsParaUpdate", "paramHandle", paramHandle, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtKernelArgsParaUpdate", "param", param, 0, (aclError)e_);
-	return gocann_core.aclrtKernelArgsParaUpdate(t, argsHandle, paramHandle, param, paramSize);
+	GOCANN_PROF_RET(t, "aclrtKernelArgsParaUpdate", aclError, gocann_core.aclrtKernelArgsParaUpdate(t, argsHandle, paramHandle, param, paramSize), r_);
 }
 aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtKernelArgsFinalize", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtKernelArgsFinalize", "argsHandle", argsHandle, 1, (aclError)e_);
-	return gocann_core.aclrtKernelArgsFinalize(t, argsHandle);
+	GOCANN_PROF_RET(t, "aclrtKernelArgsFinalize", aclError, gocann_core.aclrtKernelArgsFinalize(t, argsHandle), r_);
 }
 aclError aclrtBinaryGetDevAddress(const aclrtBinHandle binHandle, void** binAddr, size_t* binSize) {
 	gocann_thread *t = gocann_self();
@@ -2069,7 +2069,7 @@ aclError aclrtBinaryGetDevAddress(const aclrtBinHandle binHandle, void** binAddr
 	GOCANN_CHECK_PTR(t, "aclrtBinaryGetDevAddress", "binHandle", binHandle, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtBinaryGetDevAddress", "binAddr", binAddr, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtBinaryGetDevAddress", "binSize", binSize, 0, (aclError)e_);
-	return gocann_core.aclrtBinaryGetDevAddress(t, binHandle, binAddr, binSize);
+	GOCANN_PROF_RET(t, "aclrtBinaryGetDevAddress", aclError, gocann_core.aclrtBinaryGetDevAddress(t, binHandle, binAddr, binSize), r_);
 }
 aclError aclrtBinaryGetGlobal(aclrtBinHandle binHandle, const char* name, void** dptr, size_t* size) {
 	gocann_thread *t = gocann_self();
@@ -2078,40 +2078,40 @@ aclError aclrtBinaryGetGlobal(aclrtBinHandle binHandle, const char* name, void**
 	GOCANN_CHECK_PTR(t, "aclrtBinaryGetGlobal", "name", name, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtBinaryGetGlobal", "dptr", dptr, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtBinaryGetGlobal", "size", size, 0, (aclError)e_);
-	return gocann_core.aclrtBinaryGetGlobal(t, binHandle, name, dptr, size);
+	GOCANN_PROF_RET(t, "aclrtBinaryGetGlobal", aclError, gocann_core.aclrtBinaryGetGlobal(t, binHandle, name, dptr, size), r_);
 }
 aclrtBinary aclrtCreateBinary(const void* data, size_t dataLen) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCreateBinary", (aclrtBinary)0);
 	GOCANN_CHECK_PTR(t, "aclrtCreateBinary", "data", data, 0, (aclrtBinary)0);
-	return gocann_core.aclrtCreateBinary(t, data, dataLen);
+	GOCANN_PROF_RET(t, "aclrtCreateBinary", aclrtBinary, gocann_core.aclrtCreateBinary(t, data, dataLen), 0);
 }
 aclError aclrtDestroyBinary(aclrtBinary binary) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtDestroyBinary", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtDestroyBinary", "binary", binary, 1, (aclError)e_);
-	return gocann_core.aclrtDestroyBinary(t, binary);
+	GOCANN_PROF_RET(t, "aclrtDestroyBinary", aclError, gocann_core.aclrtDestroyBinary(t, binary), r_);
 }
 aclError aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle* binHandle) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtBinaryLoad", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtBinaryLoad", "binary", binary, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtBinaryLoad", "binHandle", binHandle, 0, (aclError)e_);
-	return gocann_core.aclrtBinaryLoad(t, binary, binHandle);
+	GOCANN_PROF_RET(t, "aclrtBinaryLoad", aclError, gocann_core.aclrtBinaryLoad(t, binary, binHandle), r_);
 }
 aclError aclrtBinaryGetFunctionByEntry(aclrtBinHandle binHandle, uint64_t funcEntry, aclrtFuncHandle* funcHandle) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtBinaryGetFunctionByEntry", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtBinaryGetFunctionByEntry", "binHandle", binHandle, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtBinaryGetFunctionByEntry", "funcHandle", funcHandle, 0, (aclError)e_);
-	return gocann_core.aclrtBinaryGetFunctionByEntry(t, binHandle, funcEntry, funcHandle);
+	GOCANN_PROF_RET(t, "aclrtBinaryGetFunctionByEntry", aclError, gocann_core.aclrtBinaryGetFunctionByEntry(t, binHandle, funcEntry, funcHandle), r_);
 }
 aclError aclrtGetFuncBySymbol(const void* symbol, aclrtFuncHandle* funcHandle) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetFuncBySymbol", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetFuncBySymbol", "symbol", symbol, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetFuncBySymbol", "funcHandle", funcHandle, 0, (aclError)e_);
-	return gocann_core.aclrtGetFuncBySymbol(t, symbol, funcHandle);
+	GOCANN_PROF_RET(t, "aclrtGetFuncBySymbol", aclError, gocann_core.aclrtGetFuncBySymbol(t, symbol, funcHandle), r_);
 }
 aclError aclrtGetFunctionAddr(aclrtFuncHandle funcHandle, void** aicAddr, void** aivAddr) {
 	gocann_thread *t = gocann_self();
@@ -2119,7 +2119,7 @@ aclError aclrtGetFunctionAddr(aclrtFuncHandle funcHandle, void** aicAddr, void**
 	GOCANN_CHECK_PTR(t, "aclrtGetFunctionAddr", "funcHandle", funcHandle, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetFunctionAddr", "aicAddr", aicAddr, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetFunctionAddr", "aivAddr", aivAddr, 0, (aclError)e_);
-	return gocann_core.aclrtGetFunctionAddr(t, funcHandle, aicAddr, aivAddr);
+	GOCANN_PROF_RET(t, "aclrtGetFunctionAddr", aclError, gocann_core.aclrtGetFunctionAddr(t, funcHandle, aicAddr, aivAddr), r_);
 }
 aclError aclrtGetFunctionSize(aclrtFuncHandle funcHandle, size_t* aicSize, size_t* aivSize) {
 	gocann_thread *t = gocann_self();
@@ -2127,28 +2127,28 @@ aclError aclrtGetFunctionSize(aclrtFuncHandle funcHandle, size_t* aicSize, size_
 	GOCANN_CHECK_PTR(t, "aclrtGetFunctionSize", "funcHandle", funcHandle, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetFunctionSize", "aicSize", aicSize, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetFunctionSize", "aivSize", aivSize, 0, (aclError)e_);
-	return gocann_core.aclrtGetFunctionSize(t, funcHandle, aicSize, aivSize);
+	GOCANN_PROF_RET(t, "aclrtGetFunctionSize", aclError, gocann_core.aclrtGetFunctionSize(t, funcHandle, aicSize, aivSize), r_);
 }
 aclError aclrtGetFunctionAttribute(aclrtFuncHandle funcHandle, aclrtFuncAttribute attrType, int64_t* attrValue) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetFunctionAttribute", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetFunctionAttribute", "funcHandle", funcHandle, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetFunctionAttribute", "attrValue", attrValue, 0, (aclError)e_);
-	return gocann_core.aclrtGetFunctionAttribute(t, funcHandle, attrType, attrValue);
+	GOCANN_PROF_RET(t, "aclrtGetFunctionAttribute", aclError, gocann_core.aclrtGetFunctionAttribute(t, funcHandle, attrType, attrValue), r_);
 }
 aclError aclrtFunctionGetBinary(const aclrtFuncHandle funcHandle, aclrtBinHandle* binHandle) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtFunctionGetBinary", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtFunctionGetBinary", "funcHandle", funcHandle, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtFunctionGetBinary", "binHandle", binHandle, 0, (aclError)e_);
-	return gocann_core.aclrtFunctionGetBinary(t, funcHandle, binHandle);
+	GOCANN_PROF_RET(t, "aclrtFunctionGetBinary", aclError, gocann_core.aclrtFunctionGetBinary(t, funcHandle, binHandle), r_);
 }
 aclError aclrtFunctionGetParamCount(const void* func, size_t* paramCount) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtFunctionGetParamCount", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtFunctionGetParamCount", "func", func, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtFunctionGetParamCount", "paramCount", paramCount, 0, (aclError)e_);
-	return gocann_core.aclrtFunctionGetParamCount(t, func, paramCount);
+	GOCANN_PROF_RET(t, "aclrtFunctionGetParamCount", aclError, gocann_core.aclrtFunctionGetParamCount(t, func, paramCount), r_);
 }
 aclError aclrtFunctionGetParamInfo(const void* func, size_t paramIndex, size_t* paramOffset, size_t* paramSize) {
 	gocann_thread *t = gocann_self();
@@ -2156,27 +2156,27 @@ aclError aclrtFunctionGetParamInfo(const void* func, size_t paramIndex, size_t* 
 	GOCANN_CHECK_PTR(t, "aclrtFunctionGetParamInfo", "func", func, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtFunctionGetParamInfo", "paramOffset", paramOffset, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtFunctionGetParamInfo", "paramSize", paramSize, 0, (aclError)e_);
-	return gocann_core.aclrtFunctionGetParamInfo(t, func, paramIndex, paramOffset, paramSize);
+	GOCANN_PROF_RET(t, "aclrtFunctionGetParamInfo", aclError, gocann_core.aclrtFunctionGetParamInfo(t, func, paramIndex, paramOffset, paramSize), r_);
 }
 aclError aclrtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flags, size_t* dynamicUbufSize) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtFunctionGetAvailDynUbufPerBlock", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtFunctionGetAvailDynUbufPerBlock", "func", func, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtFunctionGetAvailDynUbufPerBlock", "dynamicUbufSize", dynamicUbufSize, 0, (aclError)e_);
-	return gocann_core.aclrtFunctionGetAvailDynUbufPerBlock(t, func, flags, dynamicUbufSize);
+	GOCANN_PROF_RET(t, "aclrtFunctionGetAvailDynUbufPerBlock", aclError, gocann_core.aclrtFunctionGetAvailDynUbufPerBlock(t, func, flags, dynamicUbufSize), r_);
 }
 aclError aclrtBinarySetExceptionCallback(aclrtBinHandle binHandle, aclrtOpExceptionCallback callback, void* userData) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtBinarySetExceptionCallback", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtBinarySetExceptionCallback", "binHandle", binHandle, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtBinarySetExceptionCallback", "callback", callback, 0, (aclError)e_);
-	return gocann_core.aclrtBinarySetExceptionCallback(t, binHandle, callback, (uintptr_t)userData);
+	GOCANN_PROF_RET(t, "aclrtBinarySetExceptionCallback", aclError, gocann_core.aclrtBinarySetExceptionCallback(t, binHandle, callback, (uintptr_t)userData), r_);
 }
 aclError aclrtGetHardwareSyncAddr(void** addr) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetHardwareSyncAddr", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetHardwareSyncAddr", "addr", addr, 0, (aclError)e_);
-	return gocann_core.aclrtGetHardwareSyncAddr(t, addr);
+	GOCANN_PROF_RET(t, "aclrtGetHardwareSyncAddr", aclError, gocann_core.aclrtGetHardwareSyncAddr(t, addr), r_);
 }
 
 // acl/acl_rt_graph.h
@@ -2184,101 +2184,101 @@ aclError aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32_t flag) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRIBuildBegin", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRIBuildBegin", "modelRI", modelRI, 0, (aclError)e_);
-	return gocann_core.aclmdlRIBuildBegin(t, modelRI, flag);
+	GOCANN_PROF_RET(t, "aclmdlRIBuildBegin", aclError, gocann_core.aclmdlRIBuildBegin(t, modelRI, flag), r_);
 }
 aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRIBindStream", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRIBindStream", "modelRI", modelRI, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRIBindStream", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclmdlRIBindStream(t, modelRI, stream, flag);
+	GOCANN_PROF_RET(t, "aclmdlRIBindStream", aclError, gocann_core.aclmdlRIBindStream(t, modelRI, stream, flag), r_);
 }
 aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRIEndTask", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRIEndTask", "modelRI", modelRI, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRIEndTask", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclmdlRIEndTask(t, modelRI, stream);
+	GOCANN_PROF_RET(t, "aclmdlRIEndTask", aclError, gocann_core.aclmdlRIEndTask(t, modelRI, stream), r_);
 }
 aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void* reserve) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRIBuildEnd", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRIBuildEnd", "modelRI", modelRI, 1, (aclError)e_);
-	return gocann_core.aclmdlRIBuildEnd(t, modelRI, (uintptr_t)reserve);
+	GOCANN_PROF_RET(t, "aclmdlRIBuildEnd", aclError, gocann_core.aclmdlRIBuildEnd(t, modelRI, (uintptr_t)reserve), r_);
 }
 aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRIUnbindStream", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRIUnbindStream", "modelRI", modelRI, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRIUnbindStream", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclmdlRIUnbindStream(t, modelRI, stream);
+	GOCANN_PROF_RET(t, "aclmdlRIUnbindStream", aclError, gocann_core.aclmdlRIUnbindStream(t, modelRI, stream), r_);
 }
 aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRIExecute", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRIExecute", "modelRI", modelRI, 1, (aclError)e_);
-	return gocann_core.aclmdlRIExecute(t, modelRI, timeout);
+	GOCANN_PROF_RET(t, "aclmdlRIExecute", aclError, gocann_core.aclmdlRIExecute(t, modelRI, timeout), r_);
 }
 aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRIExecuteAsync", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRIExecuteAsync", "modelRI", modelRI, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRIExecuteAsync", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclmdlRIExecuteAsync(t, modelRI, stream);
+	GOCANN_PROF_RET(t, "aclmdlRIExecuteAsync", aclError, gocann_core.aclmdlRIExecuteAsync(t, modelRI, stream), r_);
 }
 aclError aclmdlRIDestroy(aclmdlRI modelRI) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRIDestroy", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRIDestroy", "modelRI", modelRI, 1, (aclError)e_);
-	return gocann_core.aclmdlRIDestroy(t, modelRI);
+	GOCANN_PROF_RET(t, "aclmdlRIDestroy", aclError, gocann_core.aclmdlRIDestroy(t, modelRI), r_);
 }
 aclError aclmdlRISetName(aclmdlRI modelRI, const char* name) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRISetName", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRISetName", "modelRI", modelRI, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRISetName", "name", name, 0, (aclError)e_);
-	return gocann_core.aclmdlRISetName(t, modelRI, name);
+	GOCANN_PROF_RET(t, "aclmdlRISetName", aclError, gocann_core.aclmdlRISetName(t, modelRI, name), r_);
 }
 aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char* name) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRIGetName", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRIGetName", "modelRI", modelRI, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRIGetName", "name", name, 0, (aclError)e_);
-	return gocann_core.aclmdlRIGetName(t, modelRI, maxLen, name);
+	GOCANN_PROF_RET(t, "aclmdlRIGetName", aclError, gocann_core.aclmdlRIGetName(t, modelRI, maxLen, name), r_);
 }
 aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t* modelRIId) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRIGetId", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRIGetId", "modelRI", modelRI, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRIGetId", "modelRIId", modelRIId, 0, (aclError)e_);
-	return gocann_core.aclmdlRIGetId(t, modelRI, modelRIId);
+	GOCANN_PROF_RET(t, "aclmdlRIGetId", aclError, gocann_core.aclmdlRIGetId(t, modelRI, modelRIId), r_);
 }
 aclError aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI, aclrtCallback func, void* userData) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRIDestroyRegisterCallback", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRIDestroyRegisterCallback", "modelRI", modelRI, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRIDestroyRegisterCallback", "func", func, 0, (aclError)e_);
-	return gocann_core.aclmdlRIDestroyRegisterCallback(t, modelRI, func, (uintptr_t)userData);
+	GOCANN_PROF_RET(t, "aclmdlRIDestroyRegisterCallback", aclError, gocann_core.aclmdlRIDestroyRegisterCallback(t, modelRI, func, (uintptr_t)userData), r_);
 }
 aclError aclmdlRIDestroyUnregisterCallback(aclmdlRI modelRI, aclrtCallback func) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRIDestroyUnregisterCallback", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRIDestroyUnregisterCallback", "modelRI", modelRI, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRIDestroyUnregisterCallback", "func", func, 0, (aclError)e_);
-	return gocann_core.aclmdlRIDestroyUnregisterCallback(t, modelRI, func);
+	GOCANN_PROF_RET(t, "aclmdlRIDestroyUnregisterCallback", aclError, gocann_core.aclmdlRIDestroyUnregisterCallback(t, modelRI, func), r_);
 }
 aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRICaptureBegin", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRICaptureBegin", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclmdlRICaptureBegin(t, stream, mode);
+	GOCANN_PROF_RET(t, "aclmdlRICaptureBegin", aclError, gocann_core.aclmdlRICaptureBegin(t, stream, mode), r_);
 }
 aclError aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI modelRI, aclmdlRICaptureMode mode) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRICaptureToModelRIBegin", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRICaptureToModelRIBegin", "stream", stream, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRICaptureToModelRIBegin", "modelRI", modelRI, 1, (aclError)e_);
-	return gocann_core.aclmdlRICaptureToModelRIBegin(t, stream, modelRI, mode);
+	GOCANN_PROF_RET(t, "aclmdlRICaptureToModelRIBegin", aclError, gocann_core.aclmdlRICaptureToModelRIBegin(t, stream, modelRI, mode), r_);
 }
 aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus* status, aclmdlRI* modelRI) {
 	gocann_thread *t = gocann_self();
@@ -2286,59 +2286,59 @@ aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus* statu
 	GOCANN_CHECK_PTR(t, "aclmdlRICaptureGetInfo", "stream", stream, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRICaptureGetInfo", "status", status, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRICaptureGetInfo", "modelRI", modelRI, 0, (aclError)e_);
-	return gocann_core.aclmdlRICaptureGetInfo(t, stream, status, modelRI);
+	GOCANN_PROF_RET(t, "aclmdlRICaptureGetInfo", aclError, gocann_core.aclmdlRICaptureGetInfo(t, stream, status, modelRI), r_);
 }
 aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRICaptureEnd", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRICaptureEnd", "stream", stream, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRICaptureEnd", "modelRI", modelRI, 0, (aclError)e_);
-	return gocann_core.aclmdlRICaptureEnd(t, stream, modelRI);
+	GOCANN_PROF_RET(t, "aclmdlRICaptureEnd", aclError, gocann_core.aclmdlRICaptureEnd(t, stream, modelRI), r_);
 }
 aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRICaptureThreadExchangeMode", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRICaptureThreadExchangeMode", "mode", mode, 0, (aclError)e_);
-	return gocann_core.aclmdlRICaptureThreadExchangeMode(t, mode);
+	GOCANN_PROF_RET(t, "aclmdlRICaptureThreadExchangeMode", aclError, gocann_core.aclmdlRICaptureThreadExchangeMode(t, mode), r_);
 }
 aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRICaptureTaskGrpBegin", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRICaptureTaskGrpBegin", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclmdlRICaptureTaskGrpBegin(t, stream);
+	GOCANN_PROF_RET(t, "aclmdlRICaptureTaskGrpBegin", aclError, gocann_core.aclmdlRICaptureTaskGrpBegin(t, stream), r_);
 }
 aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp* handle) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRICaptureTaskGrpEnd", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRICaptureTaskGrpEnd", "stream", stream, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRICaptureTaskGrpEnd", "handle", handle, 0, (aclError)e_);
-	return gocann_core.aclmdlRICaptureTaskGrpEnd(t, stream, handle);
+	GOCANN_PROF_RET(t, "aclmdlRICaptureTaskGrpEnd", aclError, gocann_core.aclmdlRICaptureTaskGrpEnd(t, stream, handle), r_);
 }
 aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRICaptureTaskUpdateBegin", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRICaptureTaskUpdateBegin", "stream", stream, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRICaptureTaskUpdateBegin", "handle", handle, 1, (aclError)e_);
-	return gocann_core.aclmdlRICaptureTaskUpdateBegin(t, stream, handle);
+	GOCANN_PROF_RET(t, "aclmdlRICaptureTaskUpdateBegin", aclError, gocann_core.aclmdlRICaptureTaskUpdateBegin(t, stream, handle), r_);
 }
 aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRICaptureTaskUpdateEnd", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRICaptureTaskUpdateEnd", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclmdlRICaptureTaskUpdateEnd(t, stream);
+	GOCANN_PROF_RET(t, "aclmdlRICaptureTaskUpdateEnd", aclError, gocann_core.aclmdlRICaptureTaskUpdateEnd(t, stream), r_);
 }
 aclError aclmdlRIDebugPrint(aclmdlRI modelRI) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRIDebugPrint", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRIDebugPrint", "modelRI", modelRI, 1, (aclError)e_);
-	return gocann_core.aclmdlRIDebugPrint(t, modelRI);
+	GOCANN_PROF_RET(t, "aclmdlRIDebugPrint", aclError, gocann_core.aclmdlRIDebugPrint(t, modelRI), r_);
 }
 aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char* path, uint32_t flags) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRIDebugJsonPrint", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRIDebugJsonPrint", "modelRI", modelRI, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRIDebugJsonPrint", "path", path, 0, (aclError)e_);
-	return gocann_core.aclmdlRIDebugJsonPrint(t, modelRI, path, flags);
+	GOCANN_PROF_RET(t, "aclmdlRIDebugJsonPrint", aclError, gocann_core.aclmdlRIDebugJsonPrint(t, modelRI, path, flags), r_);
 }
 aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream* streams, uint32_t* numStreams) {
 	gocann_thread *t = gocann_self();
@@ -2346,7 +2346,7 @@ aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream* streams, uint32_t* nu
 	GOCANN_CHECK_PTR(t, "aclmdlRIGetStreams", "modelRI", modelRI, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRIGetStreams", "streams", streams, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRIGetStreams", "numStreams", numStreams, 0, (aclError)e_);
-	return gocann_core.aclmdlRIGetStreams(t, modelRI, streams, numStreams);
+	GOCANN_PROF_RET(t, "aclmdlRIGetStreams", aclError, gocann_core.aclmdlRIGetStreams(t, modelRI, streams, numStreams), r_);
 }
 aclError aclmdlRIGetTasksByStream(aclrtStream stream, aclmdlRITask* tasks, uint32_t* numTasks) {
 	gocann_thread *t = gocann_self();
@@ -2354,60 +2354,60 @@ aclError aclmdlRIGetTasksByStream(aclrtStream stream, aclmdlRITask* tasks, uint3
 	GOCANN_CHECK_PTR(t, "aclmdlRIGetTasksByStream", "stream", stream, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRIGetTasksByStream", "tasks", tasks, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRIGetTasksByStream", "numTasks", numTasks, 0, (aclError)e_);
-	return gocann_core.aclmdlRIGetTasksByStream(t, stream, tasks, numTasks);
+	GOCANN_PROF_RET(t, "aclmdlRIGetTasksByStream", aclError, gocann_core.aclmdlRIGetTasksByStream(t, stream, tasks, numTasks), r_);
 }
 aclError aclmdlRITaskGetType(aclmdlRITask task, aclmdlRITaskType* type) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRITaskGetType", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRITaskGetType", "task", task, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRITaskGetType", "type", type, 0, (aclError)e_);
-	return gocann_core.aclmdlRITaskGetType(t, task, type);
+	GOCANN_PROF_RET(t, "aclmdlRITaskGetType", aclError, gocann_core.aclmdlRITaskGetType(t, task, type), r_);
 }
 aclError aclmdlRITaskGetSeqId(aclmdlRITask task, uint32_t* id) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRITaskGetSeqId", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRITaskGetSeqId", "task", task, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRITaskGetSeqId", "id", id, 0, (aclError)e_);
-	return gocann_core.aclmdlRITaskGetSeqId(t, task, id);
+	GOCANN_PROF_RET(t, "aclmdlRITaskGetSeqId", aclError, gocann_core.aclmdlRITaskGetSeqId(t, task, id), r_);
 }
 aclError aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams* params) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRITaskGetParams", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRITaskGetParams", "task", task, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRITaskGetParams", "params", params, 0, (aclError)e_);
-	return gocann_core.aclmdlRITaskGetParams(t, task, params);
+	GOCANN_PROF_RET(t, "aclmdlRITaskGetParams", aclError, gocann_core.aclmdlRITaskGetParams(t, task, params), r_);
 }
 aclError aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams* params) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRITaskSetParams", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRITaskSetParams", "task", task, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRITaskSetParams", "params", params, 0, (aclError)e_);
-	return gocann_core.aclmdlRITaskSetParams(t, task, params);
+	GOCANN_PROF_RET(t, "aclmdlRITaskSetParams", aclError, gocann_core.aclmdlRITaskSetParams(t, task, params), r_);
 }
 aclError aclmdlRITaskDisable(aclmdlRITask task) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRITaskDisable", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRITaskDisable", "task", task, 1, (aclError)e_);
-	return gocann_core.aclmdlRITaskDisable(t, task);
+	GOCANN_PROF_RET(t, "aclmdlRITaskDisable", aclError, gocann_core.aclmdlRITaskDisable(t, task), r_);
 }
 aclError aclmdlRIUpdate(aclmdlRI modelRI) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRIUpdate", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRIUpdate", "modelRI", modelRI, 1, (aclError)e_);
-	return gocann_core.aclmdlRIUpdate(t, modelRI);
+	GOCANN_PROF_RET(t, "aclmdlRIUpdate", aclError, gocann_core.aclmdlRIUpdate(t, modelRI), r_);
 }
 aclError aclmdlRIKernelTaskGetAttribute(aclmdlRITask task, aclrtLaunchKernelAttrId attrId, aclrtLaunchKernelAttrValue* attrValue) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRIKernelTaskGetAttribute", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRIKernelTaskGetAttribute", "task", task, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRIKernelTaskGetAttribute", "attrValue", attrValue, 0, (aclError)e_);
-	return gocann_core.aclmdlRIKernelTaskGetAttribute(t, task, attrId, attrValue);
+	GOCANN_PROF_RET(t, "aclmdlRIKernelTaskGetAttribute", aclError, gocann_core.aclmdlRIKernelTaskGetAttribute(t, task, attrId, attrValue), r_);
 }
 aclError aclmdlRIAbort(aclmdlRI modelRI) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRIAbort", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRIAbort", "modelRI", modelRI, 1, (aclError)e_);
-	return gocann_core.aclmdlRIAbort(t, modelRI);
+	GOCANN_PROF_RET(t, "aclmdlRIAbort", aclError, gocann_core.aclmdlRIAbort(t, modelRI), r_);
 }
 aclError aclrtTaskUpdateAsync(aclrtStream taskStream, uint32_t taskId, aclrtTaskUpdateInfo* info, aclrtStream execStream) {
 	gocann_thread *t = gocann_self();
@@ -2415,59 +2415,59 @@ aclError aclrtTaskUpdateAsync(aclrtStream taskStream, uint32_t taskId, aclrtTask
 	GOCANN_CHECK_PTR(t, "aclrtTaskUpdateAsync", "taskStream", taskStream, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtTaskUpdateAsync", "info", info, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtTaskUpdateAsync", "execStream", execStream, 1, (aclError)e_);
-	return gocann_core.aclrtTaskUpdateAsync(t, taskStream, taskId, info, execStream);
+	GOCANN_PROF_RET(t, "aclrtTaskUpdateAsync", aclError, gocann_core.aclrtTaskUpdateAsync(t, taskStream, taskId, info, execStream), r_);
 }
 aclError aclmdlRICondHandleCreate(aclmdlRI modelRI, uint32_t defaultLaunchValue, aclmdlRICondHandleFlag flag, aclmdlRICondHandle* handle) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRICondHandleCreate", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRICondHandleCreate", "modelRI", modelRI, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRICondHandleCreate", "handle", handle, 0, (aclError)e_);
-	return gocann_core.aclmdlRICondHandleCreate(t, modelRI, defaultLaunchValue, flag, handle);
+	GOCANN_PROF_RET(t, "aclmdlRICondHandleCreate", aclError, gocann_core.aclmdlRICondHandleCreate(t, modelRI, defaultLaunchValue, flag, handle), r_);
 }
 aclError aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle handle, uint64_t** ptr) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRICondHandleGetCondPtr", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRICondHandleGetCondPtr", "handle", handle, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRICondHandleGetCondPtr", "ptr", ptr, 0, (aclError)e_);
-	return gocann_core.aclmdlRICondHandleGetCondPtr(t, handle, ptr);
+	GOCANN_PROF_RET(t, "aclmdlRICondHandleGetCondPtr", aclError, gocann_core.aclmdlRICondHandleGetCondPtr(t, handle, ptr), r_);
 }
 aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStream stream, uint32_t flags) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlRIAddCondTask", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlRIAddCondTask", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclmdlRIAddCondTask(t, params, stream, flags);
+	GOCANN_PROF_RET(t, "aclmdlRIAddCondTask", aclError, gocann_core.aclmdlRIAddCondTask(t, params, stream, flags), r_);
 }
 aclError aclrtCreateLabel(aclrtLabel* label) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCreateLabel", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCreateLabel", "label", label, 0, (aclError)e_);
-	return gocann_core.aclrtCreateLabel(t, label);
+	GOCANN_PROF_RET(t, "aclrtCreateLabel", aclError, gocann_core.aclrtCreateLabel(t, label), r_);
 }
 aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSetLabel", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtSetLabel", "label", label, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtSetLabel", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtSetLabel(t, label, stream);
+	GOCANN_PROF_RET(t, "aclrtSetLabel", aclError, gocann_core.aclrtSetLabel(t, label, stream), r_);
 }
 aclError aclrtDestroyLabel(aclrtLabel label) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtDestroyLabel", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtDestroyLabel", "label", label, 1, (aclError)e_);
-	return gocann_core.aclrtDestroyLabel(t, label);
+	GOCANN_PROF_RET(t, "aclrtDestroyLabel", aclError, gocann_core.aclrtDestroyLabel(t, label), r_);
 }
 aclError aclrtCreateLabelList(aclrtLabel* labels, size_t num, aclrtLabelList* labelList) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCreateLabelList", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCreateLabelList", "labels", labels, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCreateLabelList", "labelList", labelList, 0, (aclError)e_);
-	return gocann_core.aclrtCreateLabelList(t, labels, num, labelList);
+	GOCANN_PROF_RET(t, "aclrtCreateLabelList", aclError, gocann_core.aclrtCreateLabelList(t, labels, num, labelList), r_);
 }
 aclError aclrtDestroyLabelList(aclrtLabelList labelList) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtDestroyLabelList", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtDestroyLabelList", "labelList", labelList, 1, (aclError)e_);
-	return gocann_core.aclrtDestroyLabelList(t, labelList);
+	GOCANN_PROF_RET(t, "aclrtDestroyLabelList", aclError, gocann_core.aclrtDestroyLabelList(t, labelList), r_);
 }
 aclError aclrtSwitchLabelByIndex(void* ptr, uint32_t maxValue, aclrtLabelList labelList, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
@@ -2475,14 +2475,14 @@ aclError aclrtSwitchLabelByIndex(void* ptr, uint32_t maxValue, aclrtLabelList la
 	GOCANN_CHECK_PTR(t, "aclrtSwitchLabelByIndex", "ptr", ptr, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtSwitchLabelByIndex", "labelList", labelList, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtSwitchLabelByIndex", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtSwitchLabelByIndex(t, ptr, maxValue, labelList, stream);
+	GOCANN_PROF_RET(t, "aclrtSwitchLabelByIndex", aclError, gocann_core.aclrtSwitchLabelByIndex(t, ptr, maxValue, labelList, stream), r_);
 }
 aclError aclrtActiveStream(aclrtStream activeStream, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtActiveStream", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtActiveStream", "activeStream", activeStream, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtActiveStream", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtActiveStream(t, activeStream, stream);
+	GOCANN_PROF_RET(t, "aclrtActiveStream", aclError, gocann_core.aclrtActiveStream(t, activeStream, stream), r_);
 }
 aclError aclrtSwitchStream(void* leftValue, aclrtCondition cond, void* rightValue, aclrtCompareDataType dataType, aclrtStream trueStream, aclrtStream falseStream, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
@@ -2492,74 +2492,74 @@ aclError aclrtSwitchStream(void* leftValue, aclrtCondition cond, void* rightValu
 	GOCANN_CHECK_PTR(t, "aclrtSwitchStream", "trueStream", trueStream, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtSwitchStream", "falseStream", falseStream, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtSwitchStream", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtSwitchStream(t, leftValue, cond, rightValue, dataType, trueStream, falseStream, stream);
+	GOCANN_PROF_RET(t, "aclrtSwitchStream", aclError, gocann_core.aclrtSwitchStream(t, leftValue, cond, rightValue, dataType, trueStream, falseStream, stream), r_);
 }
 aclError aclrtGetStreamAvailableNum(uint32_t* streamCount) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetStreamAvailableNum", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetStreamAvailableNum", "streamCount", streamCount, 0, (aclError)e_);
-	return gocann_core.aclrtGetStreamAvailableNum(t, streamCount);
+	GOCANN_PROF_RET(t, "aclrtGetStreamAvailableNum", aclError, gocann_core.aclrtGetStreamAvailableNum(t, streamCount), r_);
 }
 aclError aclrtPersistentTaskClean(aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtPersistentTaskClean", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtPersistentTaskClean", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtPersistentTaskClean(t, stream);
+	GOCANN_PROF_RET(t, "aclrtPersistentTaskClean", aclError, gocann_core.aclrtPersistentTaskClean(t, stream), r_);
 }
 
 // acl/acl_rt_allocator.h
 aclrtAllocatorDesc aclrtAllocatorCreateDesc(void) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtAllocatorCreateDesc", (aclrtAllocatorDesc)0);
-	return gocann_core.aclrtAllocatorCreateDesc(t);
+	GOCANN_PROF_RET(t, "aclrtAllocatorCreateDesc", aclrtAllocatorDesc, gocann_core.aclrtAllocatorCreateDesc(t), 0);
 }
 aclError aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtAllocatorDestroyDesc", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtAllocatorDestroyDesc", "allocatorDesc", allocatorDesc, 1, (aclError)e_);
-	return gocann_core.aclrtAllocatorDestroyDesc(t, allocatorDesc);
+	GOCANN_PROF_RET(t, "aclrtAllocatorDestroyDesc", aclError, gocann_core.aclrtAllocatorDestroyDesc(t, allocatorDesc), r_);
 }
 aclError aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocator allocator) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtAllocatorSetObjToDesc", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtAllocatorSetObjToDesc", "allocatorDesc", allocatorDesc, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtAllocatorSetObjToDesc", "allocator", allocator, 1, (aclError)e_);
-	return gocann_core.aclrtAllocatorSetObjToDesc(t, allocatorDesc, allocator);
+	GOCANN_PROF_RET(t, "aclrtAllocatorSetObjToDesc", aclError, gocann_core.aclrtAllocatorSetObjToDesc(t, allocatorDesc, allocator), r_);
 }
 aclError aclrtAllocatorSetAllocFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocFunc func) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtAllocatorSetAllocFuncToDesc", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtAllocatorSetAllocFuncToDesc", "allocatorDesc", allocatorDesc, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtAllocatorSetAllocFuncToDesc", "func", func, 0, (aclError)e_);
-	return gocann_core.aclrtAllocatorSetAllocFuncToDesc(t, allocatorDesc, func);
+	GOCANN_PROF_RET(t, "aclrtAllocatorSetAllocFuncToDesc", aclError, gocann_core.aclrtAllocatorSetAllocFuncToDesc(t, allocatorDesc, func), r_);
 }
 aclError aclrtAllocatorSetFreeFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorFreeFunc func) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtAllocatorSetFreeFuncToDesc", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtAllocatorSetFreeFuncToDesc", "allocatorDesc", allocatorDesc, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtAllocatorSetFreeFuncToDesc", "func", func, 0, (aclError)e_);
-	return gocann_core.aclrtAllocatorSetFreeFuncToDesc(t, allocatorDesc, func);
+	GOCANN_PROF_RET(t, "aclrtAllocatorSetFreeFuncToDesc", aclError, gocann_core.aclrtAllocatorSetFreeFuncToDesc(t, allocatorDesc, func), r_);
 }
 aclError aclrtAllocatorSetAllocAdviseFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocAdviseFunc func) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtAllocatorSetAllocAdviseFuncToDesc", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtAllocatorSetAllocAdviseFuncToDesc", "allocatorDesc", allocatorDesc, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtAllocatorSetAllocAdviseFuncToDesc", "func", func, 0, (aclError)e_);
-	return gocann_core.aclrtAllocatorSetAllocAdviseFuncToDesc(t, allocatorDesc, func);
+	GOCANN_PROF_RET(t, "aclrtAllocatorSetAllocAdviseFuncToDesc", aclError, gocann_core.aclrtAllocatorSetAllocAdviseFuncToDesc(t, allocatorDesc, func), r_);
 }
 aclError aclrtAllocatorSetGetAddrFromBlockFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorGetAddrFromBlockFunc func) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtAllocatorSetGetAddrFromBlockFuncToDesc", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtAllocatorSetGetAddrFromBlockFuncToDesc", "allocatorDesc", allocatorDesc, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtAllocatorSetGetAddrFromBlockFuncToDesc", "func", func, 0, (aclError)e_);
-	return gocann_core.aclrtAllocatorSetGetAddrFromBlockFuncToDesc(t, allocatorDesc, func);
+	GOCANN_PROF_RET(t, "aclrtAllocatorSetGetAddrFromBlockFuncToDesc", aclError, gocann_core.aclrtAllocatorSetGetAddrFromBlockFuncToDesc(t, allocatorDesc, func), r_);
 }
 aclError aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDesc allocatorDesc) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtAllocatorRegister", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtAllocatorRegister", "stream", stream, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtAllocatorRegister", "allocatorDesc", allocatorDesc, 1, (aclError)e_);
-	return gocann_core.aclrtAllocatorRegister(t, stream, allocatorDesc);
+	GOCANN_PROF_RET(t, "aclrtAllocatorRegister", aclError, gocann_core.aclrtAllocatorRegister(t, stream, allocatorDesc), r_);
 }
 aclError aclrtAllocatorGetByStream(aclrtStream stream, aclrtAllocatorDesc* allocatorDesc, aclrtAllocator* allocator, aclrtAllocatorAllocFunc* allocFunc, aclrtAllocatorFreeFunc* freeFunc, aclrtAllocatorAllocAdviseFunc* allocAdviseFunc, aclrtAllocatorGetAddrFromBlockFunc* getAddrFromBlockFunc) {
 	gocann_thread *t = gocann_self();
@@ -2571,13 +2571,13 @@ aclError aclrtAllocatorGetByStream(aclrtStream stream, aclrtAllocatorDesc* alloc
 	GOCANN_CHECK_PTR(t, "aclrtAllocatorGetByStream", "freeFunc", freeFunc, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtAllocatorGetByStream", "allocAdviseFunc", allocAdviseFunc, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtAllocatorGetByStream", "getAddrFromBlockFunc", getAddrFromBlockFunc, 0, (aclError)e_);
-	return gocann_core.aclrtAllocatorGetByStream(t, stream, allocatorDesc, allocator, allocFunc, freeFunc, allocAdviseFunc, getAddrFromBlockFunc);
+	GOCANN_PROF_RET(t, "aclrtAllocatorGetByStream", aclError, gocann_core.aclrtAllocatorGetByStream(t, stream, allocatorDesc, allocator, allocFunc, freeFunc, allocAdviseFunc, getAddrFromBlockFunc), r_);
 }
 aclError aclrtAllocatorUnregister(aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtAllocatorUnregister", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtAllocatorUnregister", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtAllocatorUnregister(t, stream);
+	GOCANN_PROF_RET(t, "aclrtAllocatorUnregister", aclError, gocann_core.aclrtAllocatorUnregister(t, stream), r_);
 }
 
 // acl/acl_rt_memory_soma.h
@@ -2586,27 +2586,27 @@ aclError aclrtMemPoolCreate(aclrtMemPool* memPool, const aclrtMemPoolProps* pool
 	GOCANN_ENTER(t, "aclrtMemPoolCreate", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemPoolCreate", "memPool", memPool, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemPoolCreate", "poolProps", poolProps, 0, (aclError)e_);
-	return gocann_core.aclrtMemPoolCreate(t, memPool, poolProps);
+	GOCANN_PROF_RET(t, "aclrtMemPoolCreate", aclError, gocann_core.aclrtMemPoolCreate(t, memPool, poolProps), r_);
 }
 aclError aclrtMemPoolDestroy(const aclrtMemPool memPool) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMemPoolDestroy", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemPoolDestroy", "memPool", memPool, 1, (aclError)e_);
-	return gocann_core.aclrtMemPoolDestroy(t, memPool);
+	GOCANN_PROF_RET(t, "aclrtMemPoolDestroy", aclError, gocann_core.aclrtMemPoolDestroy(t, memPool), r_);
 }
 aclError aclrtMemPoolSetAttr(aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMemPoolSetAttr", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemPoolSetAttr", "memPool", memPool, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemPoolSetAttr", "value", value, 0, (aclError)e_);
-	return gocann_core.aclrtMemPoolSetAttr(t, memPool, attr, value);
+	GOCANN_PROF_RET(t, "aclrtMemPoolSetAttr", aclError, gocann_core.aclrtMemPoolSetAttr(t, memPool, attr, value), r_);
 }
 aclError aclrtMemPoolGetAttr(aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMemPoolGetAttr", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemPoolGetAttr", "memPool", memPool, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemPoolGetAttr", "value", value, 0, (aclError)e_);
-	return gocann_core.aclrtMemPoolGetAttr(t, memPool, attr, value);
+	GOCANN_PROF_RET(t, "aclrtMemPoolGetAttr", aclError, gocann_core.aclrtMemPoolGetAttr(t, memPool, attr, value), r_);
 }
 aclError aclrtMemPoolMallocAsync(void** ptr, size_t size, aclrtMemPool memPool, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
@@ -2614,20 +2614,20 @@ aclError aclrtMemPoolMallocAsync(void** ptr, size_t size, aclrtMemPool memPool, 
 	GOCANN_CHECK_PTR(t, "aclrtMemPoolMallocAsync", "ptr", ptr, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemPoolMallocAsync", "memPool", memPool, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemPoolMallocAsync", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtMemPoolMallocAsync(t, ptr, size, memPool, stream);
+	GOCANN_PROF_RET(t, "aclrtMemPoolMallocAsync", aclError, gocann_core.aclrtMemPoolMallocAsync(t, ptr, size, memPool, stream), r_);
 }
 aclError aclrtMemPoolFreeAsync(void* ptr, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMemPoolFreeAsync", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemPoolFreeAsync", "ptr", ptr, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemPoolFreeAsync", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtMemPoolFreeAsync(t, ptr, stream);
+	GOCANN_PROF_RET(t, "aclrtMemPoolFreeAsync", aclError, gocann_core.aclrtMemPoolFreeAsync(t, ptr, stream), r_);
 }
 aclError aclrtMemPoolTrimTo(aclrtMemPool memPool, size_t minBytesToKeep) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtMemPoolTrimTo", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtMemPoolTrimTo", "memPool", memPool, 1, (aclError)e_);
-	return gocann_core.aclrtMemPoolTrimTo(t, memPool, minBytesToKeep);
+	GOCANN_PROF_RET(t, "aclrtMemPoolTrimTo", aclError, gocann_core.aclrtMemPoolTrimTo(t, memPool, minBytesToKeep), r_);
 }
 
 // acl/acl_rt_mbuf.h
@@ -2636,42 +2636,42 @@ aclError aclrtGetBufFromChain(aclrtMbuf headBuf, uint32_t index, aclrtMbuf* buf)
 	GOCANN_ENTER(t, "aclrtGetBufFromChain", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetBufFromChain", "headBuf", headBuf, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetBufFromChain", "buf", buf, 0, (aclError)e_);
-	return gocann_core.aclrtGetBufFromChain(t, headBuf, index, buf);
+	GOCANN_PROF_RET(t, "aclrtGetBufFromChain", aclError, gocann_core.aclrtGetBufFromChain(t, headBuf, index, buf), r_);
 }
 aclError aclrtGetBufChainNum(aclrtMbuf headBuf, uint32_t* num) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetBufChainNum", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetBufChainNum", "headBuf", headBuf, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetBufChainNum", "num", num, 0, (aclError)e_);
-	return gocann_core.aclrtGetBufChainNum(t, headBuf, num);
+	GOCANN_PROF_RET(t, "aclrtGetBufChainNum", aclError, gocann_core.aclrtGetBufChainNum(t, headBuf, num), r_);
 }
 aclError aclrtAppendBufChain(aclrtMbuf headBuf, aclrtMbuf buf) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtAppendBufChain", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtAppendBufChain", "headBuf", headBuf, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtAppendBufChain", "buf", buf, 1, (aclError)e_);
-	return gocann_core.aclrtAppendBufChain(t, headBuf, buf);
+	GOCANN_PROF_RET(t, "aclrtAppendBufChain", aclError, gocann_core.aclrtAppendBufChain(t, headBuf, buf), r_);
 }
 aclError aclrtCopyBufRef(const aclrtMbuf buf, aclrtMbuf* newBuf) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCopyBufRef", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCopyBufRef", "buf", buf, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCopyBufRef", "newBuf", newBuf, 0, (aclError)e_);
-	return gocann_core.aclrtCopyBufRef(t, buf, newBuf);
+	GOCANN_PROF_RET(t, "aclrtCopyBufRef", aclError, gocann_core.aclrtCopyBufRef(t, buf, newBuf), r_);
 }
 aclError aclrtGetBufUserData(const aclrtMbuf buf, void* dataPtr, size_t size, size_t offset) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetBufUserData", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetBufUserData", "buf", buf, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetBufUserData", "dataPtr", dataPtr, 0, (aclError)e_);
-	return gocann_core.aclrtGetBufUserData(t, buf, dataPtr, size, offset);
+	GOCANN_PROF_RET(t, "aclrtGetBufUserData", aclError, gocann_core.aclrtGetBufUserData(t, buf, dataPtr, size, offset), r_);
 }
 aclError aclrtSetBufUserData(aclrtMbuf buf, const void* dataPtr, size_t size, size_t offset) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSetBufUserData", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtSetBufUserData", "buf", buf, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtSetBufUserData", "dataPtr", dataPtr, 0, (aclError)e_);
-	return gocann_core.aclrtSetBufUserData(t, buf, dataPtr, size, offset);
+	GOCANN_PROF_RET(t, "aclrtSetBufUserData", aclError, gocann_core.aclrtSetBufUserData(t, buf, dataPtr, size, offset), r_);
 }
 aclError aclrtGetBufData(const aclrtMbuf buf, void** dataPtr, size_t* size) {
 	gocann_thread *t = gocann_self();
@@ -2679,32 +2679,32 @@ aclError aclrtGetBufData(const aclrtMbuf buf, void** dataPtr, size_t* size) {
 	GOCANN_CHECK_PTR(t, "aclrtGetBufData", "buf", buf, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetBufData", "dataPtr", dataPtr, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetBufData", "size", size, 0, (aclError)e_);
-	return gocann_core.aclrtGetBufData(t, buf, dataPtr, size);
+	GOCANN_PROF_RET(t, "aclrtGetBufData", aclError, gocann_core.aclrtGetBufData(t, buf, dataPtr, size), r_);
 }
 aclError aclrtGetBufDataLen(aclrtMbuf buf, size_t* len) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetBufDataLen", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetBufDataLen", "buf", buf, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetBufDataLen", "len", len, 0, (aclError)e_);
-	return gocann_core.aclrtGetBufDataLen(t, buf, len);
+	GOCANN_PROF_RET(t, "aclrtGetBufDataLen", aclError, gocann_core.aclrtGetBufDataLen(t, buf, len), r_);
 }
 aclError aclrtSetBufDataLen(aclrtMbuf buf, size_t len) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSetBufDataLen", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtSetBufDataLen", "buf", buf, 1, (aclError)e_);
-	return gocann_core.aclrtSetBufDataLen(t, buf, len);
+	GOCANN_PROF_RET(t, "aclrtSetBufDataLen", aclError, gocann_core.aclrtSetBufDataLen(t, buf, len), r_);
 }
 aclError aclrtFreeBuf(aclrtMbuf buf) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtFreeBuf", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtFreeBuf", "buf", buf, 1, (aclError)e_);
-	return gocann_core.aclrtFreeBuf(t, buf);
+	GOCANN_PROF_RET(t, "aclrtFreeBuf", aclError, gocann_core.aclrtFreeBuf(t, buf), r_);
 }
 aclError aclrtAllocBuf(aclrtMbuf* buf, size_t size) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtAllocBuf", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtAllocBuf", "buf", buf, 0, (aclError)e_);
-	return gocann_core.aclrtAllocBuf(t, buf, size);
+	GOCANN_PROF_RET(t, "aclrtAllocBuf", aclError, gocann_core.aclrtAllocBuf(t, buf, size), r_);
 }
 
 // acl/acl_rt_process.h
@@ -2712,97 +2712,97 @@ aclError aclInitCallbackRegister(aclRegisterCallbackType type, aclInitCallbackFu
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclInitCallbackRegister", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclInitCallbackRegister", "cbFunc", cbFunc, 0, (aclError)e_);
-	return gocann_core.aclInitCallbackRegister(t, type, cbFunc, (uintptr_t)userData);
+	GOCANN_PROF_RET(t, "aclInitCallbackRegister", aclError, gocann_core.aclInitCallbackRegister(t, type, cbFunc, (uintptr_t)userData), r_);
 }
 aclError aclInitCallbackUnRegister(aclRegisterCallbackType type, aclInitCallbackFunc cbFunc) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclInitCallbackUnRegister", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclInitCallbackUnRegister", "cbFunc", cbFunc, 0, (aclError)e_);
-	return gocann_core.aclInitCallbackUnRegister(t, type, cbFunc);
+	GOCANN_PROF_RET(t, "aclInitCallbackUnRegister", aclError, gocann_core.aclInitCallbackUnRegister(t, type, cbFunc), r_);
 }
 aclError aclFinalizeCallbackRegister(aclRegisterCallbackType type, aclFinalizeCallbackFunc cbFunc, void* userData) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclFinalizeCallbackRegister", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclFinalizeCallbackRegister", "cbFunc", cbFunc, 0, (aclError)e_);
-	return gocann_core.aclFinalizeCallbackRegister(t, type, cbFunc, (uintptr_t)userData);
+	GOCANN_PROF_RET(t, "aclFinalizeCallbackRegister", aclError, gocann_core.aclFinalizeCallbackRegister(t, type, cbFunc, (uintptr_t)userData), r_);
 }
 aclError aclFinalizeCallbackUnRegister(aclRegisterCallbackType type, aclFinalizeCallbackFunc cbFunc) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclFinalizeCallbackUnRegister", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclFinalizeCallbackUnRegister", "cbFunc", cbFunc, 0, (aclError)e_);
-	return gocann_core.aclFinalizeCallbackUnRegister(t, type, cbFunc);
+	GOCANN_PROF_RET(t, "aclFinalizeCallbackUnRegister", aclError, gocann_core.aclFinalizeCallbackUnRegister(t, type, cbFunc), r_);
 }
 aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCtxGetSysParamOpt", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCtxGetSysParamOpt", "value", value, 0, (aclError)e_);
-	return gocann_core.aclrtCtxGetSysParamOpt(t, opt, value);
+	GOCANN_PROF_RET(t, "aclrtCtxGetSysParamOpt", aclError, gocann_core.aclrtCtxGetSysParamOpt(t, opt, value), r_);
 }
 aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCtxSetSysParamOpt", (aclError)e_);
-	return gocann_core.aclrtCtxSetSysParamOpt(t, opt, value);
+	GOCANN_PROF_RET(t, "aclrtCtxSetSysParamOpt", aclError, gocann_core.aclrtCtxSetSysParamOpt(t, opt, value), r_);
 }
 aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetSysParamOpt", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetSysParamOpt", "value", value, 0, (aclError)e_);
-	return gocann_core.aclrtGetSysParamOpt(t, opt, value);
+	GOCANN_PROF_RET(t, "aclrtGetSysParamOpt", aclError, gocann_core.aclrtGetSysParamOpt(t, opt, value), r_);
 }
 aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSetSysParamOpt", (aclError)e_);
-	return gocann_core.aclrtSetSysParamOpt(t, opt, value);
+	GOCANN_PROF_RET(t, "aclrtSetSysParamOpt", aclError, gocann_core.aclrtSetSysParamOpt(t, opt, value), r_);
 }
 aclError aclmdlInitDump(void) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlInitDump", (aclError)e_);
-	return gocann_core.aclmdlInitDump(t);
+	GOCANN_PROF_RET(t, "aclmdlInitDump", aclError, gocann_core.aclmdlInitDump(t), r_);
 }
 aclError aclmdlSetDump(const char* dumpCfgPath) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlSetDump", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclmdlSetDump", "dumpCfgPath", dumpCfgPath, 0, (aclError)e_);
-	return gocann_core.aclmdlSetDump(t, dumpCfgPath);
+	GOCANN_PROF_RET(t, "aclmdlSetDump", aclError, gocann_core.aclmdlSetDump(t, dumpCfgPath), r_);
 }
 aclError aclmdlFinalizeDump(void) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclmdlFinalizeDump", (aclError)e_);
-	return gocann_core.aclmdlFinalizeDump(t);
+	GOCANN_PROF_RET(t, "aclmdlFinalizeDump", aclError, gocann_core.aclmdlFinalizeDump(t), r_);
 }
 aclError aclrtSnapShotProcessLock(int pid, void* reserve) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSnapShotProcessLock", (aclError)e_);
-	return gocann_core.aclrtSnapShotProcessLock(t, pid, (uintptr_t)reserve);
+	GOCANN_PROF_RET(t, "aclrtSnapShotProcessLock", aclError, gocann_core.aclrtSnapShotProcessLock(t, pid, (uintptr_t)reserve), r_);
 }
 aclError aclrtSnapShotProcessUnlock(int pid, void* reserve) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSnapShotProcessUnlock", (aclError)e_);
-	return gocann_core.aclrtSnapShotProcessUnlock(t, pid, (uintptr_t)reserve);
+	GOCANN_PROF_RET(t, "aclrtSnapShotProcessUnlock", aclError, gocann_core.aclrtSnapShotProcessUnlock(t, pid, (uintptr_t)reserve), r_);
 }
 aclError aclrtSnapShotProcessBackup(int pid, aclrtSnapShotBackupArgs* args) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSnapShotProcessBackup", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtSnapShotProcessBackup", "args", args, 0, (aclError)e_);
-	return gocann_core.aclrtSnapShotProcessBackup(t, pid, args);
+	GOCANN_PROF_RET(t, "aclrtSnapShotProcessBackup", aclError, gocann_core.aclrtSnapShotProcessBackup(t, pid, args), r_);
 }
 aclError aclrtSnapShotProcessRestore(int pid, aclrtSnapShotRestoreArgs* args) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSnapShotProcessRestore", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtSnapShotProcessRestore", "args", args, 0, (aclError)e_);
-	return gocann_core.aclrtSnapShotProcessRestore(t, pid, args);
+	GOCANN_PROF_RET(t, "aclrtSnapShotProcessRestore", aclError, gocann_core.aclrtSnapShotProcessRestore(t, pid, args), r_);
 }
 aclError aclrtSnapShotCallbackRegister(aclrtSnapShotStage stage, aclrtSnapShotCallBack callback, void* args) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSnapShotCallbackRegister", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtSnapShotCallbackRegister", "callback", callback, 0, (aclError)e_);
-	return gocann_core.aclrtSnapShotCallbackRegister(t, stage, callback, (uintptr_t)args);
+	GOCANN_PROF_RET(t, "aclrtSnapShotCallbackRegister", aclError, gocann_core.aclrtSnapShotCallbackRegister(t, stage, callback, (uintptr_t)args), r_);
 }
 aclError aclrtSnapShotCallbackUnregister(aclrtSnapShotStage stage, aclrtSnapShotCallBack callback) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSnapShotCallbackUnregister", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtSnapShotCallbackUnregister", "callback", callback, 0, (aclError)e_);
-	return gocann_core.aclrtSnapShotCallbackUnregister(t, stage, callback);
+	GOCANN_PROF_RET(t, "aclrtSnapShotCallbackUnregister", aclError, gocann_core.aclrtSnapShotCallbackUnregister(t, stage, callback), r_);
 }
 
 // acl/acl_rt_control.h
@@ -2810,54 +2810,54 @@ aclError aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uin
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetDeviceResLimit", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetDeviceResLimit", "value", value, 0, (aclError)e_);
-	return gocann_core.aclrtGetDeviceResLimit(t, deviceId, type, value);
+	GOCANN_PROF_RET(t, "aclrtGetDeviceResLimit", aclError, gocann_core.aclrtGetDeviceResLimit(t, deviceId, type, value), r_);
 }
 aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t value) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSetDeviceResLimit", (aclError)e_);
-	return gocann_core.aclrtSetDeviceResLimit(t, deviceId, type, value);
+	GOCANN_PROF_RET(t, "aclrtSetDeviceResLimit", aclError, gocann_core.aclrtSetDeviceResLimit(t, deviceId, type, value), r_);
 }
 aclError aclrtResetDeviceResLimit(int32_t deviceId) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtResetDeviceResLimit", (aclError)e_);
-	return gocann_core.aclrtResetDeviceResLimit(t, deviceId);
+	GOCANN_PROF_RET(t, "aclrtResetDeviceResLimit", aclError, gocann_core.aclrtResetDeviceResLimit(t, deviceId), r_);
 }
 aclError aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t* value) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetStreamResLimit", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetStreamResLimit", "stream", stream, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetStreamResLimit", "value", value, 0, (aclError)e_);
-	return gocann_core.aclrtGetStreamResLimit(t, stream, type, value);
+	GOCANN_PROF_RET(t, "aclrtGetStreamResLimit", aclError, gocann_core.aclrtGetStreamResLimit(t, stream, type, value), r_);
 }
 aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t value) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSetStreamResLimit", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtSetStreamResLimit", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtSetStreamResLimit(t, stream, type, value);
+	GOCANN_PROF_RET(t, "aclrtSetStreamResLimit", aclError, gocann_core.aclrtSetStreamResLimit(t, stream, type, value), r_);
 }
 aclError aclrtResetStreamResLimit(aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtResetStreamResLimit", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtResetStreamResLimit", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtResetStreamResLimit(t, stream);
+	GOCANN_PROF_RET(t, "aclrtResetStreamResLimit", aclError, gocann_core.aclrtResetStreamResLimit(t, stream), r_);
 }
 aclError aclrtUseStreamResInCurrentThread(aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtUseStreamResInCurrentThread", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtUseStreamResInCurrentThread", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtUseStreamResInCurrentThread(t, stream);
+	GOCANN_PROF_RET(t, "aclrtUseStreamResInCurrentThread", aclError, gocann_core.aclrtUseStreamResInCurrentThread(t, stream), r_);
 }
 aclError aclrtUnuseStreamResInCurrentThread(aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtUnuseStreamResInCurrentThread", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtUnuseStreamResInCurrentThread", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtUnuseStreamResInCurrentThread(t, stream);
+	GOCANN_PROF_RET(t, "aclrtUnuseStreamResInCurrentThread", aclError, gocann_core.aclrtUnuseStreamResInCurrentThread(t, stream), r_);
 }
 aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t* value) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetResInCurrentThread", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetResInCurrentThread", "value", value, 0, (aclError)e_);
-	return gocann_core.aclrtGetResInCurrentThread(t, type, value);
+	GOCANN_PROF_RET(t, "aclrtGetResInCurrentThread", aclError, gocann_core.aclrtGetResInCurrentThread(t, type, value), r_);
 }
 aclError aclrtReduceAsync(void* dst, const void* src, uint64_t count, aclrtReduceKind kind, aclDataType type, aclrtStream stream, void* reserve) {
 	gocann_thread *t = gocann_self();
@@ -2865,144 +2865,144 @@ aclError aclrtReduceAsync(void* dst, const void* src, uint64_t count, aclrtReduc
 	GOCANN_CHECK_PTR(t, "aclrtReduceAsync", "dst", dst, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtReduceAsync", "src", src, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtReduceAsync", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtReduceAsync(t, dst, src, count, kind, type, stream, (uintptr_t)reserve);
+	GOCANN_PROF_RET(t, "aclrtReduceAsync", aclError, gocann_core.aclrtReduceAsync(t, dst, src, count, kind, type, stream, (uintptr_t)reserve), r_);
 }
 aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo* taskInfo, const aclrtStream stream, void* reserve) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtRandomNumAsync", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtRandomNumAsync", "taskInfo", taskInfo, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtRandomNumAsync", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtRandomNumAsync(t, taskInfo, stream, (uintptr_t)reserve);
+	GOCANN_PROF_RET(t, "aclrtRandomNumAsync", aclError, gocann_core.aclrtRandomNumAsync(t, taskInfo, stream, (uintptr_t)reserve), r_);
 }
 aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSetDeviceSatMode", (aclError)e_);
-	return gocann_core.aclrtSetDeviceSatMode(t, mode);
+	GOCANN_PROF_RET(t, "aclrtSetDeviceSatMode", aclError, gocann_core.aclrtSetDeviceSatMode(t, mode), r_);
 }
 aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode* mode) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetDeviceSatMode", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetDeviceSatMode", "mode", mode, 0, (aclError)e_);
-	return gocann_core.aclrtGetDeviceSatMode(t, mode);
+	GOCANN_PROF_RET(t, "aclrtGetDeviceSatMode", aclError, gocann_core.aclrtGetDeviceSatMode(t, mode), r_);
 }
 aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSetStreamOverflowSwitch", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtSetStreamOverflowSwitch", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtSetStreamOverflowSwitch(t, stream, flag);
+	GOCANN_PROF_RET(t, "aclrtSetStreamOverflowSwitch", aclError, gocann_core.aclrtSetStreamOverflowSwitch(t, stream, flag), r_);
 }
 aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t* flag) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetStreamOverflowSwitch", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetStreamOverflowSwitch", "stream", stream, 1, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetStreamOverflowSwitch", "flag", flag, 0, (aclError)e_);
-	return gocann_core.aclrtGetStreamOverflowSwitch(t, stream, flag);
+	GOCANN_PROF_RET(t, "aclrtGetStreamOverflowSwitch", aclError, gocann_core.aclrtGetStreamOverflowSwitch(t, stream, flag), r_);
 }
 aclError aclrtGetOverflowStatus(void* outputAddr, size_t outputSize, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetOverflowStatus", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetOverflowStatus", "outputAddr", outputAddr, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetOverflowStatus", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtGetOverflowStatus(t, outputAddr, outputSize, stream);
+	GOCANN_PROF_RET(t, "aclrtGetOverflowStatus", aclError, gocann_core.aclrtGetOverflowStatus(t, outputAddr, outputSize, stream), r_);
 }
 aclError aclrtResetOverflowStatus(aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtResetOverflowStatus", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtResetOverflowStatus", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtResetOverflowStatus(t, stream);
+	GOCANN_PROF_RET(t, "aclrtResetOverflowStatus", aclError, gocann_core.aclrtResetOverflowStatus(t, stream), r_);
 }
 aclError aclrtCtxGetFloatOverflowAddr(void** overflowAddr) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCtxGetFloatOverflowAddr", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtCtxGetFloatOverflowAddr", "overflowAddr", overflowAddr, 0, (aclError)e_);
-	return gocann_core.aclrtCtxGetFloatOverflowAddr(t, overflowAddr);
+	GOCANN_PROF_RET(t, "aclrtCtxGetFloatOverflowAddr", aclError, gocann_core.aclrtCtxGetFloatOverflowAddr(t, overflowAddr), r_);
 }
 aclError aclrtGetFloatOverflowStatus(void* outputAddr, uint64_t outputSize, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetFloatOverflowStatus", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetFloatOverflowStatus", "outputAddr", outputAddr, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetFloatOverflowStatus", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtGetFloatOverflowStatus(t, outputAddr, outputSize, stream);
+	GOCANN_PROF_RET(t, "aclrtGetFloatOverflowStatus", aclError, gocann_core.aclrtGetFloatOverflowStatus(t, outputAddr, outputSize, stream), r_);
 }
 aclError aclrtResetFloatOverflowStatus(aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtResetFloatOverflowStatus", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtResetFloatOverflowStatus", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtResetFloatOverflowStatus(t, stream);
+	GOCANN_PROF_RET(t, "aclrtResetFloatOverflowStatus", aclError, gocann_core.aclrtResetFloatOverflowStatus(t, stream), r_);
 }
 aclError aclrtNpuGetFloatOverFlowStatus(void* outputAddr, uint64_t outputSize, uint32_t checkMode, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtNpuGetFloatOverFlowStatus", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtNpuGetFloatOverFlowStatus", "outputAddr", outputAddr, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtNpuGetFloatOverFlowStatus", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtNpuGetFloatOverFlowStatus(t, outputAddr, outputSize, checkMode, stream);
+	GOCANN_PROF_RET(t, "aclrtNpuGetFloatOverFlowStatus", aclError, gocann_core.aclrtNpuGetFloatOverFlowStatus(t, outputAddr, outputSize, checkMode, stream), r_);
 }
 aclError aclrtNpuClearFloatOverFlowStatus(uint32_t checkMode, aclrtStream stream) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtNpuClearFloatOverFlowStatus", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtNpuClearFloatOverFlowStatus", "stream", stream, 1, (aclError)e_);
-	return gocann_core.aclrtNpuClearFloatOverFlowStatus(t, checkMode, stream);
+	GOCANN_PROF_RET(t, "aclrtNpuClearFloatOverFlowStatus", aclError, gocann_core.aclrtNpuClearFloatOverFlowStatus(t, checkMode, stream), r_);
 }
 aclError aclrtSetOpWaitTimeout(uint32_t timeout) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSetOpWaitTimeout", (aclError)e_);
-	return gocann_core.aclrtSetOpWaitTimeout(t, timeout);
+	GOCANN_PROF_RET(t, "aclrtSetOpWaitTimeout", aclError, gocann_core.aclrtSetOpWaitTimeout(t, timeout), r_);
 }
 aclError aclrtSetOpExecuteTimeOut(uint32_t timeout) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSetOpExecuteTimeOut", (aclError)e_);
-	return gocann_core.aclrtSetOpExecuteTimeOut(t, timeout);
+	GOCANN_PROF_RET(t, "aclrtSetOpExecuteTimeOut", aclError, gocann_core.aclrtSetOpExecuteTimeOut(t, timeout), r_);
 }
 aclError aclrtSetOpExecuteTimeOutWithMs(uint32_t timeout) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSetOpExecuteTimeOutWithMs", (aclError)e_);
-	return gocann_core.aclrtSetOpExecuteTimeOutWithMs(t, timeout);
+	GOCANN_PROF_RET(t, "aclrtSetOpExecuteTimeOutWithMs", aclError, gocann_core.aclrtSetOpExecuteTimeOutWithMs(t, timeout), r_);
 }
 aclError aclrtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t* actualTimeout) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSetOpExecuteTimeOutV2", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtSetOpExecuteTimeOutV2", "actualTimeout", actualTimeout, 0, (aclError)e_);
-	return gocann_core.aclrtSetOpExecuteTimeOutV2(t, timeout, actualTimeout);
+	GOCANN_PROF_RET(t, "aclrtSetOpExecuteTimeOutV2", aclError, gocann_core.aclrtSetOpExecuteTimeOutV2(t, timeout, actualTimeout), r_);
 }
 aclError aclrtGetOpTimeOutInterval(uint64_t* interval) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetOpTimeOutInterval", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetOpTimeOutInterval", "interval", interval, 0, (aclError)e_);
-	return gocann_core.aclrtGetOpTimeOutInterval(t, interval);
+	GOCANN_PROF_RET(t, "aclrtGetOpTimeOutInterval", aclError, gocann_core.aclrtGetOpTimeOutInterval(t, interval), r_);
 }
 aclError aclrtGetOpExecuteTimeout(uint32_t* const timeoutMs) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetOpExecuteTimeout", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetOpExecuteTimeout", "timeoutMs", timeoutMs, 0, (aclError)e_);
-	return gocann_core.aclrtGetOpExecuteTimeout(t, timeoutMs);
+	GOCANN_PROF_RET(t, "aclrtGetOpExecuteTimeout", aclError, gocann_core.aclrtGetOpExecuteTimeout(t, timeoutMs), r_);
 }
 aclError aclrtSetGroup(int32_t groupId) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtSetGroup", (aclError)e_);
-	return gocann_core.aclrtSetGroup(t, groupId);
+	GOCANN_PROF_RET(t, "aclrtSetGroup", aclError, gocann_core.aclrtSetGroup(t, groupId), r_);
 }
 aclError aclrtGetGroupCount(uint32_t* count) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetGroupCount", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetGroupCount", "count", count, 0, (aclError)e_);
-	return gocann_core.aclrtGetGroupCount(t, count);
+	GOCANN_PROF_RET(t, "aclrtGetGroupCount", aclError, gocann_core.aclrtGetGroupCount(t, count), r_);
 }
 aclrtGroupInfo* aclrtCreateGroupInfo(void) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtCreateGroupInfo", (aclrtGroupInfo*)0);
-	return gocann_core.aclrtCreateGroupInfo(t);
+	GOCANN_PROF_RET(t, "aclrtCreateGroupInfo", aclrtGroupInfo*, gocann_core.aclrtCreateGroupInfo(t), 0);
 }
 aclError aclrtDestroyGroupInfo(aclrtGroupInfo* groupInfo) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtDestroyGroupInfo", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtDestroyGroupInfo", "groupInfo", groupInfo, 0, (aclError)e_);
-	return gocann_core.aclrtDestroyGroupInfo(t, groupInfo);
+	GOCANN_PROF_RET(t, "aclrtDestroyGroupInfo", aclError, gocann_core.aclrtDestroyGroupInfo(t, groupInfo), r_);
 }
 aclError aclrtGetAllGroupInfo(aclrtGroupInfo* groupInfo) {
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "aclrtGetAllGroupInfo", (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetAllGroupInfo", "groupInfo", groupInfo, 0, (aclError)e_);
-	return gocann_core.aclrtGetAllGroupInfo(t, groupInfo);
+	GOCANN_PROF_RET(t, "aclrtGetAllGroupInfo", aclError, gocann_core.aclrtGetAllGroupInfo(t, groupInfo), r_);
 }
 aclError aclrtGetGroupInfoDetail(const aclrtGroupInfo* groupInfo, int32_t groupIndex, aclrtGroupAttr attr, void* attrValue, size_t valueLen, size_t* paramRetSize) {
 	gocann_thread *t = gocann_self();
@@ -3010,6 +3010,6 @@ aclError aclrtGetGroupInfoDetail(const aclrtGroupInfo* groupInfo, int32_t groupI
 	GOCANN_CHECK_PTR(t, "aclrtGetGroupInfoDetail", "groupInfo", groupInfo, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetGroupInfoDetail", "attrValue", attrValue, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetGroupInfoDetail", "paramRetSize", paramRetSize, 0, (aclError)e_);
-	return gocann_core.aclrtGetGroupInfoDetail(t, groupInfo, groupIndex, attr, attrValue, valueLen, paramRetSize);
+	GOCANN_PROF_RET(t, "aclrtGetGroupInfoDetail", aclError, gocann_core.aclrtGetGroupInfoDetail(t, groupInfo, groupIndex, attr, attrValue, valueLen, paramRetSize), r_);
 }
 

@@ -42,7 +42,7 @@ ACL_FUNC_VISIBILITY void aclV(int a, const char *fmt, ...);`)
 	want := "aclError aclrtF(int32_t a, const void * p) {\n\tgocann_thread *t = gocann_self();\n" +
 		"\tGOCANN_ENTER(t, \"aclrtF\", (aclError)e_);\n" +
 		"\tGOCANN_CHECK_PTR(t, \"aclrtF\", \"p\", p, 0, (aclError)e_);\n" +
-		"\treturn gocann_core.aclrtF(t, a, p);\n}\n"
+		"\tGOCANN_PROF_RET(t, \"aclrtF\", aclError, gocann_core.aclrtF(t, a, p), r_);\n}\n"
 	if got := ps.Forwarder(decls[0]); got != want {
 		t.Errorf("Forwarder:\n%s\nwant:\n%s", got, want)
 	}

@@ -120,7 +120,13 @@ func (ps Pointers) Forwarder(d cheader.Decl) string {
 	}
 	call := fmt.Sprintf("gocann_core.%s(%s)", d.Name, strings.Join(args, ", "))
 	if d.Ret != "void" {
-		call = "return " + call
+		code := "0"
+		if d.Ret == "aclError" {
+			code = "r_"
+		}
+		call = fmt.Sprintf("GOCANN_PROF_RET(t, %q, %s, %s, %s)", d.Name, d.Ret, call, code)
+	} else {
+		call = fmt.Sprintf("GOCANN_PROF_VOID(t, %q, %s)", d.Name, call)
 	}
 	return fmt.Sprintf("%s %s(%s) {\n\tgocann_thread *t = gocann_self();\n\tGOCANN_ENTER(t, %q, %s);\n%s\t%s;\n}\n",
 		d.Ret, d.Name, signature(d, false), d.Name, failValue(d), checks.String(), call)

@@ -82,6 +82,7 @@ func (d *Device) open() error {
 		return rterr.Wrap(rterr.KindOutOfMemory, err, "device %d: reserving %d bytes of AI core stack", d.id, stack)
 	}
 	d.hd = hd
+	d.opened()
 	d.applyTimeouts()
 	d.contexts = make(map[*Context]struct{})
 	d.r.closed.refresh(d.b)
@@ -100,6 +101,7 @@ func (d *Device) closeIfUnused() error {
 		return nil
 	}
 	d.r.ipc.closeDevice(d.id, d.hd)
+	d.closing()
 	err := d.hd.Close()
 	d.hd = nil
 	d.res.reset()
@@ -194,6 +196,7 @@ func (d *Device) shutdown() {
 	d.contexts = nil
 	d.setRefs = 0
 	if d.hd != nil {
+		d.closing()
 		d.hd.Close()
 		d.hd = nil
 		d.r.closed.refresh(d.b)

@@ -155,8 +155,10 @@ func (s *Stream) submit(t *hal.Task) (uint64, error) {
 	if s.persistent {
 		return 0, rterr.Errorf(rterr.KindStreamModel, "persistent stream %d is not bound to a model; call aclmdlRIBindStream first", s.id)
 	}
+	noted := t.Thread != 0 // a launch whose thread's last task is kept
+	s.c.d.r.stampThread(t)
 	seq, err := s.q.Submit(*t)
-	if err == nil && t.Thread != 0 && !s.isDefault {
+	if err == nil && noted && !s.isDefault {
 		s.c.d.r.noteQueued(t.Thread, seq)
 	}
 	return seq, err
