@@ -409,6 +409,9 @@ func (r *Runtime) RegisterKernel(name string, fn KernelFunc) (*Kernel, error) {
 //
 // CANN: aclrtBinaryGetFunction.
 func (r *Runtime) Kernel(name string) (*Kernel, error) {
+	if err := r.require("aclrtBinaryGetFunction"); err != nil {
+		return nil, err
+	}
 	k, err := r.rt.Kernel(name)
 	if err != nil {
 		return nil, wrap("Runtime.Kernel (aclrtBinaryGetFunction)", err)
