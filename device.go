@@ -160,7 +160,10 @@ func (d *Device) Info(attr DeviceAttr) (int64, error) {
 	case AttrCustOpPrivilege:
 		return 1, nil
 	case AttrNPUArch:
-		return npuArchAtlasA2, nil
+		if a, ok := rt.NPUArch(p.SoCName); ok {
+			return int64(a), nil
+		}
+		return npuArchAtlasA2, nil // another backend's chip: the default chip's
 	}
 	if attr >= attrSIMTFirst && attr <= attrSIMTLast {
 		return 0, nil
