@@ -15,6 +15,9 @@ import (
 //
 // CANN: aclmdlRIBuildBegin.
 func (c *Context) BuildModel() (*ModelRI, error) {
+	if err := c.r.require("aclmdlRIBuildBegin"); err != nil {
+		return nil, err
+	}
 	m, err := c.c.BuildBegin()
 	if err != nil {
 		return nil, wrap("Context.BuildModel (aclmdlRIBuildBegin)", err)
@@ -28,6 +31,9 @@ func (c *Context) BuildModel() (*ModelRI, error) {
 //
 // CANN: aclmdlRIBindStream.
 func (m *ModelRI) Bind(s *Stream, head bool) error {
+	if err := m.r.require("aclmdlRIBindStream"); err != nil {
+		return err
+	}
 	const op = "ModelRI.Bind (aclmdlRIBindStream)"
 	if s == nil {
 		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "stream is nil"))
@@ -39,6 +45,9 @@ func (m *ModelRI) Bind(s *Stream, head bool) error {
 //
 // CANN: aclmdlRIEndTask.
 func (m *ModelRI) EndTask(s *Stream) error {
+	if err := m.r.require("aclmdlRIEndTask"); err != nil {
+		return err
+	}
 	const op = "ModelRI.EndTask (aclmdlRIEndTask)"
 	if s == nil {
 		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "stream is nil"))
@@ -51,6 +60,9 @@ func (m *ModelRI) EndTask(s *Stream) error {
 //
 // CANN: aclmdlRIBuildEnd.
 func (m *ModelRI) BuildEnd() error {
+	if err := m.r.require("aclmdlRIBuildEnd"); err != nil {
+		return err
+	}
 	return wrap("ModelRI.BuildEnd (aclmdlRIBuildEnd)", m.m.BuildEnd())
 }
 
@@ -59,6 +71,9 @@ func (m *ModelRI) BuildEnd() error {
 //
 // CANN: aclmdlRIUnbindStream.
 func (m *ModelRI) Unbind(s *Stream) error {
+	if err := m.r.require("aclmdlRIUnbindStream"); err != nil {
+		return err
+	}
 	const op = "ModelRI.Unbind (aclmdlRIUnbindStream)"
 	if s == nil {
 		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "stream is nil"))
@@ -74,6 +89,9 @@ type Label struct{ l *rt.Label }
 //
 // CANN: aclrtCreateLabel.
 func (r *Runtime) NewLabel() (*Label, error) {
+	if err := r.require("aclrtCreateLabel"); err != nil {
+		return nil, err
+	}
 	l, err := r.rt.NewLabel()
 	if err != nil {
 		return nil, wrap("Runtime.NewLabel (aclrtCreateLabel)", err)
@@ -93,6 +111,9 @@ func (l *Label) Close() error { return wrap("Label.Close (aclrtDestroyLabel)", l
 //
 // CANN: aclrtSetLabel.
 func (s *Stream) SetLabel(l *Label) error {
+	if err := s.r.require("aclrtSetLabel"); err != nil {
+		return err
+	}
 	const op = "Stream.SetLabel (aclrtSetLabel)"
 	if l == nil {
 		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "label is nil"))
@@ -106,6 +127,9 @@ func (s *Stream) SetLabel(l *Label) error {
 //
 // CANN: aclrtSwitchLabelByIndex.
 func (s *Stream) SwitchLabel(ptr DevPtr, labels []*Label) error {
+	if err := s.r.require("aclrtSwitchLabelByIndex"); err != nil {
+		return err
+	}
 	const op = "Stream.SwitchLabel (aclrtSwitchLabelByIndex)"
 	ls := make([]*rt.Label, len(labels))
 	for i, l := range labels {

@@ -36,6 +36,9 @@ func opsInt32(ops []AtomicOp) []int32 {
 //
 // CANN: aclrtDeviceGetHostAtomicCapabilities.
 func (r *Runtime) HostAtomicCapabilities(dev int, ops ...AtomicOp) ([]uint32, error) {
+	if err := r.require("aclrtDeviceGetHostAtomicCapabilities"); err != nil {
+		return nil, err
+	}
 	caps := make([]uint32, len(ops))
 	err := r.rt.HostAtomicCapabilities(caps, opsInt32(ops), dev)
 	return caps, wrap("Runtime.HostAtomicCapabilities (aclrtDeviceGetHostAtomicCapabilities)", err)
@@ -47,6 +50,9 @@ func (r *Runtime) HostAtomicCapabilities(dev int, ops ...AtomicOp) ([]uint32, er
 //
 // CANN: aclrtDeviceGetP2PAtomicCapabilities.
 func (r *Runtime) P2PAtomicCapabilities(src, dst int, ops ...AtomicOp) ([]uint32, error) {
+	if err := r.require("aclrtDeviceGetP2PAtomicCapabilities"); err != nil {
+		return nil, err
+	}
 	caps := make([]uint32, len(ops))
 	err := r.rt.P2PAtomicCapabilities(caps, opsInt32(ops), src, dst)
 	return caps, wrap("Runtime.P2PAtomicCapabilities (aclrtDeviceGetP2PAtomicCapabilities)", err)
@@ -65,6 +71,9 @@ const (
 //
 // CANN: aclrtGetDeviceCapability.
 func (d *Device) HasFeature(f DeviceFeature) (bool, error) {
+	if err := d.r.require("aclrtGetDeviceCapability"); err != nil {
+		return false, err
+	}
 	ok, err := d.r.rt.DeviceCapability(d.ID(), int(f))
 	return ok, wrap("Device.HasFeature (aclrtGetDeviceCapability)", err)
 }
@@ -73,6 +82,9 @@ func (d *Device) HasFeature(f DeviceFeature) (bool, error) {
 //
 // CANN: aclrtGetDeviceCapability (device id).
 func (x RawRuntime) DeviceFeature(id int, f DeviceFeature) (bool, error) {
+	if err := x.r.require("aclrtGetDeviceCapability"); err != nil {
+		return false, err
+	}
 	ok, err := x.r.rt.DeviceCapability(id, int(f))
 	return ok, wrap("Device.HasFeature (aclrtGetDeviceCapability)", err)
 }
@@ -83,6 +95,9 @@ func (x RawRuntime) DeviceFeature(id int, f DeviceFeature) (bool, error) {
 //
 // CANN: aclrtCheckArchCompatibility.
 func (r *Runtime) CheckArchCompatibility(soc string) (bool, error) {
+	if err := r.require("aclrtCheckArchCompatibility"); err != nil {
+		return false, err
+	}
 	ok, err := r.rt.CheckArchCompatibility(soc)
 	return ok, wrap("Runtime.CheckArchCompatibility (aclrtCheckArchCompatibility)", err)
 }
@@ -101,6 +116,9 @@ type Utilization struct {
 //
 // CANN: aclrtGetDeviceUtilizationRate.
 func (d *Device) Utilization() (Utilization, error) {
+	if err := d.r.require("aclrtGetDeviceUtilizationRate"); err != nil {
+		return Utilization{}, err
+	}
 	u, err := d.r.rt.Utilization(d.ID())
 	if err != nil {
 		return Utilization{}, wrap("Device.Utilization (aclrtGetDeviceUtilizationRate)", err)
@@ -157,6 +175,9 @@ func (r *Runtime) DeviceLimit(l DeviceLimit) (uint64, error) {
 //
 // CANN: aclrtSetTsDevice.
 func (x RawRuntime) SetTsDevice(ts int) error {
+	if err := x.r.require("aclrtSetTsDevice"); err != nil {
+		return err
+	}
 	if _, err := x.r.DeviceCount(); err != nil {
 		return wrap("RawRuntime.SetTsDevice (aclrtSetTsDevice)", err)
 	}

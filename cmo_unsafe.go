@@ -127,6 +127,9 @@ func (x RawStream) MemcpyAsyncWithDesc(desc unsafe.Pointer, kind MemcpyKind) err
 //
 // CANN: aclrtMemFlush.
 func (x RawContext) MemFlush(p unsafe.Pointer, size uintptr) error {
+	if err := x.c.r.require("aclrtMemFlush"); err != nil {
+		return err
+	}
 	c := x.c
 	return wrap("RawContext.MemFlush (aclrtMemFlush)", c.c.MemFlush(c.r.rt.Loc(p), uint64(size)))
 }
@@ -136,6 +139,9 @@ func (x RawContext) MemFlush(p unsafe.Pointer, size uintptr) error {
 //
 // CANN: aclrtMemInvalidate.
 func (x RawContext) MemInvalidate(p unsafe.Pointer, size uintptr) error {
+	if err := x.c.r.require("aclrtMemInvalidate"); err != nil {
+		return err
+	}
 	c := x.c
 	return wrap("RawContext.MemInvalidate (aclrtMemInvalidate)", c.c.MemFlush(c.r.rt.Loc(p), uint64(size)))
 }

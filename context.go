@@ -42,6 +42,9 @@ func (c *Context) IsDefault() bool { return c.c.IsDefault() }
 //
 // CANN: aclrtCtxGetCurrentDefaultStream.
 func (c *Context) DefaultStream() (*Stream, error) {
+	if err := c.r.require("aclrtCtxGetCurrentDefaultStream"); err != nil {
+		return nil, err
+	}
 	s, err := c.c.DefaultStream()
 	if err != nil {
 		return nil, wrap("Context.DefaultStream (aclrtCtxGetCurrentDefaultStream)", err)
@@ -62,6 +65,9 @@ func (c *Context) Close() error {
 //
 // CANN: aclrtSynchronizeDevice (streams of one context).
 func (c *Context) Synchronize(ctx context.Context) error {
+	if err := c.r.require("aclrtSynchronizeDevice"); err != nil {
+		return err
+	}
 	return wrap("Context.Synchronize", c.c.Synchronize(ctx, 0))
 }
 
@@ -69,6 +75,9 @@ func (c *Context) Synchronize(ctx context.Context) error {
 //
 // CANN: aclrtSynchronizeDeviceWithTimeout (streams of one context).
 func (c *Context) SynchronizeTimeout(timeout time.Duration) error {
+	if err := c.r.require("aclrtSynchronizeDeviceWithTimeout"); err != nil {
+		return err
+	}
 	return wrap("Context.SynchronizeTimeout", c.c.Synchronize(context.Background(), timeout))
 }
 
@@ -108,6 +117,23 @@ func WithStreamFlags(f StreamFlags) StreamOption {
 //
 // CANN: aclrtCreateStreamWithConfig.
 func (c *Context) NewStream(opts ...StreamOption) (*Stream, error) {
+	if err := c.r.require("aclrtCreateStreamWithConfig"); err != nil {
+		return nil, err
+	}
+	return c.newStream("Context.NewStream (aclrtCreateStreamWithConfig)", opts)
+}
+
+// NewStream is Context.NewStream without the support check, for a caller
+// that checks the call it serves: the C ABI's aclrtCreateStream,
+// aclrtCreateStreamWithConfig and aclrtCreateStreamV2 (the one form IPV350
+// offers) all make their streams with it.
+//
+// CANN: none (the stream of the aclrtCreateStream forms).
+func (x RawContext) NewStream(opts ...StreamOption) (*Stream, error) {
+	return x.c.newStream("RawContext.NewStream", opts)
+}
+
+func (c *Context) newStream(op string, opts []StreamOption) (*Stream, error) {
 	cfg := rt.StreamConfig{Priority: c.c.Device().Props().GreatestPriority}
 	for _, o := range opts {
 		if o.apply != nil {
@@ -116,7 +142,7 @@ func (c *Context) NewStream(opts ...StreamOption) (*Stream, error) {
 	}
 	s, err := c.c.NewStream(cfg)
 	if err != nil {
-		return nil, wrap("Context.NewStream (aclrtCreateStreamWithConfig)", err)
+		return nil, wrap(op, err)
 	}
 	return c.r.stream(s), nil
 }

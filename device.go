@@ -70,6 +70,9 @@ func (d *Device) NewContext() (*Context, error) {
 //
 // CANN: aclrtSynchronizeDevice.
 func (d *Device) Synchronize(ctx context.Context) error {
+	if err := d.r.require("aclrtSynchronizeDevice"); err != nil {
+		return err
+	}
 	return wrap("Device.Synchronize (aclrtSynchronizeDevice)", d.d.Synchronize(ctx, 0))
 }
 
@@ -78,6 +81,9 @@ func (d *Device) Synchronize(ctx context.Context) error {
 //
 // CANN: aclrtSynchronizeDeviceWithTimeout.
 func (d *Device) SynchronizeTimeout(timeout time.Duration) error {
+	if err := d.r.require("aclrtSynchronizeDeviceWithTimeout"); err != nil {
+		return err
+	}
 	return wrap("Device.SynchronizeTimeout (aclrtSynchronizeDeviceWithTimeout)", d.d.Synchronize(context.Background(), timeout))
 }
 
@@ -130,6 +136,9 @@ const (
 //
 // CANN: aclrtGetDeviceInfo.
 func (d *Device) Info(attr DeviceAttr) (int64, error) {
+	if err := d.r.require("aclrtGetDeviceInfo"); err != nil {
+		return 0, err
+	}
 	p := d.d.Props()
 	switch attr {
 	case AttrAICPUCoreNum:
@@ -151,7 +160,10 @@ func (d *Device) Info(attr DeviceAttr) (int64, error) {
 	case AttrCustOpPrivilege:
 		return 1, nil
 	case AttrNPUArch:
-		return npuArchAtlasA2, nil
+		if a, ok := rt.NPUArch(p.SoCName); ok {
+			return int64(a), nil
+		}
+		return npuArchAtlasA2, nil // another backend's chip: the default chip's
 	}
 	if attr >= attrSIMTFirst && attr <= attrSIMTLast {
 		return 0, nil
@@ -175,6 +187,9 @@ func (d *Device) StreamPriorityRange() (least, greatest int) {
 //
 // CANN: aclrtGetStreamAvailableNum.
 func (d *Device) StreamsAvailable() (int, error) {
+	if err := d.r.require("aclrtGetStreamAvailableNum"); err != nil {
+		return 0, err
+	}
 	n, err := d.d.StreamsAvailable()
 	return n, wrap("Device.StreamsAvailable (aclrtGetStreamAvailableNum)", err)
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gocann/gocann"
+	"github.com/gocann/gocann/sim"
 )
 
 func TestDeviceCount(t *testing.T) {
@@ -275,5 +276,26 @@ func TestDeviceInfo(t *testing.T) {
 	check(t, err)
 	if v, _ := d0.Info(gocann.AttrAICoreNum); v != 24 || d0.SoCName() != "Ascend910B1" {
 		t.Errorf("default chip: %d AI cores, %q; want 24, Ascend910B1", v, d0.SoCName())
+	}
+}
+
+// TestNPUArchOfEachChip: ACL_DEV_ATTR_NPU_ARCH is the chip's, by the
+// reference's table (aclplatformNpuArch); IPV350, whose value is 3505,
+// does not offer aclrtGetDeviceInfo.
+func TestNPUArchOfEachChip(t *testing.T) {
+	want := map[string]int64{"Ascend910B1": 2201, "Ascend910_9391": 2201, "Ascend950PR_9599": 3510,
+		"Ascend310B1": 3002, "Ascend310P3": 2002, "Ascend910A": 1001}
+	for _, p := range sim.Profiles() {
+		r := newRuntime(t, `{"simulator":{"hbm_size":268435456,"soc_name":"`+p.SoCName+`"}}`)
+		d, err := r.Device(0)
+		check(t, err)
+		v, err := d.Info(gocann.AttrNPUArch)
+		if p.SoCName == "Ascend035" {
+			wantErr(t, err, gocann.CodeRTFeatureNotSupport, "aclrtGetDeviceInfo is not supported on Ascend035 (IPV350)")
+			continue
+		}
+		if w, ok := want[p.SoCName]; !ok || err != nil || v != w {
+			t.Errorf("%s: Info(AttrNPUArch) = %d, %v; want %d", p.SoCName, v, err, w)
+		}
 	}
 }

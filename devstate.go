@@ -126,6 +126,9 @@ func (r *Runtime) installStateHooks() {
 //
 // CANN: aclrtRegStreamStateCallback.
 func (r *Runtime) RegisterStreamStateCallback(name string, fn func(s *Stream, st StreamState)) error {
+	if err := r.require("aclrtRegStreamStateCallback"); err != nil {
+		return err
+	}
 	return r.hooks.stream.register("aclrtRegStreamStateCallback", name, fn, fn == nil)
 }
 
@@ -137,6 +140,9 @@ func (r *Runtime) RegisterStreamStateCallback(name string, fn func(s *Stream, st
 //
 // CANN: aclrtRegDeviceStateCallback.
 func (r *Runtime) RegisterDeviceStateCallback(name string, fn func(dev int, st DeviceState)) error {
+	if err := r.require("aclrtRegDeviceStateCallback"); err != nil {
+		return err
+	}
 	return r.hooks.device.register("aclrtRegDeviceStateCallback", name, fn, fn == nil)
 }
 

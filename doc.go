@@ -279,6 +279,7 @@
 //	aclrtIpcMemSetAttr                                                         Context.IPCMemSetAttr
 //	aclrtIpcMemSetImportPid                                                    Context.IPCMemSetImportPid
 //	aclrtIpcOpenEventHandle                                                    Context.OpenIPCEvent
+//	aclrtLaunchCallback (the stream task)                                      RawStream.LaunchCallback
 //	aclrtLaunchHostFunc                                                        Stream.LaunchHostFunc
 //	aclrtLaunchHostFunc (function of two words)                                RawStream.LaunchHostFunc
 //	aclrtLaunchKernel                                                          Stream.Launch
@@ -404,7 +405,8 @@
 //	aclrtSetGroup                                                              Context.SetGroup
 //	aclrtSetLabel                                                              Stream.SetLabel
 //	aclrtSetMemcpyDesc                                                         RawContext.SetMemcpyDesc
-//	aclrtSetOpExecuteTimeOutV2 / aclrtSetOpExecuteTimeOut (seconds)            Runtime.SetOpExecuteTimeout
+//	aclrtSetOpExecuteTimeOut (seconds)                                         RawRuntime.SetOpExecuteTimeout
+//	aclrtSetOpExecuteTimeOutV2                                                 Runtime.SetOpExecuteTimeout
 //	aclrtSetOpExecuteTimeOutWithMs                                             Runtime.SetOpExecuteTimeoutMs
 //	aclrtSetOpWaitTimeout                                                      Runtime.SetOpWaitTimeout
 //	aclrtSetStreamAttribute                                                    Stream.SetAttr
@@ -469,6 +471,8 @@
 //	none (the API reference's product support)                                 CheckSupport
 //	none (the host dereferences managed memory)                                Runtime.ManagedBytes
 //	none (the state aclrtSnapShotProcess* move between)                        Runtime.SnapshotState
+//	none (the stream NULL names)                                               RawContext.DefaultStream
+//	none (the stream of the aclrtCreateStream forms)                           RawContext.NewStream
 //	threadIdx (Ascend C SIMT)                                                  Block.ThreadIdx
 //	trap (Ascend C)                                                            Block.Trap
 //

@@ -10,6 +10,9 @@ import "github.com/gocann/gocann/internal/rt"
 //
 // CANN: aclmdlInitDump.
 func (r *Runtime) InitDump() error {
+	if err := r.require("aclmdlInitDump"); err != nil {
+		return err
+	}
 	return wrap("Runtime.InitDump (aclmdlInitDump)", r.rt.InitDump())
 }
 
@@ -30,6 +33,9 @@ func (r *Runtime) InitDump() error {
 //
 // CANN: aclmdlSetDump.
 func (r *Runtime) SetDump(path string) error {
+	if err := r.require("aclmdlSetDump"); err != nil {
+		return err
+	}
 	return wrap("Runtime.SetDump (aclmdlSetDump)", r.rt.SetDump(path))
 }
 
@@ -40,6 +46,9 @@ func (r *Runtime) SetDump(path string) error {
 //
 // CANN: aclmdlFinalizeDump.
 func (r *Runtime) FinalizeDump() error {
+	if err := r.require("aclmdlFinalizeDump"); err != nil {
+		return err
+	}
 	return wrap("Runtime.FinalizeDump (aclmdlFinalizeDump)", r.rt.FinalizeDump())
 }
 

@@ -39,6 +39,9 @@ func (r *Runtime) event(e *rt.Event) *Event {
 //
 // CANN: aclrtCreateEventExWithFlag.
 func (c *Context) NewEvent(flags EventFlags) (*Event, error) {
+	if err := c.r.require("aclrtCreateEventExWithFlag"); err != nil {
+		return nil, err
+	}
 	e, err := c.c.NewEvent(uint32(flags), rt.EventEx)
 	if err != nil {
 		return nil, wrap("Context.NewEvent (aclrtCreateEventExWithFlag)", err)
@@ -51,6 +54,9 @@ func (c *Context) NewEvent(flags EventFlags) (*Event, error) {
 //
 // CANN: aclrtCreateEventWithFlag.
 func (c *Context) NewEventWithFlag(flags EventFlags) (*Event, error) {
+	if err := c.r.require("aclrtCreateEventWithFlag"); err != nil {
+		return nil, err
+	}
 	e, err := c.c.NewEvent(uint32(flags), rt.EventWithFlag)
 	if err != nil {
 		return nil, wrap("Context.NewEventWithFlag (aclrtCreateEventWithFlag)", err)
@@ -62,6 +68,9 @@ func (c *Context) NewEventWithFlag(flags EventFlags) (*Event, error) {
 //
 // CANN: aclrtCreateEvent.
 func (c *Context) NewDefaultEvent() (*Event, error) {
+	if err := c.r.require("aclrtCreateEvent"); err != nil {
+		return nil, err
+	}
 	e, err := c.c.NewEvent(0, rt.EventPlain)
 	if err != nil {
 		return nil, wrap("Context.NewDefaultEvent (aclrtCreateEvent)", err)
@@ -77,7 +86,12 @@ func (e *Event) Flags() EventFlags { return EventFlags(e.e.Flags()) }
 // Close destroys the event. Tasks already queued that use it still run.
 //
 // CANN: aclrtDestroyEvent.
-func (e *Event) Close() error { return wrap("Event.Close (aclrtDestroyEvent)", e.e.Destroy()) }
+func (e *Event) Close() error {
+	if err := e.r.require("aclrtDestroyEvent"); err != nil {
+		return err
+	}
+	return wrap("Event.Close (aclrtDestroyEvent)", e.e.Destroy())
+}
 
 // Synchronize waits for the event's latest record and reports the first
 // fault, not reported before, of the tasks before it on its stream. An
@@ -85,6 +99,9 @@ func (e *Event) Close() error { return wrap("Event.Close (aclrtDestroyEvent)", e
 //
 // CANN: aclrtSynchronizeEvent.
 func (e *Event) Synchronize(ctx context.Context) error {
+	if err := e.r.require("aclrtSynchronizeEvent"); err != nil {
+		return err
+	}
 	return wrap("Event.Synchronize (aclrtSynchronizeEvent)", e.e.Synchronize(ctx, 0))
 }
 
@@ -93,6 +110,9 @@ func (e *Event) Synchronize(ctx context.Context) error {
 //
 // CANN: aclrtSynchronizeEventWithTimeout.
 func (e *Event) SynchronizeTimeout(timeout time.Duration) error {
+	if err := e.r.require("aclrtSynchronizeEventWithTimeout"); err != nil {
+		return err
+	}
 	return wrap("Event.SynchronizeTimeout (aclrtSynchronizeEventWithTimeout)", e.e.Synchronize(context.Background(), timeout))
 }
 
@@ -101,6 +121,9 @@ func (e *Event) SynchronizeTimeout(timeout time.Duration) error {
 //
 // CANN: aclrtQueryEventStatus.
 func (e *Event) Query() (done bool, err error) {
+	if err := e.r.require("aclrtQueryEventStatus"); err != nil {
+		return false, err
+	}
 	done, err = e.e.Query()
 	return done, wrap("Event.Query (aclrtQueryEventStatus)", err)
 }
@@ -119,6 +142,9 @@ func (e *Event) QueryLegacy() (done bool, err error) {
 //
 // CANN: aclrtQueryEventWaitStatus.
 func (e *Event) QueryWait() (done bool, err error) {
+	if err := e.r.require("aclrtQueryEventWaitStatus"); err != nil {
+		return false, err
+	}
 	done, err = e.e.QueryWait()
 	return done, wrap("Event.QueryWait (aclrtQueryEventWaitStatus)", err)
 }
@@ -127,6 +153,9 @@ func (e *Event) QueryWait() (done bool, err error) {
 //
 // CANN: aclrtEventGetTimestamp.
 func (e *Event) Timestamp() (time.Duration, error) {
+	if err := e.r.require("aclrtEventGetTimestamp"); err != nil {
+		return 0, err
+	}
 	ts, err := e.e.Timestamp()
 	return time.Duration(ts), wrap("Event.Timestamp (aclrtEventGetTimestamp)", err)
 }
@@ -137,6 +166,9 @@ func (e *Event) Timestamp() (time.Duration, error) {
 func Elapsed(start, end *Event) (time.Duration, error) {
 	if start == nil || end == nil {
 		return 0, wrap("Elapsed (aclrtEventElapsedTime)", rterr.Errorf(rterr.KindBadArgument, "event is nil"))
+	}
+	if err := start.r.require("aclrtEventElapsedTime"); err != nil {
+		return 0, err
 	}
 	d, err := rt.Elapsed(start.e, end.e)
 	return d, wrap("Elapsed (aclrtEventElapsedTime)", err)
@@ -149,6 +181,9 @@ func Elapsed(start, end *Event) (time.Duration, error) {
 //
 //go:noinline
 func (s *Stream) Record(e *Event) error {
+	if err := s.r.require("aclrtRecordEvent"); err != nil {
+		return err
+	}
 	const op = "Stream.Record (aclrtRecordEvent)"
 	if e == nil {
 		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "event is nil"))
@@ -163,6 +198,9 @@ func (s *Stream) Record(e *Event) error {
 //
 //go:noinline
 func (s *Stream) WaitEvent(e *Event) error {
+	if err := s.r.require("aclrtStreamWaitEvent"); err != nil {
+		return err
+	}
 	const op = "Stream.WaitEvent (aclrtStreamWaitEvent)"
 	if e == nil {
 		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "event is nil"))
@@ -178,6 +216,9 @@ func (s *Stream) WaitEvent(e *Event) error {
 //
 //go:noinline
 func (s *Stream) WaitEventTimeout(e *Event, timeout time.Duration) error {
+	if err := s.r.require("aclrtStreamWaitEventWithTimeout"); err != nil {
+		return err
+	}
 	const op = "Stream.WaitEventTimeout (aclrtStreamWaitEventWithTimeout)"
 	if e == nil {
 		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "event is nil"))
@@ -192,6 +233,9 @@ func (s *Stream) WaitEventTimeout(e *Event, timeout time.Duration) error {
 //
 //go:noinline
 func (s *Stream) ResetEvent(e *Event) error {
+	if err := s.r.require("aclrtResetEvent"); err != nil {
+		return err
+	}
 	const op = "Stream.ResetEvent (aclrtResetEvent)"
 	if e == nil {
 		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "event is nil"))
@@ -210,6 +254,9 @@ type Notify struct {
 //
 // CANN: aclrtCreateNotify.
 func (c *Context) NewNotify() (*Notify, error) {
+	if err := c.r.require("aclrtCreateNotify"); err != nil {
+		return nil, err
+	}
 	n, err := c.c.NewNotify()
 	if err != nil {
 		return nil, wrap("Context.NewNotify (aclrtCreateNotify)", err)
@@ -227,7 +274,12 @@ func (n *Notify) ID() uint32 { return n.n.ID() }
 // Close destroys the notify; tasks already queued that use it still run.
 //
 // CANN: aclrtDestroyNotify.
-func (n *Notify) Close() error { return wrap("Notify.Close (aclrtDestroyNotify)", n.n.Destroy()) }
+func (n *Notify) Close() error {
+	if err := n.r.require("aclrtDestroyNotify"); err != nil {
+		return err
+	}
+	return wrap("Notify.Close (aclrtDestroyNotify)", n.n.Destroy())
+}
 
 // RecordNotify queues a record of n.
 //
@@ -235,6 +287,9 @@ func (n *Notify) Close() error { return wrap("Notify.Close (aclrtDestroyNotify)"
 //
 //go:noinline
 func (s *Stream) RecordNotify(n *Notify) error {
+	if err := s.r.require("aclrtRecordNotify"); err != nil {
+		return err
+	}
 	const op = "Stream.RecordNotify (aclrtRecordNotify)"
 	if n == nil {
 		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "notify is nil"))
@@ -251,6 +306,9 @@ func (s *Stream) RecordNotify(n *Notify) error {
 //
 //go:noinline
 func (s *Stream) WaitNotify(n *Notify, timeout time.Duration) error {
+	if err := s.r.require("aclrtWaitAndResetNotify"); err != nil {
+		return err
+	}
 	const op = "Stream.WaitNotify (aclrtWaitAndResetNotify)"
 	if n == nil {
 		return wrap(op, rterr.Errorf(rterr.KindBadArgument, "notify is nil"))

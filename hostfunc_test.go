@@ -11,13 +11,30 @@ import (
 
 func TestHostFuncThreadsProducts(t *testing.T) {
 	// The reference offers the host-function thread model on IPV350 only:
-	// every modelled chip answers ACL_ERROR_RT_FEATURE_NOT_SUPPORT.
-	for _, soc := range []string{"Ascend910B1", "Ascend950PR_9599", "Ascend310B1"} {
+	// every other modelled chip answers ACL_ERROR_RT_FEATURE_NOT_SUPPORT.
+	for _, soc := range []string{"Ascend910B1", "Ascend950PR_9599", "Ascend310B1", "Ascend310P3", "Ascend910A"} {
 		e := setup(t, profileConfig(soc))
 		wantErr(t, e.r.SubscribeHostFunc(1, e.s), gocann.CodeRTFeatureNotSupport, "aclrtSubscribeHostFunc", soc)
 		wantErr(t, e.r.ProcessHostFunc(context.Background(), 1, time.Millisecond), gocann.CodeRTFeatureNotSupport, "aclrtProcessHostFunc")
 		wantErr(t, e.r.UnsubscribeHostFunc(1, e.s), gocann.CodeRTFeatureNotSupport, "aclrtUnSubscribeHostFunc")
 	}
+	// IPV350 offers them, and lacks aclrtLaunchHostFunc (its host functions
+	// are its models' CPU operators) and aclrtCreateStreamWithConfig: its
+	// streams come from aclrtCreateStreamV2, made as RawContext.NewStream.
+	r := newRuntime(t, profileConfig("Ascend035"))
+	d, err := r.SetDevice(0)
+	check(t, err)
+	c, err := d.Context()
+	check(t, err)
+	_, err = c.NewStream()
+	wantErr(t, err, gocann.CodeRTFeatureNotSupport, "aclrtCreateStreamWithConfig is not supported on Ascend035 (IPV350)")
+	s, err := c.Raw().NewStream()
+	check(t, err)
+	check(t, r.SubscribeHostFunc(1, s))
+	wantErr(t, s.LaunchHostFunc(func() {}), gocann.CodeRTFeatureNotSupport, "aclrtLaunchHostFunc is not supported on Ascend035")
+	wantErr(t, r.ProcessHostFunc(context.Background(), 1, time.Millisecond), gocann.CodeRTReportTimeout)
+	check(t, r.UnsubscribeHostFunc(1, s))
+	check(t, s.Close())
 }
 
 func TestHostFuncThreads(t *testing.T) {

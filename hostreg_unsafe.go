@@ -137,6 +137,9 @@ const (
 //
 // CANN: aclrtHostMemMapCapabilities.
 func (d *Device) HostMemMapCapable(hac HAC) (bool, error) {
+	if err := d.r.require("aclrtHostMemMapCapabilities"); err != nil {
+		return false, err
+	}
 	ok, err := d.r.rt.HostMemMapCapable(d.ID(), int(hac))
 	return ok, wrap("Device.HostMemMapCapable (aclrtHostMemMapCapabilities)", err)
 }
@@ -155,6 +158,9 @@ type HostMallocConfig struct {
 //
 // CANN: aclrtMallocHostWithCfg.
 func (c *Context) MallocHostConfig(n int, cfg HostMallocConfig) (*HostBuffer, error) {
+	if err := c.r.require("aclrtMallocHostWithCfg"); err != nil {
+		return nil, err
+	}
 	const op = "Context.MallocHostConfig (aclrtMallocHostWithCfg)"
 	if err := c.c.Check(); err != nil {
 		return nil, wrap(op, err)
@@ -173,6 +179,9 @@ func (c *Context) MallocHostConfig(n int, cfg HostMallocConfig) (*HostBuffer, er
 //
 // CANN: aclrtFreeHostWithDevSync.
 func (h *HostBuffer) CloseWithDeviceSync() error {
+	if err := h.r.require("aclrtFreeHostWithDevSync"); err != nil {
+		return err
+	}
 	if h.freed.Swap(true) {
 		return nil
 	}
@@ -184,6 +193,9 @@ func (h *HostBuffer) CloseWithDeviceSync() error {
 //
 // CANN: aclrtFreeHostWithDevSync (by pointer).
 func (x RawRuntime) FreeHostWithDevSync(p unsafe.Pointer) error {
+	if err := x.r.require("aclrtFreeHostWithDevSync"); err != nil {
+		return err
+	}
 	return wrap("RawRuntime.FreeHostWithDevSync (aclrtFreeHostWithDevSync)", x.r.rt.FreeHostWithDevSync(p))
 }
 
@@ -191,6 +203,9 @@ func (x RawRuntime) FreeHostWithDevSync(p unsafe.Pointer) error {
 //
 // CANN: aclrtFreeWithDevSync.
 func (c *Context) FreeWithDevSync(p DevPtr) error {
+	if err := c.r.require("aclrtFreeWithDevSync"); err != nil {
+		return err
+	}
 	return wrap("Context.FreeWithDevSync (aclrtFreeWithDevSync)", c.r.rt.FreeWithDevSync(uint64(p)))
 }
 
@@ -198,6 +213,9 @@ func (c *Context) FreeWithDevSync(p DevPtr) error {
 //
 // CANN: aclrtFreeWithDevSync (by pointer).
 func (x RawRuntime) FreeWithDevSync(p unsafe.Pointer) error {
+	if err := x.r.require("aclrtFreeWithDevSync"); err != nil {
+		return err
+	}
 	return wrap("RawRuntime.FreeWithDevSync (aclrtFreeWithDevSync)", x.r.rt.FreeWithDevSync(uint64(uintptr(p))))
 }
 
@@ -213,6 +231,9 @@ const (
 //
 // CANN: aclrtCheckMemType.
 func (c *Context) CheckMemType(ptrs []DevPtr, memType uint32) (bool, error) {
+	if err := c.r.require("aclrtCheckMemType"); err != nil {
+		return false, err
+	}
 	addrs := make([]uint64, len(ptrs))
 	for i, p := range ptrs {
 		addrs[i] = uint64(p)

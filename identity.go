@@ -19,6 +19,9 @@ func (r *Runtime) convertID(op string, id int, from, to rt.DeviceIDKind) (int, e
 //
 // CANN: aclrtGetLogicDevIdByUserDevId.
 func (r *Runtime) LogicalIDOfUser(user int) (int, error) {
+	if err := r.require("aclrtGetLogicDevIdByUserDevId"); err != nil {
+		return 0, err
+	}
 	return r.convertID("Runtime.LogicalIDOfUser (aclrtGetLogicDevIdByUserDevId)", user, rt.UserID, rt.LogicalID)
 }
 
@@ -26,6 +29,9 @@ func (r *Runtime) LogicalIDOfUser(user int) (int, error) {
 //
 // CANN: aclrtGetUserDevIdByLogicDevId.
 func (r *Runtime) UserIDOfLogical(logical int) (int, error) {
+	if err := r.require("aclrtGetUserDevIdByLogicDevId"); err != nil {
+		return 0, err
+	}
 	return r.convertID("Runtime.UserIDOfLogical (aclrtGetUserDevIdByLogicDevId)", logical, rt.LogicalID, rt.UserID)
 }
 
@@ -33,6 +39,9 @@ func (r *Runtime) UserIDOfLogical(logical int) (int, error) {
 //
 // CANN: aclrtGetPhyDevIdByUserDevId.
 func (r *Runtime) PhysicalIDOfUser(user int) (int, error) {
+	if err := r.require("aclrtGetPhyDevIdByUserDevId"); err != nil {
+		return 0, err
+	}
 	return r.convertID("Runtime.PhysicalIDOfUser (aclrtGetPhyDevIdByUserDevId)", user, rt.UserID, rt.PhysicalID)
 }
 
@@ -40,6 +49,9 @@ func (r *Runtime) PhysicalIDOfUser(user int) (int, error) {
 //
 // CANN: aclrtGetUserDevIdByPhyDevId.
 func (r *Runtime) UserIDOfPhysical(phys int) (int, error) {
+	if err := r.require("aclrtGetUserDevIdByPhyDevId"); err != nil {
+		return 0, err
+	}
 	return r.convertID("Runtime.UserIDOfPhysical (aclrtGetUserDevIdByPhyDevId)", phys, rt.PhysicalID, rt.UserID)
 }
 
@@ -49,6 +61,9 @@ func (r *Runtime) UserIDOfPhysical(phys int) (int, error) {
 //
 // CANN: aclrtGetPhyDevIdByLogicDevId.
 func (r *Runtime) PhysicalIDOfLogical(id int) (int, error) {
+	if err := r.require("aclrtGetPhyDevIdByLogicDevId"); err != nil {
+		return 0, err
+	}
 	return r.convertID("Runtime.PhysicalIDOfLogical (aclrtGetPhyDevIdByLogicDevId)", id, rt.UserID, rt.PhysicalID)
 }
 
@@ -58,6 +73,9 @@ func (r *Runtime) PhysicalIDOfLogical(id int) (int, error) {
 //
 // CANN: aclrtGetLogicDevIdByPhyDevId.
 func (r *Runtime) LogicalIDOfPhysical(phys int) (int, error) {
+	if err := r.require("aclrtGetLogicDevIdByPhyDevId"); err != nil {
+		return 0, err
+	}
 	return r.convertID("Runtime.LogicalIDOfPhysical (aclrtGetLogicDevIdByPhyDevId)", phys, rt.PhysicalID, rt.UserID)
 }
 

@@ -154,7 +154,10 @@ func TestDeviceCapabilities(t *testing.T) {
 	for _, c := range []struct {
 		soc  string
 		want bool
-	}{{"Ascend910B1", true}, {"Ascend910B4", true}, {"Ascend910_9391", true}, {"Ascend310P3", false}, {"Ascend950PR_9599", false}} {
+	}{{"Ascend910B1", true}, {"Ascend910B4", true}, {"Ascend910_9391", true}, {"Ascend310P3", false}, {"Ascend950PR_9599", false},
+		// The bare Ascend910B is the training chip (1001), not an Atlas A2
+		// one; Ascend035 is an IPV350 (3505).
+		{"Ascend910B", false}, {"Ascend910A", false}, {"Ascend035", false}} {
 		if ok, err := e.r.CheckArchCompatibility(c.soc); err != nil || ok != c.want {
 			t.Errorf("CheckArchCompatibility(%q) = %v, %v; expected %v", c.soc, ok, err, c.want)
 		}

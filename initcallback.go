@@ -108,6 +108,9 @@ func (h hooks[F]) of(typ RegisterType) []F {
 //
 // CANN: aclInitCallbackRegister.
 func (r *Runtime) RegisterInitCallback(typ RegisterType, key uintptr, fn InitCallback) error {
+	if err := r.require("aclInitCallbackRegister"); err != nil {
+		return err
+	}
 	const op = "Runtime.RegisterInitCallback (aclInitCallbackRegister)"
 	r.mu.Lock()
 	err := r.initHooks.add(op, typ, key, fn, fn == nil)
@@ -126,6 +129,9 @@ func (r *Runtime) RegisterInitCallback(typ RegisterType, key uintptr, fn InitCal
 //
 // CANN: aclInitCallbackUnRegister.
 func (r *Runtime) UnregisterInitCallback(typ RegisterType, key uintptr) error {
+	if err := r.require("aclInitCallbackUnRegister"); err != nil {
+		return err
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.initHooks.remove("Runtime.UnregisterInitCallback (aclInitCallbackUnRegister)", typ, key)
@@ -136,6 +142,9 @@ func (r *Runtime) UnregisterInitCallback(typ RegisterType, key uintptr) error {
 //
 // CANN: aclFinalizeCallbackRegister.
 func (r *Runtime) RegisterFinalizeCallback(typ RegisterType, key uintptr, fn FinalizeCallback) error {
+	if err := r.require("aclFinalizeCallbackRegister"); err != nil {
+		return err
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.finHooks.add("Runtime.RegisterFinalizeCallback (aclFinalizeCallbackRegister)", typ, key, fn, fn == nil)
@@ -146,6 +155,9 @@ func (r *Runtime) RegisterFinalizeCallback(typ RegisterType, key uintptr, fn Fin
 //
 // CANN: aclFinalizeCallbackUnRegister.
 func (r *Runtime) UnregisterFinalizeCallback(typ RegisterType, key uintptr) error {
+	if err := r.require("aclFinalizeCallbackUnRegister"); err != nil {
+		return err
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.finHooks.remove("Runtime.UnregisterFinalizeCallback (aclFinalizeCallbackUnRegister)", typ, key)

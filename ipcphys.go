@@ -123,6 +123,9 @@ func (r *Runtime) MemImportFromFabricHandle(f FabricHandle, dev int) (PhysicalMe
 //
 // CANN: aclrtMemSetPidToShareableHandle.
 func (r *Runtime) MemSetPidToShareableHandle(handle uint64, pids ...int32) error {
+	if err := r.require("aclrtMemSetPidToShareableHandle"); err != nil {
+		return err
+	}
 	return r.setPid("Runtime.MemSetPidToShareableHandle (aclrtMemSetPidToShareableHandle)", "aclrtMemSetPidToShareableHandle",
 		rt.ShortKey(handle), pids)
 }
@@ -132,6 +135,9 @@ func (r *Runtime) MemSetPidToShareableHandle(handle uint64, pids ...int32) error
 //
 // CANN: aclrtMemSetPidToShareableHandleV2 (ACL_MEM_SHARE_HANDLE_TYPE_FABRIC).
 func (r *Runtime) MemSetPidToFabricHandle(f FabricHandle, pids ...int32) error {
+	if err := r.require("aclrtMemSetPidToShareableHandleV2"); err != nil {
+		return err
+	}
 	const op = "Runtime.MemSetPidToFabricHandle (aclrtMemSetPidToShareableHandleV2)"
 	if err := r.requireFabric(op); err != nil {
 		return err

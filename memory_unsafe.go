@@ -112,6 +112,9 @@ type HostBuffer struct {
 //
 // CANN: aclrtMallocHost.
 func (r *Runtime) MallocHost(n int) (*HostBuffer, error) {
+	if err := r.require("aclrtMallocHost"); err != nil {
+		return nil, err
+	}
 	const op = "Runtime.MallocHost (aclrtMallocHost)"
 	if n <= 0 {
 		return nil, wrap(op, rterr.Errorf(rterr.KindInvalidParam, "size %d is invalid, expected > 0", n))
@@ -142,6 +145,9 @@ func (h *HostBuffer) Pointer() unsafe.Pointer { return h.p }
 //
 // CANN: aclrtFreeHost.
 func (h *HostBuffer) Close() error {
+	if err := h.r.require("aclrtFreeHost"); err != nil {
+		return err
+	}
 	if h.freed.Swap(true) {
 		return nil
 	}
@@ -231,6 +237,9 @@ func (c *Context) Memset(dst DevPtr, v byte, n int64) error {
 //
 // CANN: aclrtMemcpy2d (ACL_MEMCPY_HOST_TO_DEVICE).
 func (c *Context) Copy2DToDevice(dst DevPtr, dpitch int64, src []byte, spitch, width, height int64) error {
+	if err := c.r.require("aclrtMemcpy2d"); err != nil {
+		return err
+	}
 	const op = "Context.Copy2DToDevice (aclrtMemcpy2d)"
 	if err := checkHostRows("src", len(src), spitch, width, height); err != nil {
 		return wrap(op, err)
@@ -244,6 +253,9 @@ func (c *Context) Copy2DToDevice(dst DevPtr, dpitch int64, src []byte, spitch, w
 //
 // CANN: aclrtMemcpy2d (ACL_MEMCPY_DEVICE_TO_HOST).
 func (c *Context) Copy2DFromDevice(dst []byte, dpitch int64, src DevPtr, spitch, width, height int64) error {
+	if err := c.r.require("aclrtMemcpy2d"); err != nil {
+		return err
+	}
 	const op = "Context.Copy2DFromDevice (aclrtMemcpy2d)"
 	if err := checkHostRows("dst", len(dst), dpitch, width, height); err != nil {
 		return wrap(op, err)
@@ -291,6 +303,9 @@ const (
 //
 // CANN: aclrtPointerGetAttributes.
 func (r *Runtime) PointerAttributes(p uintptr) (loc PointerLocation, device int, pageSize int64, err error) {
+	if err := r.require("aclrtPointerGetAttributes"); err != nil {
+		return 0, 0, 0, err
+	}
 	l, id, ps, err := r.rt.PointerAttributes(uint64(p))
 	return PointerLocation(l), id, int64(ps), wrap("Runtime.PointerAttributes (aclrtPointerGetAttributes)", err)
 }

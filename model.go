@@ -49,6 +49,9 @@ func (m *ModelRI) Name() string { return m.m.Name() }
 //
 // CANN: aclmdlRISetName.
 func (m *ModelRI) SetName(name string) error {
+	if err := m.r.require("aclmdlRISetName"); err != nil {
+		return err
+	}
 	return wrap("ModelRI.SetName (aclmdlRISetName)", m.m.SetName(name))
 }
 
@@ -74,6 +77,9 @@ func (m *ModelRI) Run(s *Stream) error {
 //
 // CANN: aclmdlRIExecute.
 func (m *ModelRI) Execute(ctx context.Context) error {
+	if err := m.r.require("aclmdlRIExecute"); err != nil {
+		return err
+	}
 	return wrap("ModelRI.Execute (aclmdlRIExecute)", m.m.Execute(ctx, 0))
 }
 
@@ -82,6 +88,9 @@ func (m *ModelRI) Execute(ctx context.Context) error {
 //
 // CANN: aclmdlRIExecute (timeout).
 func (m *ModelRI) ExecuteTimeout(timeout time.Duration) error {
+	if err := m.r.require("aclmdlRIExecute"); err != nil {
+		return err
+	}
 	return wrap("ModelRI.ExecuteTimeout (aclmdlRIExecute)", m.m.Execute(context.Background(), timeout))
 }
 
@@ -91,12 +100,20 @@ func (m *ModelRI) ExecuteTimeout(timeout time.Duration) error {
 // callbacks run before it returns.
 //
 // CANN: aclmdlRIDestroy.
-func (m *ModelRI) Close() error { return wrap("ModelRI.Close (aclmdlRIDestroy)", m.m.Destroy()) }
+func (m *ModelRI) Close() error {
+	if err := m.r.require("aclmdlRIDestroy"); err != nil {
+		return err
+	}
+	return wrap("ModelRI.Close (aclmdlRIDestroy)", m.m.Destroy())
+}
 
 // OnDestroy registers fn to run when the model is destroyed.
 //
 // CANN: aclmdlRIDestroyRegisterCallback.
 func (m *ModelRI) OnDestroy(fn func()) error {
+	if err := m.r.require("aclmdlRIDestroyRegisterCallback"); err != nil {
+		return err
+	}
 	return m.OnDestroyKey(0, fn)
 }
 
@@ -105,6 +122,9 @@ func (m *ModelRI) OnDestroy(fn func()) error {
 //
 // CANN: aclmdlRIDestroyRegisterCallback (by key).
 func (m *ModelRI) OnDestroyKey(key uintptr, fn func()) error {
+	if err := m.r.require("aclmdlRIDestroyRegisterCallback"); err != nil {
+		return err
+	}
 	return wrap("ModelRI.OnDestroy (aclmdlRIDestroyRegisterCallback)", m.m.OnDestroy(key, fn))
 }
 
@@ -112,6 +132,9 @@ func (m *ModelRI) OnDestroyKey(key uintptr, fn func()) error {
 //
 // CANN: aclmdlRIDestroyUnregisterCallback.
 func (m *ModelRI) RemoveOnDestroy(key uintptr) error {
+	if err := m.r.require("aclmdlRIDestroyUnregisterCallback"); err != nil {
+		return err
+	}
 	const op = "ModelRI.RemoveOnDestroy (aclmdlRIDestroyUnregisterCallback)"
 	if key == 0 {
 		return wrap(op, rterr.Errorf(rterr.KindInvalidParam, "key 0 is invalid, expected the key a callback was registered with"))
@@ -160,7 +183,12 @@ func (m *ModelRI) WriteJSON(w io.Writer, verbose bool) error {
 // conditional branch is refused: abort the model that runs it.
 //
 // CANN: aclmdlRIAbort.
-func (m *ModelRI) Abort() error { return wrap("ModelRI.Abort (aclmdlRIAbort)", m.m.Abort()) }
+func (m *ModelRI) Abort() error {
+	if err := m.r.require("aclmdlRIAbort"); err != nil {
+		return err
+	}
+	return wrap("ModelRI.Abort (aclmdlRIAbort)", m.m.Abort())
+}
 
 // Update makes the task edits made with ModelTask.SetParams and
 // ModelTask.Disable take effect; it is refused while the model runs.

@@ -70,6 +70,9 @@ func (s *Stream) OverflowSwitch() (bool, error) {
 //
 //go:noinline
 func (s *Stream) OverflowStatus(out DevPtr, size int64) error {
+	if err := s.r.require("aclrtGetOverflowStatus"); err != nil {
+		return err
+	}
 	return wrap("Stream.OverflowStatus (aclrtGetOverflowStatus)", s.s.OverflowStatus(uint64(out), uint64(size), callsite.Caller()))
 }
 
@@ -100,6 +103,9 @@ func (s *Stream) NpuFloatOverflowStatus(out DevPtr, size int64, checkMode uint32
 //
 //go:noinline
 func (s *Stream) ResetOverflowStatus() error {
+	if err := s.r.require("aclrtResetOverflowStatus"); err != nil {
+		return err
+	}
 	return wrap("Stream.ResetOverflowStatus (aclrtResetOverflowStatus)", s.s.ResetOverflowStatus(callsite.Caller()))
 }
 
@@ -129,6 +135,9 @@ func (s *Stream) NpuClearFloatOverflowStatus(checkMode uint32) error {
 //
 // CANN: aclrtCtxGetFloatOverflowAddr.
 func (c *Context) FloatOverflowAddr() (DevPtr, error) {
+	if err := c.r.require("aclrtCtxGetFloatOverflowAddr"); err != nil {
+		return 0, err
+	}
 	a, err := c.c.OverflowAddr()
 	return DevPtr(a), wrap("Context.FloatOverflowAddr (aclrtCtxGetFloatOverflowAddr)", err)
 }

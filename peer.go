@@ -61,6 +61,9 @@ func (r *Runtime) CanAccessPeer(dev, peer int) (bool, error) {
 //
 // CANN: aclrtGetDevicesTopo.
 func (r *Runtime) DevicesTopology(dev, other int) (uint64, error) {
+	if err := r.require("aclrtGetDevicesTopo"); err != nil {
+		return 0, err
+	}
 	l, err := r.rt.DevicesTopology(dev, other)
 	return l, wrap("Runtime.DevicesTopology (aclrtGetDevicesTopo)", err)
 }
@@ -70,6 +73,9 @@ func (r *Runtime) DevicesTopology(dev, other int) (uint64, error) {
 //
 // CANN: aclrtDevicePeerAccessStatus.
 func (r *Runtime) PeerAccessStatus(dev, peer int) (bool, error) {
+	if err := r.require("aclrtDevicePeerAccessStatus"); err != nil {
+		return false, err
+	}
 	ok, err := r.rt.PeerAccessStatus(dev, peer)
 	return ok, wrap("Runtime.PeerAccessStatus (aclrtDevicePeerAccessStatus)", err)
 }

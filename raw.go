@@ -2,6 +2,7 @@ package gocann
 
 import (
 	"github.com/gocann/gocann/hal"
+	"github.com/gocann/gocann/internal/callsite"
 	"github.com/gocann/gocann/internal/rt"
 	"github.com/gocann/gocann/kernel"
 )
@@ -28,6 +29,20 @@ type RawContext struct{ c *Context }
 //
 // CANN: none.
 func (c *Context) Raw() RawContext { return RawContext{c} }
+
+// DefaultStream is the context's default stream, the one a NULL stream
+// names in C. It asks no support check, unlike Context.DefaultStream
+// (aclrtCtxGetCurrentDefaultStream, which IPV350 lacks): every context has
+// one, which the C ABI resolves NULL to for the functions the chip offers.
+//
+// CANN: none (the stream NULL names).
+func (x RawContext) DefaultStream() (*Stream, error) {
+	s, err := x.c.c.DefaultStream()
+	if err != nil {
+		return nil, wrap("RawContext.DefaultStream", err)
+	}
+	return x.c.r.stream(s), nil
+}
 
 // RawStream is a Stream's raw dialect: asynchronous copies and memsets
 // between bare pointers, launches with argument blocks in memory,
@@ -57,10 +72,19 @@ func (t CaptureThread) rt() rt.Caller { return rt.Caller{Thread: t.ID, Mode: rt.
 // Direct returns the stream's queue as producers outside Go write it: the C
 // ABI writes kernel launches into its hal.SQ without entering Go, as a host
 // driver writes into a hardware queue. It is nil if the device has no such
-// queues. Go programs have no use for it: Stream.Launch is the Go way in.
+// queues, or if its chip lacks one of the launch calls the C ABI serves
+// that way (aclrtLaunchKernel, aclrtLaunchKernelV2,
+// aclrtLaunchKernelWithHostArgs): those launches take the Go path, where
+// they are checked. Go programs have no use for it: Stream.Launch is the
+// Go way in.
 //
 // CANN: none.
-func (x RawStream) Direct() hal.Direct { return x.s.s.Direct() }
+func (x RawStream) Direct() hal.Direct {
+	if !x.s.r.offers("aclrtLaunchKernel", "aclrtLaunchKernelV2", "aclrtLaunchKernelWithHostArgs") {
+		return nil
+	}
+	return x.s.s.Direct()
+}
 
 // Raw returns the device-level kernel, which a queue implementing
 // hal.KernelNumberer numbers for its SQ entries.
@@ -85,4 +109,17 @@ func (x RawRuntime) RegisterKernel(name string, fn func(*kernel.Block)) (*Kernel
 		return nil, wrap("RawRuntime.RegisterKernel", err)
 	}
 	return NewKernel(k), nil
+}
+
+// LaunchCallback queues fn like Stream.LaunchHostFunc, for a caller that
+// keeps the report threads of aclrtLaunchCallback itself: fn hands the
+// callback to the stream's report thread (and, for a blocking one, waits
+// for it). It is checked as aclrtLaunchCallback, which IPV350 offers while
+// it lacks aclrtLaunchHostFunc.
+//
+// CANN: aclrtLaunchCallback (the stream task).
+//
+//go:noinline
+func (x RawStream) LaunchCallback(fn func()) error {
+	return wrap("RawStream.LaunchCallback (aclrtLaunchCallback)", x.s.s.LaunchHostFunc(fn, callsite.Caller()))
 }

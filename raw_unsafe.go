@@ -40,6 +40,9 @@ func (x RawRuntime) DevicePointer(p DevPtr) (unsafe.Pointer, error) {
 //
 // CANN: aclrtMallocHost (by pointer).
 func (x RawRuntime) MallocHost(n uintptr) (unsafe.Pointer, error) {
+	if err := x.r.require("aclrtMallocHost"); err != nil {
+		return nil, err
+	}
 	p, err := x.r.rt.MallocHost(uint64(n))
 	return p, wrap("RawRuntime.MallocHost (aclrtMallocHost)", err)
 }
@@ -49,6 +52,9 @@ func (x RawRuntime) MallocHost(n uintptr) (unsafe.Pointer, error) {
 //
 // CANN: aclrtFreeHost (by pointer).
 func (x RawRuntime) FreeHost(p unsafe.Pointer) error {
+	if err := x.r.require("aclrtFreeHost"); err != nil {
+		return err
+	}
 	return wrap("RawRuntime.FreeHost (aclrtFreeHost)", x.r.rt.FreeHost(p))
 }
 
@@ -77,6 +83,9 @@ func (x RawContext) Memcpy(t CaptureThread, dst unsafe.Pointer, destMax uintptr,
 //
 //go:noinline
 func (x RawStream) MemcpyAsync(t CaptureThread, dst unsafe.Pointer, destMax uintptr, src unsafe.Pointer, count uintptr, kind MemcpyKind) error {
+	if err := x.s.r.require("aclrtMemcpyAsync"); err != nil {
+		return err
+	}
 	s := x.s
 	return wrap("RawStream.MemcpyAsync (aclrtMemcpyAsync)", s.s.MemcpyAsync(t.rt(), s.r.rt.Loc(dst), uint64(destMax), s.r.rt.Loc(src), uint64(count), rt.CopyKind(kind), callsite.Caller()))
 }
@@ -95,6 +104,9 @@ func (x RawContext) Memset(t CaptureThread, p unsafe.Pointer, maxCount uintptr, 
 //
 //go:noinline
 func (x RawStream) MemsetAsync(p unsafe.Pointer, maxCount uintptr, value int32, count uintptr) error {
+	if err := x.s.r.require("aclrtMemsetAsync"); err != nil {
+		return err
+	}
 	s := x.s
 	return wrap("RawStream.MemsetAsync (aclrtMemsetAsync)", s.s.MemsetAsync(s.r.rt.Loc(p), uint64(maxCount), value, uint64(count), callsite.Caller()))
 }
@@ -104,6 +116,9 @@ func (x RawStream) MemsetAsync(p unsafe.Pointer, maxCount uintptr, value int32, 
 //
 // CANN: aclrtMemcpy2d.
 func (x RawContext) Memcpy2D(t CaptureThread, dst unsafe.Pointer, dpitch uintptr, src unsafe.Pointer, spitch, width, height uintptr, kind MemcpyKind) error {
+	if err := x.c.r.require("aclrtMemcpy2d"); err != nil {
+		return err
+	}
 	c := x.c
 	return wrap("RawContext.Memcpy2D (aclrtMemcpy2d)", c.c.Memcpy2D(t.rt(), c.r.copy2D(dst, dpitch, src, spitch, width, height, kind)))
 }
@@ -115,6 +130,9 @@ func (x RawContext) Memcpy2D(t CaptureThread, dst unsafe.Pointer, dpitch uintptr
 //
 //go:noinline
 func (x RawStream) Memcpy2DAsync(t CaptureThread, dst unsafe.Pointer, dpitch uintptr, src unsafe.Pointer, spitch, width, height uintptr, kind MemcpyKind) error {
+	if err := x.s.r.require("aclrtMemcpy2dAsync"); err != nil {
+		return err
+	}
 	s := x.s
 	return wrap("RawStream.Memcpy2DAsync (aclrtMemcpy2dAsync)", s.s.Memcpy2DAsync(t.rt(), s.r.copy2D(dst, dpitch, src, spitch, width, height, kind), callsite.Caller()))
 }
@@ -146,6 +164,9 @@ func (x RawContext) Malloc(n uintptr, policy MallocPolicy) (unsafe.Pointer, erro
 //
 // CANN: aclrtMemGetAddressRange.
 func (x RawRuntime) AddressRange(p unsafe.Pointer) (base unsafe.Pointer, size uintptr, err error) {
+	if err := x.r.require("aclrtMemGetAddressRange"); err != nil {
+		return nil, 0, err
+	}
 	const op = "RawRuntime.AddressRange (aclrtMemGetAddressRange)"
 	a, ok := x.r.rt.Lookup(uint64(uintptr(p)))
 	if !ok {
@@ -188,6 +209,9 @@ func (x RawStream) LaunchArgs(k *Kernel, blocks uint32, args unsafe.Pointer, siz
 //
 // CANN: aclrtLaunchHostFunc (function of two words).
 func (x RawStream) LaunchHostFunc(fn func(a, b uintptr), a, b uintptr) error {
+	if err := x.s.r.require("aclrtLaunchHostFunc"); err != nil {
+		return err
+	}
 	return wrap("RawStream.LaunchHostFunc (aclrtLaunchHostFunc)", x.s.s.LaunchHostFuncArgs(fn, a, b, 0))
 }
 
@@ -212,6 +236,9 @@ type Placeholder struct{ AddrOffset, DataOffset uint64 }
 //
 // CANN: aclrtLaunchKernelWithHostArgs (placeholders).
 func (x RawStream) LaunchPlaceholders(k *Kernel, blocks uint32, block []byte, params int, phs []Placeholder, thread uint32) error {
+	if err := x.s.r.require("aclrtLaunchKernelWithHostArgs"); err != nil {
+		return err
+	}
 	const op = "RawStream.LaunchPlaceholders (aclrtLaunchKernelWithHostArgs)"
 	s := x.s
 	rphs := make([]rt.Placeholder, len(phs))

@@ -17,6 +17,9 @@ const (
 //
 // CANN: aclrtGetDeviceResLimit.
 func (d *Device) ResLimit(t ResType) (uint32, error) {
+	if err := d.r.require("aclrtGetDeviceResLimit"); err != nil {
+		return 0, err
+	}
 	v, err := d.d.ResLimit(rt.ResType(t))
 	return v, wrap("Device.ResLimit (aclrtGetDeviceResLimit)", err)
 }
@@ -52,6 +55,9 @@ func (d *Device) ResetResLimit() error {
 //
 // CANN: aclrtGetStreamResLimit.
 func (s *Stream) ResLimit(t ResType) (uint32, error) {
+	if err := s.r.require("aclrtGetStreamResLimit"); err != nil {
+		return 0, err
+	}
 	v, err := s.s.ResLimit(rt.ResType(t))
 	return v, wrap("Stream.ResLimit (aclrtGetStreamResLimit)", err)
 }
@@ -107,6 +113,9 @@ func (x RawStream) UnuseResInCurrentThread(th CaptureThread) error {
 //
 // CANN: aclrtGetResInCurrentThread.
 func (x RawContext) ResInCurrentThread(th CaptureThread, t ResType) (uint32, error) {
+	if err := x.c.r.require("aclrtGetResInCurrentThread"); err != nil {
+		return 0, err
+	}
 	v, err := x.c.r.rt.ResInThread(th.rt(), x.c.c, rt.ResType(t))
 	return v, wrap("RawContext.ResInCurrentThread (aclrtGetResInCurrentThread)", err)
 }

@@ -27,8 +27,10 @@ type Config = config.Config
 // and the windows of virtual and managed memory (vmm_base,
 // vmm_size, managed_base, managed_size; by default where CANN documents
 // them). soc_name picks the simulated chip: Ascend910B1 (Atlas A2,
-// the default), Ascend910_9391 (Atlas A3), Ascend950PR_9599 (Ascend 950), or
-// another SoC of those families; zero fields keep that chip's figures. The
+// the default), Ascend910_9391 (Atlas A3), Ascend950PR_9599 (Ascend 950),
+// Ascend310B1 (Atlas 200I/500 A2), Ascend310P3 (Atlas inference series),
+// Ascend910A (Atlas training series), Ascend035 (IPV350), or another SoC of
+// those families; zero fields keep that chip's figures. The
 // functions the API reference marks unsupported on the chip's product fail
 // with ACL_ERROR_RT_FEATURE_NOT_SUPPORT.
 type SimConfig = config.Simulator
@@ -409,6 +411,9 @@ func (r *Runtime) RegisterKernel(name string, fn KernelFunc) (*Kernel, error) {
 //
 // CANN: aclrtBinaryGetFunction.
 func (r *Runtime) Kernel(name string) (*Kernel, error) {
+	if err := r.require("aclrtBinaryGetFunction"); err != nil {
+		return nil, err
+	}
 	k, err := r.rt.Kernel(name)
 	if err != nil {
 		return nil, wrap("Runtime.Kernel (aclrtBinaryGetFunction)", err)

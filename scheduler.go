@@ -9,6 +9,9 @@ import "github.com/gocann/gocann/internal/rterr"
 //
 // CANN: aclrtMallocForTaskScheduler.
 func (c *Context) MallocForTaskScheduler(n int64, policy MallocPolicy) (DevPtr, error) {
+	if err := c.r.require("aclrtMallocForTaskScheduler"); err != nil {
+		return 0, err
+	}
 	const op = "Context.MallocForTaskScheduler (aclrtMallocForTaskScheduler)"
 	if n <= 0 {
 		return 0, wrap(op, rterr.Errorf(rterr.KindInvalidParam, "size %d is invalid, expected > 0", n))

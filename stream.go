@@ -60,6 +60,9 @@ func (s *Stream) Synchronize(ctx context.Context) error {
 //
 // CANN: aclrtSynchronizeStreamWithTimeout.
 func (s *Stream) SynchronizeTimeout(timeout time.Duration) error {
+	if err := s.r.require("aclrtSynchronizeStreamWithTimeout"); err != nil {
+		return err
+	}
 	return wrap("Stream.SynchronizeTimeout (aclrtSynchronizeStreamWithTimeout)", s.s.Synchronize(context.Background(), timeout))
 }
 
@@ -68,6 +71,9 @@ func (s *Stream) SynchronizeTimeout(timeout time.Duration) error {
 //
 // CANN: aclrtStreamQuery.
 func (s *Stream) Query() (done bool, err error) {
+	if err := s.r.require("aclrtStreamQuery"); err != nil {
+		return false, err
+	}
 	done, err = s.s.Query()
 	return done, wrap("Stream.Query (aclrtStreamQuery)", err)
 }
@@ -83,6 +89,9 @@ func (s *Stream) Close() error { return wrap("Stream.Close (aclrtDestroyStream)"
 //
 // CANN: aclrtDestroyStreamForce.
 func (s *Stream) CloseForce() error {
+	if err := s.r.require("aclrtDestroyStreamForce"); err != nil {
+		return err
+	}
 	return wrap("Stream.CloseForce (aclrtDestroyStreamForce)", s.s.DestroyForce())
 }
 
@@ -111,6 +120,9 @@ const (
 //
 // CANN: aclrtSetStreamFailureMode.
 func (s *Stream) SetFailureMode(m FailureMode) error {
+	if err := s.r.require("aclrtSetStreamFailureMode"); err != nil {
+		return err
+	}
 	return wrap("Stream.SetFailureMode (aclrtSetStreamFailureMode)", s.s.SetFailureMode(uint64(m)))
 }
 
@@ -133,6 +145,9 @@ func (s *Stream) Priority() int { return s.s.Priority() }
 //
 // CANN: aclrtSetStreamAttribute (ACL_STREAM_ATTR_PRIORITY).
 func (s *Stream) SetPriority(p int) error {
+	if err := s.r.require("aclrtSetStreamAttribute"); err != nil {
+		return err
+	}
 	return wrap("Stream.SetPriority (aclrtSetStreamAttribute)", s.s.SetPriority(p))
 }
 
@@ -151,6 +166,9 @@ const (
 //
 // CANN: aclrtSetStreamAttribute.
 func (s *Stream) SetAttr(a StreamAttr, v uint64) error {
+	if err := s.r.require("aclrtSetStreamAttribute"); err != nil {
+		return err
+	}
 	return wrap("Stream.SetAttr (aclrtSetStreamAttribute)", s.s.SetAttr(rt.Attr(a), v))
 }
 
@@ -158,6 +176,9 @@ func (s *Stream) SetAttr(a StreamAttr, v uint64) error {
 //
 // CANN: aclrtGetStreamAttribute.
 func (s *Stream) Attr(a StreamAttr) (uint64, error) {
+	if err := s.r.require("aclrtGetStreamAttribute"); err != nil {
+		return 0, err
+	}
 	v, err := s.s.Attr(rt.Attr(a))
 	return v, wrap("Stream.Attr (aclrtGetStreamAttribute)", err)
 }
@@ -191,6 +212,9 @@ func (s *Stream) Launch(k *Kernel, blocks uint32, args ...Arg) error {
 //
 //go:noinline
 func (s *Stream) LaunchHostFunc(fn func()) error {
+	if err := s.r.require("aclrtLaunchHostFunc"); err != nil {
+		return err
+	}
 	return wrap("Stream.LaunchHostFunc (aclrtLaunchHostFunc)", s.s.LaunchHostFunc(fn, callsite.Caller()))
 }
 
@@ -201,6 +225,9 @@ func (s *Stream) LaunchHostFunc(fn func()) error {
 //
 //go:noinline
 func (s *Stream) CopyHostToDevice(dst DevPtr, src *HostBuffer, off, n int64) error {
+	if err := s.r.require("aclrtMemcpyAsync"); err != nil {
+		return err
+	}
 	const op = "Stream.CopyHostToDevice (aclrtMemcpyAsync)"
 	site := callsite.Caller()
 	from, err := src.region("src", off, n)
@@ -217,6 +244,9 @@ func (s *Stream) CopyHostToDevice(dst DevPtr, src *HostBuffer, off, n int64) err
 //
 //go:noinline
 func (s *Stream) CopyDeviceToHost(dst *HostBuffer, off int64, src DevPtr, n int64) error {
+	if err := s.r.require("aclrtMemcpyAsync"); err != nil {
+		return err
+	}
 	const op = "Stream.CopyDeviceToHost (aclrtMemcpyAsync)"
 	site := callsite.Caller()
 	to, err := dst.region("dst", off, n)
@@ -232,6 +262,9 @@ func (s *Stream) CopyDeviceToHost(dst *HostBuffer, off int64, src DevPtr, n int6
 //
 //go:noinline
 func (s *Stream) CopyDeviceToDevice(dst, src DevPtr, n int64) error {
+	if err := s.r.require("aclrtMemcpyAsync"); err != nil {
+		return err
+	}
 	const op = "Stream.CopyDeviceToDevice (aclrtMemcpyAsync)"
 	site := callsite.Caller()
 	if n < 0 {
@@ -246,6 +279,9 @@ func (s *Stream) CopyDeviceToDevice(dst, src DevPtr, n int64) error {
 //
 //go:noinline
 func (s *Stream) CopyHostToHost(dst *HostBuffer, dstOff int64, src *HostBuffer, srcOff, n int64) error {
+	if err := s.r.require("aclrtMemcpyAsync"); err != nil {
+		return err
+	}
 	const op = "Stream.CopyHostToHost (aclrtMemcpyAsync)"
 	site := callsite.Caller()
 	to, err := dst.region("dst", dstOff, n)
@@ -265,6 +301,9 @@ func (s *Stream) CopyHostToHost(dst *HostBuffer, dstOff int64, src *HostBuffer, 
 //
 //go:noinline
 func (s *Stream) Memset(dst DevPtr, v byte, n int64) error {
+	if err := s.r.require("aclrtMemsetAsync"); err != nil {
+		return err
+	}
 	const op = "Stream.Memset (aclrtMemsetAsync)"
 	site := callsite.Caller()
 	if n < 0 {
@@ -280,6 +319,9 @@ func (s *Stream) Memset(dst DevPtr, v byte, n int64) error {
 //
 //go:noinline
 func (s *Stream) Copy2DDeviceToDevice(dst DevPtr, dpitch int64, src DevPtr, spitch, width, height int64) error {
+	if err := s.r.require("aclrtMemcpy2dAsync"); err != nil {
+		return err
+	}
 	const op = "Stream.Copy2DDeviceToDevice (aclrtMemcpy2dAsync)"
 	site := callsite.Caller()
 	if dpitch < 0 || spitch < 0 || width < 0 || height < 0 {
@@ -333,6 +375,9 @@ func (s *Stream) WaitValue(p DevPtr, v uint64, cmp WaitCompare) error {
 //
 //go:noinline
 func (s *Stream) CopyToDevice(dst DevPtr, src []byte) error {
+	if err := s.r.require("aclrtMemcpyAsync"); err != nil {
+		return err
+	}
 	n := uint64(len(src))
 	return wrap("Stream.CopyToDevice (aclrtMemcpyAsync)", s.s.MemcpyAsync(rt.Caller{}, hal.DevLoc(uint64(dst)), n, bytesLoc(src), n, rt.HostToDevice, callsite.Caller()))
 }
@@ -346,6 +391,9 @@ func (s *Stream) CopyToDevice(dst DevPtr, src []byte) error {
 //
 //go:noinline
 func (s *Stream) CopyFromDevice(dst []byte, src DevPtr) error {
+	if err := s.r.require("aclrtMemcpyAsync"); err != nil {
+		return err
+	}
 	n := uint64(len(dst))
 	return wrap("Stream.CopyFromDevice (aclrtMemcpyAsync)", s.s.MemcpyAsync(rt.Caller{}, bytesLoc(dst), n, hal.DevLoc(uint64(src)), n, rt.DeviceToHost, callsite.Caller()))
 }

@@ -20,11 +20,24 @@ import (
 // itself reports that. TestRequireCalled keeps every exported function
 // some modelled chip lacks calling it.
 func (r *Runtime) require(fn string) error {
+	if r.offers(fn) {
+		return nil
+	}
+	d, err := r.rt.Device(0)
+	if err != nil {
+		return nil
+	}
+	return CheckSupport(d.Props().SoCName, fn)
+}
+
+// offers reports whether require(fn) passes for every fn of fns, without
+// making the error.
+func (r *Runtime) offers(fns ...string) bool {
 	c := r.chip.Load()
 	if c == 0 {
 		d, err := r.rt.Device(0)
 		if err != nil {
-			return nil
+			return true
 		}
 		c = -1
 		if p, ok := support.ProductOf(d.Props().SoCName); ok {
@@ -33,16 +46,14 @@ func (r *Runtime) require(fn string) error {
 		r.chip.Store(c)
 	}
 	if c < 0 {
-		return nil
+		return true
 	}
-	if ok, _ := support.Supported(fn, support.Product(c-1)); ok {
-		return nil
+	for _, fn := range fns {
+		if ok, _ := support.Supported(fn, support.Product(c-1)); !ok {
+			return false
+		}
 	}
-	d, err := r.rt.Device(0)
-	if err != nil {
-		return nil
-	}
-	return CheckSupport(d.Props().SoCName, fn)
+	return true
 }
 
 // CheckSupport returns nil if the chip named soc offers CANN function fn,

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -56,6 +57,23 @@ func TestProfilesSelectTheChip(t *testing.T) {
 	}
 }
 
+// TestCoverageKnowsTheProfiles: docs/coverage.md names the products that
+// lack a function among those the simulator models, which its generator
+// lists itself.
+func TestCoverageKnowsTheProfiles(t *testing.T) {
+	var want []support.Product
+	for _, p := range sim.Profiles() {
+		prod, ok := support.ProductOf(p.SoCName)
+		if !ok {
+			t.Fatalf("modelled chip %s has no product", p.SoCName)
+		}
+		want = append(want, prod)
+	}
+	if got := cannmap.Modelled(); !slices.Equal(got, want) {
+		t.Errorf("cannmap.Modelled() = %v, want the products of sim.Profiles(), %v", got, want)
+	}
+}
+
 // TestRequireRefusesOnAChipWithout runs aclrtActiveStream, which the
 // reference marks unsupported on Atlas A3 and supported on Atlas A2 and
 // Ascend 950.
@@ -93,8 +111,12 @@ func TestCheckSupport(t *testing.T) {
 // TestRequireCalled keeps the support check applied: every function the
 // library exports that the matrix marks unsupported on a modelled chip
 // has a Go method whose body calls require with its name, or, implemented
-// by the C ABI alone, an entry point gocann_<name> that calls unsupported
-// with it.
+// by the C ABI alone, an entry point gocann_<name> (or gocann_go_<name>,
+// the Go half of an entry written in C) that calls unsupported with it.
+// A Go function that cannot fail, or that has no runtime to ask for the
+// chip (a package function, a method of a descriptor), leaves the check
+// to its C entry. The functions of the C front alone, which run without
+// the runtime, are listed in frontOnly.
 func TestRequireCalled(t *testing.T) {
 	var modelled []support.Product
 	for _, p := range sim.Profiles() {
@@ -114,9 +136,10 @@ func TestRequireCalled(t *testing.T) {
 	}
 	calls := checkCalls(t, ".", "require")
 	cCalls := checkCalls(t, "capi", "unsupported")
-	noError := errorless(t, ".")
+	cChecks := func(fn string) bool { return cCalls["gocann_"+fn][fn] || cCalls["gocann_go_"+fn][fn] }
+	toC := leftToC(t, ".")
 	for _, fn := range support.Unsupported() {
-		if !exported[fn] {
+		if !exported[fn] || frontOnly[fn] {
 			continue
 		}
 		lacking := ""
@@ -128,13 +151,12 @@ func TestRequireCalled(t *testing.T) {
 		if lacking == "" {
 			continue
 		}
-		if len(methods[fn]) == 0 && !cCalls["gocann_"+fn][fn] {
+		if len(methods[fn]) == 0 && !cChecks(fn) {
 			t.Errorf("%s is not offered on %s, but neither a Go method naming it in its CANN line calls require(%q) nor gocann_%s unsupported(t, %q)",
 				fn, lacking, fn, fn, fn)
 		}
 		for _, m := range methods[fn] {
-			// A method that cannot fail leaves the check to its C entry.
-			if !calls[m][fn] && !(noError[m] && cCalls["gocann_"+fn][fn]) {
+			if !calls[m][fn] && !(toC[m] && cChecks(fn)) {
 				t.Errorf("%s (CANN: %s) is not offered on %s but does not call require(%q)", m, fn, lacking, fn)
 			}
 		}
@@ -197,11 +219,41 @@ func checkCalls(t *testing.T, dir, callee string) map[string]map[string]bool {
 	return out
 }
 
-// errorless lists the functions of the package in dir ("Type.Method" or
-// "Func") that return no error.
-func errorless(t *testing.T, dir string) map[string]bool {
+// frontOnly are the exported functions the C front answers by itself,
+// without loading the runtime (capi/front/pure.c, applog.c): conversions,
+// sizes, the fields of an exception record and the application log. They
+// have no error to return and no chip to ask; they answer alike on every
+// chip.
+var frontOnly = map[string]bool{
+	"aclAppLog": true, "aclDataTypeSize": true, "aclFloat16ToFloat": true, "aclFloatToFloat16": true,
+	"aclrtGetDeviceIdFromExceptionInfo": true, "aclrtGetErrorCodeFromExceptionInfo": true,
+	"aclrtGetStreamIdFromExceptionInfo": true, "aclrtGetTaskIdFromExceptionInfo": true,
+	"aclrtGetThreadIdFromExceptionInfo": true,
+}
+
+// leftToC lists the functions of the package in dir ("Type.Method" or
+// "Func") that leave the support check to their C entry: those that
+// return no error, and those with no runtime in reach (neither their
+// receiver nor a parameter is, or holds, a *Runtime).
+func leftToC(t *testing.T, dir string) map[string]bool {
+	decls := funcDecls(t, dir)
+	holds := runtimeHolders(t, dir)
+	reaches := func(e ast.Expr) bool {
+		for {
+			switch x := e.(type) {
+			case *ast.StarExpr:
+				e = x.X
+			case *ast.IndexExpr:
+				e = x.X
+			case *ast.Ident:
+				return holds[x.Name]
+			default:
+				return false
+			}
+		}
+	}
 	out := map[string]bool{}
-	for _, fd := range funcDecls(t, dir) {
+	for _, fd := range decls {
 		fails := false
 		if fd.Type.Results != nil {
 			for _, r := range fd.Type.Results.List {
@@ -210,11 +262,64 @@ func errorless(t *testing.T, dir string) map[string]bool {
 				}
 			}
 		}
-		if !fails {
+		hasRuntime := false
+		if fd.Recv != nil {
+			hasRuntime = reaches(fd.Recv.List[0].Type)
+		}
+		for _, p := range fd.Type.Params.List {
+			hasRuntime = hasRuntime || reaches(p.Type)
+		}
+		if !fails || !hasRuntime {
 			out[funcName(fd)] = true
 		}
 	}
 	return out
+}
+
+// runtimeHolders names the types of the package in dir that are Runtime
+// or hold one, directly or through a field of another such type.
+func runtimeHolders(t *testing.T, dir string) map[string]bool {
+	fields := map[string][]string{} // struct type -> its fields' type names
+	fset := token.NewFileSet()
+	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	check(t, err)
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		check(t, err)
+		ast.Inspect(f, func(n ast.Node) bool {
+			ts, ok := n.(*ast.TypeSpec)
+			if !ok {
+				return true
+			}
+			if st, ok := ts.Type.(*ast.StructType); ok {
+				for _, fl := range st.Fields.List {
+					e := fl.Type
+					if s, ok := e.(*ast.StarExpr); ok {
+						e = s.X
+					}
+					if id, ok := e.(*ast.Ident); ok {
+						fields[ts.Name.Name] = append(fields[ts.Name.Name], id.Name)
+					}
+				}
+			}
+			return false
+		})
+	}
+	holds := map[string]bool{"Runtime": true}
+	for changed := true; changed; {
+		changed = false
+		for typ, fs := range fields {
+			for _, f := range fs {
+				if holds[f] && !holds[typ] {
+					holds[typ], changed = true, true
+				}
+			}
+		}
+	}
+	return holds
 }
 
 // funcDecls is every function declaration in the non-test files of the

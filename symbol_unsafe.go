@@ -47,6 +47,9 @@ func (c *Context) NewGlobal(name string, size int64) (*Symbol, error) {
 //
 // CANN: aclrtBinaryGetGlobal (Go kernels' globals).
 func (r *Runtime) Global(name string) (*Symbol, error) {
+	if err := r.require("aclrtBinaryGetGlobal"); err != nil {
+		return nil, err
+	}
 	s, err := r.rt.Global(name)
 	if err != nil {
 		return nil, wrap("Runtime.Global (aclrtBinaryGetGlobal)", err)

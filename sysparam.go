@@ -30,6 +30,9 @@ const (
 //
 // CANN: aclrtSetSysParamOpt.
 func (r *Runtime) SetSysParam(opt SysParamOpt, value int64) error {
+	if err := r.require("aclrtSetSysParamOpt"); err != nil {
+		return err
+	}
 	return wrap("Runtime.SetSysParam (aclrtSetSysParamOpt)", r.rt.SetSysParam(rt.SysParam(opt), value))
 }
 
@@ -38,6 +41,9 @@ func (r *Runtime) SetSysParam(opt SysParamOpt, value int64) error {
 //
 // CANN: aclrtGetSysParamOpt.
 func (r *Runtime) SysParam(opt SysParamOpt) (int64, error) {
+	if err := r.require("aclrtGetSysParamOpt"); err != nil {
+		return 0, err
+	}
 	v, err := r.rt.SysParam(rt.SysParam(opt))
 	return v, wrap("Runtime.SysParam (aclrtGetSysParamOpt)", err)
 }
@@ -49,6 +55,9 @@ func (r *Runtime) SysParam(opt SysParamOpt) (int64, error) {
 //
 // CANN: aclrtCtxSetSysParamOpt.
 func (c *Context) SetSysParam(opt SysParamOpt, value int64) error {
+	if err := c.r.require("aclrtCtxSetSysParamOpt"); err != nil {
+		return err
+	}
 	return wrap("Context.SetSysParam (aclrtCtxSetSysParamOpt)", c.c.SetSysParam(rt.SysParam(opt), value))
 }
 
@@ -57,6 +66,9 @@ func (c *Context) SetSysParam(opt SysParamOpt, value int64) error {
 //
 // CANN: aclrtCtxGetSysParamOpt.
 func (c *Context) SysParam(opt SysParamOpt) (int64, error) {
+	if err := c.r.require("aclrtCtxGetSysParamOpt"); err != nil {
+		return 0, err
+	}
 	v, err := c.c.SysParam(rt.SysParam(opt))
 	return v, wrap("Context.SysParam (aclrtCtxGetSysParamOpt)", err)
 }

@@ -19,6 +19,9 @@ import "time"
 //
 // CANN: aclrtGetOpTimeOutInterval.
 func (r *Runtime) OpTimeoutInterval() (time.Duration, error) {
+	if err := r.require("aclrtGetOpTimeOutInterval"); err != nil {
+		return 0, err
+	}
 	v, err := r.rt.OpTimeoutInterval()
 	return v, wrap("Runtime.OpTimeoutInterval (aclrtGetOpTimeOutInterval)", err)
 }
@@ -30,10 +33,23 @@ func (r *Runtime) OpTimeoutInterval() (time.Duration, error) {
 // longest, or, on a chip whose tick is under 100 ms, for none: then the
 // timeout in force is 0 and kernels never time out.
 //
-// CANN: aclrtSetOpExecuteTimeOutV2 / aclrtSetOpExecuteTimeOut (seconds).
+// CANN: aclrtSetOpExecuteTimeOutV2.
 func (r *Runtime) SetOpExecuteTimeout(timeout time.Duration) (time.Duration, error) {
+	if err := r.require("aclrtSetOpExecuteTimeOutV2"); err != nil {
+		return 0, err
+	}
 	v, err := r.rt.SetOpExecuteTimeout(timeout)
 	return v, wrap("Runtime.SetOpExecuteTimeout (aclrtSetOpExecuteTimeOutV2)", err)
+}
+
+// SetOpExecuteTimeout is Runtime.SetOpExecuteTimeout as the older call
+// makes it, in whole seconds; every product offers it, IPV350 among them,
+// which lacks the V2 form.
+//
+// CANN: aclrtSetOpExecuteTimeOut (seconds).
+func (x RawRuntime) SetOpExecuteTimeout(seconds uint32) (time.Duration, error) {
+	v, err := x.r.rt.SetOpExecuteTimeout(time.Duration(seconds) * time.Second)
+	return v, wrap("RawRuntime.SetOpExecuteTimeout (aclrtSetOpExecuteTimeOut)", err)
 }
 
 // SetOpExecuteTimeoutMs is the millisecond form of SetOpExecuteTimeout,
@@ -55,6 +71,9 @@ func (r *Runtime) SetOpExecuteTimeoutMs(timeout time.Duration) error {
 //
 // CANN: aclrtGetOpExecuteTimeout.
 func (r *Runtime) OpExecuteTimeout() (time.Duration, error) {
+	if err := r.require("aclrtGetOpExecuteTimeout"); err != nil {
+		return 0, err
+	}
 	v, err := r.rt.OpExecuteTimeout()
 	return v, wrap("Runtime.OpExecuteTimeout (aclrtGetOpExecuteTimeout)", err)
 }

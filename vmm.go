@@ -85,6 +85,9 @@ type MemAccessDesc struct {
 //
 // CANN: aclrtMemGetAllocationGranularity.
 func (r *Runtime) MemAllocationGranularity(p PhysicalMemProp, option uint32) (uint64, error) {
+	if err := r.require("aclrtMemGetAllocationGranularity"); err != nil {
+		return 0, err
+	}
 	g, err := r.rt.Granularity(p.rt(), option)
 	return g, wrap("Runtime.MemAllocationGranularity (aclrtMemGetAllocationGranularity)", err)
 }
@@ -95,6 +98,9 @@ func (r *Runtime) MemAllocationGranularity(p PhysicalMemProp, option uint32) (ui
 //
 // CANN: aclrtReserveMemAddress.
 func (r *Runtime) ReserveMemAddress(size, alignment uint64, expect DevPtr, flags uint64) (DevPtr, error) {
+	if err := r.require("aclrtReserveMemAddress"); err != nil {
+		return 0, err
+	}
 	a, err := r.rt.ReserveMemAddress(size, alignment, uint64(expect), flags, false)
 	return DevPtr(a), wrap("Runtime.ReserveMemAddress (aclrtReserveMemAddress)", err)
 }
@@ -116,6 +122,9 @@ func (r *Runtime) ReserveMemAddressNoUC(size, alignment uint64, expect DevPtr, f
 //
 // CANN: aclrtReleaseMemAddress.
 func (r *Runtime) ReleaseMemAddress(p DevPtr) error {
+	if err := r.require("aclrtReleaseMemAddress"); err != nil {
+		return err
+	}
 	return wrap("Runtime.ReleaseMemAddress (aclrtReleaseMemAddress)", r.rt.ReleaseMemAddress(uint64(p)))
 }
 
@@ -125,6 +134,9 @@ func (r *Runtime) ReleaseMemAddress(p DevPtr) error {
 //
 // CANN: aclrtMallocPhysical.
 func (r *Runtime) MallocPhysical(size uint64, p PhysicalMemProp, flags uint64) (PhysicalMem, error) {
+	if err := r.require("aclrtMallocPhysical"); err != nil {
+		return 0, err
+	}
 	id, err := r.rt.MallocPhysical(size, p.rt(), flags)
 	return PhysicalMem(id), wrap("Runtime.MallocPhysical (aclrtMallocPhysical)", err)
 }
@@ -134,6 +146,9 @@ func (r *Runtime) MallocPhysical(size uint64, p PhysicalMemProp, flags uint64) (
 //
 // CANN: aclrtFreePhysical.
 func (r *Runtime) FreePhysical(h PhysicalMem) error {
+	if err := r.require("aclrtFreePhysical"); err != nil {
+		return err
+	}
 	return wrap("Runtime.FreePhysical (aclrtFreePhysical)", r.rt.FreePhysical(uint64(h)))
 }
 
@@ -142,6 +157,9 @@ func (r *Runtime) FreePhysical(h PhysicalMem) error {
 //
 // CANN: aclrtMapMem.
 func (r *Runtime) MapMem(p DevPtr, size, offset uint64, h PhysicalMem, flags uint64) error {
+	if err := r.require("aclrtMapMem"); err != nil {
+		return err
+	}
 	return wrap("Runtime.MapMem (aclrtMapMem)", r.rt.MapMem(uint64(p), size, offset, uint64(h), flags, true))
 }
 
@@ -150,6 +168,9 @@ func (r *Runtime) MapMem(p DevPtr, size, offset uint64, h PhysicalMem, flags uin
 //
 // CANN: aclrtMemMapNoAccess.
 func (r *Runtime) MemMapNoAccess(p DevPtr, size, offset uint64, h PhysicalMem, flags uint64) error {
+	if err := r.require("aclrtMemMapNoAccess"); err != nil {
+		return err
+	}
 	return wrap("Runtime.MemMapNoAccess (aclrtMemMapNoAccess)", r.rt.MapMem(uint64(p), size, offset, uint64(h), flags, false))
 }
 
@@ -157,6 +178,9 @@ func (r *Runtime) MemMapNoAccess(p DevPtr, size, offset uint64, h PhysicalMem, f
 //
 // CANN: aclrtUnmapMem.
 func (r *Runtime) UnmapMem(p DevPtr) error {
+	if err := r.require("aclrtUnmapMem"); err != nil {
+		return err
+	}
 	return wrap("Runtime.UnmapMem (aclrtUnmapMem)", r.rt.UnmapMem(uint64(p)))
 }
 
@@ -165,6 +189,9 @@ func (r *Runtime) UnmapMem(p DevPtr) error {
 //
 // CANN: aclrtMemSetAccess.
 func (r *Runtime) MemSetAccess(p DevPtr, size uint64, descs ...MemAccessDesc) error {
+	if err := r.require("aclrtMemSetAccess"); err != nil {
+		return err
+	}
 	ds := make([]rt.AccessDesc, len(descs))
 	for i, d := range descs {
 		ds[i] = rt.AccessDesc{Flags: uint32(d.Flags), LocType: d.LocType, LocID: d.LocID}
@@ -176,6 +203,9 @@ func (r *Runtime) MemSetAccess(p DevPtr, size uint64, descs ...MemAccessDesc) er
 //
 // CANN: aclrtMemGetAccess.
 func (r *Runtime) MemGetAccess(p DevPtr, locType, locID uint32) (MemAccess, error) {
+	if err := r.require("aclrtMemGetAccess"); err != nil {
+		return 0, err
+	}
 	f, err := r.rt.MemGetAccess(uint64(p), locType, locID)
 	return MemAccess(f), wrap("Runtime.MemGetAccess (aclrtMemGetAccess)", err)
 }
@@ -185,6 +215,9 @@ func (r *Runtime) MemGetAccess(p DevPtr, locType, locID uint32) (MemAccess, erro
 //
 // CANN: aclrtMemRetainAllocationHandle.
 func (r *Runtime) RetainAllocation(p DevPtr) (PhysicalMem, error) {
+	if err := r.require("aclrtMemRetainAllocationHandle"); err != nil {
+		return 0, err
+	}
 	id, err := r.rt.RetainAllocation(uint64(p))
 	return PhysicalMem(id), wrap("Runtime.RetainAllocation (aclrtMemRetainAllocationHandle)", err)
 }
@@ -194,6 +227,9 @@ func (r *Runtime) RetainAllocation(p DevPtr) (PhysicalMem, error) {
 //
 // CANN: aclrtMemGetAllocationPropertiesFromHandle.
 func (r *Runtime) PhysicalMemProperties(h PhysicalMem) (PhysicalMemProp, error) {
+	if err := r.require("aclrtMemGetAllocationPropertiesFromHandle"); err != nil {
+		return PhysicalMemProp{}, err
+	}
 	p, err := r.rt.PhysicalProps(uint64(h))
 	return PhysicalMemProp{HandleType: p.HandleType, AllocationType: p.AllocationType, MemAttr: MemAttr(p.MemAttr),
 		LocType: p.LocType, LocID: p.LocID, Reserve: p.Reserve}, wrap("Runtime.PhysicalMemProperties (aclrtMemGetAllocationPropertiesFromHandle)", err)

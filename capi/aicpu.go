@@ -24,6 +24,9 @@ func cpuKey(opType string) string { return "\x00cpu:" + opType }
 //export gocann_aclrtRegisterCpuFunc
 func gocann_aclrtRegisterCpuFunc(t *C.gocann_thread, p C.aclrtBinHandle, funcName, kernelName *C.char, out *C.aclrtFuncHandle) C.aclError {
 	const fn = "aclrtRegisterCpuFunc"
+	if code := unsupported(t, "aclrtRegisterCpuFunc"); code != 0 {
+		return code
+	}
 	switch {
 	case p == nil:
 		return nullArg(t, fn, "handle")

@@ -30,6 +30,9 @@ func allocDescOf(t *C.gocann_thread, fn string, p C.aclrtAllocatorDesc) (*cAlloc
 
 //export gocann_aclrtAllocatorCreateDesc
 func gocann_aclrtAllocatorCreateDesc(t *C.gocann_thread) C.aclrtAllocatorDesc {
+	if unsupported(t, "aclrtAllocatorCreateDesc") != 0 {
+		return nil
+	}
 	d := &cAllocDesc{}
 	h, ok := proc.handles.add(kindAllocDesc, d)
 	if !ok {
@@ -44,6 +47,9 @@ func gocann_aclrtAllocatorCreateDesc(t *C.gocann_thread) C.aclrtAllocatorDesc {
 //export gocann_aclrtAllocatorDestroyDesc
 func gocann_aclrtAllocatorDestroyDesc(t *C.gocann_thread, p C.aclrtAllocatorDesc) C.aclError {
 	const fn = "aclrtAllocatorDestroyDesc"
+	if code := unsupported(t, "aclrtAllocatorDestroyDesc"); code != 0 {
+		return code
+	}
 	d, code := allocDescOf(t, fn, p)
 	if code != 0 {
 		return code
@@ -70,26 +76,41 @@ func setDesc(t *C.gocann_thread, fn, param string, p C.aclrtAllocatorDesc, v uns
 
 //export gocann_aclrtAllocatorSetObjToDesc
 func gocann_aclrtAllocatorSetObjToDesc(t *C.gocann_thread, p C.aclrtAllocatorDesc, obj C.aclrtAllocator) C.aclError {
+	if code := unsupported(t, "aclrtAllocatorSetObjToDesc"); code != 0 {
+		return code
+	}
 	return setDesc(t, "aclrtAllocatorSetObjToDesc", "allocator", p, unsafe.Pointer(obj), func(d *gocann.AllocatorDesc) *uintptr { return &d.Obj })
 }
 
 //export gocann_aclrtAllocatorSetAllocFuncToDesc
 func gocann_aclrtAllocatorSetAllocFuncToDesc(t *C.gocann_thread, p C.aclrtAllocatorDesc, f C.aclrtAllocatorAllocFunc) C.aclError {
+	if code := unsupported(t, "aclrtAllocatorSetAllocFuncToDesc"); code != 0 {
+		return code
+	}
 	return setDesc(t, "aclrtAllocatorSetAllocFuncToDesc", "func", p, unsafe.Pointer(f), func(d *gocann.AllocatorDesc) *uintptr { return &d.Alloc })
 }
 
 //export gocann_aclrtAllocatorSetFreeFuncToDesc
 func gocann_aclrtAllocatorSetFreeFuncToDesc(t *C.gocann_thread, p C.aclrtAllocatorDesc, f C.aclrtAllocatorFreeFunc) C.aclError {
+	if code := unsupported(t, "aclrtAllocatorSetFreeFuncToDesc"); code != 0 {
+		return code
+	}
 	return setDesc(t, "aclrtAllocatorSetFreeFuncToDesc", "func", p, unsafe.Pointer(f), func(d *gocann.AllocatorDesc) *uintptr { return &d.Free })
 }
 
 //export gocann_aclrtAllocatorSetAllocAdviseFuncToDesc
 func gocann_aclrtAllocatorSetAllocAdviseFuncToDesc(t *C.gocann_thread, p C.aclrtAllocatorDesc, f C.aclrtAllocatorAllocAdviseFunc) C.aclError {
+	if code := unsupported(t, "aclrtAllocatorSetAllocAdviseFuncToDesc"); code != 0 {
+		return code
+	}
 	return setDesc(t, "aclrtAllocatorSetAllocAdviseFuncToDesc", "func", p, unsafe.Pointer(f), func(d *gocann.AllocatorDesc) *uintptr { return &d.AllocAdvise })
 }
 
 //export gocann_aclrtAllocatorSetGetAddrFromBlockFuncToDesc
 func gocann_aclrtAllocatorSetGetAddrFromBlockFuncToDesc(t *C.gocann_thread, p C.aclrtAllocatorDesc, f C.aclrtAllocatorGetAddrFromBlockFunc) C.aclError {
+	if code := unsupported(t, "aclrtAllocatorSetGetAddrFromBlockFuncToDesc"); code != 0 {
+		return code
+	}
 	return setDesc(t, "aclrtAllocatorSetGetAddrFromBlockFuncToDesc", "func", p, unsafe.Pointer(f), func(d *gocann.AllocatorDesc) *uintptr { return &d.GetAddrFromBlock })
 }
 

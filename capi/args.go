@@ -99,6 +99,9 @@ const handleMemSize = 64
 //export gocann_aclrtKernelArgsGetHandleMemSize
 func gocann_aclrtKernelArgsGetHandleMemSize(t *C.gocann_thread, fp C.aclrtFuncHandle, size *C.size_t) C.aclError {
 	const fn = "aclrtKernelArgsGetHandleMemSize"
+	if code := unsupported(t, "aclrtKernelArgsGetHandleMemSize"); code != 0 {
+		return code
+	}
 	if size == nil {
 		return nullArg(t, fn, "memSize")
 	}
@@ -112,6 +115,9 @@ func gocann_aclrtKernelArgsGetHandleMemSize(t *C.gocann_thread, fp C.aclrtFuncHa
 //export gocann_aclrtKernelArgsGetMemSize
 func gocann_aclrtKernelArgsGetMemSize(t *C.gocann_thread, fp C.aclrtFuncHandle, user C.size_t, actual *C.size_t) C.aclError {
 	const fn = "aclrtKernelArgsGetMemSize"
+	if code := unsupported(t, "aclrtKernelArgsGetMemSize"); code != 0 {
+		return code
+	}
 	if actual == nil {
 		return nullArg(t, fn, "actualArgsSize")
 	}
@@ -128,6 +134,9 @@ func gocann_aclrtKernelArgsGetMemSize(t *C.gocann_thread, fp C.aclrtFuncHandle, 
 //export gocann_aclrtKernelArgsInit
 func gocann_aclrtKernelArgsInit(t *C.gocann_thread, fp C.aclrtFuncHandle, out *C.aclrtArgsHandle) C.aclError {
 	const fn = "aclrtKernelArgsInit"
+	if code := unsupported(t, "aclrtKernelArgsInit"); code != 0 {
+		return code
+	}
 	if out == nil {
 		return nullArg(t, fn, "argsHandle")
 	}
@@ -149,6 +158,9 @@ func gocann_aclrtKernelArgsInit(t *C.gocann_thread, fp C.aclrtFuncHandle, out *C
 //export gocann_aclrtKernelArgsInitByUserMem
 func gocann_aclrtKernelArgsInitByUserMem(t *C.gocann_thread, fp C.aclrtFuncHandle, mem C.aclrtArgsHandle, host unsafe.Pointer, size C.size_t) C.aclError {
 	const fn = "aclrtKernelArgsInitByUserMem"
+	if code := unsupported(t, "aclrtKernelArgsInitByUserMem"); code != 0 {
+		return code
+	}
 	if mem == nil || host == nil {
 		return nullArg(t, fn, "argsHandle or userHostMem")
 	}
@@ -311,6 +323,9 @@ func paramOut(out *C.aclrtParamHandle, h handle) {
 //export gocann_aclrtKernelArgsAppend
 func gocann_aclrtKernelArgsAppend(t *C.gocann_thread, ap C.aclrtArgsHandle, param unsafe.Pointer, size C.size_t, out *C.aclrtParamHandle) C.aclError {
 	const fn = "aclrtKernelArgsAppend"
+	if code := unsupported(t, "aclrtKernelArgsAppend"); code != 0 {
+		return code
+	}
 	if out == nil {
 		return nullArg(t, fn, "param or paramHandle")
 	}
@@ -324,6 +339,9 @@ func gocann_aclrtKernelArgsAppend(t *C.gocann_thread, ap C.aclrtArgsHandle, para
 //export gocann_aclrtKernelArgsAppendPlaceHolder
 func gocann_aclrtKernelArgsAppendPlaceHolder(t *C.gocann_thread, ap C.aclrtArgsHandle, out *C.aclrtParamHandle) C.aclError {
 	const fn = "aclrtKernelArgsAppendPlaceHolder"
+	if code := unsupported(t, "aclrtKernelArgsAppendPlaceHolder"); code != 0 {
+		return code
+	}
 	if out == nil {
 		return nullArg(t, fn, "paramHandle")
 	}
@@ -337,6 +355,9 @@ func gocann_aclrtKernelArgsAppendPlaceHolder(t *C.gocann_thread, ap C.aclrtArgsH
 //export gocann_aclrtKernelArgsGetPlaceHolderBuffer
 func gocann_aclrtKernelArgsGetPlaceHolderBuffer(t *C.gocann_thread, ap C.aclrtArgsHandle, pp C.aclrtParamHandle, size C.size_t, out *unsafe.Pointer) C.aclError {
 	const fn = "aclrtKernelArgsGetPlaceHolderBuffer"
+	if code := unsupported(t, "aclrtKernelArgsGetPlaceHolderBuffer"); code != 0 {
+		return code
+	}
 	if out == nil {
 		return nullArg(t, fn, "bufferAddr")
 	}
@@ -349,11 +370,17 @@ func gocann_aclrtKernelArgsGetPlaceHolderBuffer(t *C.gocann_thread, ap C.aclrtAr
 
 //export gocann_aclrtKernelArgsParaUpdate
 func gocann_aclrtKernelArgsParaUpdate(t *C.gocann_thread, ap C.aclrtArgsHandle, pp C.aclrtParamHandle, param unsafe.Pointer, size C.size_t) C.aclError {
+	if code := unsupported(t, "aclrtKernelArgsParaUpdate"); code != 0 {
+		return code
+	}
 	return fail(t, "aclrtKernelArgsParaUpdate", argsParaUpdate(unsafe.Pointer(ap), unsafe.Pointer(pp), param, uintptr(size)))
 }
 
 //export gocann_aclrtKernelArgsFinalize
 func gocann_aclrtKernelArgsFinalize(t *C.gocann_thread, ap C.aclrtArgsHandle) C.aclError {
+	if code := unsupported(t, "aclrtKernelArgsFinalize"); code != 0 {
+		return code
+	}
 	return fail(t, "aclrtKernelArgsFinalize", argsFinalize(unsafe.Pointer(ap)))
 }
 
@@ -388,6 +415,9 @@ func (a *cArgs) block() ([]byte, int, []placeholder) {
 //export gocann_aclrtLaunchKernelWithConfig
 func gocann_aclrtLaunchKernelWithConfig(t *C.gocann_thread, fp C.aclrtFuncHandle, blocks C.uint32_t, sp C.aclrtStream, cfg *C.aclrtLaunchKernelCfg, ap C.aclrtArgsHandle, reserve C.uintptr_t) C.aclError {
 	const fn = "aclrtLaunchKernelWithConfig"
+	if code := unsupported(t, "aclrtLaunchKernelWithConfig"); code != 0 {
+		return code
+	}
 	if reserve != 0 {
 		return failf(t, fn, gocann.KindInvalidParam, "reserve is %#x, expected NULL", uintptr(reserve))
 	}

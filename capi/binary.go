@@ -23,6 +23,9 @@ type binaryDesc struct {
 //export gocann_aclrtCreateBinary
 func gocann_aclrtCreateBinary(t *C.gocann_thread, data unsafe.Pointer, n C.size_t) C.aclrtBinary {
 	const fn = "aclrtCreateBinary"
+	if unsupported(t, "aclrtCreateBinary") != 0 {
+		return nil
+	}
 	if data == nil {
 		nullArg(t, fn, "data")
 		return nil
@@ -38,6 +41,9 @@ func gocann_aclrtCreateBinary(t *C.gocann_thread, data unsafe.Pointer, n C.size_
 //export gocann_aclrtDestroyBinary
 func gocann_aclrtDestroyBinary(t *C.gocann_thread, b C.aclrtBinary) C.aclError {
 	const fn = "aclrtDestroyBinary"
+	if code := unsupported(t, "aclrtDestroyBinary"); code != 0 {
+		return code
+	}
 	if b == nil {
 		return nullArg(t, fn, "binary")
 	}
@@ -50,6 +56,9 @@ func gocann_aclrtDestroyBinary(t *C.gocann_thread, b C.aclrtBinary) C.aclError {
 //export gocann_aclrtBinaryLoad
 func gocann_aclrtBinaryLoad(t *C.gocann_thread, b C.aclrtBinary, out *C.aclrtBinHandle) C.aclError {
 	const fn = "aclrtBinaryLoad"
+	if code := unsupported(t, "aclrtBinaryLoad"); code != 0 {
+		return code
+	}
 	if b == nil || out == nil {
 		return nullArg(t, fn, "binary or binHandle")
 	}
@@ -194,6 +203,9 @@ func gocann_aclrtGetFuncBySymbol(t *C.gocann_thread, sym unsafe.Pointer, out *C.
 //export gocann_aclrtFunctionGetBinary
 func gocann_aclrtFunctionGetBinary(t *C.gocann_thread, p C.aclrtFuncHandle, out *C.aclrtBinHandle) C.aclError {
 	const fn = "aclrtFunctionGetBinary"
+	if code := unsupported(t, "aclrtFunctionGetBinary"); code != 0 {
+		return code
+	}
 	if out == nil {
 		return nullArg(t, fn, "binHandle")
 	}
@@ -208,6 +220,9 @@ func gocann_aclrtFunctionGetBinary(t *C.gocann_thread, p C.aclrtFuncHandle, out 
 //export gocann_aclrtGetFunctionAddr
 func gocann_aclrtGetFunctionAddr(t *C.gocann_thread, p C.aclrtFuncHandle, aic, aiv *unsafe.Pointer) C.aclError {
 	const fn = "aclrtGetFunctionAddr"
+	if code := unsupported(t, "aclrtGetFunctionAddr"); code != 0 {
+		return code
+	}
 	if aic == nil || aiv == nil {
 		return nullArg(t, fn, "aicAddr or aivAddr")
 	}
@@ -248,6 +263,9 @@ func gocann_aclrtGetFunctionSize(t *C.gocann_thread, p C.aclrtFuncHandle, aic, a
 //export gocann_aclrtGetFunctionAttribute
 func gocann_aclrtGetFunctionAttribute(t *C.gocann_thread, p C.aclrtFuncHandle, attr C.aclrtFuncAttribute, out *C.int64_t) C.aclError {
 	const fn = "aclrtGetFunctionAttribute"
+	if code := unsupported(t, "aclrtGetFunctionAttribute"); code != 0 {
+		return code
+	}
 	if out == nil {
 		return nullArg(t, fn, "attrValue")
 	}
@@ -285,6 +303,9 @@ func (f *cFunc) paramLayout() (offsets, sizes []int, err error) {
 //export gocann_aclrtFunctionGetParamCount
 func gocann_aclrtFunctionGetParamCount(t *C.gocann_thread, p unsafe.Pointer, out *C.size_t) C.aclError {
 	const fn = "aclrtFunctionGetParamCount"
+	if code := unsupported(t, "aclrtFunctionGetParamCount"); code != 0 {
+		return code
+	}
 	if out == nil {
 		return nullArg(t, fn, "paramCount")
 	}
@@ -303,6 +324,9 @@ func gocann_aclrtFunctionGetParamCount(t *C.gocann_thread, p unsafe.Pointer, out
 //export gocann_aclrtFunctionGetParamInfo
 func gocann_aclrtFunctionGetParamInfo(t *C.gocann_thread, p unsafe.Pointer, i C.size_t, offset, size *C.size_t) C.aclError {
 	const fn = "aclrtFunctionGetParamInfo"
+	if code := unsupported(t, "aclrtFunctionGetParamInfo"); code != 0 {
+		return code
+	}
 	if offset == nil && size == nil {
 		return failf(t, fn, gocann.KindBadArgument, "paramOffset and paramSize are both NULL, expected at least one")
 	}
@@ -329,6 +353,9 @@ func gocann_aclrtFunctionGetParamInfo(t *C.gocann_thread, p unsafe.Pointer, i C.
 //export gocann_aclrtFunctionGetAvailDynUbufPerBlock
 func gocann_aclrtFunctionGetAvailDynUbufPerBlock(t *C.gocann_thread, p unsafe.Pointer, flags C.uint32_t, out *C.size_t) C.aclError {
 	const fn = "aclrtFunctionGetAvailDynUbufPerBlock"
+	if code := unsupported(t, "aclrtFunctionGetAvailDynUbufPerBlock"); code != 0 {
+		return code
+	}
 	if out == nil {
 		return nullArg(t, fn, "dynamicUbufSize")
 	}

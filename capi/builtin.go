@@ -102,6 +102,9 @@ func gocann_aclrtSetDeviceSatMode(t *C.gocann_thread, mode C.aclrtFloatOverflowM
 //export gocann_aclrtGetDeviceSatMode
 func gocann_aclrtGetDeviceSatMode(t *C.gocann_thread, mode *C.aclrtFloatOverflowMode) C.aclError {
 	const fn = "aclrtGetDeviceSatMode"
+	if code := unsupported(t, "aclrtGetDeviceSatMode"); code != 0 {
+		return code
+	}
 	if mode == nil {
 		return nullArg(t, fn, "mode")
 	}

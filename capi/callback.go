@@ -168,7 +168,7 @@ func gocann_aclrtLaunchCallback(t *C.gocann_thread, fn C.aclrtCallback, data C.u
 	}
 	// The stream task hands the callback over; with ACL_CALLBACK_BLOCK it
 	// holds the stream until the report thread has run it.
-	return fail(t, name, s.s.LaunchHostFunc(func() {
+	return fail(t, name, s.s.Raw().LaunchCallback(func() {
 		th.reports <- rep
 		if rep.done != nil {
 			<-rep.done

@@ -32,7 +32,7 @@ func gocann_aclrtCreateContext(t *C.gocann_thread, out *C.aclrtContext, deviceID
 	}
 	c, err := newCContext(gc, int(deviceID), false)
 	if err != nil {
-		if ds, derr := gc.DefaultStream(); derr == nil {
+		if ds, derr := gc.Raw().DefaultStream(); derr == nil {
 			forgetPending(ds)
 		}
 		gc.Close()

@@ -95,6 +95,9 @@ func gocann_aclDestroyDataBuffer(t *C.gocann_thread, p *C.aclDataBuffer) C.aclEr
 //export gocann_aclUpdateDataBuffer
 func gocann_aclUpdateDataBuffer(t *C.gocann_thread, p *C.aclDataBuffer, data unsafe.Pointer, size C.size_t) C.aclError {
 	const fn = "aclUpdateDataBuffer"
+	if code := unsupported(t, "aclUpdateDataBuffer"); code != 0 {
+		return code
+	}
 	d, code := dataBufOf(t, fn, p)
 	if code != 0 {
 		return code

@@ -175,6 +175,9 @@ func gocann_aclrtGetDeviceInfo(t *C.gocann_thread, deviceID C.uint32_t, attr C.a
 //export gocann_aclrtDeviceGetStreamPriorityRange
 func gocann_aclrtDeviceGetStreamPriorityRange(t *C.gocann_thread, least, greatest *C.int32_t) C.aclError {
 	const fn = "aclrtDeviceGetStreamPriorityRange"
+	if code := unsupported(t, "aclrtDeviceGetStreamPriorityRange"); code != 0 {
+		return code
+	}
 	if least == nil || greatest == nil {
 		return nullArg(t, fn, "leastPriority or greatestPriority")
 	}
@@ -190,6 +193,9 @@ func gocann_aclrtDeviceGetStreamPriorityRange(t *C.gocann_thread, least, greates
 //export gocann_aclrtQueryDeviceStatus
 func gocann_aclrtQueryDeviceStatus(t *C.gocann_thread, deviceID C.int32_t, status *C.aclrtDeviceStatus) C.aclError {
 	const fn = "aclrtQueryDeviceStatus"
+	if code := unsupported(t, "aclrtQueryDeviceStatus"); code != 0 {
+		return code
+	}
 	if status == nil {
 		return nullArg(t, fn, "deviceStatus")
 	}

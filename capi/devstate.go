@@ -86,6 +86,9 @@ func gocann_aclrtDeviceTaskAbort(t *C.gocann_thread, deviceID C.int32_t, timeout
 //export gocann_aclrtGetPrimaryCtxState
 func gocann_aclrtGetPrimaryCtxState(t *C.gocann_thread, deviceID C.int32_t, flags *C.uint32_t, active *C.int32_t) C.aclError {
 	const fn = "aclrtGetPrimaryCtxState"
+	if code := unsupported(t, "aclrtGetPrimaryCtxState"); code != 0 {
+		return code
+	}
 	if active == nil {
 		return nullArg(t, fn, "active")
 	}

@@ -250,6 +250,17 @@ aclError gocann_aclrtLaunchKernelV2(gocann_thread *t, aclrtFuncHandle funcHandle
 	return (aclError)gocann_go_aclrtLaunchKernelV2(t, funcHandle, numBlocks, (void *)argsData, argsSize, cfg, stream);
 }
 
+// gocann_linked_launch is a <<<>>> launch (capi/linked.go), which takes the
+// direct path as aclrtLaunchKernelWithHostArgs does.
+aclError gocann_linked_launch(gocann_thread *t, aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
+			      void *args, size_t argsSize) {
+	if (gocann_direct_launch(t, (uint64_t)(uintptr_t)funcHandle, numBlocks, (uint64_t)(uintptr_t)stream, args,
+				 argsSize) == 0) {
+		return ACL_SUCCESS;
+	}
+	return (aclError)gocann_go_linked_launch(t, funcHandle, numBlocks, stream, args, argsSize);
+}
+
 aclError gocann_aclrtLaunchKernelWithHostArgs(gocann_thread *t, aclrtFuncHandle funcHandle, uint32_t numBlocks,
 					      aclrtStream stream, aclrtLaunchKernelCfg *cfg, void *hostArgs, size_t argsSize,
 					      aclrtPlaceHolderInfo *placeHolderArray, size_t placeHolderNum) {

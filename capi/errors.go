@@ -86,6 +86,9 @@ func gocann_aclrtGetLastError(t *C.gocann_thread, level C.aclrtLastErrLevel) C.a
 
 //export gocann_aclGetRecentErrMsg
 func gocann_aclGetRecentErrMsg(t *C.gocann_thread) *C.char {
+	if unsupported(t, "aclGetRecentErrMsg") != 0 {
+		return nil
+	}
 	if errMsgProcessWide() {
 		return proc.takeMsgs()
 	}

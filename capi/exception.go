@@ -93,6 +93,9 @@ func binaryException(info gocann.ExceptionInfo) (C.aclrtOpExceptionCallback, uns
 //export gocann_aclrtBinarySetExceptionCallback
 func gocann_aclrtBinarySetExceptionCallback(t *C.gocann_thread, p C.aclrtBinHandle, cb C.aclrtOpExceptionCallback, user unsafe.Pointer) C.aclError {
 	const fn = "aclrtBinarySetExceptionCallback"
+	if code := unsupported(t, "aclrtBinarySetExceptionCallback"); code != 0 {
+		return code
+	}
 	b, code := binaryOf(t, fn, p)
 	if code != 0 {
 		return code
@@ -130,6 +133,9 @@ func exceptionKernel(t *C.gocann_thread, fn string, info *C.aclrtExceptionInfo) 
 //export gocann_aclrtGetArgsFromExceptionInfo
 func gocann_aclrtGetArgsFromExceptionInfo(t *C.gocann_thread, info *C.aclrtExceptionInfo, devArgsPtr *unsafe.Pointer, devArgsLen *C.uint32_t) C.aclError {
 	const fn = "aclrtGetArgsFromExceptionInfo"
+	if code := unsupported(t, "aclrtGetArgsFromExceptionInfo"); code != 0 {
+		return code
+	}
 	if info != nil && (devArgsPtr == nil || devArgsLen == nil) {
 		return nullArg(t, fn, "devArgsPtr or devArgsLen")
 	}
@@ -146,6 +152,9 @@ func gocann_aclrtGetArgsFromExceptionInfo(t *C.gocann_thread, info *C.aclrtExcep
 //export gocann_aclrtGetFuncHandleFromExceptionInfo
 func gocann_aclrtGetFuncHandleFromExceptionInfo(t *C.gocann_thread, info *C.aclrtExceptionInfo, fh *C.aclrtFuncHandle) C.aclError {
 	const fn = "aclrtGetFuncHandleFromExceptionInfo"
+	if code := unsupported(t, "aclrtGetFuncHandleFromExceptionInfo"); code != 0 {
+		return code
+	}
 	if info != nil && fh == nil {
 		return nullArg(t, fn, "func")
 	}
@@ -176,6 +185,9 @@ func gocann_aclrtSetExceptionInfoCallback(t *C.gocann_thread, cb C.aclrtExceptio
 //export gocann_aclrtExceptionInfoCallbackRegister
 func gocann_aclrtExceptionInfoCallbackRegister(t *C.gocann_thread, cb C.aclrtExceptionInfoCallback) C.aclError {
 	const fn = "aclrtExceptionInfoCallbackRegister"
+	if code := unsupported(t, "aclrtExceptionInfoCallbackRegister"); code != 0 {
+		return code
+	}
 	if cb == nil {
 		return nullArg(t, fn, "callback")
 	}
@@ -197,6 +209,9 @@ func gocann_aclrtExceptionInfoCallbackRegister(t *C.gocann_thread, cb C.aclrtExc
 
 //export gocann_aclrtExceptionInfoCallbackUnregister
 func gocann_aclrtExceptionInfoCallbackUnregister(t *C.gocann_thread, cb C.aclrtExceptionInfoCallback) C.aclError {
+	if code := unsupported(t, "aclrtExceptionInfoCallbackUnregister"); code != 0 {
+		return code
+	}
 	if cb == nil {
 		return nullArg(t, "aclrtExceptionInfoCallbackUnregister", "callback")
 	}

@@ -153,6 +153,9 @@ func gocann_aclFinalize(t *C.gocann_thread) C.aclError {
 
 //export gocann_aclFinalizeReference
 func gocann_aclFinalizeReference(t *C.gocann_thread, refCount *C.uint64_t) C.aclError {
+	if code := unsupported(t, "aclFinalizeReference"); code != 0 {
+		return code
+	}
 	return finalize(t, "aclFinalizeReference", false, refCount)
 }
 
@@ -246,6 +249,9 @@ func unsupported(t *C.gocann_thread, fn string) C.aclError {
 
 //export gocann_aclrtGetSocName
 func gocann_aclrtGetSocName(t *C.gocann_thread) *C.char {
+	if unsupported(t, "aclrtGetSocName") != 0 {
+		return nil
+	}
 	name := socName()
 	proc.mu.Lock()
 	defer proc.mu.Unlock()
@@ -268,21 +274,18 @@ func gocann_aclGetDeviceCapability(t *C.gocann_thread, deviceID C.uint32_t, info
 	if err != nil {
 		return fail(t, fn, err)
 	}
-	var attr gocann.DeviceAttr
+	// The chip's figures, as aclrtGetDeviceInfo reads them; read here, not
+	// through it: IPV350 offers this function but not that one.
+	p := d.Props()
 	switch info {
 	case C.ACL_DEVICE_INFO_AI_CORE_NUM:
-		attr = gocann.AttrAICoreNum
+		*value = C.int64_t(p.AICores)
 	case C.ACL_DEVICE_INFO_VECTOR_CORE_NUM:
-		attr = gocann.AttrVectorCoreNum
+		*value = C.int64_t(p.VectorCores)
 	case C.ACL_DEVICE_INFO_L2_SIZE:
-		attr = gocann.AttrL2CacheSize
+		*value = C.int64_t(p.L2Size)
 	default:
 		return failf(t, fn, gocann.KindInvalidParam, "deviceInfo %d is invalid, expected ACL_DEVICE_INFO_AI_CORE_NUM (0), _VECTOR_CORE_NUM (1) or _L2_SIZE (2)", info)
 	}
-	v, err := d.Info(attr)
-	if err != nil {
-		return fail(t, fn, err)
-	}
-	*value = C.int64_t(v)
 	return 0
 }

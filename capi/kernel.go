@@ -161,6 +161,9 @@ func addBinary(t *C.gocann_thread, fn string, b *ckernel.Binary, cpu bool, out *
 //export gocann_aclrtBinaryLoadFromFile
 func gocann_aclrtBinaryLoadFromFile(t *C.gocann_thread, path *C.char, opts *C.aclrtBinaryLoadOptions, out *C.aclrtBinHandle) C.aclError {
 	const fn = "aclrtBinaryLoadFromFile"
+	if code := unsupported(t, "aclrtBinaryLoadFromFile"); code != 0 {
+		return code
+	}
 	if path == nil || out == nil {
 		return nullArg(t, fn, "binPath or binHandle")
 	}
@@ -180,6 +183,9 @@ func gocann_aclrtBinaryLoadFromFile(t *C.gocann_thread, path *C.char, opts *C.ac
 //export gocann_aclrtBinaryLoadFromData
 func gocann_aclrtBinaryLoadFromData(t *C.gocann_thread, data unsafe.Pointer, length C.size_t, opts *C.aclrtBinaryLoadOptions, out *C.aclrtBinHandle) C.aclError {
 	const fn = "aclrtBinaryLoadFromData"
+	if code := unsupported(t, "aclrtBinaryLoadFromData"); code != 0 {
+		return code
+	}
 	if data == nil || out == nil {
 		return nullArg(t, fn, "data or binHandle")
 	}
@@ -203,6 +209,9 @@ func gocann_aclrtBinaryLoadFromData(t *C.gocann_thread, data unsafe.Pointer, len
 //export gocann_aclrtBinaryGetFunction
 func gocann_aclrtBinaryGetFunction(t *C.gocann_thread, p C.aclrtBinHandle, name *C.char, out *C.aclrtFuncHandle) C.aclError {
 	const fn = "aclrtBinaryGetFunction"
+	if code := unsupported(t, "aclrtBinaryGetFunction"); code != 0 {
+		return code
+	}
 	if name == nil || out == nil {
 		return nullArg(t, fn, "kernelName or funcHandle")
 	}
@@ -218,6 +227,9 @@ func gocann_aclrtBinaryGetFunction(t *C.gocann_thread, p C.aclrtBinHandle, name 
 //export gocann_aclrtBinaryUnLoad
 func gocann_aclrtBinaryUnLoad(t *C.gocann_thread, p C.aclrtBinHandle) C.aclError {
 	const fn = "aclrtBinaryUnLoad"
+	if code := unsupported(t, "aclrtBinaryUnLoad"); code != 0 {
+		return code
+	}
 	b, code := binaryOf(t, fn, p)
 	if code != 0 {
 		return code
@@ -233,6 +245,9 @@ func gocann_aclrtBinaryUnLoad(t *C.gocann_thread, p C.aclrtBinHandle) C.aclError
 //export gocann_aclrtGetFunctionName
 func gocann_aclrtGetFunctionName(t *C.gocann_thread, p C.aclrtFuncHandle, maxLen C.uint32_t, name *C.char) C.aclError {
 	const fn = "aclrtGetFunctionName"
+	if code := unsupported(t, "aclrtGetFunctionName"); code != 0 {
+		return code
+	}
 	if name == nil {
 		return nullArg(t, fn, "name")
 	}

@@ -76,6 +76,9 @@ func gocann_aclrtCreateLabel(t *C.gocann_thread, out *C.aclrtLabel) C.aclError {
 //export gocann_aclrtDestroyLabel
 func gocann_aclrtDestroyLabel(t *C.gocann_thread, p C.aclrtLabel) C.aclError {
 	const fn = "aclrtDestroyLabel"
+	if code := unsupported(t, "aclrtDestroyLabel"); code != 0 {
+		return code
+	}
 	l, code := labelOf(t, fn, "label", p)
 	if code != 0 {
 		return code
@@ -107,6 +110,9 @@ func gocann_aclrtSetLabel(t *C.gocann_thread, p C.aclrtLabel, sp C.aclrtStream) 
 //export gocann_aclrtCreateLabelList
 func gocann_aclrtCreateLabelList(t *C.gocann_thread, labels *C.aclrtLabel, num C.size_t, out *C.aclrtLabelList) C.aclError {
 	const fn = "aclrtCreateLabelList"
+	if code := unsupported(t, "aclrtCreateLabelList"); code != 0 {
+		return code
+	}
 	if labels == nil || out == nil {
 		return nullArg(t, fn, "labels or labelList")
 	}
@@ -132,6 +138,9 @@ func gocann_aclrtCreateLabelList(t *C.gocann_thread, labels *C.aclrtLabel, num C
 //export gocann_aclrtDestroyLabelList
 func gocann_aclrtDestroyLabelList(t *C.gocann_thread, p C.aclrtLabelList) C.aclError {
 	const fn = "aclrtDestroyLabelList"
+	if code := unsupported(t, "aclrtDestroyLabelList"); code != 0 {
+		return code
+	}
 	if !proc.handles.remove(handleOf(unsafe.Pointer(p)), kindLabelList) {
 		return badHandle(t, fn, "labelList", unsafe.Pointer(p), kindLabelList)
 	}

@@ -15,6 +15,9 @@ import (
 //export gocann_aclrtGetThreadLastTaskId
 func gocann_aclrtGetThreadLastTaskId(t *C.gocann_thread, taskID *C.uint32_t) C.aclError {
 	const fn = "aclrtGetThreadLastTaskId"
+	if code := unsupported(t, "aclrtGetThreadLastTaskId"); code != 0 {
+		return code
+	}
 	if taskID == nil {
 		return nullArg(t, fn, "taskId")
 	}

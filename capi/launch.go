@@ -110,6 +110,9 @@ func gocann_go_aclrtLaunchKernel(t *C.gocann_thread, f C.aclrtFuncHandle, blocks
 
 //export gocann_go_aclrtLaunchKernelV2
 func gocann_go_aclrtLaunchKernelV2(t *C.gocann_thread, f C.aclrtFuncHandle, blocks C.uint32_t, args unsafe.Pointer, size C.size_t, cfg *C.aclrtLaunchKernelCfg, sp C.aclrtStream) C.aclError {
+	if code := unsupported(t, "aclrtLaunchKernelV2"); code != 0 {
+		return code
+	}
 	return launchArgs(t, "aclrtLaunchKernelV2", unsafe.Pointer(f), blocks, args, size, cfg, sp)
 }
 
@@ -157,6 +160,9 @@ func launchedInGo(t *C.gocann_thread, s *cStream) {
 func gocann_go_aclrtLaunchKernelWithHostArgs(t *C.gocann_thread, fp C.aclrtFuncHandle, blocks C.uint32_t, sp C.aclrtStream, cfg *C.aclrtLaunchKernelCfg,
 	hostArgs unsafe.Pointer, size C.size_t, phArray *C.aclrtPlaceHolderInfo, phNum C.size_t) C.aclError {
 	const fn = "aclrtLaunchKernelWithHostArgs"
+	if code := unsupported(t, "aclrtLaunchKernelWithHostArgs"); code != 0 {
+		return code
+	}
 	f, s, lc, code := launchTarget(t, fn, unsafe.Pointer(fp), cfg, sp)
 	if code != 0 {
 		return code
@@ -227,6 +233,9 @@ func (f *cFunc) paramSizes() ([]int, error) {
 //export gocann_aclrtLaunchKernelWithArgsArray
 func gocann_aclrtLaunchKernelWithArgsArray(t *C.gocann_thread, fp unsafe.Pointer, blocks C.uint32_t, sp C.aclrtStream, cfg *C.aclrtLaunchKernelCfg, args *unsafe.Pointer) C.aclError {
 	const fn = "aclrtLaunchKernelWithArgsArray"
+	if code := unsupported(t, "aclrtLaunchKernelWithArgsArray"); code != 0 {
+		return code
+	}
 	f, s, lc, code := launchTarget(t, fn, fp, cfg, sp)
 	if code != 0 {
 		return code

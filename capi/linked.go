@@ -17,7 +17,10 @@ import (
 // The kernels of a static kernel library (ascendc_library STATIC) are
 // linked into the program, and their <<<>>> launches, written by
 // gocann/ascendc/gocann_launch.h, ask gocann_linked_kernel for a function
-// handle before they launch with aclrtLaunchKernelWithHostArgs. A handle
+// handle before they launch with gocann_linked_launch: an
+// aclrtLaunchKernelWithHostArgs without placeholders or configuration,
+// and without its support check (a <<<>>> is no CANN call; IPV350, which
+// lacks that one, launches kernels too). A handle
 // is made at a kernel's first launch and, like a loaded binary's, lives
 // until aclFinalize; the next launch after that makes a new one. The
 // declaration of a gang kernel (kernel.Func.Gang) ends with a 0 byte and
@@ -71,4 +74,14 @@ func gocann_linked_kernel(t *C.gocann_thread, fnp unsafe.Pointer, name *C.char, 
 	lt.funcs[uintptr(fnp)] = f
 	proc.fronts.Store(f.k, h)
 	return C.aclrtFuncHandle(C.gocann_handle(C.uintptr_t(h)))
+}
+
+//export gocann_go_linked_launch
+func gocann_go_linked_launch(t *C.gocann_thread, fp C.aclrtFuncHandle, blocks C.uint32_t, sp C.aclrtStream, args unsafe.Pointer, size C.size_t) C.aclError {
+	const fn = "<<<>>> launch"
+	f, s, lc, code := launchTarget(t, fn, unsafe.Pointer(fp), nil, sp)
+	if code != 0 {
+		return code
+	}
+	return launchHostArgs(t, fn, f, nil, s, lc, uint32(blocks), args, size, nil, 0)
 }

@@ -40,6 +40,9 @@ func gocann_aclrtMallocAlign32(t *C.gocann_thread, out *unsafe.Pointer, size C.s
 
 //export gocann_aclrtMallocCached
 func gocann_aclrtMallocCached(t *C.gocann_thread, out *unsafe.Pointer, size C.size_t, policy C.aclrtMemMallocPolicy) C.aclError {
+	if code := unsupported(t, "aclrtMallocCached"); code != 0 {
+		return code
+	}
 	return malloc(t, "aclrtMallocCached", out, size, policy)
 }
 
@@ -76,6 +79,9 @@ func checkMallocCfg(t *C.gocann_thread, fn string, cfg *C.aclrtMallocConfig) C.a
 //export gocann_aclrtMallocWithCfg
 func gocann_aclrtMallocWithCfg(t *C.gocann_thread, out *unsafe.Pointer, size C.size_t, policy C.aclrtMemMallocPolicy, cfg *C.aclrtMallocConfig) C.aclError {
 	const fn = "aclrtMallocWithCfg"
+	if code := unsupported(t, "aclrtMallocWithCfg"); code != 0 {
+		return code
+	}
 	if code := checkMallocCfg(t, fn, cfg); code != 0 {
 		return code
 	}

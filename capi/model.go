@@ -258,6 +258,9 @@ func gocann_aclmdlRISetName(t *C.gocann_thread, p C.aclmdlRI, name *C.char) C.ac
 //export gocann_aclmdlRIGetName
 func gocann_aclmdlRIGetName(t *C.gocann_thread, p C.aclmdlRI, maxLen C.uint32_t, name *C.char) C.aclError {
 	const fn = "aclmdlRIGetName"
+	if code := unsupported(t, "aclmdlRIGetName"); code != 0 {
+		return code
+	}
 	m, code := modelOf(t, fn, p)
 	if code != 0 {
 		return code

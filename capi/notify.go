@@ -94,6 +94,9 @@ func gocann_aclrtWaitAndResetNotify(t *C.gocann_thread, p C.aclrtNotify, sp C.ac
 //export gocann_aclrtGetNotifyId
 func gocann_aclrtGetNotifyId(t *C.gocann_thread, p C.aclrtNotify, id *C.uint32_t) C.aclError {
 	const fn = "aclrtGetNotifyId"
+	if code := unsupported(t, "aclrtGetNotifyId"); code != 0 {
+		return code
+	}
 	if id == nil {
 		return nullArg(t, fn, "notifyId")
 	}

@@ -119,6 +119,9 @@ func gocann_aclrtGetSysParamOpt(t *C.gocann_thread, opt C.aclSysParamOpt, value 
 //export gocann_aclrtCtxSetSysParamOpt
 func gocann_aclrtCtxSetSysParamOpt(t *C.gocann_thread, opt C.aclSysParamOpt, value C.int64_t) C.aclError {
 	const name = "aclrtCtxSetSysParamOpt"
+	if code := unsupported(t, "aclrtCtxSetSysParamOpt"); code != 0 {
+		return code
+	}
 	if err := gocann.CheckContextSysParam(name, gocann.SysParamOpt(opt)); err != nil {
 		return fail(t, name, err)
 	}

@@ -163,7 +163,7 @@ func defaultContext(dev *gocann.Device) (*cContext, error) {
 func newCContext(gc *gocann.Context, dev int, isDefault bool) (*cContext, error) {
 	c := &cContext{c: gc, dev: dev, isDefault: isDefault, streams: make(map[*cStream]struct{}),
 		events: make(map[*cEvent]struct{}), notifies: make(map[*cNotify]struct{}), cnts: make(map[*cCntNotify]struct{})}
-	ds, err := gc.DefaultStream()
+	ds, err := gc.Raw().DefaultStream()
 	if err != nil {
 		return nil, err
 	}

@@ -27,14 +27,14 @@ func createStream(t *C.gocann_thread, fn string, out *C.aclrtStream, prio uint32
 	least, greatest := c.c.Device().StreamPriorityRange()
 	p := int(min(prio, uint32(least))) // out-of-range priorities are clamped, as CANN does
 	p = max(p, greatest)
-	gs, err := c.c.NewStream(gocann.WithPriority(p), gocann.WithStreamFlags(gocann.StreamFlags(flags)))
+	gs, err := c.c.Raw().NewStream(gocann.WithPriority(p), gocann.WithStreamFlags(gocann.StreamFlags(flags)))
 	if err != nil {
 		return fail(t, fn, err)
 	}
 	s := &cStream{s: gs, ctx: c}
 	h, ok := proc.handles.add(kindStream, s)
 	if !ok {
-		gs.CloseForce()
+		gs.Close() // new, with nothing queued: no wait (and no support check, which CloseForce has)
 		forgetPending(gs)
 		return failf(t, fn, gocann.KindNoStream, "too many live handles")
 	}
@@ -52,11 +52,17 @@ func createStream(t *C.gocann_thread, fn string, out *C.aclrtStream, prio uint32
 
 //export gocann_aclrtCreateStream
 func gocann_aclrtCreateStream(t *C.gocann_thread, out *C.aclrtStream) C.aclError {
+	if code := unsupported(t, "aclrtCreateStream"); code != 0 {
+		return code
+	}
 	return createStream(t, "aclrtCreateStream", out, 0, 0)
 }
 
 //export gocann_aclrtCreateStreamWithConfig
 func gocann_aclrtCreateStreamWithConfig(t *C.gocann_thread, out *C.aclrtStream, priority, flag C.uint32_t) C.aclError {
+	if code := unsupported(t, "aclrtCreateStreamWithConfig"); code != 0 {
+		return code
+	}
 	return createStream(t, "aclrtCreateStreamWithConfig", out, uint32(priority), uint32(flag))
 }
 
@@ -200,6 +206,9 @@ func gocann_aclrtStreamQuery(t *C.gocann_thread, p C.aclrtStream, status *C.aclr
 //export gocann_aclrtStreamGetPriority
 func gocann_aclrtStreamGetPriority(t *C.gocann_thread, p C.aclrtStream, prio *C.uint32_t) C.aclError {
 	const fn = "aclrtStreamGetPriority"
+	if code := unsupported(t, "aclrtStreamGetPriority"); code != 0 {
+		return code
+	}
 	if prio == nil {
 		return nullArg(t, fn, "priority")
 	}
@@ -214,6 +223,9 @@ func gocann_aclrtStreamGetPriority(t *C.gocann_thread, p C.aclrtStream, prio *C.
 //export gocann_aclrtStreamGetFlags
 func gocann_aclrtStreamGetFlags(t *C.gocann_thread, p C.aclrtStream, flags *C.uint32_t) C.aclError {
 	const fn = "aclrtStreamGetFlags"
+	if code := unsupported(t, "aclrtStreamGetFlags"); code != 0 {
+		return code
+	}
 	if flags == nil {
 		return nullArg(t, fn, "flags")
 	}
@@ -228,6 +240,9 @@ func gocann_aclrtStreamGetFlags(t *C.gocann_thread, p C.aclrtStream, flags *C.ui
 //export gocann_aclrtStreamGetId
 func gocann_aclrtStreamGetId(t *C.gocann_thread, p C.aclrtStream, id *C.int32_t) C.aclError {
 	const fn = "aclrtStreamGetId"
+	if code := unsupported(t, "aclrtStreamGetId"); code != 0 {
+		return code
+	}
 	if id == nil {
 		return nullArg(t, fn, "streamId")
 	}
@@ -273,6 +288,9 @@ func gocann_aclrtSetStreamAttribute(t *C.gocann_thread, p C.aclrtStream, attr C.
 //export gocann_aclrtGetStreamAttribute
 func gocann_aclrtGetStreamAttribute(t *C.gocann_thread, p C.aclrtStream, attr C.aclrtStreamAttr, value *C.aclrtStreamAttrValue) C.aclError {
 	const fn = "aclrtGetStreamAttribute"
+	if code := unsupported(t, "aclrtGetStreamAttribute"); code != 0 {
+		return code
+	}
 	if value == nil {
 		return nullArg(t, fn, "value")
 	}

@@ -161,6 +161,9 @@ func gocann_aclrtBinaryGetGlobal(t *C.gocann_thread, bp C.aclrtBinHandle, name *
 //export gocann_aclrtBinaryGetDevAddress
 func gocann_aclrtBinaryGetDevAddress(t *C.gocann_thread, bp C.aclrtBinHandle, addr *unsafe.Pointer, size *C.size_t) C.aclError {
 	const fn = "aclrtBinaryGetDevAddress"
+	if code := unsupported(t, "aclrtBinaryGetDevAddress"); code != 0 {
+		return code
+	}
 	switch {
 	case bp == nil:
 		return nullArg(t, fn, "binHandle")

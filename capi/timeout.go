@@ -33,7 +33,7 @@ func gocann_aclrtSetOpExecuteTimeOut(t *C.gocann_thread, timeout C.uint32_t) C.a
 	if code != 0 {
 		return code
 	}
-	_, err := r.SetOpExecuteTimeout(time.Duration(timeout) * time.Second)
+	_, err := r.Raw().SetOpExecuteTimeout(uint32(timeout))
 	return fail(t, fn, err)
 }
 

@@ -52,6 +52,9 @@ func copyString(dst *C.char, n int, s string) {
 //export gocann_aclsysGetVersionStr
 func gocann_aclsysGetVersionStr(t *C.gocann_thread, pkgName, versionStr *C.char) C.aclError {
 	const fn = "aclsysGetVersionStr"
+	if code := unsupported(t, "aclsysGetVersionStr"); code != 0 {
+		return code
+	}
 	if versionStr == nil {
 		return nullArg(t, fn, "versionStr")
 	}
@@ -69,6 +72,9 @@ func gocann_aclsysGetVersionStr(t *C.gocann_thread, pkgName, versionStr *C.char)
 //export gocann_aclsysGetVersionNum
 func gocann_aclsysGetVersionNum(t *C.gocann_thread, pkgName *C.char, versionNum *C.int32_t) C.aclError {
 	const fn = "aclsysGetVersionNum"
+	if code := unsupported(t, "aclsysGetVersionNum"); code != 0 {
+		return code
+	}
 	if versionNum == nil {
 		return nullArg(t, fn, "versionNum")
 	}

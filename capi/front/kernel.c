@@ -34,6 +34,7 @@ static void (*core_gang_pause)(const char *, uint32_t *);
 static void (*core_gang_sync)(const char *);
 static int (*core_gang_launch)(void);
 static void *(*core_linked_kernel)(gocann_thread *, const void *, const char *, const unsigned char *, size_t);
+static aclError (*core_linked_launch)(gocann_thread *, void *, uint32_t, void *, void *, size_t);
 
 const gocann_core_sym gocann_kernel_syms[] = {
 	{"GetBlockIdx", &core_block_idx},
@@ -41,6 +42,7 @@ const gocann_core_sym gocann_kernel_syms[] = {
 	{"Trap", &core_trap},
 	{"gocann_trap", &core_trap_message},
 	{"gocann_linked_kernel", &core_linked_kernel},
+	{"gocann_linked_launch", &core_linked_launch},
 	{"gocann_report_overflow", &core_report_overflow},
 	{"SetNextTaskStart", &core_set_next_task_start},
 	{"WaitPreTaskEnd", &core_wait_pre_task_end},
@@ -158,4 +160,14 @@ EXPORT void *gocann_linked_kernel(const void *fn, const char *name, const unsign
 	gocann_thread *t = gocann_self();
 	GOCANN_ENTER(t, "<<<>>> launch", NULL);
 	return core_linked_kernel(t, fn, name, decl, n);
+}
+
+// gocann_linked_launch launches f, a handle of gocann_linked_kernel, with
+// a host block of 8-byte slots: the launch of a <<<>>>, which is not one
+// of CANN's calls and so offered on every chip, IPV350 included, which
+// lacks aclrtLaunchKernelWithHostArgs.
+EXPORT aclError gocann_linked_launch(void *f, uint32_t numBlocks, void *stream, void *args, size_t argsSize) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "<<<>>> launch", (aclError)e_);
+	return core_linked_launch(t, f, numBlocks, stream, args, argsSize);
 }

@@ -63,7 +63,7 @@ func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(f
 
 // archs are the --npu-arch values and the __NPU_ARCH__ they define.
 var archs = map[string]string{
-	"dav-1001": "1001", "dav-2002": "2002", "dav-2201": "2201", "dav-3002": "3002", "dav-3510": "3510",
+	"dav-1001": "1001", "dav-2002": "2002", "dav-2201": "2201", "dav-3002": "3002", "dav-3505": "3505", "dav-3510": "3510",
 }
 
 // silent are the Ascend compiler's options that change nothing here: the

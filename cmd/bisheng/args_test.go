@@ -45,7 +45,7 @@ func TestKernelOpt(t *testing.T) {
 
 func TestParseRefusals(t *testing.T) {
 	for line, want := range map[string]string{
-		"--npu-arch=dav-9999 a.asc":                     "--npu-arch=dav-9999: unknown architecture, expected one of dav-1001, dav-2002, dav-2201, dav-3002, dav-3510",
+		"--npu-arch=dav-9999 a.asc":                     "--npu-arch=dav-9999: unknown architecture, expected one of dav-1001, dav-2002, dav-2201, dav-3002, dav-3505, dav-3510",
 		"--npu-arch=dav-2201 --npu-arch=dav-3510 a.asc": "--npu-arch=dav-3510 conflicts with --npu-arch=dav-2201 given before",
 		"--run-mode=fpga a.asc":                         "--run-mode=fpga: expected npu, sim or cpu",
 		"--frobnicate a.asc":                            "unknown option '--frobnicate'",

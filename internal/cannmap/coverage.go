@@ -133,13 +133,18 @@ func keys(m map[string]bool) []string {
 	return out
 }
 
-// modelled are the products of the simulator's chip profiles.
-var modelled = []support.Product{support.AtlasA2, support.AtlasA3, support.Ascend950PR, support.Atlas200I500A2}
+// Modelled lists the products of the simulator's chip profiles
+// (sim.Profiles, which this package may not import; a test of the root
+// package keeps the two alike), in the profiles' order.
+func Modelled() []support.Product {
+	return []support.Product{support.AtlasA2, support.AtlasA3, support.Ascend950PR, support.Atlas200I500A2,
+		support.AtlasInference, support.AtlasTraining, support.IPV350}
+}
 
 // lacking names the modelled products whose reference lacks fn.
 func lacking(fn string) string {
 	var out []string
-	for _, p := range modelled {
+	for _, p := range Modelled() {
 		if ok, listed := support.Supported(fn, p); listed && !ok {
 			out = append(out, p.String())
 		}

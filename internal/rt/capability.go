@@ -5,26 +5,37 @@ import (
 
 	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/internal/rterr"
+	"github.com/gocann/gocann/internal/support"
 )
 
 // NPUArch is the instruction-set generation of a SoC, the value
-// ACL_DEV_ATTR_NPU_ARCH reads, by CANN's platform tables: every Atlas A2
-// and A3 chip is 2201.
+// ACL_DEV_ATTR_NPU_ARCH reads, by the reference's table of products
+// (aclplatformNpuArch) and CANN's platform configuration: every Atlas A2
+// and A3 chip is 2201, an Atlas training chip (Ascend910B alone among
+// them) 1001, an IPV350 (Ascend035*) 3505. The first Ascend310, of no
+// product of the reference, is 1001 too.
 func NPUArch(soc string) (int, bool) {
-	for _, f := range npuArchs {
-		if strings.HasPrefix(soc, f.prefix) {
-			return f.arch, true
+	p, ok := support.ProductOf(soc)
+	switch {
+	case !ok:
+		if strings.HasPrefix(soc, "Ascend310") { // Ascend310B* and 310P* have products
+			return 1001, true
 		}
+		return 0, false
+	case p == support.AtlasA2 || p == support.AtlasA3:
+		return 2201, true
+	case p == support.Ascend950PR || p == support.Ascend950DT:
+		return 3510, true
+	case p == support.AtlasInference:
+		return 2002, true
+	case p == support.Atlas200I500A2:
+		return 3002, true
+	case p == support.AtlasTraining:
+		return 1001, true
+	case p == support.IPV350:
+		return 3505, true
 	}
 	return 0, false
-}
-
-var npuArchs = [...]struct {
-	prefix string
-	arch   int
-}{
-	{"Ascend910B", 2201}, {"Ascend910_93", 2201}, {"Ascend950", 3510},
-	{"Ascend310P", 2002}, {"Ascend310B", 3002}, {"Ascend910", 1001}, {"Ascend310", 1001},
 }
 
 // CheckArchCompatibility reports whether kernels built for soc run on the

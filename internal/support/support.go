@@ -37,9 +37,15 @@ const (
 )
 
 // ProductOf returns the product of a chip by its SoC name, as
-// aclrtGetSocName reports it.
+// aclrtGetSocName reports it. The names are those of CANN's platform
+// configuration: an Atlas training chip is an Ascend910 with a letter or
+// grade after it (Ascend910A, Ascend910ProB, and Ascend910B alone, the
+// 30-core part, unlike Ascend910B1..B4 of Atlas A2); an IPV350 is an
+// Ascend035 (NPU architecture 3505).
 func ProductOf(soc string) (Product, bool) {
 	switch {
+	case soc == "Ascend910" || soc == "Ascend910B" || strings.HasPrefix(soc, "Ascend910A") || strings.HasPrefix(soc, "Ascend910P"):
+		return AtlasTraining, true
 	case strings.HasPrefix(soc, "Ascend950PR"):
 		return Ascend950PR, true
 	case strings.HasPrefix(soc, "Ascend950DT"):
@@ -52,8 +58,8 @@ func ProductOf(soc string) (Product, bool) {
 		return Atlas200I500A2, true
 	case strings.HasPrefix(soc, "Ascend310P"):
 		return AtlasInference, true
-	case soc == "Ascend910" || strings.HasPrefix(soc, "Ascend910A") || strings.HasPrefix(soc, "Ascend910P"):
-		return AtlasTraining, true
+	case strings.HasPrefix(soc, "Ascend035"):
+		return IPV350, true
 	}
 	return 0, false
 }

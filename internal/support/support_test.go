@@ -61,6 +61,13 @@ func TestSupported(t *testing.T) {
 		{"aclrtMemMapSelectedLink", AtlasA2, false, true},
 		{"aclrtMemMapSelectedLink", Ascend950PR, false, true},
 		{"aclrtNoSuchFunction", AtlasA2, true, false},
+		// aclrtSubscribeHostFunc is on IPV350 alone, aclrtCreateStream on
+		// every product but IPV350, aclrtCreateStreamV2 on IPV350 alone.
+		{"aclrtSubscribeHostFunc", IPV350, true, true},
+		{"aclrtSubscribeHostFunc", AtlasTraining, false, true},
+		{"aclrtCreateStream", IPV350, false, true},
+		{"aclrtCreateStream", AtlasTraining, true, true},
+		{"aclrtCreateStreamV2", IPV350, true, true},
 	} {
 		if sup, lst := Supported(c.fn, c.p); sup != c.sup || lst != c.lst {
 			t.Errorf("Supported(%s, %s) = %v, %v; want %v, %v", c.fn, c.p.Key(), sup, lst, c.sup, c.lst)
@@ -72,14 +79,21 @@ func TestProductOf(t *testing.T) {
 	for soc, want := range map[string]Product{
 		"Ascend910B1": AtlasA2, "Ascend910B4": AtlasA2, "Ascend910_9391": AtlasA3, "Ascend910_9362": AtlasA3,
 		"Ascend950PR_9599": Ascend950PR, "Ascend950DT_9571": Ascend950DT, "Ascend310P3": AtlasInference,
-		"Ascend310B1": Atlas200I500A2, "Ascend910A": AtlasTraining,
+		"Ascend310B1": Atlas200I500A2, "Ascend910A": AtlasTraining, "Ascend910": AtlasTraining,
+		"Ascend910ProA": AtlasTraining, "Ascend910ProB": AtlasTraining, "Ascend910PremiumA": AtlasTraining,
+		// Ascend910B alone is the 30-core training part (NPU architecture
+		// 1001 in CANN's platform configuration), not an Atlas A2 chip.
+		"Ascend910B": AtlasTraining, "Ascend910B2C": AtlasA2, "Ascend910B4-1": AtlasA2,
+		"Ascend035": IPV350, "Ascend035A": IPV350, "Ascend035B": IPV350,
 	} {
 		if got, ok := ProductOf(soc); !ok || got != want {
 			t.Errorf("ProductOf(%s) = %s, %v; want %s", soc, got.Key(), ok, want.Key())
 		}
 	}
-	if _, ok := ProductOf("FakeNPU"); ok {
-		t.Error("ProductOf(FakeNPU) found a product")
+	for _, soc := range []string{"FakeNPU", "Ascend310", "Ascend031", "Ascend350_354f"} {
+		if p, ok := ProductOf(soc); ok {
+			t.Errorf("ProductOf(%s) = %s, want no product", soc, p.Key())
+		}
 	}
 }
 
@@ -89,6 +103,12 @@ func TestCheck(t *testing.T) {
 	}
 	if err := Check("aclrtActiveStream", "FakeNPU"); err != nil {
 		t.Errorf("Check on an unknown chip: %v", err)
+	}
+	if err := Check("aclrtSubscribeHostFunc", "Ascend035"); err != nil {
+		t.Errorf("Check of aclrtSubscribeHostFunc on IPV350: %v", err)
+	}
+	if _, msg, _, _ := rterr.Classify(Check("aclrtCreateStream", "Ascend035")); !strings.Contains(msg, "aclrtCreateStream is not supported on Ascend035 (IPV350)") {
+		t.Errorf("Check of aclrtCreateStream on IPV350: %q, want the function, chip and product named", msg)
 	}
 	err := Check("aclrtActiveStream", "Ascend910_9391")
 	k, msg, _, ok := rterr.Classify(err)

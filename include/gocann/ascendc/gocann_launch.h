@@ -10,9 +10,9 @@
  * dynUBufSize, stream)(args...): the kernel's parameter kinds come from
  * its type, each argument goes into an 8-byte slot (a struct passed by
  * value, into as many as its bytes take, through an entry of the launch
- * site's own), and the launch is an
+ * site's own), and the launch is gocann_linked_launch, an
  * aclrtLaunchKernelWithHostArgs of the kernel's function handle (made at
- * its first launch). As with CANN's compiler, the launch's value is its
+ * its first launch) that every chip offers. As with CANN's compiler, the launch's value is its
  * code: 0, or why it was refused, which aclrtGetLastError and
  * aclGetRecentErrMsg also tell; a fault is reported when the stream is
  * synchronized. dynUBufSize is not used: a block's unified buffer is
@@ -35,6 +35,7 @@
 #include "gocann_gang.h"
 
 extern "C" void *gocann_linked_kernel(const void *fn, const char *name, const unsigned char *decl, size_t n);
+extern "C" aclError gocann_linked_launch(void *f, uint32_t numBlocks, void *stream, void *args, size_t argsSize);
 
 namespace AscendC {
 namespace gocann {
@@ -208,8 +209,7 @@ private:
         if (f == nullptr) {
             return aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL);
         }
-        return aclrtLaunchKernelWithHostArgs(f, blockDim_, stream_, nullptr, slots, count * sizeof(uint64_t), nullptr,
-                                             0);
+        return gocann_linked_launch(f, blockDim_, stream_, slots, count * sizeof(uint64_t));
     }
 
     void (*fn_)(P...);
