@@ -260,6 +260,18 @@ func codeFor(k rterr.Kind) Code {
 		return CodeSnapshotRegisterCallbackFailed
 	case rterr.KindGroupNotSet:
 		return CodeRTGroupNotSet
+	case rterr.KindInvalidProfilingConfig:
+		return CodeInvalidProfilingConfig
+	case rterr.KindProfAlreadyRun:
+		return CodeProfAlreadyRun
+	case rterr.KindProfNotRun:
+		return CodeProfNotRun
+	case rterr.KindProfilingFailure:
+		return CodeProfilingFailure
+	case rterr.KindProfRepeatSubscribe:
+		return CodeProfRepeatSubscribe
+	case rterr.KindProfAPIConflict:
+		return CodeProfAPIConflict
 	case rterr.KindGroupNotCreate:
 		return CodeRTGroupNotCreate
 	}

@@ -65,6 +65,7 @@ type Runtime struct {
 	// known yet (set again by each Init and Finalize), -1 a chip of no
 	// known product, else the support.Product plus 1.
 	chip atomic.Int32
+	prof profilers // the profiling session (profile.go)
 
 	// mu guards the fields below.
 	mu       sync.Mutex
@@ -312,7 +313,11 @@ func (r *Runtime) Finalize() error {
 // CANN: aclFinalize (without callbacks).
 func (x RawRuntime) FinalizeCore() error {
 	x.r.chip.Store(0)
-	return wrap("Runtime.Finalize (aclFinalize)", x.r.rt.Finalize())
+	perr := x.r.stopProfiling()
+	if err := x.r.rt.Finalize(); err != nil {
+		return wrap("Runtime.Finalize (aclFinalize)", err)
+	}
+	return perr
 }
 
 // Close finalizes the runtime if it is initialized and ends it for good:

@@ -3,9 +3,11 @@
 // simulated devices.
 //
 // The "dump" section is checked as CANN's dump component checks it
-// (ParseDump). Other CANN sections (profiler, ...) are accepted and
-// ignored, so an existing configuration file keeps working; unknown keys
-// inside the sections gocann reads are errors.
+// (ParseDump), the "profiler" section as its profiler does
+// (ParseProfiler, which also reads the profiling environment variables).
+// Other CANN sections are accepted and ignored, so an existing
+// configuration file keeps working; unknown keys inside the sections
+// gocann reads are errors, but for the profiler's, which CANN ignores.
 //
 // FuzzParse feeds Parse arbitrary bytes; go test runs its seeds, and
 // go test -fuzz=FuzzParse -fuzztime=10m ./internal/config explores.
@@ -55,6 +57,8 @@ type Config struct {
 	VisibleDevices *string `json:"-"`
 	// Dump is the "dump" section when it turns dumping on, else nil.
 	Dump *Dump `json:"-"`
+	// Profiler is the "profiler" section when it turns profiling on.
+	Profiler *Profiler `json:"-"`
 	// Text is the configuration as given, what aclInit passes its init
 	// callbacks; Given reports that one was given (a file or JSON text),
 	// not aclInit(NULL).
@@ -202,7 +206,7 @@ func Parse(data []byte) (Config, error) {
 	// several bad ones the same is always reported: the error manager's
 	// (err_msg_mode), the dump's, the stack size, the default device; the
 	// simulator's last.
-	for _, key := range [...]string{"err_msg_mode", "dump", "StackSize", "defaultDevice", "simulator"} {
+	for _, key := range [...]string{"err_msg_mode", "dump", "profiler", "StackSize", "defaultDevice", "simulator"} {
 		raw, ok := top[key]
 		if !ok {
 			continue
@@ -224,6 +228,8 @@ func Parse(data []byte) (Config, error) {
 			}
 		case "dump":
 			c.Dump, err = ParseDump(data)
+		case "profiler":
+			c.Profiler, err = ParseProfiler(raw, "profiler", true)
 		}
 		if err != nil {
 			return c, err

@@ -123,6 +123,13 @@ const (
 	// Capability groups.
 	KindGroupNotSet    // several capability groups, none the default, and none set
 	KindGroupNotCreate // no capability group of that id, or none at all
+	// Profiling.
+	KindInvalidProfilingConfig // a profiling configuration CANN refuses
+	KindProfAlreadyRun         // profiling already running, or configured another way
+	KindProfNotRun             // a profiling call out of order
+	KindProfilingFailure       // the profiling output could not be written
+	KindProfRepeatSubscribe    // a model subscribed twice
+	KindProfAPIConflict        // subscription and collection calls mixed
 	numKinds
 )
 
@@ -154,6 +161,8 @@ var kindNames = [numKinds - Kind(hal.NumKinds)]string{
 	"snapshot lock failed", "snapshot unlock failed", "snapshot backup failed",
 	"snapshot restore failed", "snapshot callback failed", "snapshot callback already registered",
 	"capability group not set", "capability group not created",
+	"invalid profiling configuration", "profiling already running", "profiling not running",
+	"profiling failure", "repeated profiling subscription", "profiling API conflict",
 }
 
 func (k Kind) String() string {
