@@ -16,8 +16,8 @@ import (
 
 type csvs struct {
 	op, tasks *csvFile
-	apiPath  string
-	api      map[string]*apiStat
+	apiPath   string
+	api       map[string]*apiStat
 }
 
 type csvFile struct {
