@@ -1,8 +1,10 @@
 package gocann
 
 import (
+	"os"
 	"sync/atomic"
 
+	"github.com/gocann/gocann/internal/config"
 	"github.com/gocann/gocann/internal/prof"
 	"github.com/gocann/gocann/internal/rterr"
 )
@@ -31,23 +33,47 @@ type Profiler struct {
 	s *prof.Session
 }
 
-// profilers holds a runtime's session: one at a time.
-type profilers struct{ cur atomic.Pointer[Profiler] }
+// profilers holds a runtime's session, one at a time, and the C front's
+// API-call source and switch (SetProfilingAPI).
+type profilers struct {
+	cur    atomic.Pointer[Profiler]
+	api    func(buf []APICall) ([]APICall, uint64)
+	record func(on bool)
+}
 
-// StartProfiling starts a profiling session, which Stop or Finalize ends.
+// SetProfilingAPI gives the runtime the C front's API-call records: api
+// drains them, record turns their stamping on and off. Sessions started
+// from then on record the calls.
+//
+// CANN: none.
+func (x RawRuntime) SetProfilingAPI(api func(buf []APICall) ([]APICall, uint64), record func(on bool)) {
+	x.r.prof.api, x.r.prof.record = api, record
+}
+
+// startConfiguredProfiling starts the session the configuration asks
+// for (its profiler section), else the environment (PROFILING_MODE, else
+// ASCEND_PROFILING_ENABLED), if any.
+func (r *Runtime) startConfiguredProfiling(c Config) error {
+	p := c.Profiler
+	if p == nil {
+		var err error
+		if p, err = config.ProfilerFromEnv(os.Getenv); err != nil || p == nil {
+			return err
+		}
+	}
+	cfg := ProfileConfig{Dir: p.Output, CANNLayout: !p.Seed, NoTasks: !p.TaskTime, NoAPI: !p.RuntimeAPI, NoMarks: !p.TX}
+	_, err := r.StartProfiling(cfg)
+	return err
+}
+
+// StartProfiling starts a profiling session, which Stop or Finalize ends;
+// it records the C front's API calls too when there is one
+// (SetProfilingAPI).
 //
 // CANN: aclprofInit and aclprofStart, or the profiling configuration.
 func (r *Runtime) StartProfiling(cfg ProfileConfig) (*Profiler, error) {
-	return r.Raw().StartProfiling(cfg, nil)
-}
-
-// StartProfiling starts a profiling session that also records the API
-// calls api returns: the C front's, each time the session drains.
-//
-// CANN: aclprofInit and aclprofStart, or the profiling configuration.
-func (x RawRuntime) StartProfiling(cfg ProfileConfig, api func(buf []APICall) ([]APICall, uint64)) (*Profiler, error) {
 	const op = "Runtime.StartProfiling"
-	r := x.r
+	api := r.prof.api
 	if !r.rt.Initialized() {
 		return nil, wrap(op, rterr.Errorf(rterr.KindUninitialized, "the runtime is not initialized; profiling starts after aclInit"))
 	}
@@ -66,6 +92,9 @@ func (x RawRuntime) StartProfiling(cfg ProfileConfig, api func(buf []APICall) ([
 		return nil, wrap(op, rterr.Errorf(rterr.KindProfAlreadyRun, "a profiling session is already running (writing to %s)", r.prof.cur.Load().s.Dir()))
 	}
 	r.rt.WatchDevices(s)
+	if api != nil && r.prof.record != nil && !cfg.NoAPI {
+		r.prof.record(true)
+	}
 	return p, nil
 }
 
@@ -101,6 +130,9 @@ func (p *Profiler) Stop() error {
 		return wrap("Profiler.Stop", rterr.Errorf(rterr.KindProfNotRun, "the profiling session was already stopped"))
 	}
 	p.r.rt.WatchDevices(nil)
+	if p.r.prof.record != nil {
+		p.r.prof.record(false)
+	}
 	err := p.s.Stop()
 	if err != nil {
 		return wrap("Profiler.Stop", rterr.Errorf(rterr.KindProfilingFailure, "profiling output: %v", err))

@@ -287,7 +287,14 @@ func (x RawRuntime) InitCore(c Config) error {
 		return wrap(op, rterr.Errorf(rterr.KindInvalidHandle, "the runtime was closed for good; make another with New or Open"))
 	}
 	r.chip.Store(0)
-	return wrap(op, r.rt.Init(c))
+	if err := r.rt.Init(c); err != nil {
+		return wrap(op, err)
+	}
+	if err := r.startConfiguredProfiling(c); err != nil {
+		r.rt.Finalize()
+		return wrap(op, err)
+	}
+	return nil
 }
 
 // Finalize releases every device, context, stream and allocation. Queued

@@ -140,10 +140,6 @@ func startLocked(path string) error {
 	if err := proc.r.Raw().InitCore(c); err != nil {
 		return err
 	}
-	if err := startConfiguredProfiling(c); err != nil {
-		proc.r.Raw().FinalizeCore()
-		return err
-	}
 	proc.inits = 1
 	proc.cfg = proc.r.Config()
 	startProfile()
@@ -226,7 +222,6 @@ func teardown(t *C.gocann_thread) error {
 	proc.fronts.Clear()
 	userLists.Clear()
 	t.device, t.context = -1, 0
-	recordAPI(false)
 	err := r.Raw().FinalizeCore()
 	stopProfile()
 	return err

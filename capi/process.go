@@ -41,6 +41,7 @@ func newRuntime() *gocann.Runtime {
 	r := gocann.New()
 	r.Raw().SetClosedMemoryHook(noteClosed)
 	r.Raw().SetSnapshotHook(noteSnapshot)
+	r.Raw().SetProfilingAPI(apiCalls, recordAPI)
 	return r
 }
 

@@ -7,13 +7,11 @@ extern gocann_prof_area gocann_prof;
 import "C"
 
 import (
-	"os"
 	"sync"
 	"sync/atomic"
 	"unsafe"
 
 	"github.com/gocann/gocann"
-	"github.com/gocann/gocann/internal/config"
 )
 
 // Profiling from C: the configuration aclInit reads turns a session on
@@ -74,22 +72,4 @@ func apiCalls(buf []gocann.APICall) ([]gocann.APICall, uint64) {
 		apiRing.tail++
 	}
 	return buf, lost
-}
-
-// startConfiguredProfiling starts the session the configuration asks for,
-// if any; proc.mu held, the runtime just initialized.
-func startConfiguredProfiling(c gocann.Config) error {
-	p := c.Profiler
-	if p == nil {
-		var err error
-		if p, err = config.ProfilerFromEnv(os.Getenv); err != nil || p == nil {
-			return err
-		}
-	}
-	cfg := gocann.ProfileConfig{Dir: p.Output, CANNLayout: !p.Seed, NoTasks: !p.TaskTime, NoAPI: !p.RuntimeAPI, NoMarks: !p.TX}
-	if _, err := proc.r.Raw().StartProfiling(cfg, apiCalls); err != nil {
-		return err
-	}
-	recordAPI(p.RuntimeAPI)
-	return nil
 }
