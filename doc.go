@@ -134,6 +134,9 @@
 //	aclmdlRIUnbindStream                                                       ModelRI.Unbind
 //	aclmdlRIUpdate                                                             ModelRI.Update
 //	aclmdlSetDump                                                              Runtime.SetDump
+//	aclprofInit and aclprofStart, or the profiling configuration               Runtime.StartProfiling
+//	aclprofMark, aclprofPush/aclprofPop, aclprofRangeStart/Stop                Profiler.Mark
+//	aclprofStop and aclprofFinalize                                            Profiler.Stop
 //	aclrtActiveStream                                                          Stream.ActivateStream
 //	aclrtAllocBuf                                                              Context.AllocBuf
 //	aclrtAllocatorGetByStream                                                  Stream.Allocator

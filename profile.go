@@ -74,6 +74,9 @@ func (r *Runtime) startConfiguredProfiling(c Config) error {
 func (r *Runtime) StartProfiling(cfg ProfileConfig) (*Profiler, error) {
 	const op = "Runtime.StartProfiling"
 	api := r.prof.api
+	if cur := r.prof.cur.Load(); cur != nil {
+		return nil, wrap(op, rterr.Errorf(rterr.KindProfAlreadyRun, "a profiling session is already running (writing to %s)", cur.s.Dir()))
+	}
 	if !r.rt.Initialized() {
 		return nil, wrap(op, rterr.Errorf(rterr.KindUninitialized, "the runtime is not initialized; profiling starts after aclInit"))
 	}

@@ -10,7 +10,7 @@ import "github.com/gocann/gocann/hal"
 func (s *Session) DeviceOpened(id int, hd hal.Device, p hal.Props) {
 	d := Device{ID: id, SoC: p.SoCName, AICores: p.AICores, VectorCores: p.VectorCores, CubeCores: p.CubeCores}
 	if tr, ok := hd.(hal.TraceReader); ok {
-		d.Trace, d.ClockBase = tr, tr.ClockBase()
+		d.Trace = tr
 	}
 	if dp, ok := hd.(hal.Depther); ok {
 		d.Depths = dp
@@ -37,6 +37,7 @@ func (s *Session) DeviceOpened(id int, hd hal.Device, p hal.Props) {
 func (s *Session) DeviceClosing(id int, hd hal.Device) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.drainCalls() // the calls that queued its last tasks
 	for i := range s.devs {
 		d := &s.devs[i]
 		if d.ID != id || d.Trace == nil {
@@ -57,6 +58,9 @@ func (s *Session) DeviceClosing(id int, hd hal.Device) {
 
 // addDevice starts recording d. s.mu held.
 func (s *Session) addDevice(d Device) {
+	if d.Trace != nil && d.ClockBase == 0 {
+		d.ClockBase = d.Trace.ClockBase()
+	}
 	ds := devState{Device: d, streams: map[int32]bool{}}
 	if d.Trace != nil {
 		d.Trace.TraceCapacity(1 << 16)

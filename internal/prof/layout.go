@@ -40,6 +40,9 @@ func layOut(dir string, l Layout, t time.Time) (paths, error) {
 	case LayoutSeed:
 		p.dir = dir
 		p.timeline = filepath.Join(dir, fmt.Sprintf("profiling_%s_%d.json", ts, pid))
+		for n := 2; exists(p.timeline); n++ { // a session of the same second
+			p.timeline = filepath.Join(dir, fmt.Sprintf("profiling_%s_%d_%d.json", ts, pid, n))
+		}
 	case LayoutCANN:
 		const letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 		var tag [8]byte
@@ -59,4 +62,9 @@ func layOut(dir string, l Layout, t time.Time) (paths, error) {
 		return paths{}, fmt.Errorf("output directory %q cannot be made: %w", dir, err)
 	}
 	return p, nil
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

@@ -70,6 +70,7 @@ type Session struct {
 	tl      *timeline
 	csv     *csvs
 	marks   []Mark
+	calls   []APICall // drainCalls' buffer
 	threads map[uint32]*threadSpans
 	flowID  int64
 	lost    uint64
@@ -171,6 +172,19 @@ func (s *Session) Stop() error {
 	return err
 }
 
+// drainCalls writes the API calls made since the last drain. s.mu held.
+func (s *Session) drainCalls() {
+	if s.api == nil {
+		return
+	}
+	var lost uint64
+	s.calls, lost = s.api(s.calls[:0])
+	s.lost += lost
+	for _, c := range s.calls {
+		s.writeCall(c)
+	}
+}
+
 // collect drains every Interval until Stop.
 func (s *Session) collect() {
 	defer close(s.done)
@@ -192,13 +206,7 @@ func (s *Session) collect() {
 // find them, then the device records held from the last tick (and, at the
 // end, the ones just drained), marks and counters. s.mu held.
 func (s *Session) drain(final bool) {
-	if s.api != nil {
-		calls, lost := s.api(nil)
-		s.lost += lost
-		for _, c := range calls {
-			s.writeCall(c)
-		}
-	}
+	s.drainCalls()
 	for _, m := range s.marks {
 		s.writeMark(m)
 	}
@@ -208,13 +216,19 @@ func (s *Session) drain(final bool) {
 		if d.Trace == nil {
 			continue
 		}
+		// Held records are written unless their call may still arrive.
+		keep := d.buf[:0]
 		for _, r := range d.held {
+			if !final && s.callPending(d, r) {
+				keep = append(keep, r)
+				continue
+			}
 			s.writeTask(d, r)
 		}
 		var lost uint64
-		d.buf, d.next, lost = d.Trace.TraceFrom(d.next, d.buf[:0])
+		keep, d.next, lost = d.Trace.TraceFrom(d.next, keep)
 		s.lost += lost
-		d.held, d.buf = d.buf, d.held
+		d.held, d.buf = keep, d.held[:0]
 		if final {
 			for _, r := range d.held {
 				s.writeTask(d, r)

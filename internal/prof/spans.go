@@ -1,5 +1,7 @@
 package prof
 
+import "github.com/gocann/gocann/hal"
+
 // Matching a device task to the host call that submitted it: the call on
 // the task's submitting thread whose span holds the task's submit time (a
 // thread makes one call at a time). Each thread keeps its recent calls,
@@ -47,3 +49,21 @@ func (s *Session) pruneSpans() {
 		}
 	}
 }
+
+// callPending reports whether the call that submitted r may not have
+// arrived yet: r's thread's last call ended before r was submitted, and r
+// is recent. s.mu held.
+func (s *Session) callPending(d *devState, r hal.Record) bool {
+	if r.Thread == 0 || r.Op != 0 || s.api == nil {
+		return false
+	}
+	submit := r.Submit + d.ClockBase
+	if s.cfg.Now()-submit > callWait {
+		return false
+	}
+	t := s.threads[r.Thread]
+	return t == nil || len(t.calls) == 0 || t.calls[len(t.calls)-1].End < submit
+}
+
+// callWait is how long a task waits for the call that submitted it.
+const callWait = 1e9 // ns
