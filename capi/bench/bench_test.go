@@ -48,9 +48,9 @@ func build(b *testing.B) (prog, kernels, libdir string) {
 }
 
 // cFigures runs the C benchmark and returns its figures by name.
-func cFigures(b *testing.B, prog, kernels, libdir string) map[string]float64 {
+func cFigures(b *testing.B, prog, kernels, libdir string, env ...string) map[string]float64 {
 	cmd := exec.Command(prog, kernels)
-	cmd.Env = append(os.Environ(), "LD_LIBRARY_PATH="+libdir)
+	cmd.Env = append(append(os.Environ(), "LD_LIBRARY_PATH="+libdir), env...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		b.Fatalf("cbench: %v\n%s", err, out)
@@ -116,4 +116,29 @@ func BenchmarkCABI(b *testing.B) {
 	b.ReportMetric(figs["c.replay"]/figs["c.eager"], "replay-x-eager")
 	b.ReportMetric(goNs, "go-enqueue-ns")
 	b.ReportMetric(figs["c.enqueue"]-goNs, "c-go-ns")
+}
+
+// BenchmarkCABIProfiled runs the C figures with profiling on (the seed's
+// ASCEND_PROFILING_ENABLED, every API call stamped and every task
+// recorded) and off, alternately in the same run, and reports each
+// launch figure's ratio of on to off ("x-off"; the target is at most 1.2).
+func BenchmarkCABIProfiled(b *testing.B) {
+	prog, kernels, libdir := build(b)
+	out := b.TempDir()
+	on := []string{"ASCEND_PROFILING_ENABLED=1", "ASCEND_PROFILING_OUTPUT_PATH=" + out}
+	sum := map[string][2]float64{}
+	for b.Loop() {
+		for i, env := range [][]string{nil, on} {
+			for name, v := range cFigures(b, prog, kernels, libdir, env...) {
+				s := sum[name]
+				s[i] += v
+				sum[name] = s
+			}
+		}
+	}
+	for _, name := range []string{"c.enqueue", "c.throughput", "c.launch_sync"} {
+		s := sum[name]
+		b.ReportMetric(s[0]/float64(b.N), strings.TrimPrefix(name, "c.")+"-off-ns")
+		b.ReportMetric(s[1]/s[0], strings.TrimPrefix(name, "c.")+"-x-off")
+	}
 }
