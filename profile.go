@@ -4,6 +4,8 @@ import (
 	"os"
 	"sync/atomic"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/gocann/gocann/internal/config"
 	"github.com/gocann/gocann/internal/prof"
 	"github.com/gocann/gocann/internal/rterr"
@@ -85,7 +87,7 @@ func (r *Runtime) StartProfiling(cfg ProfileConfig) (*Profiler, error) {
 		layout = prof.LayoutCANN
 	}
 	s, err := prof.Start(prof.Config{Dir: cfg.Dir, Layout: layout, NoTasks: cfg.NoTasks, NoAPI: cfg.NoAPI, NoTX: cfg.NoMarks,
-		Logger: r.opts.logger}, nil, api)
+		Now: Monotonic, Logger: r.opts.logger}, nil, api)
 	if err != nil {
 		return nil, wrap(op, rterr.Errorf(rterr.KindInvalidProfilingConfig, "%v", err))
 	}
@@ -149,4 +151,16 @@ func (r *Runtime) stopProfiling() error {
 		return p.Stop()
 	}
 	return nil
+}
+
+// Monotonic is the host's CLOCK_MONOTONIC in nanoseconds: the clock
+// profiling's timelines and the C front's call stamps use.
+//
+// CANN: none.
+func Monotonic() int64 {
+	var ts unix.Timespec
+	if unix.ClockGettime(unix.CLOCK_MONOTONIC, &ts) != nil {
+		return 0
+	}
+	return ts.Nano()
 }

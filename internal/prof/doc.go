@@ -10,5 +10,5 @@
 // nothing of contexts or streams beyond the ids records carry: the runtime
 // hands it its devices and a source of API calls.
 //
-// prof imports hal, kernel, golang.org/x/sys and the standard library.
+// prof imports hal, kernel and the standard library.
 package prof

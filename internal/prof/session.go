@@ -7,8 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/gocann/gocann/hal"
 )
 
@@ -21,7 +19,8 @@ type Config struct {
 	NoTasks, NoAPI, NoTX bool
 	// Interval is how often the collector drains; default 10 ms.
 	Interval time.Duration
-	// Now is CLOCK_MONOTONIC in ns; default: the host's.
+	// Now is CLOCK_MONOTONIC in ns, the clock the C front stamps with
+	// (required).
 	Now    func() int64
 	Logger *slog.Logger
 }
@@ -96,7 +95,7 @@ func Start(cfg Config, devs []Device, api APISource) (*Session, error) {
 		cfg.Interval = 10 * time.Millisecond
 	}
 	if cfg.Now == nil {
-		cfg.Now = monotonic
+		return nil, fmt.Errorf("profiling needs the host's monotonic clock (Config.Now)")
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
@@ -240,13 +239,4 @@ func (s *Session) drain(final bool) {
 	s.pruneSpans()
 	s.tl.flush()
 	s.csv.flush()
-}
-
-// monotonic is CLOCK_MONOTONIC in ns, the clock the C front stamps with.
-func monotonic() int64 {
-	var ts unix.Timespec
-	if unix.ClockGettime(unix.CLOCK_MONOTONIC, &ts) != nil {
-		return 0
-	}
-	return ts.Nano()
 }

@@ -187,7 +187,7 @@ func TestSessionTimeline(t *testing.T) {
 // event and a comma.
 func TestSessionPrefix(t *testing.T) {
 	tr := &fakeTrace{}
-	s, err := Start(Config{Dir: t.TempDir(), Interval: time.Millisecond}, []Device{{ID: 1, Trace: tr}}, nil)
+	s, err := Start(Config{Dir: t.TempDir(), Interval: time.Millisecond, Now: func() int64 { return 0 }}, []Device{{ID: 1, Trace: tr}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,12 +229,12 @@ func TestSessionPrefix(t *testing.T) {
 }
 
 func TestLayoutRefusals(t *testing.T) {
-	if _, err := Start(Config{}, nil, nil); err == nil || !strings.Contains(err.Error(), "output directory is empty") {
+	if _, err := Start(Config{Now: func() int64 { return 0 }}, nil, nil); err == nil || !strings.Contains(err.Error(), "output directory is empty") {
 		t.Errorf("an empty directory: %v", err)
 	}
 	file := filepath.Join(t.TempDir(), "f")
 	os.WriteFile(file, nil, 0o600)
-	if _, err := Start(Config{Dir: filepath.Join(file, "x")}, nil, nil); err == nil || !strings.Contains(err.Error(), "cannot be made") {
+	if _, err := Start(Config{Dir: filepath.Join(file, "x"), Now: func() int64 { return 0 }}, nil, nil); err == nil || !strings.Contains(err.Error(), "cannot be made") {
 		t.Errorf("a directory under a file: %v", err)
 	}
 }

@@ -2,8 +2,7 @@ package rt
 
 import (
 	"sync/atomic"
-
-	"golang.org/x/sys/unix"
+	"syscall"
 
 	"github.com/gocann/gocann/hal"
 )
@@ -63,6 +62,6 @@ func (d *Device) closing() {
 // stampThread gives t the calling OS thread while a profiler watches.
 func (r *Runtime) stampThread(t *hal.Task) {
 	if t.Thread == 0 && r.watch.stampTID.Load() {
-		t.Thread = uint32(unix.Gettid())
+		t.Thread = uint32(syscall.Gettid())
 	}
 }
