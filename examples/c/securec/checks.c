@@ -455,6 +455,13 @@ static void streams(void)
     int j = 0;
     CHECK(vfs(fp, "%d %d", &i, &j) == 2 && i == 456 && j == 7, "vfscanf_s reads on from the first character not taken");
     CHECK(fscanf_s(fp, " %c", s, (size_t)1) == 1 && s[0] == 'x', "fscanf_s %%c");
+    CHECK(fscanf_s(fp, "%s", s, (size_t)1) == -1 && s[0] == 'x', "fscanf_s at end of input leaves the buffer");
+    fclose(fp);
+    fp = tmpfile();
+    fputs(" yz", fp);
+    rewind(fp);
+    CHECK(fscanf_s(fp, "%s", s, (size_t)1) == 0 && s[0] == '\0' && fscanf_s(fp, "%2s", s, (size_t)sizeof s) == 1 && strcmp(s, "yz") == 0,
+          "fscanf_s %%s into 1: too long, the item left in the stream");
     CHECK(fscanf_s(fp, "%d", &i) == -1, "fscanf_s at end of input: -1 (EOF)");
     CHECK(fscanf_s(NULL, "%d", &i) == -1, "fscanf_s NULL stream: -1");
     fclose(fp);
