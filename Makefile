@@ -1,10 +1,12 @@
 # Builds the C ABI and installs a CANN-toolkit-shaped tree:
 #
 #   make lib [BUILD=dir]        dir/libascendcl.so (the front library, C),
-#                               dir/libgocann_core.so (the runtime, Go) and
+#                               dir/libgocann_core.so (the runtime, Go),
 #                               the aliases dir/libacl_rt.so, libacl_rt_impl.so
-#                               and libascend_dump.so
+#                               and libascend_dump.so, and dir/libc_sec.so
+#                               (the bounds-checking C library, csec/)
 #   make install PREFIX=dir     dir/include/acl, dir/include/gocann,
+#                               dir/include/securec.h and securectype.h,
 #                               dir/lib64/ (the libraries above),
 #                               dir/bin/bisheng (the Ascend C compiler driver),
 #                               dir/lib64/cmake/asc-config.cmake (find_package(ASC)),
@@ -74,10 +76,16 @@ CORE_LDFLAGS := -Wl,-soname,libgocann_core.so -Wl,-Bsymbolic -Wl,-z,nodelete \
 FRONT_SRC := $(wildcard capi/front/*.c) capi/thread.c
 FRONT_HDR := $(wildcard capi/front/*.h) capi/thread.h
 
-.PHONY: all lib core front install clean
+# libc_sec.so, the bounds-checking C library (securec.h) CANN installs
+# beside the runtime and its samples link.
+CSEC     := $(BUILD)/libc_sec.so
+CSEC_SRC := $(wildcard csec/*.c)
+CSEC_HDR := $(wildcard csec/*.h csec/*.inc)
+
+.PHONY: all lib core front csec install clean
 all: lib
 
-lib: core front
+lib: core front csec
 	cd $(BUILD) && for a in $(ALIASES); do ln -sf libascendcl.so $$a; done
 
 # The core binds its own symbols (-Bsymbolic), so the front's functions of
@@ -96,11 +104,18 @@ front: $(FRONT_SRC) $(FRONT_HDR)
 	  -DFUNC_VISIBILITY -Iinclude -Icapi -Icapi/front -Wl,-soname,libascendcl.so -Wl,-z,nodelete \
 	  -o $(FRONT) $(FRONT_SRC) -ldl -lm -pthread
 
+# Only the functions securec.h declares (SECUREC_API) are exported.
+csec: $(CSEC_SRC) $(CSEC_HDR)
+	mkdir -p $(BUILD)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -std=c11 -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden \
+	  -DSECUREC_DLL_EXPORT -Icsec -Wl,-soname,libc_sec.so -o $(CSEC) $(CSEC_SRC)
+
 install: lib
 	mkdir -p $(PREFIX)/include $(PREFIX)/lib64 $(PREFIX)/bin
 	rm -rf $(PREFIX)/include/acl $(PREFIX)/include/gocann
 	cp -R include/acl include/gocann $(PREFIX)/include/
-	cp $(FRONT) $(CORE) $(PREFIX)/lib64/
+	cp csec/securec.h csec/securectype.h $(PREFIX)/include/
+	cp $(FRONT) $(CORE) $(CSEC) $(PREFIX)/lib64/
 	cd $(PREFIX)/lib64 && for a in $(ALIASES); do ln -sf libascendcl.so $$a; done
 	$(GO) build -o $(PREFIX)/bin/bisheng ./cmd/bisheng
 	mkdir -p $(PREFIX)/$(ASCENDC_CMAKE)/asc_modules $(PREFIX)/lib64/cmake $(PREFIX)/$(ARCH_DIR)/ccec_compiler/bin

@@ -45,6 +45,7 @@ func TestInstall(t *testing.T) {
 	t.Run("bisheng", func(t *testing.T) { testBisheng(t, shell, source, prefix) })
 	t.Run("superkernel", func(t *testing.T) { testSuperKernelBisheng(t, tl, shell, source, prefix) })
 	t.Run("ascapi", func(t *testing.T) { testASCAPI(t, tl, shell, source, prefix) })
+	t.Run("securec", func(t *testing.T) { testSecurecInstalled(t, tl, shell, source, prefix) })
 
 	app := filepath.Join(dir, "app")
 	if err := os.MkdirAll(app, 0o755); err != nil {
