@@ -1,0 +1,368 @@
+package profreport
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+)
+
+// Build sorts the events of files into a Trace. Files of several processes
+// merge: a device's figures count every process that used it.
+func Build(files ...*File) (*Trace, error) {
+	b := &builder{
+		t:       &Trace{Files: files, Start: math.MaxInt64, End: math.MinInt64},
+		procs:   map[int64]*proc{},
+		threads: map[trackKey]*threadMeta{},
+		tracks:  map[trackKey]*Track{},
+		devices: map[int]*Device{},
+		hosts:   map[int64]*Host{},
+	}
+	for _, f := range files {
+		for i := range f.Events {
+			if err := b.meta(f.Name, &f.Events[i]); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, f := range files {
+		for i := range f.Events {
+			if err := b.event(f.Name, &f.Events[i]); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return b.finish()
+}
+
+type trackKey struct{ pid, tid int64 }
+
+// proc is what the metadata and the events say of one process.
+type proc struct {
+	file      string // where it first appears, for errors
+	name      string
+	label     string
+	info      *DeviceInfo
+	infoDev   int64
+	hasDevice bool // it has device tasks or counters
+	device    *Device
+	host      *Host
+	counters  []counter
+}
+
+// counter is a Queue Depth sample and the file it came from.
+type counter struct {
+	file string
+	ev   *Event
+}
+
+type threadMeta struct {
+	name    string
+	sort    int64
+	hasSort bool
+}
+
+type builder struct {
+	t       *Trace
+	procs   map[int64]*proc
+	threads map[trackKey]*threadMeta
+	tracks  map[trackKey]*Track
+	devices map[int]*Device
+	hosts   map[int64]*Host
+}
+
+func (b *builder) proc(file string, pid int64) *proc {
+	p := b.procs[pid]
+	if p == nil {
+		p = &proc{file: file}
+		b.procs[pid] = p
+	}
+	return p
+}
+
+// meta reads what the first pass needs: names, labels, chips, and which
+// processes hold device tasks.
+func (b *builder) meta(file string, ev *Event) error {
+	p := b.proc(file, ev.Pid)
+	a := argReader{file: file, ev: ev}
+	switch ev.Ph {
+	case "M":
+		k := trackKey{ev.Pid, ev.Tid}
+		switch ev.Name {
+		case "process_name":
+			p.name = a.str("name")
+		case "process_labels":
+			p.label = a.str("labels")
+		case "thread_name":
+			b.thread(k).name = a.str("name")
+		case "thread_sort_index":
+			if v, ok := a.num("sort_index"); ok {
+				b.thread(k).sort, b.thread(k).hasSort = int64(v), true
+			}
+		case "gocann_device":
+			p.info, p.infoDev = readDeviceInfo(&a)
+		}
+	case "X":
+		if a.has("Task Type") || a.has("Stream Id") {
+			p.hasDevice = true
+		}
+	case "C":
+		if ev.Name == "Queue Depth" {
+			p.hasDevice = true
+		}
+	}
+	if ev.Ph != "M" && ev.HasTS {
+		b.t.Start = min(b.t.Start, ev.TS)
+		b.t.End = max(b.t.End, ev.TS+ev.Dur)
+	}
+	return a.err
+}
+
+func (b *builder) thread(k trackKey) *threadMeta {
+	m := b.threads[k]
+	if m == nil {
+		m = &threadMeta{}
+		b.threads[k] = m
+	}
+	return m
+}
+
+func readDeviceInfo(a *argReader) (*DeviceInfo, int64) {
+	dev, _ := a.count("device")
+	ai, _ := a.count("ai_cores")
+	vec, _ := a.count("vector_cores")
+	cube, _ := a.count("cube_cores")
+	bw, _ := a.num("copy_bandwidth_GBps")
+	if bw < 0 && a.err == nil {
+		a.fail("copy_bandwidth_GBps", "is %g; want a bandwidth >= 0", bw)
+	}
+	if max(ai, vec, cube) > 1<<20 && a.err == nil {
+		a.fail("ai_cores", "and the other core counts must be at most %d", 1<<20)
+	}
+	return &DeviceInfo{SoC: a.str("soc"), AICores: int(ai), VectorCores: int(vec), CubeCores: int(cube), CopyBandwidth: bw}, dev
+}
+
+// deviceOf is the device process pid is, or nil for a host process.
+func (b *builder) deviceOf(pid int64) (*Device, error) {
+	p := b.procs[pid]
+	if p.device != nil || p.host != nil {
+		return p.device, nil
+	}
+	var n int64
+	_, labelErr := fmt.Sscanf(p.label, "Device %d", &n)
+	switch {
+	case p.name == "CANN" || !(p.name == "Ascend Hardware" || labelErr == nil || p.info != nil || p.hasDevice):
+		p.host = &Host{Pid: pid, Name: p.name}
+		b.hosts[pid] = p.host
+		return nil, nil
+	case p.info != nil:
+		n = p.infoDev
+	case labelErr == nil:
+	case pid >= 10000:
+		n = pid/10000 - 1 // pid = 10000 * (device + 1) + (process id % 10000)
+	default:
+		return nil, fmt.Errorf("%s: process %d holds device tasks but no gocann_device event or \"Device <d>\" label says which device, and its pid is not 10000 * (device + 1) + ...", p.file, pid)
+	}
+	if n < 0 || n > 1<<16 {
+		return nil, fmt.Errorf("%s: process %d is device %d; want a device number from 0 to 65536", p.file, pid, n)
+	}
+	d := b.devices[int(n)]
+	if d == nil {
+		d = &Device{ID: int(n)}
+		b.devices[int(n)] = d
+	}
+	if p.info != nil && !d.HasInfo {
+		d.Info, d.HasInfo = *p.info, true
+	}
+	d.Pids = append(d.Pids, pid)
+	p.device = d
+	return d, nil
+}
+
+// track is the row of (pid, tid), made on first use.
+func (b *builder) track(pid, tid int64, name string) *Track {
+	k := trackKey{pid, tid}
+	tr := b.tracks[k]
+	if tr != nil {
+		return tr
+	}
+	tr = &Track{Pid: pid, Tid: tid, Name: name, Sort: tid}
+	if m := b.threads[k]; m != nil {
+		if m.name != "" {
+			tr.Name = m.name
+		}
+		if m.hasSort {
+			tr.Sort = m.sort
+		}
+	}
+	b.tracks[k] = tr
+	return tr
+}
+
+func (b *builder) event(file string, ev *Event) error {
+	switch ev.Ph {
+	case "X", "i", "I", "C":
+	default:
+		return nil // metadata, flows and phases the format does not use
+	}
+	d, err := b.deviceOf(ev.Pid)
+	if err != nil {
+		return err
+	}
+	if d == nil {
+		b.hostEvent(ev)
+		return nil
+	}
+	return b.deviceEvent(file, d, ev)
+}
+
+func (b *builder) hostEvent(ev *Event) {
+	h := b.procs[ev.Pid].host
+	if ev.Ph == "C" {
+		return
+	}
+	tr := b.track(ev.Pid, ev.Tid, fmt.Sprintf("Thread %d", ev.Tid))
+	s := Slice{Name: ev.Name, Class: "host", Start: ev.TS, Dur: ev.Dur, Instant: ev.Ph != "X"}
+	switch fn, ok := strings.CutPrefix(ev.Name, "AscendCL@"); {
+	case ok && ev.Ph == "X":
+		s.Class = "api"
+		h.Calls = append(h.Calls, Call{Func: fn, Tid: ev.Tid, Start: ev.TS, Dur: ev.Dur})
+	case ev.Cat == "msproftx":
+		s.Class = "tx"
+	}
+	tr.Slices = append(tr.Slices, s)
+}
+
+func (b *builder) deviceEvent(file string, d *Device, ev *Event) error {
+	if ev.Ph == "C" {
+		if ev.Name == "Queue Depth" {
+			p := b.procs[ev.Pid]
+			p.counters = append(p.counters, counter{file, ev})
+		}
+		return nil
+	}
+	t, err := readTask(file, ev)
+	if err != nil {
+		return err
+	}
+	s := Slice{Name: ev.Name, Class: sliceClass(&t), Start: ev.TS, Dur: ev.Dur, Instant: ev.Ph != "X", Failed: t.Failed}
+	if ev.Tid >= engineBase {
+		tr := b.track(ev.Pid, ev.Tid, engineName(ev.Tid-engineBase))
+		tr.Slices = append(tr.Slices, s)
+		return nil
+	}
+	tr := b.track(ev.Pid, ev.Tid, fmt.Sprintf("Stream %d", ev.Tid))
+	tr.Slices = append(tr.Slices, s)
+	if ev.Ph == "X" {
+		d.Tasks = append(d.Tasks, t)
+	}
+	return nil
+}
+
+// readTask reads a device event's args.
+func readTask(file string, ev *Event) (Task, error) {
+	a := argReader{file: file, ev: ev}
+	t := Task{Name: ev.Name, Pid: ev.Pid, Stream: ev.Tid, Start: ev.TS, Dur: ev.Dur}
+	t.Type = a.str("Task Type")
+	t.CoreKind = a.str("Core Kind")
+	var ok bool
+	if t.BlockDim, ok = a.count("Block Dim"); !ok {
+		t.BlockDim = 1 // a kernel that does not say runs one block
+	}
+	t.Bytes, _ = a.num("Bytes")
+	if t.Bytes < 0 && a.err == nil {
+		a.fail("Bytes", "is %g; want a byte count >= 0", t.Bytes)
+	}
+	if s, ok := a.micros("Submit Time(us)"); ok {
+		t.Submit, t.HasSubmit = s, true
+	} else if w, ok := a.micros("Wait Time(us)"); ok {
+		t.Submit, t.HasSubmit = t.Start-w, true
+	}
+	t.ModelOp = a.has("Op Index")
+	t.Failed = a.flag("Failed")
+	return t, a.err
+}
+
+func (b *builder) finish() (*Trace, error) {
+	t := b.t
+	if t.Start > t.End {
+		t.Start, t.End = 0, 0
+	}
+	for _, tr := range b.tracks {
+		p := b.procs[tr.Pid]
+		switch {
+		case p.host != nil:
+			p.host.Threads = append(p.host.Threads, tr)
+		case tr.Tid >= engineBase:
+			p.device.Engines = append(p.device.Engines, tr)
+		default:
+			p.device.Streams = append(p.device.Streams, tr)
+		}
+	}
+	for _, h := range b.hosts {
+		sortTracks(h.Threads)
+		slices.SortStableFunc(h.Calls, func(x, y Call) int { return cmp.Compare(x.Start, y.Start) })
+		t.Hosts = append(t.Hosts, h)
+	}
+	slices.SortFunc(t.Hosts, func(x, y *Host) int { return cmp.Compare(x.Pid, y.Pid) })
+	for _, d := range b.devices {
+		sortTracks(d.Streams)
+		sortTracks(d.Engines)
+		slices.Sort(d.Pids)
+		slices.SortStableFunc(d.Tasks, func(x, y Task) int { return cmp.Compare(x.Start, y.Start) })
+		var counters []counter
+		for _, pid := range d.Pids {
+			counters = append(counters, b.procs[pid].counters...)
+		}
+		var err error
+		if d.Depth, err = depthSamples(counters); err != nil {
+			return nil, err
+		}
+		t.Devices = append(t.Devices, d)
+	}
+	slices.SortFunc(t.Devices, func(x, y *Device) int { return cmp.Compare(x.ID, y.ID) })
+	return t, nil
+}
+
+func sortTracks(ts []*Track) {
+	slices.SortFunc(ts, func(x, y *Track) int {
+		return cmp.Or(cmp.Compare(x.Pid, y.Pid), cmp.Compare(x.Sort, y.Sort), cmp.Compare(x.Tid, y.Tid))
+	})
+	for _, tr := range ts {
+		slices.SortStableFunc(tr.Slices, func(x, y Slice) int { return cmp.Compare(x.Start, y.Start) })
+	}
+}
+
+// depthSamples sums the Queue Depth counters of a device's processes,
+// in time order: a stream a sample does not name keeps its last value.
+func depthSamples(counters []counter) ([]Sample, error) {
+	slices.SortStableFunc(counters, func(x, y counter) int { return cmp.Compare(x.ev.TS, y.ev.TS) })
+	type key struct {
+		pid    int64
+		stream string
+	}
+	depth := map[key]float64{}
+	var total float64
+	var out []Sample
+	for _, c := range counters {
+		ev := c.ev
+		a := argReader{file: c.file, ev: ev}
+		for _, stream := range slices.Sorted(maps.Keys(ev.Args)) {
+			n, _ := a.count(stream)
+			if a.err != nil {
+				return nil, a.err
+			}
+			k := key{ev.Pid, stream}
+			total += float64(n) - depth[k]
+			depth[k] = float64(n)
+		}
+		if len(out) > 0 && out[len(out)-1].At == ev.TS {
+			out[len(out)-1].Value = total
+		} else {
+			out = append(out, Sample{At: ev.TS, Value: total})
+		}
+	}
+	return out, nil
+}
