@@ -1,0 +1,116 @@
+package profreport
+
+import (
+	"math"
+	"path/filepath"
+	"testing"
+)
+
+func load(t *testing.T, names ...string) *Report {
+	t.Helper()
+	var paths []string
+	for _, n := range names {
+		paths = append(paths, filepath.Join("testdata", n))
+	}
+	r, err := Load(paths...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func near(got, want, tol float64) bool { return math.Abs(got-want) <= tol }
+
+func device(t *testing.T, r *Report, id int) *DeviceReport {
+	t.Helper()
+	for i := range r.Devices {
+		if r.Devices[i].ID == id {
+			return &r.Devices[i]
+		}
+	}
+	t.Fatalf("no device %d in the report (%d devices)", id, len(r.Devices))
+	return nil
+}
+
+// TestVectorHalf: "the busy core-time of kernels of each kind (Block Dim ×
+// duration) over the chip's cores of that kind × the wall time". 24 blocks
+// on a chip of 48 vector cores for the whole wall time read 50%.
+func TestVectorHalf(t *testing.T) {
+	d := device(t, load(t, "vector_half.json"), 0)
+	if !d.Vector.Known || !near(d.Vector.Value, 0.5, 1e-9) {
+		t.Errorf("vector utilization %v (known %v); want 0.5", d.Vector.Value, d.Vector.Known)
+	}
+	if !d.Cube.Known || d.Cube.Value != 0 {
+		t.Errorf("cube utilization %v (known %v); want 0", d.Cube.Value, d.Cube.Known)
+	}
+	if d.Wall() != 1_000_000 {
+		t.Errorf("wall %d ns; want 1 ms, the kernel's duration", d.Wall())
+	}
+}
+
+// TestCopyBandwidth: "bytes moved ... over the wall time, against
+// copy_bandwidth_GBps". 500 MB in 10 ms is 50 GB/s, half of 100 GB/s.
+func TestCopyBandwidth(t *testing.T) {
+	d := device(t, load(t, "copy.json"), 1)
+	m := d.Memory
+	if m.Bytes != 500e6 || !near(m.GBps, 50, 1e-9) || !m.Known || !near(m.Value, 0.5, 1e-9) {
+		t.Errorf("bandwidth %+v; want 500e6 bytes at 50 GB/s, 50%% of 100 GB/s", m)
+	}
+}
+
+// TestBurstDepth: 1,000 tasks submitted before the first one ends make a
+// queue 1,000 deep, peaking when the last is submitted; they drain one
+// per 10 µs, so the time-weighted mean is about half of that.
+func TestBurstDepth(t *testing.T) {
+	d := device(t, load(t, "burst.json"), 0)
+	q := d.Depth
+	if q.Source != "tasks" || q.Max != 1000 || q.PeakAt != 1_000_999 {
+		t.Errorf("depth from %q: max %v at %d ns; want 1000 at 1000.999 µs, from the tasks", q.Source, q.Max, q.PeakAt)
+	}
+	// 1000 × 10.001 µs at full depth, 10 µs at each depth below, and the
+	// ramp of the submits, over 10001 µs.
+	want := (1000*10.001 + 10*999*1000/2 + 0.001*999*1000/2) / 10001
+	if !near(q.Mean, want, 1e-6) {
+		t.Errorf("mean depth %v; want %v", q.Mean, want)
+	}
+}
+
+// TestDepthFromCounters: without submit times the Queue Depth samples are
+// the depth: a stream a sample does not name keeps its last value.
+func TestDepthFromCounters(t *testing.T) {
+	data := `[
+{"name":"Queue Depth","ph":"C","ts":0,"pid":10001,"args":{"Stream 1":2,"Stream 2":1}},
+{"name":"Queue Depth","ph":"C","ts":10,"pid":10001,"args":{"Stream 2":4}},
+{"name":"Queue Depth","ph":"C","ts":30,"pid":10001,"args":{"Stream 1":0,"Stream 2":0}},
+{"name":"vadd","ph":"X","ts":0,"dur":30,"pid":10001,"tid":1,"args":{"Task Type":"AI_VECTOR_CORE"}}
+]`
+	f, err := Parse("c.json", []byte(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := Build(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := Analyze(tr).Devices[0].Depth
+	// 3 for 10 µs, 6 for 20 µs.
+	if q.Source != "counters" || q.Max != 6 || q.PeakAt != 10_000 || !near(q.Mean, 5, 1e-9) {
+		t.Errorf("depth %+v; want max 6 at 10 µs, mean 5, from the counters", q)
+	}
+}
+
+// TestTruncatedReads: a timeline without its ']' and with its last line cut
+// reads up to the cut.
+func TestTruncatedReads(t *testing.T) {
+	r := load(t, "truncated.json")
+	if f := r.Files[0]; !f.Truncated || f.CutLine != 9 || f.Events != 7 {
+		t.Errorf("file %+v; want truncated, cut at line 9, 7 events", f)
+	}
+	d := device(t, r, 0)
+	if d.Tasks != 1 || !near(d.Vector.Value, 1, 1e-9) {
+		t.Errorf("%d tasks at %v vector utilization; want the one whole task, 100%%", d.Tasks, d.Vector.Value)
+	}
+	if len(r.API) != 1 || r.API[0].Count != 2 {
+		t.Errorf("API %+v; want aclrtLaunchKernel twice", r.API)
+	}
+}
