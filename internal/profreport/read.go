@@ -74,9 +74,15 @@ func Parse(name string, data []byte) (*File, error) {
 	p.off++
 	for first := true; ; first = false {
 		p.space()
-		if !first && p.off < len(p.data) && p.data[p.off] == ',' {
-			p.off++
-			p.space()
+		if !first && p.off < len(p.data) {
+			switch p.data[p.off] {
+			case ',':
+				p.off++
+				p.space()
+			case ']':
+			default:
+				return nil, p.errorf("%q after an event; want ',' or ']'", p.data[p.off])
+			}
 		}
 		if p.off == len(p.data) {
 			f.Truncated = true

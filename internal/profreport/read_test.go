@@ -62,6 +62,7 @@ func TestParseErrors(t *testing.T) {
 		{"[1]", `t.json:1: '1' where an event`},
 		{"[\n" + okEvent + ",\n\n[]", `t.json:4: '[' where an event`},
 		{"[" + okEvent + "] x", `t.json:1: 'x' after the closing ']'`},
+		{"[\n" + okEvent + "\n" + okEvent + "]", `t.json:3: '{' after an event; want ',' or ']'`},
 		{"[\n" + okEvent + ",\n{\"name\" \"x\"},\n" + okEvent + "]", "t.json:3: malformed event"},
 		{"[\n" + okEvent + ",\n{\"name\":\"x\",\n\"ph\":}\n]", "t.json:4: malformed event"},
 		{`[{"name":"e","pid":1}]`, `t.json:1: event "e" has no "ph"`},
