@@ -68,6 +68,8 @@ func TestImportGraph(t *testing.T) {
 	deps(module+"/internal/cheader", under(module+"/internal/cheader"))
 	deps(module+"/internal/asc", under(module+"/internal/asc"))
 	deps(module+"/cmd/bisheng", under(module+"/internal/asc"))
+	deps(module+"/internal/profreport", under(module+"/internal/profreport"))
+	deps(module+"/cmd/msprof", under(module+"/internal/profreport"))
 	for _, pkg := range goList(t, "./internal/...") {
 		deps(pkg, under(module+"/hal", module+"/kernel", module+"/internal"))
 	}
