@@ -2,6 +2,8 @@
 //
 //	gocann demo          copy, compute on two streams ordered by an event, check
 //	gocann info          list the simulated devices (like npu-smi info)
+//	gocann prof DIR      the profiling report of the timelines under DIR
+//	gocann prof FILE...  the profiling report of the timelines named
 //
 // A -config flag names an aclInit JSON file.
 package main
@@ -25,10 +27,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	config := fs.String("config", "", "aclInit JSON configuration file")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: gocann [-config file.json] demo|info")
+		fmt.Fprintln(stderr, "       gocann prof DIR|FILE...")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if fs.NArg() >= 1 && fs.Arg(0) == "prof" {
+		return prof(fs.Args()[1:], stdout, stderr) // reads files; no runtime
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()
