@@ -9,6 +9,9 @@
 #                               dir/include/securec.h and securectype.h,
 #                               dir/lib64/ (the libraries above),
 #                               dir/bin/bisheng (the Ascend C compiler driver),
+#                               dir/bin/msprof (the profiler; also where CANN
+#                               keeps it, dir/tools/profiler/bin, and
+#                               dir/toolkit/tools/profiler/bin),
 #                               dir/lib64/cmake/asc-config.cmake (find_package(ASC)),
 #                               dir/<arch>-linux/tikcpp/ascendc_kernel_cmake/ (ascendc.cmake,
 #                               the ASC language modules; reached through
@@ -118,6 +121,9 @@ install: lib
 	cp $(FRONT) $(CORE) $(CSEC) $(PREFIX)/lib64/
 	cd $(PREFIX)/lib64 && for a in $(ALIASES); do ln -sf libascendcl.so $$a; done
 	$(GO) build -o $(PREFIX)/bin/bisheng ./cmd/bisheng
+	$(GO) build -o $(PREFIX)/bin/msprof ./cmd/msprof
+	mkdir -p $(PREFIX)/tools/profiler/bin
+	ln -sfn ../../../bin/msprof $(PREFIX)/tools/profiler/bin/msprof
 	mkdir -p $(PREFIX)/$(ASCENDC_CMAKE)/asc_modules $(PREFIX)/lib64/cmake $(PREFIX)/$(ARCH_DIR)/ccec_compiler/bin
 	cp cmake/ascendc.cmake $(PREFIX)/$(ASCENDC_CMAKE)/
 	cp cmake/asc/asc_modules/* $(PREFIX)/$(ASCENDC_CMAKE)/asc_modules/
@@ -132,6 +138,7 @@ install: lib
 	cp cmake/tikicpulib/*.cmake $(PREFIX)/tools/tikicpulib/lib/cmake/
 	ln -sfn ../../../include/gocann/ascendc $(PREFIX)/tools/tikicpulib/lib/include
 	ln -sfn ../../tools/tikicpulib $(PREFIX)/toolkit/tools/tikicpulib
+	ln -sfn ../../tools/profiler $(PREFIX)/toolkit/tools/profiler
 	mkdir -p $(PREFIX)/$(PYTHON_SITE)
 	rm -rf $(PREFIX)/$(PYTHON_SITE)/acl
 	mkdir -p $(PREFIX)/$(PYTHON_SITE)/acl

@@ -30,7 +30,9 @@ func TestInstall(t *testing.T) {
 		// The Ascend C toolchain where CANN's toolkit keeps it.
 		"bin/bisheng", "lib64/cmake/asc-config.cmake", "compiler/tikcpp/ascendc_kernel_cmake/ascendc.cmake",
 		"tools/tikcpp/ascendc_kernel_cmake/asc_modules/CMakeASCInformation.cmake", "tools/ccec_compiler/bin/bisheng",
-		"tools/tikicpulib/lib/cmake/tikicpulib-config.cmake", "toolkit/tools/tikicpulib/lib/cmake/tikicpulib-config.cmake"} {
+		"tools/tikicpulib/lib/cmake/tikicpulib-config.cmake", "toolkit/tools/tikicpulib/lib/cmake/tikicpulib-config.cmake",
+		// The profiler, in bin/ and where CANN's toolkit keeps it.
+		"bin/msprof", "tools/profiler/bin/msprof", "toolkit/tools/profiler/bin/msprof"} {
 		if !fileExists(filepath.Join(prefix, f)) {
 			t.Errorf("make install did not create %s", f)
 		}
