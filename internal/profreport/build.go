@@ -15,7 +15,7 @@ func Build(files ...*File) (*Trace, error) {
 	b := &builder{
 		t:       &Trace{Files: files, Start: math.MaxInt64, End: math.MinInt64},
 		procs:   map[int64]*proc{},
-		threads: map[trackKey]*threadMeta{},
+		threads: map[threadKey]*threadMeta{},
 		tracks:  map[trackKey]*Track{},
 		devices: map[int]*Device{},
 		hosts:   map[int64]*Host{},
@@ -37,17 +37,28 @@ func Build(files ...*File) (*Trace, error) {
 	return b.finish()
 }
 
-type trackKey struct{ pid, tid int64 }
+// trackKey names a track: a host thread and a device's stream may share a
+// pid (see deviceOf) and, in principle, a tid.
+type trackKey struct {
+	pid, tid int64
+	host     bool
+}
+
+// threadKey names a thread's metadata, which the file keys by pid and tid.
+type threadKey struct{ pid, tid int64 }
 
 // proc is what the metadata and the events say of one process.
 type proc struct {
 	file      string // where it first appears, for errors
-	name      string
+	cann      bool   // a process_name says CANN: the host's
+	hardware  bool   // a process_name says Ascend Hardware: a device's
+	name      string // another process_name
 	label     string
 	info      *DeviceInfo
 	infoDev   int64
 	hasDevice bool // it has device tasks or counters
 	device    *Device
+	notDevice bool
 	host      *Host
 	counters  []counter
 }
@@ -67,7 +78,7 @@ type threadMeta struct {
 type builder struct {
 	t       *Trace
 	procs   map[int64]*proc
-	threads map[trackKey]*threadMeta
+	threads map[threadKey]*threadMeta
 	tracks  map[trackKey]*Track
 	devices map[int]*Device
 	hosts   map[int64]*Host
@@ -89,10 +100,17 @@ func (b *builder) meta(file string, ev *Event) error {
 	a := argReader{file: file, ev: ev}
 	switch ev.Ph {
 	case "M":
-		k := trackKey{ev.Pid, ev.Tid}
+		k := threadKey{ev.Pid, ev.Tid}
 		switch ev.Name {
 		case "process_name":
-			p.name = a.str("name")
+			switch name := a.str("name"); name {
+			case "CANN":
+				p.cann = true
+			case "Ascend Hardware":
+				p.hardware = true
+			default:
+				p.name = name
+			}
 		case "process_labels":
 			p.label = a.str("labels")
 		case "thread_name":
@@ -120,7 +138,7 @@ func (b *builder) meta(file string, ev *Event) error {
 	return a.err
 }
 
-func (b *builder) thread(k trackKey) *threadMeta {
+func (b *builder) thread(k threadKey) *threadMeta {
 	m := b.threads[k]
 	if m == nil {
 		m = &threadMeta{}
@@ -144,18 +162,20 @@ func readDeviceInfo(a *argReader) (*DeviceInfo, int64) {
 	return &DeviceInfo{SoC: a.str("soc"), AICores: int(ai), VectorCores: int(vec), CubeCores: int(cube), CopyBandwidth: bw}, dev
 }
 
-// deviceOf is the device process pid is, or nil for a host process.
+// deviceOf is the device process pid is, or nil for a host process. One
+// pid can be both: the device's pid, 10000 * (device + 1) + (process id %
+// 10000), is the host's own when the process id lies between
+// 10000 * (device + 1) and 10000 * (device + 2).
 func (b *builder) deviceOf(pid int64) (*Device, error) {
 	p := b.procs[pid]
-	if p.device != nil || p.host != nil {
+	if p.device != nil || p.notDevice {
 		return p.device, nil
 	}
 	var n int64
 	_, labelErr := fmt.Sscanf(p.label, "Device %d", &n)
 	switch {
-	case p.name == "CANN" || !(p.name == "Ascend Hardware" || labelErr == nil || p.info != nil || p.hasDevice):
-		p.host = &Host{Pid: pid, Name: p.name}
-		b.hosts[pid] = p.host
+	case !(p.hardware || labelErr == nil || p.info != nil || p.hasDevice):
+		p.notDevice = true
 		return nil, nil
 	case p.info != nil:
 		n = p.infoDev
@@ -181,15 +201,14 @@ func (b *builder) deviceOf(pid int64) (*Device, error) {
 	return d, nil
 }
 
-// track is the row of (pid, tid), made on first use.
-func (b *builder) track(pid, tid int64, name string) *Track {
-	k := trackKey{pid, tid}
+// track is the row of k, made on first use.
+func (b *builder) track(k trackKey, name string) *Track {
 	tr := b.tracks[k]
 	if tr != nil {
 		return tr
 	}
-	tr = &Track{Pid: pid, Tid: tid, Name: name, Sort: tid}
-	if m := b.threads[k]; m != nil {
+	tr = &Track{Pid: k.pid, Tid: k.tid, Name: name, Sort: k.tid}
+	if m := b.threads[threadKey{k.pid, k.tid}]; m != nil {
 		if m.name != "" {
 			tr.Name = m.name
 		}
@@ -207,6 +226,10 @@ func (b *builder) event(file string, ev *Event) error {
 	default:
 		return nil // metadata, flows and phases the format does not use
 	}
+	if strings.HasPrefix(ev.Name, "AscendCL@") || ev.Cat == "msproftx" {
+		b.hostEvent(ev) // even on a pid the host shares with a device
+		return nil
+	}
 	d, err := b.deviceOf(ev.Pid)
 	if err != nil {
 		return err
@@ -219,11 +242,20 @@ func (b *builder) event(file string, ev *Event) error {
 }
 
 func (b *builder) hostEvent(ev *Event) {
-	h := b.procs[ev.Pid].host
 	if ev.Ph == "C" {
 		return
 	}
-	tr := b.track(ev.Pid, ev.Tid, fmt.Sprintf("Thread %d", ev.Tid))
+	p := b.procs[ev.Pid]
+	if p.host == nil {
+		name := p.name
+		if p.cann {
+			name = "CANN"
+		}
+		p.host = &Host{Pid: ev.Pid, Name: name}
+		b.hosts[ev.Pid] = p.host
+	}
+	h := p.host
+	tr := b.track(trackKey{ev.Pid, ev.Tid, true}, fmt.Sprintf("Thread %d", ev.Tid))
 	s := Slice{Name: ev.Name, Class: "host", Start: ev.TS, Dur: ev.Dur, Instant: ev.Ph != "X"}
 	switch fn, ok := strings.CutPrefix(ev.Name, "AscendCL@"); {
 	case ok && ev.Ph == "X":
@@ -249,11 +281,11 @@ func (b *builder) deviceEvent(file string, d *Device, ev *Event) error {
 	}
 	s := Slice{Name: ev.Name, Class: sliceClass(&t), Start: ev.TS, Dur: ev.Dur, Instant: ev.Ph != "X", Failed: t.Failed}
 	if ev.Tid >= engineBase {
-		tr := b.track(ev.Pid, ev.Tid, engineName(ev.Tid-engineBase))
+		tr := b.track(trackKey{ev.Pid, ev.Tid, false}, engineName(ev.Tid-engineBase))
 		tr.Slices = append(tr.Slices, s)
 		return nil
 	}
-	tr := b.track(ev.Pid, ev.Tid, fmt.Sprintf("Stream %d", ev.Tid))
+	tr := b.track(trackKey{ev.Pid, ev.Tid, false}, fmt.Sprintf("Stream %d", ev.Tid))
 	tr.Slices = append(tr.Slices, s)
 	if ev.Ph == "X" {
 		d.Tasks = append(d.Tasks, t)
@@ -290,10 +322,10 @@ func (b *builder) finish() (*Trace, error) {
 	if t.Start > t.End {
 		t.Start, t.End = 0, 0
 	}
-	for _, tr := range b.tracks {
+	for k, tr := range b.tracks {
 		p := b.procs[tr.Pid]
 		switch {
-		case p.host != nil:
+		case k.host:
 			p.host.Threads = append(p.host.Threads, tr)
 		case tr.Tid >= engineBase:
 			p.device.Engines = append(p.device.Engines, tr)

@@ -114,3 +114,21 @@ func TestTruncatedReads(t *testing.T) {
 		t.Errorf("API %+v; want aclrtLaunchKernel twice", r.API)
 	}
 }
+
+// TestSharedPid: a host process whose id lies in [10000 × (d + 1),
+// 10000 × (d + 2)) has device d's pid too. Its API calls and msproftx
+// ranges stay the host's, its tasks the device's.
+func TestSharedPid(t *testing.T) {
+	r := load(t, "shared_pid.json")
+	d := device(t, r, 0)
+	if d.Tasks != 1 || !near(d.Vector.Value, 1, 1e-9) || len(d.Streams) != 1 || d.Streams[0].Name != "Stream 1" {
+		t.Errorf("device: %d tasks, vector %v, streams %+v; want the one vadd on Stream 1 at 100%%", d.Tasks, d.Vector.Value, d.Streams)
+	}
+	if got := names(r.API); got != "aclrtSynchronizeStream aclrtLaunchKernel" {
+		t.Errorf("API functions %q; want the two calls", got)
+	}
+	hosts := r.Trace.Hosts
+	if len(hosts) != 1 || hosts[0].Name != "CANN" || len(hosts[0].Threads) != 1 || hosts[0].Threads[0].Name != "Thread 14242" || len(hosts[0].Threads[0].Slices) != 3 {
+		t.Errorf("hosts %+v; want CANN with Thread 14242 holding two calls and a range", hosts)
+	}
+}
