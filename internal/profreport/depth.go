@@ -9,13 +9,14 @@ import (
 // submitted and not yet completed. The tasks' own submit and end times
 // give it exactly; the Queue Depth counters, sampled, are the fallback
 // for a timeline whose tasks lack submit times. The mean is weighted by
-// time, from the first submit (or sample) to the last end (or sample).
-func queueDepth(d *Device) QueueDepth {
+// time over the wall time, from the first task's start to the last one's
+// end (over the samples' span when there is none).
+func queueDepth(d *Device, first, last int64) QueueDepth {
 	if s := depthFromTasks(d.Tasks); len(s) > 0 {
-		return summarizeDepth("tasks", s)
+		return summarizeDepth("tasks", s, first, last)
 	}
 	if len(d.Depth) > 0 {
-		return summarizeDepth("counters", d.Depth)
+		return summarizeDepth("counters", d.Depth, first, last)
 	}
 	return QueueDepth{}
 }
@@ -51,23 +52,32 @@ func depthFromTasks(tasks []Task) []Sample {
 	return out
 }
 
-// summarizeDepth reads max, its first time and the time-weighted mean off a
-// step function whose value holds from each sample to the next.
-func summarizeDepth(source string, s []Sample) QueueDepth {
+// summarizeDepth reads max and its first time off a step function whose
+// value holds from each sample to the next, and its mean over [from, to].
+func summarizeDepth(source string, s []Sample, from, to int64) QueueDepth {
 	q := QueueDepth{Source: source, Series: s, Max: s[0].Value, PeakAt: s[0].At}
-	var area float64
-	for i, p := range s {
+	for _, p := range s {
 		if p.Value > q.Max {
 			q.Max, q.PeakAt = p.Value, p.At
 		}
+	}
+	if to <= from {
+		from, to = s[0].At, s[len(s)-1].At
+	}
+	if to <= from {
+		q.Mean = s[len(s)-1].Value
+		return q
+	}
+	var area float64
+	for i, p := range s {
+		end := to
 		if i+1 < len(s) {
-			area += p.Value * float64(s[i+1].At-p.At)
+			end = min(s[i+1].At, to)
+		}
+		if start := max(p.At, from); end > start {
+			area += p.Value * float64(end-start)
 		}
 	}
-	if span := s[len(s)-1].At - s[0].At; span > 0 {
-		q.Mean = area / float64(span)
-	} else {
-		q.Mean = s[0].Value
-	}
+	q.Mean = area / float64(to-from)
 	return q
 }

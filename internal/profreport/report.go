@@ -74,7 +74,7 @@ type QueueDepth struct {
 	Source string
 	Max    float64
 	PeakAt int64   // when Max was first reached
-	Mean   float64 // time-weighted
+	Mean   float64 // time-weighted over the wall time
 	Series []Sample
 }
 
@@ -161,7 +161,7 @@ func analyzeDevice(d *Device) DeviceReport {
 	}
 	r.Cube, r.Vector = utilization(d, r.Wall())
 	r.Memory = bandwidth(d, r.Wall())
-	r.Depth = queueDepth(d)
+	r.Depth = queueDepth(d, r.First, r.Last)
 	r.TopByTotal, r.TopByMean = topKernels(d.Tasks, TopKernels)
 	r.Streams = streamIdle(d)
 	return r
