@@ -71,6 +71,9 @@ func (r *Report) WriteHTML(w io.Writer) error {
 }
 
 func (r *Report) devicePage(d *DeviceReport) devicePage {
+	if d.Tasks == 0 {
+		return devicePage{Title: d.Headline(), Facts: []fact{{"tasks", "none ran on it"}}}
+	}
 	dp := devicePage{
 		Title:      d.Headline(),
 		Bars:       utilBars(d),

@@ -1,8 +1,10 @@
 package profreport
 
 import (
+	"bytes"
 	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -128,5 +130,36 @@ func TestSharedPid(t *testing.T) {
 	hosts := r.Trace.Hosts
 	if len(hosts) != 1 || hosts[0].Name != "CANN" || len(hosts[0].Threads) != 1 || hosts[0].Threads[0].Name != "Thread 14242" || len(hosts[0].Threads[0].Slices) != 3 {
 		t.Errorf("hosts %+v; want CANN with Thread 14242 holding two calls and a range", hosts)
+	}
+}
+
+// TestIdleDevice: a device the program opened but gave no task (its
+// metadata and zero Queue Depth samples only) says so, with no figures.
+func TestIdleDevice(t *testing.T) {
+	f, err := Parse("idle.json", []byte(`[
+{"name":"process_name","ph":"M","pid":20001,"args":{"name":"Ascend Hardware"}},
+{"name":"gocann_device","ph":"M","pid":20001,"args":{"device":1,"soc":"Ascend910B1","ai_cores":24,"vector_cores":48,"cube_cores":24,"copy_bandwidth_GBps":100}},
+{"name":"Queue Depth","ph":"C","ts":5,"pid":20001,"args":{"Stream 1":0}}
+]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := Build(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text, page bytes.Buffer
+	r := Analyze(tr)
+	if err := r.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.WriteHTML(&page); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "Device 1: Ascend910B1, 24 AI cores (24 cube, 48 vector), copies at 100.00 GB/s\n  no tasks ran on it\n") {
+		t.Errorf("report:\n%s", text.String())
+	}
+	if strings.Contains(page.String(), "Utilization") || !strings.Contains(page.String(), "none ran on it") {
+		t.Error("the page shows figures for a device with no tasks")
 	}
 }

@@ -57,6 +57,10 @@ func (d *DeviceReport) Headline() string {
 
 func (r *Report) writeDevice(w io.Writer, d *DeviceReport) {
 	fmt.Fprintln(w, d.Headline())
+	if d.Tasks == 0 {
+		fmt.Fprintln(w, "  no tasks ran on it")
+		return
+	}
 	t := table{indent: "  "}
 	failed := ""
 	if d.Failed > 0 {
@@ -91,6 +95,9 @@ func (r *Report) writeDevice(w io.Writer, d *DeviceReport) {
 }
 
 func (r *Report) utilLine(u Utilization) string {
+	if !u.Known && u.Cores > 0 {
+		return "-  (no wall time: every task took no time)"
+	}
 	if !u.Known {
 		return fmt.Sprintf("-  (busy %s core-ms; the chip's cores unknown)", strconv.FormatFloat(u.Busy/1e6, 'f', 3, 64))
 	}
@@ -99,6 +106,9 @@ func (r *Report) utilLine(u Utilization) string {
 
 func (r *Report) bandwidthLine(b *Bandwidth) string {
 	moved := fmt.Sprintf("%.2f GB/s, %s moved", b.GBps, byteCount(b.Bytes))
+	if !b.Known && b.Peak > 0 {
+		return "-  (no wall time: every task took no time)"
+	}
 	if !b.Known {
 		return "-  (" + moved + "; the chip's bandwidth unknown)"
 	}
