@@ -183,7 +183,7 @@ func (b *builder) deviceOf(pid int64) (*Device, error) {
 	case pid >= 10000:
 		n = pid/10000 - 1 // pid = 10000 * (device + 1) + (process id % 10000)
 	default:
-		return nil, fmt.Errorf("%s: process %d holds device tasks but no gocann_device event or \"Device <d>\" label says which device, and its pid is not 10000 * (device + 1) + ...", p.file, pid)
+		return nil, fmt.Errorf("%s: process %d holds device tasks but no gocann_device event or \"Device <d>\" label says which device, and its pid is below 10000, the first a device can have", p.file, pid)
 	}
 	if n < 0 || n > 1<<16 {
 		return nil, fmt.Errorf("%s: process %d is device %d; want a device number from 0 to 65536", p.file, pid, n)
