@@ -3,7 +3,6 @@ package profreport
 import (
 	"cmp"
 	"fmt"
-	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -61,12 +60,6 @@ type proc struct {
 	notDevice bool
 	host      *Host
 	counters  []counter
-}
-
-// counter is a Queue Depth sample and the file it came from.
-type counter struct {
-	file string
-	ev   *Event
 }
 
 type threadMeta struct {
@@ -145,21 +138,6 @@ func (b *builder) thread(k threadKey) *threadMeta {
 		b.threads[k] = m
 	}
 	return m
-}
-
-func readDeviceInfo(a *argReader) (*DeviceInfo, int64) {
-	dev, _ := a.count("device")
-	ai, _ := a.count("ai_cores")
-	vec, _ := a.count("vector_cores")
-	cube, _ := a.count("cube_cores")
-	bw, _ := a.num("copy_bandwidth_GBps")
-	if bw < 0 && a.err == nil {
-		a.fail("copy_bandwidth_GBps", "is %g; want a bandwidth >= 0", bw)
-	}
-	if max(ai, vec, cube) > 1<<20 && a.err == nil {
-		a.fail("ai_cores", "and the other core counts must be at most %d", 1<<20)
-	}
-	return &DeviceInfo{SoC: a.str("soc"), AICores: int(ai), VectorCores: int(vec), CubeCores: int(cube), CopyBandwidth: bw}, dev
 }
 
 // deviceOf is the device process pid is, or nil for a host process. One
@@ -293,30 +271,6 @@ func (b *builder) deviceEvent(file string, d *Device, ev *Event) error {
 	return nil
 }
 
-// readTask reads a device event's args.
-func readTask(file string, ev *Event) (Task, error) {
-	a := argReader{file: file, ev: ev}
-	t := Task{Name: ev.Name, Pid: ev.Pid, Stream: ev.Tid, Start: ev.TS, Dur: ev.Dur}
-	t.Type = a.str("Task Type")
-	t.CoreKind = a.str("Core Kind")
-	var ok bool
-	if t.BlockDim, ok = a.count("Block Dim"); !ok {
-		t.BlockDim = 1 // a kernel that does not say runs one block
-	}
-	t.Bytes, _ = a.num("Bytes")
-	if t.Bytes < 0 && a.err == nil {
-		a.fail("Bytes", "is %g; want a byte count >= 0", t.Bytes)
-	}
-	if s, ok := a.micros("Submit Time(us)"); ok {
-		t.Submit, t.HasSubmit = s, true
-	} else if w, ok := a.micros("Wait Time(us)"); ok {
-		t.Submit, t.HasSubmit = t.Start-w, true
-	}
-	t.ModelOp = a.has("Op Index")
-	t.Failed = a.flag("Failed")
-	return t, a.err
-}
-
 func (b *builder) finish() (*Trace, error) {
 	t := b.t
 	if t.Start > t.End {
@@ -365,36 +319,4 @@ func sortTracks(ts []*Track) {
 	for _, tr := range ts {
 		slices.SortStableFunc(tr.Slices, func(x, y Slice) int { return cmp.Compare(x.Start, y.Start) })
 	}
-}
-
-// depthSamples sums the Queue Depth counters of a device's processes,
-// in time order: a stream a sample does not name keeps its last value.
-func depthSamples(counters []counter) ([]Sample, error) {
-	slices.SortStableFunc(counters, func(x, y counter) int { return cmp.Compare(x.ev.TS, y.ev.TS) })
-	type key struct {
-		pid    int64
-		stream string
-	}
-	depth := map[key]float64{}
-	var total float64
-	var out []Sample
-	for _, c := range counters {
-		ev := c.ev
-		a := argReader{file: c.file, ev: ev}
-		for _, stream := range slices.Sorted(maps.Keys(ev.Args)) {
-			n, _ := a.count(stream)
-			if a.err != nil {
-				return nil, a.err
-			}
-			k := key{ev.Pid, stream}
-			total += float64(n) - depth[k]
-			depth[k] = float64(n)
-		}
-		if len(out) > 0 && out[len(out)-1].At == ev.TS {
-			out[len(out)-1].Value = total
-		} else {
-			out = append(out, Sample{At: ev.TS, Value: total})
-		}
-	}
-	return out, nil
 }
