@@ -3,6 +3,7 @@ package prof
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/gocann/gocann/hal"
 	"github.com/gocann/gocann/kernel"
@@ -16,8 +17,9 @@ const engineTrack = 100000
 
 var engineNames = [...]string{"AI Core", "AI Vector Core", "AI Cube Core", "DMA", "AI CPU", "Scheduler", "Host Function"}
 
-// devicePID is the process of device d's hardware.
-func (s *Session) devicePID(d int) int64 { return 10000*int64(d+1) + s.pid%10000 }
+// devicePID is the process of device d's hardware: above every Linux
+// process id, so never the host's.
+func (s *Session) devicePID(d int) int64 { return 10_000_000 + int64(d) }
 
 func (s *Session) metadata() {
 	t := s.tl
@@ -131,7 +133,7 @@ func taskNames(r hal.Record) (name, typ, kind string, track int) {
 	case hal.TaskGraph:
 		return "MODEL_EXECUTE", "MODEL_EXECUTE", "", 5
 	}
-	n := r.Kind.String()
+	n := strings.ToUpper(strings.ReplaceAll(r.Kind.String(), " ", "_")) // EVENT_RECORD
 	return n, n, "", 5
 }
 

@@ -141,9 +141,8 @@ func (b *builder) thread(k threadKey) *threadMeta {
 }
 
 // deviceOf is the device process pid is, or nil for a host process. One
-// pid can be both: the device's pid, 10000 * (device + 1) + (process id %
-// 10000), is the host's own when the process id lies between
-// 10000 * (device + 1) and 10000 * (device + 2).
+// pid can be both in timelines of other writers, or of gocann's before
+// device pids were put above every process id.
 func (b *builder) deviceOf(pid int64) (*Device, error) {
 	p := b.procs[pid]
 	if p.device != nil || p.notDevice {
@@ -158,8 +157,10 @@ func (b *builder) deviceOf(pid int64) (*Device, error) {
 	case p.info != nil:
 		n = p.infoDev
 	case labelErr == nil:
+	case pid >= devicePIDBase:
+		n = pid - devicePIDBase // pid = devicePIDBase + device
 	case pid >= 10000:
-		n = pid/10000 - 1 // pid = 10000 * (device + 1) + (process id % 10000)
+		n = pid/10000 - 1 // the earlier form: 10000 * (device + 1) + (process id % 10000)
 	default:
 		return nil, fmt.Errorf("%s: process %d holds device tasks but no gocann_device event or \"Device <d>\" label says which device, and its pid is below 10000, the first a device can have", p.file, pid)
 	}
@@ -320,3 +321,6 @@ func sortTracks(ts []*Track) {
 		slices.SortStableFunc(tr.Slices, func(x, y Slice) int { return cmp.Compare(x.Start, y.Start) })
 	}
 }
+
+// devicePIDBase is device 0's pid: above every Linux process id.
+const devicePIDBase = 10_000_000
