@@ -127,6 +127,9 @@ func ended(r C.int, fail *C.gocann_failure, blk *kernel.Block) error {
 	if r&C.GOCANN_CALL_OVERFLOW != 0 {
 		blk.ReportOverflow()
 	}
+	if r&C.GOCANN_CALL_COPIED != 0 {
+		blk.AddMoved(uint64(fail.copied))
+	}
 	if r&C.GOCANN_CALL_PRINTED != 0 {
 		blk.Print(unsafe.Slice((*byte)(unsafe.Pointer(fail.out)), int(fail.out_len)))
 		C.free(unsafe.Pointer(fail.out))

@@ -19,6 +19,12 @@ static __thread int overflowed __attribute__((tls_model("initial-exec")));
 
 void gocann_report_overflow(void) { overflowed = 1; }
 
+// The global memory a block's copies reach (Ascend C's DataCopy reports
+// it), for profiling's bandwidth; call_block clears it first.
+static __thread uint64_t copied __attribute__((tls_model("initial-exec")));
+
+void gocann_copy_bytes(uint64_t n) { copied += n; }
+
 static gocann_dim3 dim(int at, gocann_dim3 other) {
 	if (gocann_block.simt == NULL) {
 		return other;
@@ -119,6 +125,7 @@ static int call_block(void *fn, int64_t idx, int64_t num, const uint64_t *args, 
 	gocann_block.num = num;
 	gocann_block.trap = &jb;
 	overflowed = 0;
+	copied = 0;
 	int how = setjmp(jb);
 	if (how != 0) {
 		gocann_block = saved;
@@ -134,7 +141,12 @@ static int call_block(void *fn, int64_t idx, int64_t num, const uint64_t *args, 
 		int bits = failed(2, fail);
 		return bits | gocann_end_prints(fail);
 	}
-	return (overflowed ? GOCANN_CALL_OVERFLOW : 0) | gocann_end_prints(fail);
+	int bits = overflowed ? GOCANN_CALL_OVERFLOW : 0;
+	if (copied != 0) {
+		fail->copied = copied;
+		bits |= GOCANN_CALL_COPIED;
+	}
+	return bits | gocann_end_prints(fail);
 }
 
 int gocann_call_kernel(void *fn, int64_t idx, int64_t num, const uint64_t *args, int n, uint32_t fpmask,

@@ -16,6 +16,7 @@ extern "C" {
 #define GOCANN_CALL_OVERFLOW 2 // it returned having called gocann_report_overflow
 #define GOCANN_CALL_FAULTED 4  // its code raised a signal, or a C++ exception left it
 #define GOCANN_CALL_PRINTED 8  // it printed: the record holds the text
+#define GOCANN_CALL_COPIED 16  // it moved global memory (gocann_copy_bytes): the record says how much
 
 // How a faulting instruction used memory (gocann_failure.access).
 #define GOCANN_ACCESS_UNKNOWN 0
@@ -37,6 +38,7 @@ typedef struct gocann_failure {
 	char text[256]; // a trap's message, or an exception's "type: what()"
 	char *out;      // GOCANN_CALL_PRINTED: the lines, malloc'd, the caller frees them
 	uint64_t out_len;
+	uint64_t copied; // GOCANN_CALL_COPIED: the bytes of global memory its copies reached
 } gocann_failure;
 
 // gocann_call_kernel runs block idx of num of kernel fn with n argument

@@ -27,13 +27,22 @@ type Block struct {
 	gang       *Gang  // what a gang launch's blocks share; nil otherwise
 	sk         SKHook // a SuperKernel sub-kernel's calls (SetSK); nil otherwise
 	parts      []Part // what block 0 of a Parts kernel reported (part.go)
+	moved      uint64 // bytes of global memory its copies reached
 }
 
 // Reset prepares b for one block. Backends call it; kernels never do.
 func (b *Block) Reset(idx, num uint32, args []uint64, mem Memory) {
 	b.idx, b.num, b.args, b.mem, b.overflowed, b.simt, b.tid, b.out, b.gang = idx, num, args, mem, false, nil, 0, nil, nil
 	b.parts = b.parts[:0]
+	b.moved = 0
 }
+
+// AddMoved reports that the block's copies reached n bytes of global
+// memory (Ascend C's DataCopy), for profiling.
+func (b *Block) AddMoved(n uint64) { b.moved += n }
+
+// Moved is what AddMoved reported since Reset.
+func (b *Block) Moved() uint64 { return b.moved }
 
 // Memory is the memory the block sees. Backends and kernels that call
 // other kernels' blocks (a SuperKernel) read it.

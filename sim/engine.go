@@ -36,7 +36,8 @@ type item struct {
 	// so pays one word for it.
 	gang *gangRun
 
-	done  atomic.Int32 // parts finished
+	done  atomic.Int32  // parts finished
+	moved atomic.Uint64 // global memory its blocks' copies reached (kernel.Block.Moved)
 	fault atomic.Pointer[hal.Fault]
 	wake  chan struct{} // Run only: closed when the last part finishes
 
@@ -46,12 +47,15 @@ type item struct {
 	// A chain: the one-block kernels queued right behind a one-block
 	// kernel, which the worker running it runs too before completing them
 	// all at once (runChain). Written by that worker only.
-	ring     []slot // the ring they are in; it may be replaced meanwhile, never rewritten
-	last     uint64 // the last task the chain may run; seq if none
-	ran      uint64 // the last task run, seq when only the item's own
-	cur      uint64 // the chained task running now, 0 if none
-	ends     [maxChain]int64
-	endFault *hal.Fault // the fault of task ran, if it is chained
+	ring []slot // the ring they are in; it may be replaced meanwhile, never rewritten
+	last uint64 // the last task the chain may run; seq if none
+	ran  uint64 // the last task run, seq when only the item's own
+	cur  uint64 // the chained task running now, 0 if none
+	ends [maxChain]int64
+	// chainMoved is each chained kernel's global memory traffic
+	// (kernel.Block.Moved), for its trace record.
+	chainMoved [maxChain]uint64
+	endFault   *hal.Fault // the fault of task ran, if it is chained
 	// The chained kernel running, for the timeout watcher: its start time
 	// << chainShift | its offset from seq; 0 while the item's own runs.
 	chain atomic.Int64

@@ -96,6 +96,9 @@ func (w *worker) exec(it *item, p int32) {
 		}
 		if it.run == nil && it.t.Kind == hal.TaskKernel {
 			w.output(it, p)
+			if m := w.block.Moved(); m != 0 && it.gang == nil {
+				it.moved.Add(m)
+			}
 		}
 	}()
 	if it.run != nil {
@@ -158,6 +161,7 @@ func (w *worker) chained(it *item, t *hal.Task) {
 		}
 	}()
 	w.runBlock(t, 0)
+	it.chainMoved[it.cur-it.seq] = w.block.Moved()
 }
 
 // runBlock runs block idx of kernel task t on this worker and flags the

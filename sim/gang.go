@@ -193,6 +193,9 @@ func (w *worker) gangBlock(it *item, b int32) {
 			w.fail(it, b, v)
 		}
 		it.gang.shared.End(failed)
+		if m := w.block.Moved(); m != 0 {
+			it.moved.Add(m)
+		}
 		if out := w.block.TakeOutput(); out != nil {
 			it.printed.keep(b, int32(t.Blocks), out)
 		}

@@ -24,6 +24,7 @@ type slot struct {
 	deadline waitDeadline // a wait with a timeout, once it has blocked
 	timedOut bool         // a kernel that ran past its execute timeout, still running
 	recs     []uint64     // graph task: the numbers of its Graph.Records' records
+	moved    uint64       // a kernel's blocks' global memory traffic, for its trace record
 }
 
 // queue is a hardware queue (a stream's SQ). Tasks sit in a ring until done.

@@ -230,7 +230,8 @@ func (s *scheduler) stamp() int64 {
 func (s *scheduler) finish(q *queue, seq uint64, sl *slot, eng hal.Engine, start, end int64, f *hal.Fault) {
 	rec := hal.Record{Queue: q.id, Seq: seq, Kind: sl.t.Kind, Engine: eng,
 		Submit: sl.submit, Start: start, End: end, Failed: f != nil || sl.timedOut,
-		Thread: sl.t.Thread, Bytes: bytesOf(&sl.t)}
+		Thread: sl.t.Thread, Bytes: bytesOf(&sl.t) + sl.moved}
+	sl.moved = 0
 	if k := sl.t.Kernel; k != nil {
 		rec.Name, rec.Blocks, rec.Cores = k.Name, sl.t.Blocks, k.Cores
 	}
@@ -279,6 +280,7 @@ func (s *scheduler) complete(it *item, w *worker) (*item, int32) {
 	}
 	q := it.q
 	sl := q.slot(it.seq)
+	sl.moved += it.moved.Swap(0)
 	s.finish(q, it.seq, sl, engineOf(&sl.t), it.start, end, it.fault.Load())
 	for seq := it.seq + 1; seq <= it.ran; seq++ {
 		start := end
@@ -287,7 +289,9 @@ func (s *scheduler) complete(it *item, w *worker) (*item, int32) {
 		if seq == it.ran {
 			f = it.endFault
 		}
-		s.finish(q, seq, q.slot(seq), hal.EngineAICore, start, end, f)
+		sl := q.slot(seq)
+		sl.moved, it.chainMoved[seq-it.seq] = it.chainMoved[seq-it.seq], 0
+		s.finish(q, seq, sl, hal.EngineAICore, start, end, f)
 	}
 	if q.dropping {
 		// An abort is waiting for this task; drop what follows it.

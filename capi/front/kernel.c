@@ -21,6 +21,7 @@ static int64_t (*core_block_num)(void);
 static void (*core_trap)(void);
 static void (*core_trap_message)(const char *);
 static void (*core_report_overflow)(void);
+static void (*core_copy_bytes)(uint64_t);
 static void (*core_set_next_task_start)(void);
 static void (*core_wait_pre_task_end)(void);
 static void (*core_host_func_fail)(const char *);
@@ -44,6 +45,7 @@ const gocann_core_sym gocann_kernel_syms[] = {
 	{"gocann_linked_kernel", &core_linked_kernel},
 	{"gocann_linked_launch", &core_linked_launch},
 	{"gocann_report_overflow", &core_report_overflow},
+	{"gocann_copy_bytes", &core_copy_bytes},
 	{"SetNextTaskStart", &core_set_next_task_start},
 	{"WaitPreTaskEnd", &core_wait_pre_task_end},
 	{"gocann_host_func_fail", &core_host_func_fail},
@@ -82,6 +84,12 @@ EXPORT void gocann_trap(const char *message) {
 EXPORT void gocann_report_overflow(void) {
 	if (core_report_overflow) {
 		core_report_overflow();
+	}
+}
+
+EXPORT void gocann_copy_bytes(uint64_t n) {
+	if (core_copy_bytes) {
+		core_copy_bytes(n);
 	}
 }
 

@@ -174,6 +174,11 @@ void WaitPreTaskEnd(void);
  * is set (aclrtGetOverflowStatus). */
 void gocann_report_overflow(void);
 
+/* Report that a block's copy reached n bytes of global memory, which
+ * profiling counts as the kernel's memory traffic; Ascend C's DataCopy
+ * calls it. */
+void gocann_copy_bytes(uint64_t n);
+
 /* printf as the device prints a kernel's lines: each line of a block comes
  * out prefixed "[AIV Block i/n] ", when the launch ends, blocks in order.
  * Outside a kernel (and in a SIMT thread) it is printf. The Ascend C

@@ -73,3 +73,46 @@ func TestProfiling(t *testing.T) {
 		})
 	}
 }
+
+// TestProfilingAscendCBytes profiles the Ascend C program: its kernels'
+// DataCopy traffic is each kernel task's Bytes, what the report's memory
+// bandwidth counts.
+func TestProfilingAscendCBytes(t *testing.T) {
+	tl := setup(t)
+	exe, kern := tl.program(t, "43_ascendc"), tl.kernel(t, "ascendc")
+	dir := t.TempDir()
+	env := append(append([]string{}, tl.env...), "ASCEND_PROFILING_ENABLED=1", "ASCEND_PROFILING_OUTPUT_PATH="+dir)
+	res := runProgramEnv(t, time.Minute, env, exe, kern)
+	if res.err != nil || !strings.Contains(res.stdout, "PASS 43_ascendc") {
+		t.Fatalf("%v\n%s\n%s", res.err, res.stdout, res.stderr)
+	}
+	m, _ := filepath.Glob(filepath.Join(dir, "profiling_*.json"))
+	if len(m) != 1 {
+		t.Fatalf("timelines in %s: %v", dir, m)
+	}
+	b, err := os.ReadFile(m[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var evs []struct {
+		Ph, Name string
+		Tid      int64
+		Args     map[string]any
+	}
+	if err := json.Unmarshal(b, &evs); err != nil {
+		t.Fatal(err)
+	}
+	// add_half over 16384 halves: x and y read, z written, 3 x 32 KiB.
+	found := false
+	for _, e := range evs {
+		if e.Ph == "X" && e.Name == "add_half" && e.Tid < 100000 {
+			found = true
+			if got, _ := e.Args["Bytes"].(float64); got != 3*16384*2 {
+				t.Errorf("add_half moved %v bytes, want %d", e.Args["Bytes"], 3*16384*2)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no add_half task in the timeline")
+	}
+}

@@ -15,6 +15,7 @@
 #include <cstring>
 
 #include "gocann_mask.h"
+#include "../kernel.h"
 
 namespace AscendC {
 
@@ -212,6 +213,7 @@ inline uint8_t *Global(const GlobalTensor<T> &t, uint64_t bytes, bool aligned, c
     // What other cores wrote before they signalled (DataCacheCleanAndInvalid,
     // WriteGmByPassDCache) must be seen by this copy.
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    gocann_copy_bytes(bytes); // the kernel's memory traffic, for profiling
     return reinterpret_cast<uint8_t *>(p);
 }
 
