@@ -45,7 +45,12 @@ func (s *Session) deviceMetadata(d *devState) {
 // for the flows of the tasks it submitted.
 func (s *Session) writeCall(c APICall) {
 	s.thread(c.TID)
-	s.tl.event("X", "AscendCL@"+c.Name, s.pid, int64(c.TID)).us("ts", c.Start).us("dur", c.End-c.Start).
+	full, ok := s.apiNames[c.Name]
+	if !ok {
+		full = "AscendCL@" + c.Name
+		s.apiNames[c.Name] = full
+	}
+	s.tl.event("X", full, s.pid, int64(c.TID)).us("ts", c.Start).us("dur", c.End-c.Start).
 		args().arg("Thread Id", int64(c.TID)).arg("Mode", "ACL_RTS").arg("Return", int64(c.Ret)).end(true)
 	s.threads[c.TID].add(c)
 	s.csv.call(c)
@@ -84,24 +89,25 @@ func (s *Session) writeTask(d *devState, r hal.Record) {
 	base := d.ClockBase
 	start, end, submit := r.Start+base, r.End+base, r.Submit+base
 	name, typ, kind, track := taskNames(r)
-	for _, tid := range [2]int64{int64(r.Queue), engineTrack + int64(track)} {
-		t := s.tl.event("X", name, pid, tid).us("ts", start).us("dur", end-start).args().
-			arg("Task Type", typ).arg("Stream Id", int64(r.Queue)).arg("Task Id", r.Seq).
-			arg("Submit Time(us)", float64(submit)/1e3).arg("Wait Time(us)", float64(start-submit)/1e3)
-		if r.Kind == hal.TaskKernel {
-			t.arg("Block Dim", int64(r.Blocks)).arg("Core Kind", kind)
-		}
-		if r.Bytes != 0 {
-			t.arg("Bytes", r.Bytes)
-		}
-		if r.Op != 0 {
-			t.arg("Op Index", int64(r.Op-1)).arg("Sub Index", int64(r.Sub))
-		}
-		if r.Failed {
-			t.arg("Failed", true)
-		}
-		t.end(true)
+	t := s.tl.event("X", name, pid, int64(r.Queue)).us("ts", start).us("dur", end-start).args().
+		arg("Task Type", typ).arg("Stream Id", int64(r.Queue)).arg("Task Id", r.Seq).
+		arg("Submit Time(us)", float64(submit)/1e3).arg("Wait Time(us)", float64(start-submit)/1e3)
+	if r.Kind == hal.TaskKernel {
+		t.arg("Block Dim", int64(r.Blocks)).arg("Core Kind", kind)
 	}
+	if r.Bytes != 0 {
+		t.arg("Bytes", r.Bytes)
+	}
+	if r.Op != 0 {
+		t.arg("Op Index", int64(r.Op-1)).arg("Sub Index", int64(r.Sub))
+	}
+	if r.Failed {
+		t.arg("Failed", true)
+	}
+	t.end(true)
+	// The engine's track shows the same task, naming its stream only.
+	s.tl.event("X", name, pid, engineTrack+int64(track)).us("ts", start).us("dur", end-start).args().
+		arg("Stream Id", int64(r.Queue)).arg("Task Id", r.Seq).end(true)
 	if c, ok := s.threads[r.Thread].find(submit); ok && r.Thread != 0 && r.Op == 0 {
 		s.flowID++
 		s.tl.event("s", "HostToDevice", s.pid, int64(r.Thread)).str("cat", "HostToDevice").int("id", s.flowID).us("ts", c.Start).end(false)

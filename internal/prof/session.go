@@ -65,15 +65,16 @@ type Session struct {
 	paths paths
 	pid   int64
 
-	mu      sync.Mutex // guards what the collector and AddMark share
-	tl      *timeline
-	csv     *csvs
-	marks   []Mark
-	calls   []APICall // drainCalls' buffer
-	threads map[uint32]*threadSpans
-	flowID  int64
-	lost    uint64
-	stopped bool
+	mu       sync.Mutex // guards what the collector and AddMark share
+	tl       *timeline
+	csv      *csvs
+	marks    []Mark
+	calls    []APICall         // drainCalls' buffer
+	apiNames map[string]string // function -> its event name
+	threads  map[uint32]*threadSpans
+	flowID   int64
+	lost     uint64
+	stopped  bool
 
 	stop chan struct{}
 	done chan struct{}
@@ -109,7 +110,7 @@ func Start(cfg Config, devs []Device, api APISource) (*Session, error) {
 		return nil, fmt.Errorf("timeline %q cannot be written: %w", p.timeline, err)
 	}
 	s := &Session{cfg: cfg, api: api, paths: p, pid: int64(os.Getpid()), tl: tl,
-		threads: map[uint32]*threadSpans{}, stop: make(chan struct{}), done: make(chan struct{})}
+		threads: map[uint32]*threadSpans{}, apiNames: map[string]string{}, stop: make(chan struct{}), done: make(chan struct{})}
 	if s.csv, err = newCSVs(p); err != nil {
 		tl.close()
 		return nil, err

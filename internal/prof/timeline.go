@@ -22,7 +22,7 @@ func newTimeline(path string) (*timeline, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &timeline{f: f, w: bufio.NewWriterSize(f, 1<<16)}
+	t := &timeline{f: f, w: bufio.NewWriterSize(f, 1<<20)}
 	t.w.WriteString("[\n")
 	return t, nil
 }
@@ -139,6 +139,16 @@ func appendUS(b []byte, ns int64) []byte {
 // appendString appends s as a JSON string.
 func appendString(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
+	plain := true // most names need no escaping: one append
+	for i := 0; i < len(s) && plain; i++ {
+		c := s[i]
+		plain = c >= 0x20 && c < utf8.RuneSelf && c != '"' && c != '\\'
+	}
+	if plain {
+		b = append(b, '"')
+		b = append(b, s...)
+		return append(b, '"')
+	}
 	b = append(b, '"')
 	for i := 0; i < len(s); {
 		c := s[i]
