@@ -3,12 +3,15 @@ package main
 /*
 #include "prof.h"
 extern gocann_prof_area gocann_prof;
+
+static void prof_calibrate(uint64_t *ticks, uint64_t *ns) { gocann_prof_calibrate(ticks, ns); }
 */
 import "C"
 
 import (
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"github.com/gocann/gocann"
@@ -24,6 +27,30 @@ var apiRing struct {
 	mu    sync.Mutex
 	tail  uint64
 	names map[uintptr]string
+	// The first and the latest pairs of ticks and CLOCK_MONOTONIC ns,
+	// which convert the stamps (prof.h's gocann_prof_now).
+	t0, n0, t1, n1 uint64
+}
+
+// calibrate takes a new pair of clock readings. apiRing.mu held.
+func calibrate() {
+	var t, n C.uint64_t
+	C.prof_calibrate(&t, &n)
+	if apiRing.t0 == 0 {
+		// A second pair a little later gives the rate from the start.
+		apiRing.t0, apiRing.n0 = uint64(t), uint64(n)
+		time.Sleep(2 * time.Millisecond)
+		C.prof_calibrate(&t, &n)
+	}
+	apiRing.t1, apiRing.n1 = uint64(t), uint64(n)
+}
+
+// toNS converts a stamp to CLOCK_MONOTONIC ns, along the line through the
+// first and the latest pairs (the counter is steady: one rate).
+func toNS(ticks uint64) int64 {
+	r := &apiRing
+	rate := float64(r.n1-r.n0) / float64(r.t1-r.t0)
+	return int64(r.n0) + int64(float64(int64(ticks-r.t0))*rate)
 }
 
 // recordAPI turns the front's stamping on or off.
@@ -44,6 +71,7 @@ func apiCalls(buf []gocann.APICall) ([]gocann.APICall, uint64) {
 	if apiRing.names == nil {
 		apiRing.names = map[uintptr]string{}
 	}
+	calibrate()
 	head := atomic.LoadUint64((*uint64)(unsafe.Pointer(&a.head)))
 	var lost uint64
 	for apiRing.tail < head {
@@ -57,7 +85,7 @@ func apiCalls(buf []gocann.APICall) ([]gocann.APICall, uint64) {
 			lost += seq - 1 - apiRing.tail // overwritten: the writers lapped the reader
 			apiRing.tail = seq - 1
 		}
-		c := gocann.APICall{Start: int64(r.start), End: int64(r.end), TID: uint32(r.tid), Ret: int32(r.ret)}
+		c := gocann.APICall{Start: toNS(uint64(r.start)), End: toNS(uint64(r.end)), TID: uint32(r.tid), Ret: int32(r.ret)}
 		fn := uintptr(unsafe.Pointer(r.fn))
 		if atomic.LoadUint64(seqp) != seq {
 			continue // rewritten while read: read it again

@@ -14,7 +14,7 @@
 // (release) once the rest is written, so a reader knows it whole.
 typedef struct gocann_api_rec {
 	uint64_t seq;
-	uint64_t start, end; // CLOCK_MONOTONIC, ns
+	uint64_t start, end; // gocann_prof_now's ticks
 	const char *fn;      // the function's name, a literal of the front
 	uint32_t tid;        // the calling OS thread
 	int32_t ret;         // what it returned (aclError functions), else 0
@@ -27,10 +27,31 @@ typedef struct gocann_prof_area {
 	gocann_api_rec recs[GOCANN_API_RING];
 } gocann_prof_area;
 
+// gocann_prof_now reads the cheapest steady clock: the CPU's time-stamp
+// counter where there is one (the reader converts ticks to CLOCK_MONOTONIC
+// with gocann_prof_calibrate's pairs), else CLOCK_MONOTONIC in ns.
 static inline uint64_t gocann_prof_now(void) {
+#if defined(__x86_64__)
+	return __builtin_ia32_rdtsc();
+#elif defined(__aarch64__)
+	uint64_t v;
+	__asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(v));
+	return v;
+#else
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+#endif
+}
+
+// gocann_prof_calibrate reads the ticks and CLOCK_MONOTONIC (ns) together.
+static inline void gocann_prof_calibrate(uint64_t *ticks, uint64_t *ns) {
+	struct timespec ts;
+	uint64_t a = gocann_prof_now();
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	uint64_t b = gocann_prof_now();
+	*ticks = a + (b - a) / 2;
+	*ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 // gocann_prof_put records a call of fn by thread tid from start to now.

@@ -63,7 +63,7 @@ func (s *Session) addDevice(d Device) {
 	}
 	ds := devState{Device: d, streams: map[int32]bool{}}
 	if d.Trace != nil {
-		d.Trace.TraceCapacity(1 << 16)
+		d.Trace.TraceCapacity(1 << 17)
 		_, ds.next, _ = d.Trace.TraceFrom(^uint64(0)>>1, nil) // from now on
 	}
 	named := false

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"runtime"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/gocann/gocann/hal"
@@ -185,9 +187,14 @@ func (s *Session) drainCalls() {
 	}
 }
 
-// collect drains every Interval until Stop.
+// collect drains every Interval until Stop, on a thread of the lowest
+// priority: the program keeps the CPUs it wants and the collector catches
+// up when they idle (the rings hold the backlog; what overflows them is
+// counted as lost).
 func (s *Session) collect() {
 	defer close(s.done)
+	runtime.LockOSThread() // the thread ends with the goroutine, its priority with it
+	_ = syscall.Setpriority(syscall.PRIO_PROCESS, syscall.Gettid(), 19)
 	tick := time.NewTicker(s.cfg.Interval)
 	defer tick.Stop()
 	for {
