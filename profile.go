@@ -134,7 +134,7 @@ func (p *Profiler) Stop() error {
 	if !p.r.prof.cur.CompareAndSwap(p, nil) {
 		return wrap("Profiler.Stop", rterr.Errorf(rterr.KindProfNotRun, "the profiling session was already stopped"))
 	}
-	p.r.rt.WatchDevices(nil)
+	p.r.rt.UnwatchDevices(p.s)
 	if p.r.prof.record != nil {
 		p.r.prof.record(false)
 	}

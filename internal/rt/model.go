@@ -125,6 +125,7 @@ func (c *Context) newModel(kind modelKind) *Model {
 			c.models[m] = struct{}{}
 		}
 		c.mu.Unlock()
+		c.d.r.models.Store(m.id, m)
 	}
 	return m
 }
@@ -213,6 +214,7 @@ func (m *Model) executeAsync(s *Stream, site uintptr) (uint64, error) {
 	}
 	m.noteRun(s, seq)
 	m.noteExternalRecords(s, seq)
+	m.tellRun(s, seq)
 	return seq, nil
 }
 
@@ -329,6 +331,7 @@ func (m *Model) release() error {
 	m.c.mu.Lock()
 	delete(m.c.models, m)
 	m.c.mu.Unlock()
+	m.c.d.r.models.CompareAndDelete(m.id, m)
 	var first error
 	for _, q := range queues {
 		if err := q.Close(); err != nil && first == nil {

@@ -33,7 +33,9 @@ type Runtime struct {
 	host        userHost                    // the caller's page-locked allocations
 	regs        hostRegs                    // the caller's registered host memory
 	closed      closedSpans                 // address ranges of devices that are not open
-	watch       watchers                    // a profiler's (profhook.go)
+	watch       watchers                    // profilers' (profhook.go)
+	runs        runWatch                    // a model subscriber's (profmark.go)
+	models      sync.Map                    // model id -> *Model, captured and built ones (profmark.go)
 	vmmMeta     vmmState                    // the virtual memory window and what CANN reports of it
 	ipc         ipcState                    // IPC memory and shareable handles of this process (ipcmem.go)
 	managed     managedState                // managed allocations (aclrtMemAllocManaged)
