@@ -19,6 +19,15 @@ type TraceReader interface {
 	ClockBase() int64
 }
 
+// OpTracer is implemented by devices that can add a record of every
+// operation of a graph run to their trace (Record.Op set), besides the
+// record of the graph task itself.
+type OpTracer interface {
+	// TraceOps asks for those records (on) or withdraws one such request;
+	// they are kept while any request stands.
+	TraceOps(on bool)
+}
+
 // QueueDepth is how many tasks of a queue are submitted and not yet
 // completed.
 type QueueDepth struct {

@@ -247,6 +247,10 @@ func (w *worker) streamOps(r *graphRun, si, pc int) {
 		}
 		switch op.Kind {
 		case hal.OpTask:
+			if r.s.opTraces.Load() > 0 {
+				w.runTraced(r, si, pc, &op.Task)
+				break
+			}
 			if n := w.runBatch(r, si, pc, ops); n > 0 {
 				pc += n
 				continue

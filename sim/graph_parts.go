@@ -33,3 +33,26 @@ func (w *worker) traceParts(r *graphRun, si, pc int, t *hal.Task, start int64) {
 		s.trace.add(sub)
 	}
 }
+
+// runTraced runs operation pc of stream si, one task, and adds its record
+// to the trace, as TraceOps asks: kernels run one by one then, not in
+// batches. A SuperKernel records its parts itself (traceParts).
+func (w *worker) runTraced(r *graphRun, si, pc int, t *hal.Task) {
+	s := r.s
+	start := s.clock()
+	w.runOp(r, si, pc, t)
+	if t.Kind == hal.TaskKernel && t.Kernel.Parts {
+		return
+	}
+	rec := hal.Record{Queue: -1, Kind: t.Kind, Engine: engineOf(t), Start: start, End: s.clock(),
+		Failed: r.top.fault.Load() != nil, Bytes: bytesOf(t), Stream: int32(si), Op: int32(pc) + 1}
+	if k := t.Kernel; k != nil {
+		rec.Name, rec.Blocks, rec.Cores = k.Name, t.Blocks, k.Cores
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if q := r.top.q; q != nil {
+		rec.Queue, rec.Seq, rec.Submit = q.id, r.top.seq, q.slot(r.top.seq).submit
+	}
+	s.trace.add(rec)
+}

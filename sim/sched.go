@@ -22,6 +22,9 @@ type scheduler struct {
 	// watchParked: the watcher waits for a kernel to start; atomic, so a
 	// kernel of a graph run tests it without the lock.
 	watchParked atomic.Bool
+	// opTraces counts the readers that asked for a record of every
+	// operation of a graph run (TraceOps); atomic, read by graph runs.
+	opTraces atomic.Int32
 
 	// mu guards every field below and the scheduler-owned fields of queues,
 	// engines, items and events.

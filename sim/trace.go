@@ -73,6 +73,15 @@ func (d *device) TraceCapacity(n int) {
 	d.s.trace.grow(n)
 }
 
+// TraceOps implements hal.OpTracer.
+func (d *device) TraceOps(on bool) {
+	if on {
+		d.s.opTraces.Add(1)
+	} else if d.s.opTraces.Add(-1) < 0 {
+		d.s.opTraces.Add(1)
+	}
+}
+
 // Depths implements hal.Depther.
 func (d *device) Depths(buf []hal.QueueDepth) []hal.QueueDepth {
 	if l := d.s.open.Load(); l != nil {
