@@ -77,15 +77,11 @@ func (s *Session) thread(tid uint32) {
 // writeTask writes device task r: on its stream's track and its engine's,
 // with the flow from the call that submitted it.
 func (s *Session) writeTask(d *devState, r hal.Record) {
-	if s.cfg.NoTasks {
+	if s.streamMark(d, r) || s.cfg.NoTasks {
 		return
 	}
 	pid := s.devicePID(d.ID)
-	if !d.streams[r.Queue] {
-		d.streams[r.Queue] = true
-		s.tl.event("M", "thread_name", pid, int64(r.Queue)).args().arg("name", fmt.Sprintf("Stream %d", r.Queue)).end(true)
-		s.tl.event("M", "thread_sort_index", pid, int64(r.Queue)).args().arg("sort_index", int(r.Queue)).end(true)
-	}
+	s.nameStream(d, r.Queue)
 	base := d.ClockBase
 	start, end, submit := r.Start+base, r.End+base, r.Submit+base
 	name, typ, kind, track := taskNames(r)
@@ -114,6 +110,17 @@ func (s *Session) writeTask(d *devState, r hal.Record) {
 		s.tl.event("f", "HostToDevice", pid, int64(r.Queue)).str("cat", "HostToDevice").int("id", s.flowID).str("bp", "e").us("ts", start).end(false)
 	}
 	s.csv.task(d.ID, r, name, typ, start, end, submit)
+}
+
+// nameStream names the track of stream q of d the first time it is used.
+func (s *Session) nameStream(d *devState, q int32) {
+	if d.streams[q] {
+		return
+	}
+	d.streams[q] = true
+	pid := s.devicePID(d.ID)
+	s.tl.event("M", "thread_name", pid, int64(q)).args().arg("name", fmt.Sprintf("Stream %d", q)).end(true)
+	s.tl.event("M", "thread_sort_index", pid, int64(q)).args().arg("sort_index", int(q)).end(true)
 }
 
 // taskNames are a task's event name, msprof task type, core kind (kernels)

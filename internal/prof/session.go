@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"os"
 	"runtime"
+	"slices"
 	"sync"
 	"syscall"
 	"time"
@@ -16,6 +17,8 @@ import (
 type Config struct {
 	Dir    string
 	Layout Layout
+	// Devices lists the devices recorded; nil records them all.
+	Devices []int
 	// NoTasks, NoAPI and NoTX leave out the device tasks (task_time),
 	// the API calls (runtime_api) and the msproftx marks.
 	NoTasks, NoAPI, NoTX bool
@@ -73,10 +76,15 @@ type Session struct {
 	marks    []Mark
 	calls    []APICall         // drainCalls' buffer
 	apiNames map[string]string // function -> its event name
-	threads  map[uint32]*threadSpans
-	flowID   int64
-	lost     uint64
-	stopped  bool
+	named    map[int]bool      // devices whose metadata is written
+	// markNames and markSeen match stream marks and their tasks' records
+	// (streammark.go).
+	markNames map[markKey]StreamMark
+	markSeen  map[markKey]markTimes
+	threads   map[uint32]*threadSpans
+	flowID    int64
+	lost      uint64
+	stopped   bool
 
 	stop chan struct{}
 	done chan struct{}
@@ -84,6 +92,7 @@ type Session struct {
 
 type devState struct {
 	Device
+	on      bool         // recorded (Config.Devices)
 	next    uint64       // trace position read up to
 	held    []hal.Record // drained last tick, written this one (flows need their calls)
 	buf     []hal.Record
@@ -103,6 +112,7 @@ func Start(cfg Config, devs []Device, api APISource) (*Session, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
+	cfg.Devices = slices.Clone(cfg.Devices)
 	p, err := layOut(cfg.Dir, cfg.Layout, time.Now())
 	if err != nil {
 		return nil, err
@@ -112,6 +122,7 @@ func Start(cfg Config, devs []Device, api APISource) (*Session, error) {
 		return nil, fmt.Errorf("timeline %q cannot be written: %w", p.timeline, err)
 	}
 	s := &Session{cfg: cfg, api: api, paths: p, pid: int64(os.Getpid()), tl: tl,
+		named: map[int]bool{}, markNames: map[markKey]StreamMark{}, markSeen: map[markKey]markTimes{},
 		threads: map[uint32]*threadSpans{}, apiNames: map[string]string{}, stop: make(chan struct{}), done: make(chan struct{})}
 	if s.csv, err = newCSVs(p); err != nil {
 		tl.close()
@@ -220,7 +231,7 @@ func (s *Session) drain(final bool) {
 	s.marks = s.marks[:0]
 	for i := range s.devs {
 		d := &s.devs[i]
-		if d.Trace == nil {
+		if d.Trace == nil || !d.on {
 			continue
 		}
 		// Held records are written unless their call may still arrive.

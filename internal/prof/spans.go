@@ -48,6 +48,7 @@ func (s *Session) pruneSpans() {
 			t.calls = append(t.calls[:0], t.calls[n:]...)
 		}
 	}
+	s.pruneMarks(cut + spanKeep)
 }
 
 // callPending reports whether the call that submitted r may not have
