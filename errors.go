@@ -272,6 +272,10 @@ func codeFor(k rterr.Kind) Code {
 		return CodeProfRepeatSubscribe
 	case rterr.KindProfAPIConflict:
 		return CodeProfAPIConflict
+	case rterr.KindInvalidModelID:
+		return CodeInvalidModelID
+	case rterr.KindProfModulesUnsupported:
+		return CodeProfModulesUnsupported
 	case rterr.KindGroupNotCreate:
 		return CodeRTGroupNotCreate
 	}

@@ -2,6 +2,7 @@ package gocann
 
 import (
 	"os"
+	"slices"
 	"sync/atomic"
 
 	"golang.org/x/sys/unix"
@@ -23,6 +24,9 @@ type ProfileConfig struct {
 	// NoTasks, NoAPI and NoMarks leave out the device tasks, the host API
 	// calls and the msproftx marks.
 	NoTasks, NoAPI, NoMarks bool
+	// Devices lists the devices whose tasks are recorded; nil records
+	// every device.
+	Devices []int
 }
 
 // APICall is one host API call a C front recorded, on CLOCK_MONOTONIC.
@@ -31,8 +35,12 @@ type APICall = prof.APICall
 // Profiler is a running profiling session: it records every device task
 // of the runtime's devices as they open, and writes as it goes.
 type Profiler struct {
-	r *Runtime
-	s *prof.Session
+	r   *Runtime
+	s   *prof.Session
+	cfg ProfileConfig
+	// configured says the configuration (aclInit's profiler section or
+	// the environment) started the session.
+	configured bool
 }
 
 // profilers holds a runtime's session, one at a time, and the C front's
@@ -64,7 +72,7 @@ func (r *Runtime) startConfiguredProfiling(c Config) error {
 		}
 	}
 	cfg := ProfileConfig{Dir: p.Output, CANNLayout: !p.Seed, NoTasks: !p.TaskTime, NoAPI: !p.RuntimeAPI, NoMarks: !p.TX}
-	_, err := r.StartProfiling(cfg)
+	_, err := r.startProfiling(cfg, true)
 	return err
 }
 
@@ -72,8 +80,12 @@ func (r *Runtime) startConfiguredProfiling(c Config) error {
 // it records the C front's API calls too when there is one
 // (SetProfilingAPI).
 //
-// CANN: aclprofInit and aclprofStart, or the profiling configuration.
+// CANN: aclInit's profiling configuration, or aclprofInit and aclprofStart.
 func (r *Runtime) StartProfiling(cfg ProfileConfig) (*Profiler, error) {
+	return r.startProfiling(cfg, false)
+}
+
+func (r *Runtime) startProfiling(cfg ProfileConfig, configured bool) (*Profiler, error) {
 	const op = "Runtime.StartProfiling"
 	api := r.prof.api
 	if cur := r.prof.cur.Load(); cur != nil {
@@ -87,11 +99,12 @@ func (r *Runtime) StartProfiling(cfg ProfileConfig) (*Profiler, error) {
 		layout = prof.LayoutCANN
 	}
 	s, err := prof.Start(prof.Config{Dir: cfg.Dir, Layout: layout, NoTasks: cfg.NoTasks, NoAPI: cfg.NoAPI, NoTX: cfg.NoMarks,
-		Now: Monotonic, Logger: r.opts.logger}, nil, api)
+		Devices: cfg.Devices, Now: Monotonic, Logger: r.opts.logger}, nil, api)
 	if err != nil {
 		return nil, wrap(op, rterr.Errorf(rterr.KindInvalidProfilingConfig, "%v", err))
 	}
-	p := &Profiler{r: r, s: s}
+	cfg.Devices = slices.Clone(cfg.Devices)
+	p := &Profiler{r: r, s: s, cfg: cfg, configured: configured}
 	if !r.prof.cur.CompareAndSwap(nil, p) {
 		s.Stop()
 		return nil, wrap(op, rterr.Errorf(rterr.KindProfAlreadyRun, "a profiling session is already running (writing to %s)", r.prof.cur.Load().s.Dir()))
@@ -118,18 +131,55 @@ func (p *Profiler) Dir() string { return p.s.Dir() }
 // CANN: none.
 func (p *Profiler) Timeline() string { return p.s.Timeline() }
 
-// Mark records an msproftx mark (an instant) or, with start < end, a
-// range, on thread tid, times on CLOCK_MONOTONIC in ns.
+// Config is the configuration the session started with.
 //
-// CANN: aclprofMark, aclprofPush/aclprofPop, aclprofRangeStart/Stop.
-func (p *Profiler) Mark(msg string, tid uint32, start, end int64) {
-	p.s.AddMark(prof.Mark{Msg: msg, TID: tid, Start: start, End: end, Instant: end <= start})
+// CANN: none.
+func (p *Profiler) Config() ProfileConfig {
+	c := p.cfg
+	c.Devices = slices.Clone(c.Devices)
+	return c
 }
+
+// Configured reports whether the runtime's configuration (aclInit's
+// profiler section, or the environment) started the session, rather than
+// a call.
+//
+// CANN: none.
+func (p *Profiler) Configured() bool { return p.configured }
+
+// SetDevices makes the session record the tasks of the devices ids lists
+// (every device for nil) from now on.
+//
+// CANN: aclprofStart (its configuration's devices, as aclprofStop's).
+func (p *Profiler) SetDevices(ids []int) error {
+	if err := p.r.require("aclprofStart"); err != nil {
+		return wrap("Profiler.SetDevices (aclprofStart)", err)
+	}
+	p.s.SetDevices(ids)
+	return nil
+}
+
+// Mark records an msproftx mark (an instant) or, with start < end, a
+// range, on thread tid, times on CLOCK_MONOTONIC in ns (Now's clock).
+//
+// CANN: aclprofMark (and the ranges of aclprofPush/aclprofPop and aclprofRangeStart/aclprofRangeStop).
+func (p *Profiler) Mark(msg string, tid uint32, start, end int64) error {
+	if err := p.r.require("aclprofMark"); err != nil {
+		return wrap("Profiler.Mark (aclprofMark)", err)
+	}
+	p.s.AddMark(prof.Mark{Msg: msg, TID: tid, Start: start, End: end, Instant: end <= start})
+	return nil
+}
+
+// Now is the clock of the session's times: CLOCK_MONOTONIC, in ns.
+//
+// CANN: MsprofSysCycleTime.
+func (p *Profiler) Now() int64 { return p.s.Now() }
 
 // Stop ends the session: what is left is drained and the files are
 // completed.
 //
-// CANN: aclprofStop and aclprofFinalize.
+// CANN: the end of a session, by aclprofStop, aclprofFinalize or aclFinalize.
 func (p *Profiler) Stop() error {
 	if !p.r.prof.cur.CompareAndSwap(p, nil) {
 		return wrap("Profiler.Stop", rterr.Errorf(rterr.KindProfNotRun, "the profiling session was already stopped"))

@@ -65,7 +65,8 @@ type Runtime struct {
 	// known yet (set again by each Init and Finalize), -1 a chip of no
 	// known product, else the support.Product plus 1.
 	chip atomic.Int32
-	prof profilers // the profiling session (profile.go)
+	prof profilers     // the profiling session (profile.go)
+	subs subscriptions // the model subscriptions (profile_subscribe.go)
 
 	// mu guards the fields below.
 	mu       sync.Mutex
@@ -321,6 +322,7 @@ func (r *Runtime) Finalize() error {
 func (x RawRuntime) FinalizeCore() error {
 	x.r.chip.Store(0)
 	perr := x.r.stopProfiling()
+	x.r.endSubscriptions()
 	if err := x.r.rt.Finalize(); err != nil {
 		return wrap("Runtime.Finalize (aclFinalize)", err)
 	}

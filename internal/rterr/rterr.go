@@ -130,6 +130,8 @@ const (
 	KindProfilingFailure       // the profiling output could not be written
 	KindProfRepeatSubscribe    // a model subscribed twice
 	KindProfAPIConflict        // subscription and collection calls mixed
+	KindInvalidModelID         // no model of that id, or not subscribed
+	KindProfModulesUnsupported // profiling data types the chip does not offer
 	numKinds
 )
 
@@ -163,6 +165,7 @@ var kindNames = [numKinds - Kind(hal.NumKinds)]string{
 	"capability group not set", "capability group not created",
 	"invalid profiling configuration", "profiling already running", "profiling not running",
 	"profiling failure", "repeated profiling subscription", "profiling API conflict",
+	"invalid model id", "profiling data type unsupported",
 }
 
 func (k Kind) String() string {
