@@ -91,3 +91,16 @@ func DefaultSoCName(soc string) string {
 	}
 	return p.SoCName
 }
+
+// AICoreMetricOffered reports whether the chip named soc collects AI core
+// metric m, an aclprofAicoreMetrics value from 0 to 8, as the API
+// reference's products do.
+//
+// CANN: none (the API reference's product support of aclprofAicoreMetrics).
+func AICoreMetricOffered(soc string, m int) bool { return support.MetricOffered(soc, m) }
+
+// ProfConfigOffered reports whether the chip named soc takes
+// aclprofSetConfig setting typ, an aclprofConfigType value.
+//
+// CANN: none (the API reference's product support of aclprofConfigType).
+func ProfConfigOffered(soc string, typ int) bool { return support.ConfigOffered(soc, typ) }
