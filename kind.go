@@ -37,6 +37,15 @@ const (
 	KindSymbolNotFound      = rterr.KindSymbolNotFound      // a binary exports no such symbol
 	KindFileAttrInvalid     = rterr.KindFileAttrInvalid     // a configuration value is out of range
 	KindNoPermission        = rterr.KindNoPermission        // the process is not on an export's whitelist
+
+	KindInvalidProfilingConfig = rterr.KindInvalidProfilingConfig // a profiling configuration CANN refuses
+	KindProfAlreadyRun         = rterr.KindProfAlreadyRun         // profiling already running, or configured another way
+	KindProfNotRun             = rterr.KindProfNotRun             // a profiling call out of order
+	KindProfilingFailure       = rterr.KindProfilingFailure       // the profiling output could not be written
+	KindProfAPIConflict        = rterr.KindProfAPIConflict        // subscription and collection calls mixed
+	KindProfRepeatSubscribe    = rterr.KindProfRepeatSubscribe    // a model subscribed twice
+	KindProfModulesUnsupported = rterr.KindProfModulesUnsupported // profiling data types not offered
+	KindInvalidModelID         = rterr.KindInvalidModelID         // no model of that id, or not subscribed
 )
 
 // Errorf returns the *Error of kind k, with a formatted message, for

@@ -160,16 +160,21 @@ func (p *Profiler) SetDevices(ids []int) error {
 }
 
 // Mark records an msproftx mark (an instant) or, with start < end, a
-// range, on thread tid, times on CLOCK_MONOTONIC in ns (Now's clock).
+// range, on thread tid, times on CLOCK_MONOTONIC in ns (Now's clock),
+// with the arguments args.
 //
-// CANN: aclprofMark (and the ranges of aclprofPush/aclprofPop and aclprofRangeStart/aclprofRangeStop).
-func (p *Profiler) Mark(msg string, tid uint32, start, end int64) error {
+// CANN: aclprofMark (and aclprofPop's and aclprofRangeStop's ranges).
+func (p *Profiler) Mark(msg string, tid uint32, start, end int64, args ...MarkArg) error {
 	if err := p.r.require("aclprofMark"); err != nil {
 		return wrap("Profiler.Mark (aclprofMark)", err)
 	}
-	p.s.AddMark(prof.Mark{Msg: msg, TID: tid, Start: start, End: end, Instant: end <= start})
+	p.s.AddMark(prof.Mark{Msg: msg, TID: tid, Start: start, End: end, Instant: end <= start, Args: args})
 	return nil
 }
+
+// MarkArg is an argument of a mark or range in the timeline: its value a
+// string, an int64, a uint64, a float64 or a bool.
+type MarkArg = prof.Arg
 
 // Now is the clock of the session's times: CLOCK_MONOTONIC, in ns.
 //

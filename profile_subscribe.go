@@ -80,6 +80,17 @@ func (r *Runtime) UnregisterModelDevice(id uint32) {
 	delete(r.subs.loaded, id)
 }
 
+// ModelExists reports whether id is the id of a live model run instance
+// or of a model RegisterModelDevice registered.
+//
+// CANN: none (aclprofModelSubscribe's check of its model id).
+func (r *Runtime) ModelExists(id uint32) bool {
+	r.subs.mu.Lock()
+	defer r.subs.mu.Unlock()
+	_, ok := r.modelDevice(id)
+	return ok
+}
+
 // modelDevice is the device of model id, if it exists. subs.mu held.
 func (r *Runtime) modelDevice(id uint32) (int, bool) {
 	if m, ok := r.rt.LookupModel(id); ok {

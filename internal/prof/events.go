@@ -62,7 +62,16 @@ func (s *Session) writeMark(m Mark) {
 		s.tl.event("i", m.Msg, s.pid, int64(m.TID)).str("cat", "msproftx").str("s", "t").us("ts", m.Start).end(false)
 		return
 	}
-	s.tl.event("X", m.Msg, s.pid, int64(m.TID)).str("cat", "msproftx").us("ts", m.Start).us("dur", m.End-m.Start).end(false)
+	e := s.tl.event("X", m.Msg, s.pid, int64(m.TID)).str("cat", "msproftx").us("ts", m.Start).us("dur", m.End-m.Start)
+	if len(m.Args) == 0 {
+		e.end(false)
+		return
+	}
+	e.args()
+	for _, a := range m.Args {
+		e.arg(a.Key, a.Val)
+	}
+	e.end(true)
 }
 
 // thread names tid's track the first time it is seen.

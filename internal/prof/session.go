@@ -60,6 +60,7 @@ type Mark struct {
 	Start, End int64
 	TID        uint32
 	Instant    bool
+	Args       []Arg
 }
 
 // Session is a running profiler.
