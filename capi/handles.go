@@ -31,12 +31,17 @@ const (
 	kindDataBuffer
 	kindCntNotify
 	kindBinaryDesc
+	kindProfConfig
+	kindProfSubConfig
+	kindProfStepInfo
+	kindProfStamp
 	numKinds
 )
 
 var kindNames = [numKinds]string{"", "context", "stream", "event", "notify", "binary", "function", "kernel args", "kernel parameter",
 	"model run instance", "model stream", "model task", "task group", "condition", "label", "label list",
-	"memory pool", "allocator descriptor", "shared buffer", "data buffer", "count notify", "binary description"}
+	"memory pool", "allocator descriptor", "shared buffer", "data buffer", "count notify", "binary description",
+	"profiling configuration", "subscription configuration", "step information", "msproftx stamp"}
 
 // A handle is what C code holds: kind (the top 8 bits), generation (the
 // 32 bits below) and slot index + 1 (the low 24 bits) packed in one word.

@@ -223,6 +223,7 @@ func teardown(t *C.gocann_thread) error {
 	userLists.Clear()
 	t.device, t.context = -1, 0
 	err := r.Raw().FinalizeCore()
+	profTeardown()
 	stopProfile()
 	return err
 }

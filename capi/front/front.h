@@ -33,6 +33,7 @@ typedef struct gocann_core_sym {
 extern const gocann_core_sym gocann_core_syms[];
 extern const gocann_core_sym gocann_kernel_syms[];
 extern const gocann_core_sym gocann_superkernel_syms[];
+extern const gocann_core_sym gocann_msprof_syms[];
 
 // gocann_core_enter makes the core ready for a call of fn, loading it on
 // first use. It returns 0 when the call may go ahead, and otherwise the

@@ -126,7 +126,7 @@ static void load(void) {
 	why[0] = '\0';
 	void *h = open_core(self);
 	if (h == NULL || resolve(h, gocann_core_syms) != 0 || resolve(h, gocann_kernel_syms) != 0 ||
-	    resolve(h, gocann_superkernel_syms) != 0) {
+	    resolve(h, gocann_superkernel_syms) != 0 || resolve(h, gocann_msprof_syms) != 0) {
 		__atomic_store_n(&gocann_core_state, GOCANN_CORE_FAILED, __ATOMIC_RELEASE);
 		fprintf(stderr, "libascendcl.so: the gocann runtime (%s) cannot be loaded: %s\n", GOCANN_CORE_NAME, why);
 		return;

@@ -4,6 +4,7 @@
 #define GOCANN_FRONT_ZZ_CORE_H
 
 #include "acl/acl.h"
+#include "acl/acl_prof.h"
 #include "acl/acl_rt_memory_soma.h"
 #include "thread.h"
 
@@ -100,6 +101,7 @@ typedef struct gocann_core_api {
 	aclError (*aclrtCacheLastTaskOpInfo)(gocann_thread *t, const void* const infoPtr, const size_t infoSize);
 	aclError (*aclrtCacheLastTaskExtendInfo)(gocann_thread *t, const char* const extendInfoPtr, const size_t infoSize);
 	aclError (*aclrtGetPrimaryCtxState)(gocann_thread *t, int32_t deviceId, uint32_t* flags, int32_t* active);
+	aclError (*aclrtProfTrace)(gocann_thread *t, void* userdata, int32_t length, aclrtStream stream);
 	// acl/acl_rt_callback.h
 	aclError (*aclrtSetExceptionInfoCallback)(gocann_thread *t, aclrtExceptionInfoCallback callback);
 	aclError (*aclrtExceptionInfoCallbackRegister)(gocann_thread *t, aclrtExceptionInfoCallback callback);
@@ -415,6 +417,45 @@ typedef struct gocann_core_api {
 	aclError (*aclrtDestroyGroupInfo)(gocann_thread *t, aclrtGroupInfo* groupInfo);
 	aclError (*aclrtGetAllGroupInfo)(gocann_thread *t, aclrtGroupInfo* groupInfo);
 	aclError (*aclrtGetGroupInfoDetail)(gocann_thread *t, const aclrtGroupInfo* groupInfo, int32_t groupIndex, aclrtGroupAttr attr, void* attrValue, size_t valueLen, size_t* paramRetSize);
+	// acl/acl_prof.h
+	aclError (*aclprofInit)(gocann_thread *t, const char* profilerResultPath, size_t length);
+	aclError (*aclprofFinalize)(gocann_thread *t);
+	aclError (*aclprofStart)(gocann_thread *t, const aclprofConfig* profilerConfig);
+	aclprofConfig* (*aclprofCreateConfig)(gocann_thread *t, uint32_t* deviceIdList, uint32_t deviceNums, aclprofAicoreMetrics aicoreMetrics, const aclprofAicoreEvents* aicoreEvents, uint64_t dataTypeConfig);
+	aclError (*aclprofDestroyConfig)(gocann_thread *t, const aclprofConfig* profilerConfig);
+	aclError (*aclprofStop)(gocann_thread *t, const aclprofConfig* profilerConfig);
+	aclError (*aclprofSetConfig)(gocann_thread *t, aclprofConfigType configType, const char* config, size_t configLength);
+	aclError (*aclprofModelSubscribe)(gocann_thread *t, uint32_t modelId, const aclprofSubscribeConfig* profSubscribeConfig);
+	aclError (*aclprofModelUnSubscribe)(gocann_thread *t, uint32_t modelId);
+	aclprofSubscribeConfig* (*aclprofCreateSubscribeConfig)(gocann_thread *t, int8_t timeInfoSwitch, aclprofAicoreMetrics aicoreMetrics, void* fd);
+	aclError (*aclprofDestroySubscribeConfig)(gocann_thread *t, const aclprofSubscribeConfig* profSubscribeConfig);
+	aclError (*aclprofGetOpDescSize)(gocann_thread *t, size_t* opDescSize);
+	aclError (*aclprofGetOpNum)(gocann_thread *t, const void* opInfo, size_t opInfoLen, uint32_t* opNumber);
+	aclError (*aclprofGetOpTypeLen)(gocann_thread *t, const void* opInfo, size_t opInfoLen, uint32_t index, size_t* opTypeLen);
+	aclError (*aclprofGetOpType)(gocann_thread *t, const void* opInfo, size_t opInfoLen, uint32_t index, char* opType, size_t opTypeLen);
+	aclError (*aclprofGetOpNameLen)(gocann_thread *t, const void* opInfo, size_t opInfoLen, uint32_t index, size_t* opNameLen);
+	aclError (*aclprofGetOpName)(gocann_thread *t, const void* opInfo, size_t opInfoLen, uint32_t index, char* opName, size_t opNameLen);
+	uint64_t (*aclprofGetOpStart)(gocann_thread *t, const void* opInfo, size_t opInfoLen, uint32_t index);
+	uint64_t (*aclprofGetOpEnd)(gocann_thread *t, const void* opInfo, size_t opInfoLen, uint32_t index);
+	uint64_t (*aclprofGetOpDuration)(gocann_thread *t, const void* opInfo, size_t opInfoLen, uint32_t index);
+	size_t (*aclprofGetModelId)(gocann_thread *t, const void* opInfo, size_t opInfoLen, uint32_t index);
+	aclprofSubscribeOpFlag (*aclprofGetOpFlag)(gocann_thread *t, const void* opInfo, size_t opInfoLen, uint32_t index);
+	const char* (*aclprofGetOpAttriValue)(gocann_thread *t, const void* opInfo, size_t opInfoLen, uint32_t index, aclprofSubscribeOpAttri attri);
+	aclError (*aclprofGetStepTimestamp)(gocann_thread *t, aclprofStepInfo* stepInfo, aclprofStepTag tag, aclrtStream stream);
+	aclprofStepInfo* (*aclprofCreateStepInfo)(gocann_thread *t);
+	void (*aclprofDestroyStepInfo)(gocann_thread *t, aclprofStepInfo* stepinfo);
+	void* (*aclprofCreateStamp)(gocann_thread *t);
+	void (*aclprofDestroyStamp)(gocann_thread *t, void* stamp);
+	aclError (*aclprofPush)(gocann_thread *t, void* stamp);
+	aclError (*aclprofPop)(gocann_thread *t);
+	aclError (*aclprofRangeStart)(gocann_thread *t, void* stamp, uint32_t* rangeId);
+	aclError (*aclprofRangeStop)(gocann_thread *t, uint32_t rangeId);
+	aclError (*aclprofSetStampTraceMessage)(gocann_thread *t, void* stamp, const char* msg, uint32_t msgLen);
+	aclError (*aclprofMark)(gocann_thread *t, void* stamp);
+	aclError (*aclprofMarkEx)(gocann_thread *t, const char* msg, size_t msgLen, aclrtStream stream);
+	uint64_t (*aclprofStr2Id)(gocann_thread *t, const char* message);
+	aclError (*aclprofRangePushEx)(gocann_thread *t, aclprofEventAttributes* attr);
+	aclError (*aclprofRangePop)(gocann_thread *t);
 } gocann_core_api;
 
 extern gocann_core_api gocann_core;

@@ -93,6 +93,7 @@ const gocann_core_sym gocann_core_syms[] = {
 	{"gocann_aclrtCacheLastTaskOpInfo", &gocann_core.aclrtCacheLastTaskOpInfo},
 	{"gocann_aclrtCacheLastTaskExtendInfo", &gocann_core.aclrtCacheLastTaskExtendInfo},
 	{"gocann_aclrtGetPrimaryCtxState", &gocann_core.aclrtGetPrimaryCtxState},
+	{"gocann_aclrtProfTrace", &gocann_core.aclrtProfTrace},
 	{"gocann_aclrtSetExceptionInfoCallback", &gocann_core.aclrtSetExceptionInfoCallback},
 	{"gocann_aclrtExceptionInfoCallbackRegister", &gocann_core.aclrtExceptionInfoCallbackRegister},
 	{"gocann_aclrtExceptionInfoCallbackUnregister", &gocann_core.aclrtExceptionInfoCallbackUnregister},
@@ -396,6 +397,44 @@ const gocann_core_sym gocann_core_syms[] = {
 	{"gocann_aclrtDestroyGroupInfo", &gocann_core.aclrtDestroyGroupInfo},
 	{"gocann_aclrtGetAllGroupInfo", &gocann_core.aclrtGetAllGroupInfo},
 	{"gocann_aclrtGetGroupInfoDetail", &gocann_core.aclrtGetGroupInfoDetail},
+	{"gocann_aclprofInit", &gocann_core.aclprofInit},
+	{"gocann_aclprofFinalize", &gocann_core.aclprofFinalize},
+	{"gocann_aclprofStart", &gocann_core.aclprofStart},
+	{"gocann_aclprofCreateConfig", &gocann_core.aclprofCreateConfig},
+	{"gocann_aclprofDestroyConfig", &gocann_core.aclprofDestroyConfig},
+	{"gocann_aclprofStop", &gocann_core.aclprofStop},
+	{"gocann_aclprofSetConfig", &gocann_core.aclprofSetConfig},
+	{"gocann_aclprofModelSubscribe", &gocann_core.aclprofModelSubscribe},
+	{"gocann_aclprofModelUnSubscribe", &gocann_core.aclprofModelUnSubscribe},
+	{"gocann_aclprofCreateSubscribeConfig", &gocann_core.aclprofCreateSubscribeConfig},
+	{"gocann_aclprofDestroySubscribeConfig", &gocann_core.aclprofDestroySubscribeConfig},
+	{"gocann_aclprofGetOpDescSize", &gocann_core.aclprofGetOpDescSize},
+	{"gocann_aclprofGetOpNum", &gocann_core.aclprofGetOpNum},
+	{"gocann_aclprofGetOpTypeLen", &gocann_core.aclprofGetOpTypeLen},
+	{"gocann_aclprofGetOpType", &gocann_core.aclprofGetOpType},
+	{"gocann_aclprofGetOpNameLen", &gocann_core.aclprofGetOpNameLen},
+	{"gocann_aclprofGetOpName", &gocann_core.aclprofGetOpName},
+	{"gocann_aclprofGetOpStart", &gocann_core.aclprofGetOpStart},
+	{"gocann_aclprofGetOpEnd", &gocann_core.aclprofGetOpEnd},
+	{"gocann_aclprofGetOpDuration", &gocann_core.aclprofGetOpDuration},
+	{"gocann_aclprofGetModelId", &gocann_core.aclprofGetModelId},
+	{"gocann_aclprofGetOpFlag", &gocann_core.aclprofGetOpFlag},
+	{"gocann_aclprofGetOpAttriValue", &gocann_core.aclprofGetOpAttriValue},
+	{"gocann_aclprofGetStepTimestamp", &gocann_core.aclprofGetStepTimestamp},
+	{"gocann_aclprofCreateStepInfo", &gocann_core.aclprofCreateStepInfo},
+	{"gocann_aclprofDestroyStepInfo", &gocann_core.aclprofDestroyStepInfo},
+	{"gocann_aclprofCreateStamp", &gocann_core.aclprofCreateStamp},
+	{"gocann_aclprofDestroyStamp", &gocann_core.aclprofDestroyStamp},
+	{"gocann_aclprofPush", &gocann_core.aclprofPush},
+	{"gocann_aclprofPop", &gocann_core.aclprofPop},
+	{"gocann_aclprofRangeStart", &gocann_core.aclprofRangeStart},
+	{"gocann_aclprofRangeStop", &gocann_core.aclprofRangeStop},
+	{"gocann_aclprofSetStampTraceMessage", &gocann_core.aclprofSetStampTraceMessage},
+	{"gocann_aclprofMark", &gocann_core.aclprofMark},
+	{"gocann_aclprofMarkEx", &gocann_core.aclprofMarkEx},
+	{"gocann_aclprofStr2Id", &gocann_core.aclprofStr2Id},
+	{"gocann_aclprofRangePushEx", &gocann_core.aclprofRangePushEx},
+	{"gocann_aclprofRangePop", &gocann_core.aclprofRangePop},
 	{0, 0},
 };
 
@@ -923,6 +962,13 @@ aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t* flags, int32_t* act
 	GOCANN_CHECK_PTR(t, "aclrtGetPrimaryCtxState", "flags", flags, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetPrimaryCtxState", "active", active, 0, (aclError)e_);
 	GOCANN_PROF_RET(t, "aclrtGetPrimaryCtxState", aclError, gocann_core.aclrtGetPrimaryCtxState(t, deviceId, flags, active), r_);
+}
+aclError aclrtProfTrace(void* userdata, int32_t length, aclrtStream stream) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclrtProfTrace", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtProfTrace", "userdata", userdata, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclrtProfTrace", "stream", stream, 1, (aclError)e_);
+	GOCANN_PROF_RET(t, "aclrtProfTrace", aclError, gocann_core.aclrtProfTrace(t, userdata, length, stream), r_);
 }
 
 // acl/acl_rt_callback.h
@@ -3011,5 +3057,238 @@ aclError aclrtGetGroupInfoDetail(const aclrtGroupInfo* groupInfo, int32_t groupI
 	GOCANN_CHECK_PTR(t, "aclrtGetGroupInfoDetail", "attrValue", attrValue, 0, (aclError)e_);
 	GOCANN_CHECK_PTR(t, "aclrtGetGroupInfoDetail", "paramRetSize", paramRetSize, 0, (aclError)e_);
 	GOCANN_PROF_RET(t, "aclrtGetGroupInfoDetail", aclError, gocann_core.aclrtGetGroupInfoDetail(t, groupInfo, groupIndex, attr, attrValue, valueLen, paramRetSize), r_);
+}
+
+// acl/acl_prof.h
+aclError aclprofInit(const char* profilerResultPath, size_t length) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclprofInit", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclprofInit", "profilerResultPath", profilerResultPath, 0, (aclError)e_);
+	GOCANN_PROF_RET(t, "aclprofInit", aclError, gocann_core.aclprofInit(t, profilerResultPath, length), r_);
+}
+aclError aclprofFinalize(void) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclprofFinalize", (aclError)e_);
+	GOCANN_PROF_RET(t, "aclprofFinalize", aclError, gocann_core.aclprofFinalize(t), r_);
+}
+aclError aclprofStart(const aclprofConfig* profilerConfig) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclprofStart", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclprofStart", "profilerConfig", profilerConfig, 0, (aclError)e_);
+	GOCANN_PROF_RET(t, "aclprofStart", aclError, gocann_core.aclprofStart(t, profilerConfig), r_);
+}
+aclprofConfig* aclprofCreateConfig(uint32_t* deviceIdList, uint32_t deviceNums, aclprofAicoreMetrics aicoreMetrics, const aclprofAicoreEvents* aicoreEvents, uint64_t dataTypeConfig) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclprofCreateConfig", (aclprofConfig*)0);
+	GOCANN_CHECK_PTR(t, "aclprofCreateConfig", "deviceIdList", deviceIdList, 0, (aclprofConfig*)0);
+	GOCANN_CHECK_PTR(t, "aclprofCreateConfig", "aicoreEvents", aicoreEvents, 0, (aclprofConfig*)0);
+	GOCANN_PROF_RET(t, "aclprofCreateConfig", aclprofConfig*, gocann_core.aclprofCreateConfig(t, deviceIdList, deviceNums, aicoreMetrics, aicoreEvents, dataTypeConfig), 0);
+}
+aclError aclprofDestroyConfig(const aclprofConfig* profilerConfig) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclprofDestroyConfig", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclprofDestroyConfig", "profilerConfig", profilerConfig, 0, (aclError)e_);
+	GOCANN_PROF_RET(t, "aclprofDestroyConfig", aclError, gocann_core.aclprofDestroyConfig(t, profilerConfig), r_);
+}
+aclError aclprofStop(const aclprofConfig* profilerConfig) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclprofStop", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclprofStop", "profilerConfig", profilerConfig, 0, (aclError)e_);
+	GOCANN_PROF_RET(t, "aclprofStop", aclError, gocann_core.aclprofStop(t, profilerConfig), r_);
+}
+aclError aclprofSetConfig(aclprofConfigType configType, const char* config, size_t configLength) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclprofSetConfig", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclprofSetConfig", "config", config, 0, (aclError)e_);
+	GOCANN_PROF_RET(t, "aclprofSetConfig", aclError, gocann_core.aclprofSetConfig(t, configType, config, configLength), r_);
+}
+aclError aclprofModelSubscribe(uint32_t modelId, const aclprofSubscribeConfig* profSubscribeConfig) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclprofModelSubscribe", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclprofModelSubscribe", "profSubscribeConfig", profSubscribeConfig, 0, (aclError)e_);
+	GOCANN_PROF_RET(t, "aclprofModelSubscribe", aclError, gocann_core.aclprofModelSubscribe(t, modelId, profSubscribeConfig), r_);
+}
+aclError aclprofModelUnSubscribe(uint32_t modelId) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclprofModelUnSubscribe", (aclError)e_);
+	GOCANN_PROF_RET(t, "aclprofModelUnSubscribe", aclError, gocann_core.aclprofModelUnSubscribe(t, modelId), r_);
+}
+aclprofSubscribeConfig* aclprofCreateSubscribeConfig(int8_t timeInfoSwitch, aclprofAicoreMetrics aicoreMetrics, void* fd) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclprofCreateSubscribeConfig", (aclprofSubscribeConfig*)0);
+	GOCANN_CHECK_PTR(t, "aclprofCreateSubscribeConfig", "fd", fd, 0, (aclprofSubscribeConfig*)0);
+	GOCANN_PROF_RET(t, "aclprofCreateSubscribeConfig", aclprofSubscribeConfig*, gocann_core.aclprofCreateSubscribeConfig(t, timeInfoSwitch, aicoreMetrics, fd), 0);
+}
+aclError aclprofDestroySubscribeConfig(const aclprofSubscribeConfig* profSubscribeConfig) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclprofDestroySubscribeConfig", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclprofDestroySubscribeConfig", "profSubscribeConfig", profSubscribeConfig, 0, (aclError)e_);
+	GOCANN_PROF_RET(t, "aclprofDestroySubscribeConfig", aclError, gocann_core.aclprofDestroySubscribeConfig(t, profSubscribeConfig), r_);
+}
+aclError aclprofGetOpDescSize(size_t* opDescSize) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclprofGetOpDescSize", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclprofGetOpDescSize", "opDescSize", opDescSize, 0, (aclError)e_);
+	GOCANN_PROF_RET(t, "aclprofGetOpDescSize", aclError, gocann_core.aclprofGetOpDescSize(t, opDescSize), r_);
+}
+aclError aclprofGetOpNum(const void* opInfo, size_t opInfoLen, uint32_t* opNumber) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclprofGetOpNum", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclprofGetOpNum", "opInfo", opInfo, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclprofGetOpNum", "opNumber", opNumber, 0, (aclError)e_);
+	GOCANN_PROF_RET(t, "aclprofGetOpNum", aclError, gocann_core.aclprofGetOpNum(t, opInfo, opInfoLen, opNumber), r_);
+}
+aclError aclprofGetOpTypeLen(const void* opInfo, size_t opInfoLen, uint32_t index, size_t* opTypeLen) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclprofGetOpTypeLen", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclprofGetOpTypeLen", "opInfo", opInfo, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclprofGetOpTypeLen", "opTypeLen", opTypeLen, 0, (aclError)e_);
+	GOCANN_PROF_RET(t, "aclprofGetOpTypeLen", aclError, gocann_core.aclprofGetOpTypeLen(t, opInfo, opInfoLen, index, opTypeLen), r_);
+}
+aclError aclprofGetOpType(const void* opInfo, size_t opInfoLen, uint32_t index, char* opType, size_t opTypeLen) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclprofGetOpType", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclprofGetOpType", "opInfo", opInfo, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclprofGetOpType", "opType", opType, 0, (aclError)e_);
+	GOCANN_PROF_RET(t, "aclprofGetOpType", aclError, gocann_core.aclprofGetOpType(t, opInfo, opInfoLen, index, opType, opTypeLen), r_);
+}
+aclError aclprofGetOpNameLen(const void* opInfo, size_t opInfoLen, uint32_t index, size_t* opNameLen) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclprofGetOpNameLen", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclprofGetOpNameLen", "opInfo", opInfo, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclprofGetOpNameLen", "opNameLen", opNameLen, 0, (aclError)e_);
+	GOCANN_PROF_RET(t, "aclprofGetOpNameLen", aclError, gocann_core.aclprofGetOpNameLen(t, opInfo, opInfoLen, index, opNameLen), r_);
+}
+aclError aclprofGetOpName(const void* opInfo, size_t opInfoLen, uint32_t index, char* opName, size_t opNameLen) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclprofGetOpName", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclprofGetOpName", "opInfo", opInfo, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclprofGetOpName", "opName", opName, 0, (aclError)e_);
+	GOCANN_PROF_RET(t, "aclprofGetOpName", aclError, gocann_core.aclprofGetOpName(t, opInfo, opInfoLen, index, opName, opNameLen), r_);
+}
+uint64_t aclprofGetOpStart(const void* opInfo, size_t opInfoLen, uint32_t index) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclprofGetOpStart", (uint64_t)0);
+	GOCANN_CHECK_PTR(t, "aclprofGetOpStart", "opInfo", opInfo, 0, (uint64_t)0);
+	GOCANN_PROF_RET(t, "aclprofGetOpStart", uint64_t, gocann_core.aclprofGetOpStart(t, opInfo, opInfoLen, index), 0);
+}
+uint64_t aclprofGetOpEnd(const void* opInfo, size_t opInfoLen, uint32_t index) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclprofGetOpEnd", (uint64_t)0);
+	GOCANN_CHECK_PTR(t, "aclprofGetOpEnd", "opInfo", opInfo, 0, (uint64_t)0);
+	GOCANN_PROF_RET(t, "aclprofGetOpEnd", uint64_t, gocann_core.aclprofGetOpEnd(t, opInfo, opInfoLen, index), 0);
+}
+uint64_t aclprofGetOpDuration(const void* opInfo, size_t opInfoLen, uint32_t index) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclprofGetOpDuration", (uint64_t)0);
+	GOCANN_CHECK_PTR(t, "aclprofGetOpDuration", "opInfo", opInfo, 0, (uint64_t)0);
+	GOCANN_PROF_RET(t, "aclprofGetOpDuration", uint64_t, gocann_core.aclprofGetOpDuration(t, opInfo, opInfoLen, index), 0);
+}
+size_t aclprofGetModelId(const void* opInfo, size_t opInfoLen, uint32_t index) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclprofGetModelId", (size_t)0);
+	GOCANN_CHECK_PTR(t, "aclprofGetModelId", "opInfo", opInfo, 0, (size_t)0);
+	GOCANN_PROF_RET(t, "aclprofGetModelId", size_t, gocann_core.aclprofGetModelId(t, opInfo, opInfoLen, index), 0);
+}
+aclprofSubscribeOpFlag aclprofGetOpFlag(const void* opInfo, size_t opInfoLen, uint32_t index) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclprofGetOpFlag", ACL_SUBSCRIBE_NONE);
+	GOCANN_CHECK_PTR(t, "aclprofGetOpFlag", "opInfo", opInfo, 0, ACL_SUBSCRIBE_NONE);
+	GOCANN_PROF_RET(t, "aclprofGetOpFlag", aclprofSubscribeOpFlag, gocann_core.aclprofGetOpFlag(t, opInfo, opInfoLen, index), 0);
+}
+const char* aclprofGetOpAttriValue(const void* opInfo, size_t opInfoLen, uint32_t index, aclprofSubscribeOpAttri attri) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclprofGetOpAttriValue", (const char*)0);
+	GOCANN_CHECK_PTR(t, "aclprofGetOpAttriValue", "opInfo", opInfo, 0, (const char*)0);
+	GOCANN_PROF_RET(t, "aclprofGetOpAttriValue", const char*, gocann_core.aclprofGetOpAttriValue(t, opInfo, opInfoLen, index, attri), 0);
+}
+aclError aclprofGetStepTimestamp(aclprofStepInfo* stepInfo, aclprofStepTag tag, aclrtStream stream) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclprofGetStepTimestamp", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclprofGetStepTimestamp", "stepInfo", stepInfo, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclprofGetStepTimestamp", "stream", stream, 1, (aclError)e_);
+	GOCANN_PROF_RET(t, "aclprofGetStepTimestamp", aclError, gocann_core.aclprofGetStepTimestamp(t, stepInfo, tag, stream), r_);
+}
+aclprofStepInfo* aclprofCreateStepInfo(void) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclprofCreateStepInfo", (aclprofStepInfo*)0);
+	GOCANN_PROF_RET(t, "aclprofCreateStepInfo", aclprofStepInfo*, gocann_core.aclprofCreateStepInfo(t), 0);
+}
+void aclprofDestroyStepInfo(aclprofStepInfo* stepinfo) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclprofDestroyStepInfo", (void)0);
+	GOCANN_CHECK_PTR(t, "aclprofDestroyStepInfo", "stepinfo", stepinfo, 0, (void)0);
+	GOCANN_PROF_VOID(t, "aclprofDestroyStepInfo", gocann_core.aclprofDestroyStepInfo(t, stepinfo));
+}
+void* aclprofCreateStamp(void) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclprofCreateStamp", (void*)0);
+	GOCANN_PROF_RET(t, "aclprofCreateStamp", void*, gocann_core.aclprofCreateStamp(t), 0);
+}
+void aclprofDestroyStamp(void* stamp) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclprofDestroyStamp", (void)0);
+	GOCANN_CHECK_PTR(t, "aclprofDestroyStamp", "stamp", stamp, 0, (void)0);
+	GOCANN_PROF_VOID(t, "aclprofDestroyStamp", gocann_core.aclprofDestroyStamp(t, stamp));
+}
+aclError aclprofPush(void* stamp) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclprofPush", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclprofPush", "stamp", stamp, 0, (aclError)e_);
+	GOCANN_PROF_RET(t, "aclprofPush", aclError, gocann_core.aclprofPush(t, stamp), r_);
+}
+aclError aclprofPop(void) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclprofPop", (aclError)e_);
+	GOCANN_PROF_RET(t, "aclprofPop", aclError, gocann_core.aclprofPop(t), r_);
+}
+aclError aclprofRangeStart(void* stamp, uint32_t* rangeId) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclprofRangeStart", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclprofRangeStart", "stamp", stamp, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclprofRangeStart", "rangeId", rangeId, 0, (aclError)e_);
+	GOCANN_PROF_RET(t, "aclprofRangeStart", aclError, gocann_core.aclprofRangeStart(t, stamp, rangeId), r_);
+}
+aclError aclprofRangeStop(uint32_t rangeId) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclprofRangeStop", (aclError)e_);
+	GOCANN_PROF_RET(t, "aclprofRangeStop", aclError, gocann_core.aclprofRangeStop(t, rangeId), r_);
+}
+aclError aclprofSetStampTraceMessage(void* stamp, const char* msg, uint32_t msgLen) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclprofSetStampTraceMessage", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclprofSetStampTraceMessage", "stamp", stamp, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclprofSetStampTraceMessage", "msg", msg, 0, (aclError)e_);
+	GOCANN_PROF_RET(t, "aclprofSetStampTraceMessage", aclError, gocann_core.aclprofSetStampTraceMessage(t, stamp, msg, msgLen), r_);
+}
+aclError aclprofMark(void* stamp) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclprofMark", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclprofMark", "stamp", stamp, 0, (aclError)e_);
+	GOCANN_PROF_RET(t, "aclprofMark", aclError, gocann_core.aclprofMark(t, stamp), r_);
+}
+aclError aclprofMarkEx(const char* msg, size_t msgLen, aclrtStream stream) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclprofMarkEx", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclprofMarkEx", "msg", msg, 0, (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclprofMarkEx", "stream", stream, 1, (aclError)e_);
+	GOCANN_PROF_RET(t, "aclprofMarkEx", aclError, gocann_core.aclprofMarkEx(t, msg, msgLen, stream), r_);
+}
+uint64_t aclprofStr2Id(const char* message) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclprofStr2Id", UINT64_MAX);
+	GOCANN_CHECK_PTR(t, "aclprofStr2Id", "message", message, 0, UINT64_MAX);
+	GOCANN_PROF_RET(t, "aclprofStr2Id", uint64_t, gocann_core.aclprofStr2Id(t, message), 0);
+}
+aclError aclprofRangePushEx(aclprofEventAttributes* attr) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclprofRangePushEx", (aclError)e_);
+	GOCANN_CHECK_PTR(t, "aclprofRangePushEx", "attr", attr, 0, (aclError)e_);
+	GOCANN_PROF_RET(t, "aclprofRangePushEx", aclError, gocann_core.aclprofRangePushEx(t, attr), r_);
+}
+aclError aclprofRangePop(void) {
+	gocann_thread *t = gocann_self();
+	GOCANN_ENTER(t, "aclprofRangePop", (aclError)e_);
+	GOCANN_PROF_RET(t, "aclprofRangePop", aclError, gocann_core.aclprofRangePop(t), r_);
 }
 

@@ -54,10 +54,16 @@ func Field(d cheader.Decl) string {
 }
 
 // failValue is what d returns when the core cannot serve a call: the
-// error code for aclError functions, zero otherwise.
+// error code for aclError functions, the failure value the reference
+// gives for the few that have their own, zero otherwise.
 func failValue(d cheader.Decl) string {
-	if d.Ret == "aclError" {
+	switch {
+	case d.Ret == "aclError":
 		return "(aclError)e_"
+	case d.Name == "aclprofStr2Id":
+		return "UINT64_MAX"
+	case d.Ret == "aclprofSubscribeOpFlag":
+		return "ACL_SUBSCRIBE_NONE"
 	}
 	return "(" + d.Ret + ")0"
 }
@@ -220,7 +226,7 @@ func render(capi string) (map[string][]byte, error) {
 	var h bytes.Buffer
 	h.WriteString(banner)
 	h.WriteString("#ifndef GOCANN_FRONT_ZZ_CORE_H\n#define GOCANN_FRONT_ZZ_CORE_H\n\n")
-	h.WriteString("#include \"acl/acl.h\"\n#include \"acl/acl_rt_memory_soma.h\"\n#include \"thread.h\"\n\n")
+	h.WriteString("#include \"acl/acl.h\"\n#include \"acl/acl_prof.h\"\n#include \"acl/acl_rt_memory_soma.h\"\n#include \"thread.h\"\n\n")
 	h.WriteString("// gocann_core_api holds the core's entry point for each API function it\n")
 	h.WriteString("// implements: gocann_<name>, taking the calling thread's state first.\n")
 	h.WriteString("typedef struct gocann_core_api {\n")

@@ -796,6 +796,12 @@ ACL_FUNC_VISIBILITY aclError aclrtCacheLastTaskExtendInfo(const char* const exte
  * flags is reserved and must be NULL. */
 ACL_FUNC_VISIBILITY aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t* flags, int32_t* active);
 
+/* Queue a profiling mark on stream: userdata holds length bytes (1 to 18)
+ * of a little-endian uint64 id, uint64 model id and uint16 tag, padded
+ * with zeros; a profiling session's timeline shows the mark on the
+ * stream's track when the stream reaches it. */
+ACL_FUNC_VISIBILITY aclError aclrtProfTrace(void* userdata, int32_t length, aclrtStream stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -13,7 +13,8 @@ import (
 // ones both generators read.
 var Headers = []string{"acl/acl_base_rt.h", "acl/acl_rt.h", "acl/acl_rt_callback.h", "acl/acl_rt_event.h",
 	"acl/acl_rt_memory.h", "acl/acl_rt_copy.h", "acl/acl_rt_vmm.h", "acl/acl_rt_kernel.h", "acl/acl_rt_graph.h",
-	"acl/acl_rt_allocator.h", "acl/acl_rt_memory_soma.h", "acl/acl_rt_mbuf.h", "acl/acl_rt_process.h", "acl/acl_rt_control.h"}
+	"acl/acl_rt_allocator.h", "acl/acl_rt_memory_soma.h", "acl/acl_rt_mbuf.h", "acl/acl_rt_process.h", "acl/acl_rt_control.h",
+	"acl/acl_prof.h"}
 
 // Decl is one function declaration.
 type Decl struct {
@@ -26,11 +27,12 @@ type Decl struct {
 type Param struct{ Type, Name string }
 
 var (
-	declRE    = regexp.MustCompile(`(?s)ACL_FUNC_VISIBILITY\s+([^;{]*?)\(([^;{]*?)\)\s*;`)
+	declRE    = regexp.MustCompile(`(?s)(?:ACL_FUNC_VISIBILITY|MSVP_PROF_API)\s+([^;{]*?)\(([^;{]*?)\)\s*;`)
 	commentRE = regexp.MustCompile(`(?s)/\*.*?\*/|//[^\n]*`)
 )
 
-// Parse returns the functions a header declares with ACL_FUNC_VISIBILITY,
+// Parse returns the functions a header declares with ACL_FUNC_VISIBILITY
+// (MSVP_PROF_API in acl/acl_prof.h),
 // in order, with their types' whitespace normalised (`const void *p`
 // becomes Type "const void *", Name "p").
 func Parse(src string) ([]Decl, error) {
