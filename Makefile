@@ -2,10 +2,12 @@
 #
 #   make lib [BUILD=dir]        dir/libascendcl.so (the front library, C),
 #                               dir/libgocann_core.so (the runtime, Go),
-#                               the aliases dir/libacl_rt.so, libacl_rt_impl.so
-#                               and libascend_dump.so, and dir/libc_sec.so
-#                               (the bounds-checking C library, csec/)
+#                               the aliases dir/libacl_rt.so, libacl_rt_impl.so,
+#                               libascend_dump.so, libmsprofiler.so and
+#                               libprofapi.so, and dir/libc_sec.so (the
+#                               bounds-checking C library, csec/)
 #   make install PREFIX=dir     dir/include/acl, dir/include/gocann,
+#                               dir/include/profiling,
 #                               dir/include/securec.h and securectype.h,
 #                               dir/lib64/ (the libraries above),
 #                               dir/bin/bisheng (the Ascend C compiler driver),
@@ -58,9 +60,11 @@ BUILD  ?= $(CURDIR)/build
 FRONT  := $(BUILD)/libascendcl.so
 CORE   := $(BUILD)/libgocann_core.so
 # Other names CANN programs link the runtime by: the documented one, the
-# implementation library some link by path, and the dump library that
-# acl_dump.h's functions are documented in.
-ALIASES := libacl_rt.so libacl_rt_impl.so libascend_dump.so
+# implementation library some link by path, the dump library that
+# acl_dump.h's functions are documented in, and the profiling libraries
+# that hold acl_prof.h's (libmsprofiler.so) and profiling/aprof_pub.h's
+# (libprofapi.so) functions.
+ALIASES := libacl_rt.so libacl_rt_impl.so libascend_dump.so libmsprofiler.so libprofapi.so
 
 GO     ?= go
 ifeq ($(origin CC),default)
@@ -115,8 +119,8 @@ csec: $(CSEC_SRC) $(CSEC_HDR)
 
 install: lib
 	mkdir -p $(PREFIX)/include $(PREFIX)/lib64 $(PREFIX)/bin
-	rm -rf $(PREFIX)/include/acl $(PREFIX)/include/gocann
-	cp -R include/acl include/gocann $(PREFIX)/include/
+	rm -rf $(PREFIX)/include/acl $(PREFIX)/include/gocann $(PREFIX)/include/profiling
+	cp -R include/acl include/gocann include/profiling $(PREFIX)/include/
 	cp csec/securec.h csec/securectype.h $(PREFIX)/include/
 	cp $(FRONT) $(CORE) $(CSEC) $(PREFIX)/lib64/
 	cd $(PREFIX)/lib64 && for a in $(ALIASES); do ln -sf libascendcl.so $$a; done
