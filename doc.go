@@ -60,6 +60,9 @@
 //
 //	GetBlockIdx (Ascend C)                                                     Block.Idx
 //	GetBlockNum (Ascend C)                                                     Block.Num
+//	MsprofSetDeviceIdByGeModelIdx                                              Runtime.RegisterModelDevice
+//	MsprofSysCycleTime                                                         Profiler.Now
+//	MsprofUnsetDeviceIdByGeModelIdx                                            Runtime.UnregisterModelDevice
 //	SetNextTaskStart (Ascend C)                                                Block.SetNextTaskStart
 //	WaitPreTaskEnd (Ascend C)                                                  Block.WaitPreTaskEnd
 //	aclCreateDataBuffer                                                        NewDataBuffer
@@ -83,6 +86,7 @@
 //	aclInit (init callbacks)                                                   RawRuntime.NotifyInit
 //	aclInit (parsed configuration)                                             Runtime.InitConfig
 //	aclInit (without callbacks)                                                RawRuntime.InitCore
+//	aclInit's profiling configuration, or aclprofInit and aclprofStart         Runtime.StartProfiling
 //	aclInitCallbackRegister                                                    Runtime.RegisterInitCallback
 //	aclInitCallbackUnRegister                                                  Runtime.UnregisterInitCallback
 //	aclUpdateDataBuffer                                                        DataBuffer.Update
@@ -134,9 +138,12 @@
 //	aclmdlRIUnbindStream                                                       ModelRI.Unbind
 //	aclmdlRIUpdate                                                             ModelRI.Update
 //	aclmdlSetDump                                                              Runtime.SetDump
-//	aclprofInit and aclprofStart, or the profiling configuration               Runtime.StartProfiling
-//	aclprofMark, aclprofPush/aclprofPop, aclprofRangeStart/Stop                Profiler.Mark
-//	aclprofStop and aclprofFinalize                                            Profiler.Stop
+//	aclprofGetStepTimestamp                                                    Stream.MarkStep
+//	aclprofMark (and aclprofPop's and aclprofRangeStop's ranges)               Profiler.Mark
+//	aclprofMarkEx                                                              Profiler.MarkStream
+//	aclprofModelSubscribe                                                      Runtime.SubscribeModel
+//	aclprofModelUnSubscribe                                                    Runtime.UnsubscribeModel
+//	aclprofStart (its configuration's devices, as aclprofStop's)               Profiler.SetDevices
 //	aclrtActiveStream                                                          Stream.ActivateStream
 //	aclrtAllocBuf                                                              Context.AllocBuf
 //	aclrtAllocatorGetByStream                                                  Stream.Allocator
@@ -375,6 +382,7 @@
 //	aclrtPersistentTaskClean                                                   Stream.CleanTasks
 //	aclrtPointerGetAttributes                                                  Runtime.PointerAttributes
 //	aclrtProcessHostFunc                                                       Runtime.ProcessHostFunc
+//	aclrtProfTrace                                                             Stream.ProfTrace
 //	aclrtQueryEvent                                                            Event.QueryLegacy
 //	aclrtQueryEventStatus                                                      Event.Query
 //	aclrtQueryEventWaitStatus                                                  Event.QueryWait
@@ -466,16 +474,20 @@
 //	none (C kernels are marked with GOCANN_SIMT_KERNEL)                        Runtime.RegisterSIMTKernel
 //	none (a binary's globals, registered when it loads)                        RawRuntime.RegisterSymbol
 //	none (a device variable the kernel compiler registers)                     Context.NewGlobal
+//	none (aclprofModelSubscribe's check of its model id)                       Runtime.ModelExists
 //	none (gocann's gocannSuperKernelBegin)                                     Stream.BeginSuperKernel
 //	none (gocann's gocannSuperKernelBegin/End, gocann/superkernel.h)           Stream.SuperKernel
 //	none (gocann's gocannSuperKernelEnd)                                       Stream.EndSuperKernel
 //	none (part of aclrtIpcMemGetExportKey)                                     CheckIPCMemExportArgs
 //	none (the AI core's float status register)                                 Block.ReportOverflow
+//	none (the API reference's product support of aclprofAicoreMetrics)         AICoreMetricOffered
+//	none (the API reference's product support of aclprofConfigType)            ProfConfigOffered
 //	none (the API reference's product support)                                 CheckSupport
 //	none (the host dereferences managed memory)                                Runtime.ManagedBytes
 //	none (the state aclrtSnapShotProcess* move between)                        Runtime.SnapshotState
 //	none (the stream NULL names)                                               RawContext.DefaultStream
 //	none (the stream of the aclrtCreateStream forms)                           RawContext.NewStream
+//	the end of a session, by aclprofStop, aclprofFinalize or aclFinalize       Profiler.Stop
 //	threadIdx (Ascend C SIMT)                                                  Block.ThreadIdx
 //	trap (Ascend C)                                                            Block.Trap
 //

@@ -152,7 +152,14 @@ aclrtLaunchSIMTKernelWithArgsArray aclrtLaunchSIMTKernelWithHostArgs aclrtRegist
 aclrtGetStreamOverflowSwitch aclrtGetOverflowStatus aclrtResetOverflowStatus aclrtCtxGetFloatOverflowAddr
 aclrtGetFloatOverflowStatus aclrtResetFloatOverflowStatus aclrtNpuGetFloatOverFlowStatus aclrtNpuClearFloatOverFlowStatus
 aclrtSetOpWaitTimeout aclrtSetOpExecuteTimeOut aclrtSetOpExecuteTimeOutWithMs aclrtSetOpExecuteTimeOutV2
-aclrtGetOpTimeOutInterval aclrtGetOpExecuteTimeout
+aclrtGetOpTimeOutInterval aclrtGetOpExecuteTimeout aclrtProfTrace
+aclprofInit aclprofFinalize aclprofStart aclprofCreateConfig aclprofDestroyConfig aclprofStop aclprofSetConfig
+aclprofModelSubscribe aclprofModelUnSubscribe aclprofCreateSubscribeConfig aclprofDestroySubscribeConfig
+aclprofGetOpDescSize aclprofGetOpNum aclprofGetOpTypeLen aclprofGetOpType aclprofGetOpNameLen aclprofGetOpName
+aclprofGetOpStart aclprofGetOpEnd aclprofGetOpDuration aclprofGetModelId aclprofGetOpFlag aclprofGetOpAttriValue
+aclprofGetStepTimestamp aclprofCreateStepInfo aclprofDestroyStepInfo aclprofCreateStamp aclprofDestroyStamp
+aclprofPush aclprofPop aclprofRangeStart aclprofRangeStop aclprofSetStampTraceMessage aclprofMark aclprofMarkEx
+aclprofStr2Id aclprofRangePushEx aclprofRangePop
 "
 
 # Names that carry a deprecation attribute (functions, enumerators,
@@ -171,7 +178,7 @@ aclGetDataBufferSize aclsysGetCANNVersion
 DOC_ONLY="ACL_MODEL_STREAM_FLAG_HEAD ACL_MODEL_STREAM_FLAG_DEFAULT"
 
 # Headers whose names TABLE covers.
-TABLE_HEADERS="acl/acl_base_rt.h acl/acl_rt.h acl/acl_rt_callback.h acl/acl_rt_event.h acl/acl_rt_memory.h acl/acl_rt_kernel.h acl/acl_rt_graph.h acl/acl_rt_allocator.h acl/acl_rt_memory_soma.h acl/acl_rt_process.h acl/acl_rt_control.h acl/error_codes/rt_error_codes.h acl/error_codes/ge_error_codes.h"
+TABLE_HEADERS="acl/acl_base_rt.h acl/acl_rt.h acl/acl_rt_callback.h acl/acl_rt_event.h acl/acl_rt_memory.h acl/acl_rt_kernel.h acl/acl_rt_graph.h acl/acl_rt_allocator.h acl/acl_rt_memory_soma.h acl/acl_rt_process.h acl/acl_rt_control.h acl/acl_prof.h acl/error_codes/rt_error_codes.h acl/error_codes/ge_error_codes.h"
 
 # ---------------------------------------------------------------------------
 # Name extraction. Prints one line per declaration in the given headers:
@@ -248,7 +255,7 @@ function ident_at_end(s,   m) {
         next
     }
     # struct or union body; m[d, i] are the member paths found at depth d
-    if (line ~ /(struct|union)[ \t]*\{/) { depth++; n[depth] = 0; next }
+    if (line ~ /(struct|union)([ \t]+[A-Za-z_][A-Za-z0-9_]*)?[ \t]*\{/) { depth++; n[depth] = 0; next }
     if (line ~ /^[ \t]*\}/) {
         t = line; sub(/^[ \t]*\}[ \t]*/, "", t); sub(/[ \t]*;.*$/, "", t)
         if (depth == 1) {
@@ -284,6 +291,7 @@ gen_printer() {
 #include <stddef.h>
 #include <acl/acl.h>
 #include <acl/acl_rt_memory_soma.h>
+#include <acl/acl_prof.h>
 #ifdef __cplusplus
 #include <typeinfo>
 #define ALIGNOF(t) alignof(t)
@@ -322,7 +330,7 @@ C
 # that deprecated ones draw warnings. Compiled, not linked.
 gen_probe() {
     {
-        printf '#include <acl/acl.h>\n#include <acl/acl_rt_memory_soma.h>\ntypedef void (*anyfn)(void);\nanyfn gocann_fns[] = {\n'
+        printf '#include <acl/acl.h>\n#include <acl/acl_rt_memory_soma.h>\n#include <acl/acl_prof.h>\ntypedef void (*anyfn)(void);\nanyfn gocann_fns[] = {\n'
         for f in $FUNCS; do printf '    (anyfn)&%s,\n' "$f"; done
         printf '};\n'
     } > "$1"
@@ -367,6 +375,7 @@ gen_asserts() {
 #include <stddef.h>
 #include <acl/acl.h>
 #include <acl/acl_rt_memory_soma.h>
+#include <acl/acl_prof.h>
 #ifdef __cplusplus
 #define CHECK(e) static_assert(e, #e)
 #define ALIGNOF(t) alignof(t)
@@ -484,7 +493,7 @@ compile "strict C++11 build" $CXX -std=c++11 -Wall -Wextra -Wpedantic -Wshadow -
     -I"$inc" -c "$tmp/strict.cc" -o "$tmp/strict.o"
 
 # 2. Declared functions and deprecated names.
-declared=$(cd "$inc" && cat $headers | grep '^ACL_FUNC_VISIBILITY' | sed 's/[ \t]*(.*$//; s/.*[ *]//' | sort)
+declared=$(cd "$inc" && cat $(printf '%s\n' $headers | grep '^acl/') | grep -E '^(ACL_FUNC_VISIBILITY|MSVP_PROF_API)' | sed 's/[ \t]*(.*$//; s/.*[ *]//' | sort)
 want=$(printf '%s\n' $FUNCS | sort)
 [ "$declared" = "$want" ] || {
     printf '%s\n' "$declared" > "$tmp/declared"; printf '%s\n' "$want" > "$tmp/want"
@@ -1706,4 +1715,94 @@ c ACL_ERROR_GE_GET_TENSOR_INFO 545008 4 0
 c ACL_ERROR_GE_UNLOAD_MODEL 545009 4 0
 c ACL_ERROR_GE_MODEL_EXECUTE_TIMEOUT 545601 4 0
 c ACL_ERROR_GE_REDEPLOYING 545602 4 0
+v ACL_PROF_ACL_API 1 8 0
+v ACL_PROF_TASK_TIME 2 8 0
+v ACL_PROF_AICORE_METRICS 4 8 0
+v ACL_PROF_AICPU 8 8 0
+v ACL_PROF_L2CACHE 16 8 0
+v ACL_PROF_HCCL_TRACE 32 8 0
+v ACL_PROF_TRAINING_TRACE 64 8 0
+v ACL_PROF_MSPROFTX 128 8 0
+v ACL_PROF_RUNTIME_API 256 8 0
+v ACL_PROF_GE_API_L0 512 8 0
+v ACL_PROF_TASK_TIME_L0 2048 8 0
+v ACL_PROF_TASK_MEMORY 4096 8 0
+v ACL_PROF_GE_API_L1 16777216 8 0
+v ACL_PROF_TASK_TIME_L2 8192 8 0
+v ACL_PROF_OP_ATTR 16384 8 0
+v ACL_PROF_TASK_TIME_L3 32768 8 0
+v ACL_PROF_API_STATS 17179869184 8 0
+v ACL_PROF_AICORE_SHAPE 34359738368 8 0
+v ACL_PROF_MAX_OP_NAME_LEN 257 4 1
+v ACL_PROF_MAX_OP_TYPE_LEN 65 4 1
+v ACL_PROF_TENSOR_DATA_SHAPE_LEN 8 4 1
+s aclprofAicoreMetrics 4 4
+v ACL_AICORE_ARITHMETIC_UTILIZATION 0 4 1
+v ACL_AICORE_PIPE_UTILIZATION 1 4 1
+v ACL_AICORE_MEMORY_BANDWIDTH 2 4 1
+v ACL_AICORE_L0B_AND_WIDTH 3 4 1
+v ACL_AICORE_RESOURCE_CONFLICT_RATIO 4 4 1
+v ACL_AICORE_MEMORY_UB 5 4 1
+v ACL_AICORE_L2_CACHE 6 4 1
+v ACL_AICORE_PIPE_EXECUTE_UTILIZATION 7 4 1
+v ACL_AICORE_MEMORY_ACCESS 8 4 1
+v ACL_AICORE_NONE 255 4 1
+s aclprofStepTag 4 4
+v ACL_STEP_START 0 4 1
+v ACL_STEP_END 1 4 1
+s aclprofSubscribeOpFlag 4 4
+v ACL_SUBSCRIBE_OP 0 4 1
+v ACL_SUBSCRIBE_SUBGRAPH 1 4 1
+v ACL_SUBSCRIBE_OP_THREAD 2 4 1
+v ACL_SUBSCRIBE_NONE 255 4 1
+s aclprofSubscribeOpAttri 4 4
+v ACL_SUBSCRIBE_ATTRI_THREADID 0 4 1
+v ACL_SUBSCRIBE_ATTRI_NONE 1 4 1
+s aclprofConfigType 4 4
+v ACL_PROF_ARGS_MIN 0 4 1
+v ACL_PROF_STORAGE_LIMIT 1 4 1
+v ACL_PROF_SYS_HARDWARE_MEM_FREQ 3 4 1
+v ACL_PROF_LLC_MODE 4 4 1
+v ACL_PROF_SYS_IO_FREQ 5 4 1
+v ACL_PROF_SYS_INTERCONNECTION_FREQ 6 4 1
+v ACL_PROF_DVPP_FREQ 7 4 1
+v ACL_PROF_HOST_SYS 8 4 1
+v ACL_PROF_HOST_SYS_USAGE 9 4 1
+v ACL_PROF_HOST_SYS_USAGE_FREQ 10 4 1
+v ACL_PROF_LOW_POWER_FREQ 11 4 1
+v ACL_PROF_SYS_MEM_SERVICEFLOW 12 4 1
+v ACL_PROF_SYS_CPU_FREQ 13 4 1
+v ACL_PROF_OPTYPE 14 4 1
+v ACL_PROF_NTS_METRICS 15 4 1
+v ACL_PROF_PATH 16 4 1
+v ACL_PROF_ARGS_MAX 17 4 1
+s aclprofMessageType 4 4
+v ACL_PROF_MESSAGE_TYPE_TENSOR_INFO 0 4 1
+d aclprofConfig
+d aclprofStopConfig
+d aclprofAicoreEvents
+d aclprofSubscribeConfig
+d aclprofStepInfo
+v ACL_PROF_EVENT_ATTR_VERSION 1 4 1
+s aclprofTensor 48 4
+o aclprofTensor type 0 4
+o aclprofTensor format 4 4
+o aclprofTensor dataType 8 4
+o aclprofTensor shapeDim 12 4
+o aclprofTensor shape 16 32
+s aclprofTensorInfo 48 8
+o aclprofTensorInfo opNameId 0 8
+o aclprofTensorInfo opTypeId 8 8
+o aclprofTensorInfo resv 16 4
+o aclprofTensorInfo tensorNum 20 4
+o aclprofTensorInfo kernelType 24 4
+o aclprofTensorInfo blockNums 28 4
+o aclprofTensorInfo stream 32 8
+o aclprofTensorInfo tensors 40 8
+s aclprofEventAttributes 16 8
+o aclprofEventAttributes version 0 2
+o aclprofEventAttributes size 2 2
+o aclprofEventAttributes messageType 4 4
+o aclprofEventAttributes message 8 8
+o aclprofEventAttributes message.tensorInfo 8 8
 # END TABLE

@@ -99,8 +99,9 @@ func TestHeaders(t *testing.T) {
 }
 
 // declRE finds a function name in a declaration line of acl/*.h, which
-// starts with ACL_FUNC_VISIBILITY and has the name just before "(".
-var declRE = regexp.MustCompile(`^ACL_FUNC_VISIBILITY\b.*?([A-Za-z_][A-Za-z0-9_]*)\s*\(`)
+// starts with ACL_FUNC_VISIBILITY (MSVP_PROF_API in the profiling
+// headers) and has the name just before "(".
+var declRE = regexp.MustCompile(`^(?:ACL_FUNC_VISIBILITY|MSVP_PROF_API)\b.*?([A-Za-z_][A-Za-z0-9_]*)\s*\(`)
 
 // kernelDeclRE finds the functions gocann/kernel.h declares for kernels.
 var kernelDeclRE = regexp.MustCompile(`^(?:int64_t|void)\s+([A-Za-z_][A-Za-z0-9_]*)\s*\((?:void|const char \*message)\);`)
