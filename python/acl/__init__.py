@@ -9,6 +9,7 @@ C ABI of libascendcl.so.
 
 aclrt* functions are in acl.rt (aclrtSetDevice: acl.rt.set_device),
 aclmdlRI* ones in acl.mdl (aclmdlRIExecuteAsync: acl.mdl.ri_execute_async),
+aclprof* ones in acl.prof (aclprofStart: acl.prof.start),
 the other acl* ones at the top (aclCreateDataBuffer: acl.create_data_buffer).
 A function returns its out-parameters' values first and its aclError last,
 or the aclError alone when it has no out-parameters. Handles and addresses
@@ -25,6 +26,7 @@ from . import _binding
 from . import _callbacks
 from . import _pyacl
 from . import _pyacl_structs
+from . import _pyprof
 from . import _structs
 
 _LIB_NAME = "libascendcl.so"
@@ -66,6 +68,7 @@ def _namespace(name, doc):
 rt = _namespace("rt", "The aclrt* functions, in snake_case: aclrtSetDevice is rt.set_device.")
 mdl = _namespace("mdl", "The aclmdl* functions: aclmdlRIExecuteAsync is mdl.ri_execute_async.")
 sys_ = _namespace("sys", "The aclsys* functions: aclsysGetCANNVersion is sys.get_cann_version.")
+prof = _namespace("prof", "The aclprof* functions: aclprofStart is prof.start.")
 gocann = _namespace("gocann", "gocann's extensions (include/gocann/*.h): gocannSuperKernelBegin is "
                     "gocann.super_kernel_begin.")
 
@@ -91,7 +94,7 @@ BINDINGS = {}
 
 
 def _place(cname):
-    for prefix, mod in (("aclrt", rt), ("aclmdl", mdl), ("aclsys", sys_)):
+    for prefix, mod in (("aclrt", rt), ("aclmdl", mdl), ("aclsys", sys_), ("aclprof", prof)):
         if cname.startswith(prefix):
             return mod, _binding.snake(cname[len(prefix):])
     return _sys.modules[__name__], _binding.snake(cname[len("acl"):])
@@ -121,6 +124,7 @@ def _bind():
 _bind()
 _callbacks.install(rt, _lib)
 _pyacl.install(_sys.modules[__name__], rt, _lib)
+_pyprof.install(prof)
 _pyacl_structs.install(rt)
 BINDINGS["aclAppLog"] = (_sys.modules[__name__], "app_log")
 _c_init = init  # noqa: F821 (bound above)
@@ -133,4 +137,4 @@ def init(config_path=None):
 
 from . import util  # noqa: E402
 
-__all__ = ["init", "finalize", "get_recent_err_msg", "rt", "mdl", "gocann", "util", "BINDINGS"]
+__all__ = ["init", "finalize", "get_recent_err_msg", "rt", "mdl", "prof", "gocann", "util", "BINDINGS"]

@@ -43,6 +43,7 @@ var notOut = map[string][]string{
 	"aclrtLaunchSIMTKernelWithArgsArray":   {"args"},
 	"aclmdlRIGetStreams":                   {"streams", "numStreams"},
 	"aclmdlRIGetTasksByStream":             {"tasks", "numTasks"},
+	"aclprofCreateConfig":                  {"deviceIdList"},
 }
 
 var constRE = regexp.MustCompile(`\bconst\b`)

@@ -177,7 +177,7 @@ def test_struct_layouts(tmp_path):
             if count >= 0:
                 checks.append((name, fname, getattr(cls, fname).offset))
     src = ["#include <stdio.h>", "#include <stddef.h>", "#include <acl/acl.h>", "#include <acl/acl_rt_memory_soma.h>",
-           "int main(void) {", "  int bad = 0;"]
+           "#include <acl/acl_prof.h>", "int main(void) {", "  int bad = 0;"]
     for name, field, want in checks:
         expr = "sizeof(%s)" % name if field is None else "offsetof(%s, %s)" % (name, field)
         src.append('  if (%s != %d) { printf("%s: C %%zu, Python %d\\n", (size_t)%s); bad = 1; }'
