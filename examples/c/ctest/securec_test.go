@@ -50,7 +50,7 @@ func runSecurecChecks(t *testing.T, tl *tools, include string, timeout time.Dura
 	t.Helper()
 	exe := filepath.Join(tl.out, "securec_checks")
 	args := append(append(append([]string{}, cflags...), tl.flags...), "-I"+include, "-o", exe,
-		filepath.Join(tl.src, "securec", "checks.c"), "-L"+tl.lib, "-lc_sec", "-Wl,-rpath,"+tl.lib)
+		filepath.Join(tl.src, "securec", "checks.c"), filepath.Join(tl.src, "securec", "checks_input.c"), "-L"+tl.lib, "-lc_sec", "-Wl,-rpath,"+tl.lib)
 	if _, err := run(tl.src, "gcc", args...); err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +173,7 @@ func testSecurecInstalled(t *testing.T, tl *tools, shell, source, prefix string)
 	dir := t.TempDir()
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir}
 
-	script := source + ` "$1/set_env.sh" && cd "$3" && gcc -std=c11 -Wall -Wextra -Werror "$2/checks.c" ` +
+	script := source + ` "$1/set_env.sh" && cd "$3" && gcc -std=c11 -Wall -Wextra -Werror "$2/checks.c" "$2/checks_input.c" ` +
 		`-I"$ASCEND_HOME_PATH/include" -L"$ASCEND_HOME_PATH/lib64" -lc_sec -o checks && ./checks`
 	cmd := exec.Command(shell, "-c", script, "sh", prefix, filepath.Join(tl.src, "securec"), dir)
 	cmd.Env = env
