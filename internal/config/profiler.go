@@ -59,7 +59,11 @@ func ParseProfiler(raw json.RawMessage, from string, needSwitch bool) (*Profiler
 	if needSwitch && vals["switch"] != "on" {
 		return nil, nil
 	}
-	p := &Profiler{Output: vals["output"], From: from, AICMetrics: vals["aic_metrics"],
+	out := vals["output"]
+	if out == "" {
+		out = vals["result_dir"] // PROFILER_SAMPLECONFIG's name for it
+	}
+	p := &Profiler{Output: out, From: from, AICMetrics: vals["aic_metrics"],
 		TaskTime: vals["task_time"] != "off", RuntimeAPI: vals["runtime_api"] != "off" && vals["acl_api"] != "off", TX: vals["msproftx"] == "on"}
 	if p.Output == "" {
 		p.Output = "." // CANN writes beside the program when no output is given
@@ -68,7 +72,8 @@ func ParseProfiler(raw json.RawMessage, from string, needSwitch bool) (*Profiler
 }
 
 // ProfilerFromEnv reads the profiling environment variables getenv gives:
-// PROFILING_MODE=true with PROFILING_OPTIONS (CANN's), else
+// PROFILING_MODE=true with PROFILING_OPTIONS (CANN's; PROFILER_SAMPLECONFIG
+// when that is empty), else
 // ASCEND_PROFILING_ENABLED=1 with ASCEND_PROFILING_OUTPUT_PATH (the seed's).
 // nil, nil when neither turns profiling on.
 func ProfilerFromEnv(getenv func(string) string) (*Profiler, error) {
@@ -78,11 +83,15 @@ func ProfilerFromEnv(getenv func(string) string) (*Profiler, error) {
 	switch mode := getenv("PROFILING_MODE"); mode {
 	case "", "false":
 	case "true":
-		opts := getenv("PROFILING_OPTIONS")
+		opts, from := getenv("PROFILING_OPTIONS"), "PROFILING_OPTIONS"
+		if opts == "" {
+			// msprof's own variable: its result_dir is the output.
+			opts, from = getenv("PROFILER_SAMPLECONFIG"), "PROFILER_SAMPLECONFIG"
+		}
 		if opts == "" {
 			opts = "{}"
 		}
-		return ParseProfiler(json.RawMessage(opts), "PROFILING_OPTIONS", false)
+		return ParseProfiler(json.RawMessage(opts), from, false)
 	default:
 		return nil, rterr.Errorf(rterr.KindInvalidProfilingConfig, "PROFILING_MODE %q is invalid, expected \"true\" or \"false\"", mode)
 	}
