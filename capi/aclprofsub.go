@@ -54,7 +54,7 @@ func gocann_aclprofCreateSubscribeConfig(t *C.gocann_thread, timeInfo C.int8_t, 
 	case timeInfo != 0 && timeInfo != 1:
 		failf(t, fn, gocann.KindBadArgument, "timeInfoSwitch %d is invalid, expected 0 or 1", timeInfo)
 		return nil
-	case metrics != C.ACL_AICORE_NONE && (metrics < 0 || metrics > C.ACL_AICORE_MEMORY_ACCESS):
+	case metrics != C.ACL_AICORE_NONE && uint64(metrics) > C.ACL_AICORE_MEMORY_ACCESS: // a negative value too
 		failf(t, fn, gocann.KindBadArgument, "aicoreMetrics %d is invalid, expected 0 to %d or ACL_AICORE_NONE", metrics, C.ACL_AICORE_MEMORY_ACCESS)
 		return nil
 	}
