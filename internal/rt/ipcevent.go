@@ -93,6 +93,11 @@ func (e *Event) IPCHandle() (hal.IPCKey, error) {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	// Destroy marks the event dead, then takes e.mu to end its export: an
+	// event still alive here is one whose Destroy ends the export made now.
+	if err := e.check(); err != nil {
+		return hal.IPCKey{}, err
+	}
 	if e.ipc.exported {
 		return e.ipc.key, nil
 	}
