@@ -123,6 +123,11 @@ func (c *Context) OpenIPCEvent(k hal.IPCKey) (*Event, error) {
 	if err != nil {
 		return nil, err
 	}
+	if k == (hal.IPCKey{}) {
+		// What a handle read short into zeroed memory holds, such as one
+		// read from a file before its writer wrote it.
+		return nil, rterr.Errorf(rterr.KindInvalidParam, "handle's first %d bytes, its key, are all zeros, expected the bytes aclrtIpcGetEventHandle wrote: no export's key is zero", len(k))
+	}
 	re, err := ipc.OpenEvent(k)
 	if err != nil {
 		return nil, rterr.Wrap(rterr.KindOf(err), err, "opening IPC event handle %x...", k[:4])
