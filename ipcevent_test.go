@@ -179,6 +179,8 @@ func TestIPCEventOpenUnknown(t *testing.T) {
 	e := setup(t, ipcConfig(newMachine()))
 	_, err := e.c.OpenIPCEvent(gocann.IPCEventHandle{1, 2, 3})
 	wantErr(t, err, gocann.CodeRTParamInvalid, "names no live export")
+	_, err = e.c.OpenIPCEvent(gocann.IPCEventHandle{})
+	wantErr(t, err, gocann.CodeRTParamInvalid, "handle's first 32 bytes", "all zeros", "aclrtIpcGetEventHandle")
 	// A handle names its exporter's process: this one's own opens too.
 	ev, err := e.c.NewEvent(gocann.EventIPC)
 	check(t, err)

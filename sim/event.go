@@ -57,10 +57,10 @@ func (e *event) Close() error {
 	if e.counted {
 		e.s.events--
 	}
-	exported := e.ipc != nil
+	ex := e.ipc
 	e.s.mu.Unlock()
-	if exported {
-		e.s.dev.b.ipc.withdrawObject(e, nil)
+	if ex != nil {
+		e.s.dev.b.ipc.withdrawKey(ex.Key)
 	}
 	return nil
 }

@@ -42,9 +42,18 @@ func (d *device) BareTgid() int32 { return d.b.BareTgid() }
 
 // publish exports desc and keeps it as the backend's own.
 func (d *device) publish(desc shared.Desc, o hal.ExportOpts, own ownExport) (hal.IPCKey, error) {
-	m, err := d.machine()
+	p, err := d.publishOwn(desc, o, own)
 	if err != nil {
 		return hal.IPCKey{}, err
+	}
+	return p.ex.Key, nil
+}
+
+// publishOwn is publish returning the backend's record of the export.
+func (d *device) publishOwn(desc shared.Desc, o hal.ExportOpts, own ownExport) (*ownExport, error) {
+	m, err := d.machine()
+	if err != nil {
+		return nil, err
 	}
 	if o.NoPidCheck {
 		desc.Flags |= shared.FlagNoPidCheck
@@ -56,7 +65,7 @@ func (d *device) publish(desc shared.Desc, o hal.ExportOpts, own ownExport) (hal
 	}
 	ex, err := m.Publish(desc, n)
 	if err != nil {
-		return hal.IPCKey{}, hal.Wrap(hal.KindOutOfMemory, err, "exporting to the machine's other processes")
+		return nil, hal.Wrap(hal.KindOutOfMemory, err, "exporting to the machine's other processes")
 	}
 	own.ex = ex
 	t := &d.b.ipc
@@ -66,7 +75,7 @@ func (d *device) publish(desc shared.Desc, o hal.ExportOpts, own ownExport) (hal
 	}
 	t.own[ex.Key] = &own
 	t.mu.Unlock()
-	return ex.Key, nil
+	return &own, nil
 }
 
 // mine returns an export of this backend.
@@ -100,38 +109,40 @@ func (d *device) Withdraw(k hal.IPCKey) error {
 	return nil
 }
 
-// withdraw ends export o and unties it from its object.
+// withdraw ends export o and unties it from its object, if it is the
+// object's export: one that lost a race to export the object is not.
 func (t *ipcTable) withdraw(o *ownExport) {
 	t.mu.Lock()
-	delete(t.own, o.ex.Key)
+	if t.own[o.ex.Key] == o {
+		delete(t.own, o.ex.Key)
+	}
 	t.mu.Unlock()
 	// The export may already be gone with its slot; nothing is left to do.
 	_ = o.ex.Withdraw()
 	if o.ev != nil {
 		o.ev.s.mu.Lock()
-		o.ev.ipc = nil
+		if o.ev.ipc == &o.ex {
+			o.ev.ipc = nil
+		}
 		o.ev.s.mu.Unlock()
 	}
 	if o.n != nil {
 		o.n.mu.Lock()
-		o.n.ipc, o.n.ex = false, nil
+		if o.n.ex == &o.ex {
+			o.n.ipc, o.n.ex = false, nil
+		}
 		o.n.mu.Unlock()
 	}
 }
 
-// withdrawObject ends the export of an event or notify being closed.
-func (t *ipcTable) withdrawObject(ev *event, n *notify) {
+// withdrawKey ends export k of an event or notify being closed, if it
+// still stands.
+func (t *ipcTable) withdrawKey(k hal.IPCKey) {
 	t.mu.Lock()
-	var found *ownExport
-	for _, o := range t.own {
-		if (ev != nil && o.ev == ev) || (n != nil && o.n == n) {
-			found = o
-			break
-		}
-	}
+	o := t.own[k]
 	t.mu.Unlock()
-	if found != nil {
-		t.withdraw(found)
+	if o != nil {
+		t.withdraw(o)
 	}
 }
 

@@ -24,23 +24,47 @@ func (d *device) ExportEvent(ev hal.Event, o hal.ExportOpts) (hal.IPCKey, error)
 	if e.flagMode {
 		return hal.IPCKey{}, hal.Errorf(hal.KindInvalidParam, "a flag event cannot be exported, expected an event created for IPC")
 	}
-	d.s.mu.Lock()
-	already := e.ipc != nil
-	d.s.mu.Unlock()
-	if already {
-		return e.ipc.Key, nil
-	}
-	k, err := d.publish(shared.Desc{Kind: shared.KindEvent}, o, ownExport{ev: e})
-	if err != nil {
+	if k, err := e.exportKey(); err != nil || k != (hal.IPCKey{}) {
 		return k, err
 	}
-	own, _ := d.mine(k)
+	own, err := d.publishOwn(shared.Desc{Kind: shared.KindEvent}, o, ownExport{ev: e})
+	if err != nil {
+		return hal.IPCKey{}, err
+	}
+	// The event may have closed, or a racing call exported it, while the
+	// export was made: an export must not outlive its event, nor be its
+	// second.
 	d.s.mu.Lock()
+	if e.closed || e.ipc != nil {
+		k, err := e.exportKeyLocked()
+		d.s.mu.Unlock()
+		d.b.ipc.withdraw(own)
+		return k, err
+	}
 	e.ipc = &own.ex
 	own.ex.Submitted(e.submitted)
 	e.publish()
 	d.s.mu.Unlock()
-	return k, nil
+	return own.ex.Key, nil
+}
+
+// exportKey is the key of e's export, zero if it has none, or an error
+// once it is closed.
+func (e *event) exportKey() (hal.IPCKey, error) {
+	e.s.mu.Lock()
+	defer e.s.mu.Unlock()
+	return e.exportKeyLocked()
+}
+
+// exportKeyLocked is exportKey with e.s.mu held.
+func (e *event) exportKeyLocked() (hal.IPCKey, error) {
+	switch {
+	case e.closed:
+		return hal.IPCKey{}, hal.Errorf(hal.KindInvalidHandle, "event is closed, expected a live event to export")
+	case e.ipc != nil:
+		return e.ipc.Key, nil
+	}
+	return hal.IPCKey{}, nil
 }
 
 func (d *device) ExportNotify(hn hal.Notify, o hal.ExportOpts) (hal.IPCKey, error) {
@@ -48,20 +72,13 @@ func (d *device) ExportNotify(hn hal.Notify, o hal.ExportOpts) (hal.IPCKey, erro
 	if !ok || n == nil || n.owner != d.s {
 		return hal.IPCKey{}, hal.Errorf(hal.KindInvalidHandle, "notify %v is not a notify of device %d, expected one it created", hn, d.id)
 	}
-	n.mu.Lock()
-	state := n.closed || n.ipc
-	n.mu.Unlock()
-	if state {
-		return hal.IPCKey{}, hal.Errorf(hal.KindInternal, "notify %d is closed or already exported, expected a notify not yet shared", n.id)
+	if err := n.unshared(); err != nil {
+		return hal.IPCKey{}, err
 	}
-	k, err := d.publish(shared.Desc{Kind: shared.KindNotify, Local: n.id}, o, ownExport{n: n})
+	own, err := d.publishOwn(shared.Desc{Kind: shared.KindNotify, Local: n.id}, o, ownExport{n: n})
 	if err != nil {
-		return k, err
+		return hal.IPCKey{}, err
 	}
-	own, _ := d.mine(k)
-	n.mu.Lock()
-	n.ipc, n.ex = true, &own.ex
-	n.mu.Unlock()
 	// A record from another process is delivered as one of the device's
 	// own: under its scheduler's lock, rechecking its blocked heads at
 	// once rather than through the poller.
@@ -71,7 +88,32 @@ func (d *device) ExportNotify(hn hal.Notify, o hal.ExportOpts) (hal.IPCKey, erro
 		n.signal(s)
 		s.mu.Unlock()
 	}, s.wakePoller)
-	return k, nil
+	// As for events: the notify may have closed, or been exported by a
+	// racing call, meanwhile.
+	n.mu.Lock()
+	if err := n.unsharedLocked(); err != nil {
+		n.mu.Unlock()
+		d.b.ipc.withdraw(own)
+		return hal.IPCKey{}, err
+	}
+	n.ipc, n.ex = true, &own.ex
+	n.mu.Unlock()
+	return own.ex.Key, nil
+}
+
+// unshared refuses a notify that is closed or already exported.
+func (n *notify) unshared() error {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.unsharedLocked()
+}
+
+// unsharedLocked is unshared with n.mu held.
+func (n *notify) unsharedLocked() error {
+	if n.closed || n.ipc {
+		return hal.Errorf(hal.KindInternal, "notify %d is closed or already exported, expected a notify not yet shared", n.id)
+	}
+	return nil
 }
 
 // remoteNotify is a notify another process exported, imported here: a

@@ -71,10 +71,10 @@ func (n *notify) Close() error {
 		return err
 	}
 	n.mu.Lock()
-	exported := n.ipc
+	ex := n.ex
 	n.mu.Unlock()
-	if exported {
-		n.owner.dev.b.ipc.withdrawObject(nil, n)
+	if ex != nil {
+		n.owner.dev.b.ipc.withdrawKey(ex.Key)
 	}
 	return nil
 }

@@ -93,6 +93,11 @@ func (e *Event) IPCHandle() (hal.IPCKey, error) {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	// Destroy marks the event dead, then takes e.mu to end its export: an
+	// event still alive here is one whose Destroy ends the export made now.
+	if err := e.check(); err != nil {
+		return hal.IPCKey{}, err
+	}
 	if e.ipc.exported {
 		return e.ipc.key, nil
 	}
@@ -117,6 +122,11 @@ func (c *Context) OpenIPCEvent(k hal.IPCKey) (*Event, error) {
 	ipc, err := c.ipcSync()
 	if err != nil {
 		return nil, err
+	}
+	if k == (hal.IPCKey{}) {
+		// What a handle read short into zeroed memory holds, such as one
+		// read from a file before its writer wrote it.
+		return nil, rterr.Errorf(rterr.KindInvalidParam, "handle's first %d bytes, its key, are all zeros, expected the bytes aclrtIpcGetEventHandle wrote: no export's key is zero", len(k))
 	}
 	re, err := ipc.OpenEvent(k)
 	if err != nil {

@@ -56,6 +56,11 @@ func (n *Notify) ExportKey(flags uint64) (hal.IPCKey, error) {
 	}
 	n.ipc.mu.Lock()
 	defer n.ipc.mu.Unlock()
+	// As for events (Event.IPCHandle): a Destroy racing this call ends
+	// the export made here.
+	if err := n.check(); err != nil {
+		return hal.IPCKey{}, err
+	}
 	switch n.ipc.role {
 	case notifyRoleExporter:
 		return hal.IPCKey{}, rterr.Errorf(rterr.KindInternal, "notify is already an IPC notify: it was exported before (key %x...); a notify is exported once", n.ipc.key[:4])
