@@ -53,8 +53,9 @@ type item struct {
 	cur  uint64 // the chained task running now, 0 if none
 	ends [maxChain]int64
 	// chainMoved is each chained kernel's global memory traffic
-	// (kernel.Block.Moved), for its trace record.
-	chainMoved [maxChain]uint64
+	// (kernel.Block.Moved), for its trace record; made when a chained
+	// kernel first reports some, so items stay small.
+	chainMoved *[maxChain]uint64
 	endFault   *hal.Fault // the fault of task ran, if it is chained
 	// The chained kernel running, for the timeout watcher: its start time
 	// << chainShift | its offset from seq; 0 while the item's own runs.

@@ -161,7 +161,12 @@ func (w *worker) chained(it *item, t *hal.Task) {
 		}
 	}()
 	w.runBlock(t, 0)
-	it.chainMoved[it.cur-it.seq] = w.block.Moved()
+	if m := w.block.Moved(); m != 0 {
+		if it.chainMoved == nil {
+			it.chainMoved = new([maxChain]uint64)
+		}
+		it.chainMoved[it.cur-it.seq] = m
+	}
 }
 
 // runBlock runs block idx of kernel task t on this worker and flags the

@@ -293,7 +293,9 @@ func (s *scheduler) complete(it *item, w *worker) (*item, int32) {
 			f = it.endFault
 		}
 		sl := q.slot(seq)
-		sl.moved, it.chainMoved[seq-it.seq] = it.chainMoved[seq-it.seq], 0
+		if m := it.chainMoved; m != nil {
+			sl.moved, m[seq-it.seq] = m[seq-it.seq], 0
+		}
 		s.finish(q, seq, sl, hal.EngineAICore, start, end, f)
 	}
 	if q.dropping {
