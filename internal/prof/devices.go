@@ -43,6 +43,9 @@ func (s *Session) DeviceOpened(id int, hd hal.Device, p hal.Props) {
 func (s *Session) DeviceClosing(id int, hd hal.Device) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.stopped {
+		return // Stop drained it; the files are closed
+	}
 	s.drainCalls() // the calls that queued its last tasks
 	for i := range s.devs {
 		d := &s.devs[i]
