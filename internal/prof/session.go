@@ -4,10 +4,8 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"runtime"
 	"slices"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/gocann/gocann/hal"
@@ -199,14 +197,11 @@ func (s *Session) drainCalls() {
 	}
 }
 
-// collect drains every Interval until Stop, on a thread of the lowest
-// priority: the program keeps the CPUs it wants and the collector catches
-// up when they idle (the rings hold the backlog; what overflows them is
-// counted as lost).
+// collect drains every Interval until Stop. (Not on a thread of low
+// priority: draining takes the device scheduler's lock, which such a
+// thread would hold while the program's threads wait for it.)
 func (s *Session) collect() {
 	defer close(s.done)
-	runtime.LockOSThread() // the thread ends with the goroutine, its priority with it
-	_ = syscall.Setpriority(syscall.PRIO_PROCESS, syscall.Gettid(), 19)
 	tick := time.NewTicker(s.cfg.Interval)
 	defer tick.Stop()
 	for {
