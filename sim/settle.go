@@ -52,9 +52,12 @@ func (d *device) Settle(a, b hal.Range, limit time.Duration) {
 			continue
 		}
 		last := uint64(0)
-		for seq := q.done + 1; seq <= sub; seq++ {
+		// The newest touching task is the one to wait for: walk back from
+		// the newest and stop at it.
+		for seq := sub; seq > q.done; seq-- {
 			if q.touches(seq, a, b) {
 				last = seq
+				break
 			}
 		}
 		if last != 0 {
